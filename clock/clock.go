@@ -1,0 +1,33 @@
+// Package clock is the one source of time for cornice: every component that reads the time or waits
+// takes a Clock, so tests can run on synctest's virtual time and time travel can move block
+// timestamps and upgrades.
+//
+// A Clock is safe for concurrent use.
+package clock
+
+import "time"
+
+// Clock tells the time and makes timers. Real is the production implementation; tests use Real
+// inside testing/synctest bubbles, where time is virtual.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+	// NewTimer returns a timer that fires once after d.
+	NewTimer(d time.Duration) *time.Timer
+	// AfterFunc calls f in its own goroutine after d.
+	AfterFunc(d time.Duration, f func()) *time.Timer
+}
+
+// Real is the wall clock.
+type Real struct{}
+
+var _ Clock = Real{}
+
+// Now returns time.Now().
+func (Real) Now() time.Time { return time.Now() }
+
+// NewTimer returns time.NewTimer(d).
+func (Real) NewTimer(d time.Duration) *time.Timer { return time.NewTimer(d) }
+
+// AfterFunc returns time.AfterFunc(d, f).
+func (Real) AfterFunc(d time.Duration, f func()) *time.Timer { return time.AfterFunc(d, f) }
