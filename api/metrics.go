@@ -1,0 +1,163 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/cornice-node/cornice/clock"
+)
+
+// metrics are the server's Prometheus collectors.
+type metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	labels := []string{"route", "method"}
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "api",
+			Name:      "requests_total",
+			Help:      "HTTP requests that passed the host filter, by matched route and method.",
+		}, labels),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "api",
+			Name:      "request_duration_seconds",
+			Help:      "Time to serve an HTTP request, by matched route and method.",
+			Buckets:   prometheus.DefBuckets,
+		}, labels),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "api",
+			Name:      "requests_in_flight",
+			Help:      "HTTP requests being served.",
+		}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register api metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// methodLabel bounds the method label to the standard methods.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return m
+	default:
+		return "other"
+	}
+}
+
+// dispatch routes the request, sets its deadline, and records metrics and one Debug log line
+// under the matched route.
+type dispatch struct {
+	router   *router
+	metrics  *metrics
+	log      *slog.Logger
+	clock    clock.Clock
+	deadline time.Duration
+}
+
+func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, label := d.router.lookup(r)
+	method := methodLabel(r.Method)
+
+	d.metrics.inFlight.Inc()
+	defer d.metrics.inFlight.Dec()
+	start := d.clock.Now()
+
+	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
+	// connections (websockets) outlive the request and keep the plain context.
+	if !isUpgrade(r) {
+		ctx, cancel := context.WithTimeout(r.Context(), d.deadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
+	rec := &recorder{ResponseWriter: w}
+	h.ServeHTTP(rec, r)
+
+	elapsed := d.clock.Now().Sub(start)
+	d.metrics.requests.WithLabelValues(label, method).Inc()
+	d.metrics.duration.WithLabelValues(label, method).Observe(elapsed.Seconds())
+	d.log.LogAttrs(r.Context(), slog.LevelDebug, "API request",
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.String("route", label),
+		slog.Int("status", rec.statusCode()),
+		slog.Duration("duration", elapsed),
+		slog.String("remoteAddr", r.RemoteAddr),
+	)
+}
+
+func isUpgrade(r *http.Request) bool {
+	for _, v := range r.Header.Values("Connection") {
+		for tok := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(tok), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recorder remembers the status code written through it. It passes Flush and Hijack through and
+// implements Unwrap for http.ResponseController, so streaming and websocket handlers keep working.
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 && code >= 200 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) statusCode() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
+}
+
+// Unwrap returns the underlying writer, for http.ResponseController.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush sends buffered data to the client if the underlying writer can.
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack takes over the connection if the underlying writer allows it (HTTP/1 only).
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if r.status == 0 {
+		r.status = http.StatusSwitchingProtocols
+	}
+	return http.NewResponseController(r.ResponseWriter).Hijack()
+}
