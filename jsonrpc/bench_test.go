@@ -1,0 +1,101 @@
+package jsonrpc_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+
+	"github.com/cornice-node/cornice/jsonrpc"
+)
+
+// reusedBody is a request body that can be read again after reset, without allocating.
+type reusedBody struct {
+	data []byte
+	off  int
+}
+
+func (b *reusedBody) Read(p []byte) (int, error) {
+	if b.off >= len(b.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *reusedBody) Close() error { return nil }
+
+// discardWriter is a minimal http.ResponseWriter that keeps nothing.
+type discardWriter struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// BenchmarkDispatch measures one call through ServeHTTP with a reused request and writer, so that
+// what is counted is the engine (plus the handler's own reply).
+func BenchmarkDispatch(b *testing.B) {
+	static := &versionReply{
+		Version:            "cornice/0.1.0",
+		DatabaseVersion:    "v1.4.5",
+		RPCProtocolVersion: 45,
+		GitCommit:          "0123456789abcdef0123456789abcdef01234567",
+		VMVersions:         map[string]string{},
+	}
+	s := jsonrpc.NewServer("info", slog.New(slog.DiscardHandler))
+	// getNodeVersion builds its reply as the real handler does, VM versions included.
+	jsonrpc.Register(s, "getNodeVersion", func(context.Context, *struct{}) (*versionReply, error) {
+		return &versionReply{
+			Version:            "cornice/0.1.0",
+			DatabaseVersion:    "v1.4.5",
+			RPCProtocolVersion: 45,
+			GitCommit:          "0123456789abcdef0123456789abcdef01234567",
+			VMVersions:         map[string]string{"avm": "cornice/0.1.0", "evm": "v0.1.0", "platform": "cornice/0.1.0"},
+		}, nil
+	})
+	// staticVersion returns a ready reply: what remains is the engine's own cost.
+	jsonrpc.Register(s, "staticVersion", func(context.Context, *struct{}) (*versionReply, error) {
+		return static, nil
+	})
+	jsonrpc.Register(s, "isBootstrapped", func(_ context.Context, args *chainArgs) (*bootstrappedReply, error) {
+		return &bootstrappedReply{IsBootstrapped: args.Chain == "X"}, nil
+	})
+	cases := []struct {
+		name string
+		body string
+	}{
+		{name: "getNodeVersion", body: `{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}`},
+		{name: "engine-only", body: `{"jsonrpc":"2.0","id":1,"method":"info.staticVersion"}`},
+		{name: "params", body: `{"jsonrpc":"2.0","id":1,"method":"info.isBootstrapped","params":{"chain":"X"}}`},
+		{name: "unknown-method", body: `{"jsonrpc":"2.0","id":1,"method":"info.nope"}`},
+		{name: "batch-10", body: batchOf(10)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			body := &reusedBody{data: []byte(c.body)}
+			req, err := http.NewRequestWithContext(b.Context(), http.MethodPost, "/ext/info", body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			w := &discardWriter{header: make(http.Header)}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.body)))
+			for b.Loop() {
+				body.off = 0
+				clear(w.header)
+				w.n = 0
+				s.ServeHTTP(w, req)
+			}
+			if w.n == 0 {
+				b.Fatal("no response")
+			}
+		})
+	}
+}
