@@ -1,0 +1,78 @@
+package chains
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// The texts below reach JSON-RPC clients as they are (the info and admin
+// services send err.Error()), so each one cites the reference it copies.
+var (
+	// ErrNoIDWithAlias: the alias names no chain ID. Text as
+	// info.getBlockchainID's, node-api.md §3.3.
+	ErrNoIDWithAlias = errors.New("there is no ID with alias")
+	// ErrNoAliasForID: the ID has no alias. Text as in node-api.md §3.11
+	// (info.peers' benched lookup).
+	ErrNoAliasForID = errors.New("there is no alias for ID")
+	// ErrAliasInUse: the alias already names an ID. Text as the reference
+	// aliaser's (ids/aliases.go, which admin.aliasChain reports).
+	ErrAliasInUse = errors.New("alias already mapped to an ID")
+	// ErrNoChain: no chain has this alias or ID. Text as
+	// info.isBootstrapped's, node-api.md §3.2; see noChainError.
+	ErrNoChain = errors.New("there is no chain with alias/ID")
+	// ErrAliasIsID: the alias is an ID's CB58 string and would shadow it.
+	// cornice's own text: the reference does not check this.
+	ErrAliasIsID = errors.New("alias cannot be an ID string")
+	// ErrEmptyAlias: Alias was given "". cornice's own text.
+	ErrEmptyAlias = errors.New("alias cannot be empty")
+	// ErrRegistered: Register was called twice for one chain. A
+	// programming error; no client sees it.
+	ErrRegistered = errors.New("chain already registered")
+)
+
+// noIDWithAliasError is `there is no ID with alias: <alias>`; for "" the
+// text ends with "alias: " (node-api.md §3.3, verified).
+func noIDWithAliasError(alias string) error {
+	return fmt.Errorf("%w: %s", ErrNoIDWithAlias, alias)
+}
+
+// noAliasForIDError is `there is no alias for ID: <id>` (node-api.md §3.11).
+func noAliasForIDError(id ids.ID) error {
+	return fmt.Errorf("%w: %s", ErrNoAliasForID, id)
+}
+
+// aliasInUseError is `alias already mapped to an ID: <alias>`.
+func aliasInUseError(alias string) error {
+	return fmt.Errorf("%w: %s", ErrAliasInUse, alias)
+}
+
+// aliasIsIDError is `alias cannot be an ID string: <alias>`.
+func aliasIsIDError(alias string) error {
+	return fmt.Errorf("%w: %s", ErrAliasIsID, alias)
+}
+
+// registeredError names the chain registered twice.
+func registeredError(id ids.ID) error {
+	return fmt.Errorf("%w: %s", ErrRegistered, id)
+}
+
+// noChainError is `there is no chain with alias/ID '<chain>'`, the input
+// echoed inside single quotes (node-api.md §3.2). It matches ErrNoChain.
+func noChainError(chain string) error {
+	return &textError{
+		msg:      fmt.Sprintf("there is no chain with alias/ID '%s'", chain),
+		sentinel: ErrNoChain,
+	}
+}
+
+// textError carries a client-facing text whose shape "%w: %s" cannot give,
+// and still matches its sentinel with errors.Is.
+type textError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *textError) Error() string { return e.msg }
+func (e *textError) Unwrap() error { return e.sentinel }

@@ -1,0 +1,109 @@
+package storage
+
+import (
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Batch collects writes that Commit applies atomically and durably: after a
+// crash, either all of them are in the database or none is. A Batch is not
+// safe for concurrent use. It copies every key and value it is given.
+//
+// Batches made by View.Wrap share their writes with the batch they wrap;
+// Commit or Close on any of them ends all of them.
+type Batch struct {
+	st     *batchState
+	prefix []byte
+}
+
+// batchState is shared by a batch and every Wrap of it.
+type batchState struct {
+	db   *DB
+	pb   *pebble.Batch
+	done bool
+}
+
+// Put records value at key, copying both: the caller may reuse them at
+// once. The empty key at the database root is refused
+// with ErrEmptyKey.
+func (b *Batch) Put(key, value []byte) error {
+	if b.st.done {
+		return ErrBatchDone
+	}
+	if len(b.prefix)+len(key) == 0 {
+		return ErrEmptyKey
+	}
+	op := b.st.pb.SetDeferred(len(b.prefix)+len(key), len(value))
+	copy(op.Key, b.prefix)
+	copy(op.Key[len(b.prefix):], key)
+	copy(op.Value, value)
+	if err := op.Finish(); err != nil {
+		return fmt.Errorf("batch put: %w", err)
+	}
+	return nil
+}
+
+// Delete records the removal of key, copying it.
+func (b *Batch) Delete(key []byte) error {
+	if b.st.done {
+		return ErrBatchDone
+	}
+	if len(b.prefix)+len(key) == 0 {
+		return ErrEmptyKey
+	}
+	op := b.st.pb.DeleteDeferred(len(b.prefix) + len(key))
+	copy(op.Key, b.prefix)
+	copy(op.Key[len(b.prefix):], key)
+	if err := op.Finish(); err != nil {
+		return fmt.Errorf("batch delete: %w", err)
+	}
+	return nil
+}
+
+// Count returns the number of writes recorded so far.
+func (b *Batch) Count() int {
+	if b.st.done {
+		return 0
+	}
+	return int(b.st.pb.Count())
+}
+
+// Size returns the size in bytes of the writes recorded so far.
+func (b *Batch) Size() int {
+	if b.st.done {
+		return 0
+	}
+	return b.st.pb.Len()
+}
+
+// Commit applies every write of the batch atomically and syncs them to
+// disk before returning. The batch cannot be used afterwards, whatever the
+// result; a failed Commit applied nothing.
+func (b *Batch) Commit() error {
+	if b.st.done {
+		return ErrBatchDone
+	}
+	b.st.done = true
+	db := b.st.db
+	defer b.st.pb.Close()
+	if err := db.begin(); err != nil {
+		return err
+	}
+	defer db.inflight.Done()
+	if err := b.st.pb.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("commit batch: %w", err)
+	}
+	return nil
+}
+
+// Close discards a batch that will not be committed. It is idempotent, and
+// a no-op after Commit.
+func (b *Batch) Close() {
+	if b.st.done {
+		return
+	}
+	b.st.done = true
+	// Closing a batch that was never committed cannot fail.
+	_ = b.st.pb.Close()
+}

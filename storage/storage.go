@@ -1,0 +1,198 @@
+// Package storage is the node's one Pebble database, with a key prefix per
+// component and atomic batches.
+//
+// A node opens one [DB] at <data-dir>/db. Each component works in its own
+// key space through a [View], got from [DB.Prefixed] with its [Prefix]
+// (prefixes.go is the one file that allocates prefixes). Writes that must land together, such as a
+// block's state and its index entry, go into one [Batch], which every
+// component's view can write into ([View.Wrap]).
+//
+// Concurrency: DB and View are safe for concurrent use. A Batch or an
+// Iterator is not; use one per goroutine. Close waits for calls in flight
+// and for open iterators; every call made after Close has begun returns
+// [ErrClosed].
+//
+// Slices: the database never keeps a key or value slice passed to it, so
+// the caller may change it as soon as the call returns. Get returns a copy
+// that the caller owns. An Iterator's Key and Value are valid only until
+// the next call to Next or Close.
+//
+// Version: the key "version" under [PrefixMeta] holds the database format
+// as a decimal integer (currently [Version], 1). Open writes it into a new
+// database and refuses a database whose version is newer or unreadable.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// dirPerm is the mode of directories Open creates: the database is private
+// to the node's user and group.
+const dirPerm = 0o750
+
+// DB is the node's Pebble database. Its zero value is not usable; call Open.
+type DB struct {
+	dir  string
+	log  *slog.Logger
+	pdb  *pebble.DB
+	lock *pebble.Lock
+	root *View
+
+	// mu guards closed and the calls to inflight.Add: once closed is set,
+	// no call may start, so Close can wait on inflight safely.
+	mu     sync.Mutex
+	closed bool
+	// inflight counts calls in progress and open iterators.
+	inflight sync.WaitGroup
+}
+
+// Open opens the database in dir, creating dir (mode 0750) and the
+// database if needed. The node passes <data-dir>/db.
+//
+// If another process already has the database open, Open fails at once,
+// without touching the database, with an error that wraps [ErrLocked]; the
+// same happens for a second Open of the same dir in one process. A new
+// database gets the current [Version]; an existing one must have a version
+// this binary understands, or Open fails with an error wrapping
+// [ErrVersion].
+func Open(dir string, log *slog.Logger) (*DB, error) {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
+		return nil, fmt.Errorf("create database dir: %w", err)
+	}
+	// Take Pebble's LOCK file ourselves, before Pebble reads anything, so a
+	// conflict is recognised and reported plainly.
+	lock, err := pebble.LockDirectory(dir, vfs.Default)
+	if err != nil {
+		if isLockConflict(err) {
+			return nil, &lockedError{dir: dir, cause: err}
+		}
+		return nil, fmt.Errorf("lock database %s: %w", dir, err)
+	}
+	plog := log.With("lib", "pebble")
+	opts := &pebble.Options{
+		Lock:               lock,
+		Logger:             pebbleLogger{log: plog},
+		EventListener:      eventListener(plog),
+		FormatMajorVersion: pebble.FormatNewest,
+	}
+	pdb, err := pebble.Open(dir, opts)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", dir, err), lock.Close())
+	}
+	db := &DB{dir: dir, log: log, pdb: pdb, lock: lock}
+	db.root = &View{db: db}
+	if err := db.checkVersion(); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	log.Info("database opened", "dir", dir, "version", Version)
+	return db, nil
+}
+
+// isLockConflict tells a held lock from other failures to take it. Another
+// process's lock shows as the bare errno of fcntl(F_SETLK); failing to
+// create the LOCK file is a *fs.PathError and is not a conflict. Pebble
+// refuses a second lock in the same process with a plain message (vfs
+// file_lock_unix.go in Pebble v2.1.7; TestOpenLockedInProcess pins it).
+func isLockConflict(err error) bool {
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
+		return false
+	}
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) ||
+		strings.Contains(err.Error(), "lock held by current process")
+}
+
+// Dir returns the directory the database lives in.
+func (db *DB) Dir() string { return db.dir }
+
+// begin registers a call in flight, or reports that the DB is closed.
+// Every successful begin must be matched by one db.inflight.Done.
+func (db *DB) begin() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return ErrClosed
+	}
+	db.inflight.Add(1)
+	return nil
+}
+
+// Close flushes and closes the database and releases its lock. It waits
+// for calls in flight and for every open Iterator to be closed, so close
+// iterators before Close. Close is idempotent: a second call returns nil.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	db.mu.Unlock()
+
+	db.inflight.Wait()
+	err := db.pdb.Flush()
+	if errors.Is(err, pebble.ErrReadOnly) {
+		err = nil
+	}
+	// Pebble's Close drops its reference to the lock; ours releases it.
+	err = errors.Join(err, db.pdb.Close(), db.lock.Close())
+	if err != nil {
+		return fmt.Errorf("close database %s: %w", db.dir, err)
+	}
+	db.log.Info("database closed", "dir", db.dir)
+	return nil
+}
+
+// Ping checks that the database answers a read, for the health check.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := db.meta().Get([]byte(versionKey))
+	if err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// meta is storage's own key space.
+func (db *DB) meta() *View { return db.Prefixed(PrefixMeta) }
+
+// Prefixed returns the key space of the component that owns p. It takes a
+// Prefix, not bytes, so that every top-level key space is one allocated in
+// prefixes.go; split it further with View.Prefixed.
+func (db *DB) Prefixed(p Prefix) *View { return db.root.Prefixed(p.Bytes()) }
+
+// Get returns a copy of the value stored at key, which the caller owns, or
+// ErrNotFound. It does not keep key.
+func (db *DB) Get(key []byte) ([]byte, error) { return db.root.Get(key) }
+
+// Has reports whether key is present. It does not keep key.
+func (db *DB) Has(key []byte) (bool, error) { return db.root.Has(key) }
+
+// Put stores value at key and syncs it to disk before returning. It does
+// not keep key or value.
+func (db *DB) Put(key, value []byte) error { return db.root.Put(key, value) }
+
+// Delete removes key, synced; deleting an absent key is not an error. It
+// does not keep key.
+func (db *DB) Delete(key []byte) error { return db.root.Delete(key) }
+
+// NewBatch returns an empty batch over the whole key space.
+func (db *DB) NewBatch() *Batch { return db.root.NewBatch() }
+
+// NewIterator iterates, in key order, over the keys that start with prefix,
+// beginning at prefix+start. See [View.NewIterator].
+func (db *DB) NewIterator(prefix, start []byte) (*Iterator, error) {
+	return db.root.NewIterator(prefix, start)
+}

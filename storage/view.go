@@ -1,0 +1,180 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// View is one component's key space: every key passed to it or read
+// through it is relative to its prefix. A View is safe for concurrent use
+// and stays valid until the DB is closed.
+type View struct {
+	db *DB
+	// prefix is prepended to every key. It is never changed, so it may be
+	// shared with the batches and iterators made from the view.
+	prefix []byte
+}
+
+// Prefixed returns a view nested in v: its keys start with v's prefix
+// followed by sub. The view copies sub. Sub-prefixes that sit side by side
+// must not be prefixes of one another (use fixed lengths, such as IDs).
+func (v *View) Prefixed(sub []byte) *View {
+	return &View{db: v.db, prefix: concat(v.prefix, sub)}
+}
+
+// Prefix returns a copy of the view's full prefix, from the database root.
+func (v *View) Prefix() []byte { return bytes.Clone(v.prefix) }
+
+// Get returns a copy of the value stored at key, which the caller owns, or
+// an error wrapping ErrNotFound when the key is absent.
+func (v *View) Get(key []byte) ([]byte, error) {
+	if err := v.db.begin(); err != nil {
+		return nil, err
+	}
+	defer v.db.inflight.Done()
+	if len(v.prefix)+len(key) == 0 {
+		return nil, ErrNotFound // the empty key can never be stored
+	}
+	val, closer, err := v.db.pdb.Get(v.key(key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	out := bytes.Clone(val)
+	if out == nil {
+		// A stored empty value is present: never hand back nil for it.
+		out = []byte{}
+	}
+	if err := closer.Close(); err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	return out, nil
+}
+
+// Has reports whether key is present. It does not keep key.
+func (v *View) Has(key []byte) (bool, error) {
+	if err := v.db.begin(); err != nil {
+		return false, err
+	}
+	defer v.db.inflight.Done()
+	if len(v.prefix)+len(key) == 0 {
+		return false, nil // the empty key can never be stored
+	}
+	_, closer, err := v.db.pdb.Get(v.key(key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("has: %w", err)
+	}
+	if err := closer.Close(); err != nil {
+		return false, fmt.Errorf("has: %w", err)
+	}
+	return true, nil
+}
+
+// Put stores value at key and syncs it to disk before returning. Use a
+// Batch to write many keys at the cost of one sync. It does not keep key
+// or value. The empty key at the database root is refused with ErrEmptyKey.
+func (v *View) Put(key, value []byte) error {
+	if err := v.db.begin(); err != nil {
+		return err
+	}
+	if len(v.prefix)+len(key) == 0 {
+		v.db.inflight.Done()
+		return ErrEmptyKey
+	}
+	defer v.db.inflight.Done()
+	if err := v.db.pdb.Set(v.key(key), value, pebble.Sync); err != nil {
+		return fmt.Errorf("put: %w", err)
+	}
+	return nil
+}
+
+// Delete removes key and syncs; deleting an absent key is not an error.
+// It does not keep key.
+func (v *View) Delete(key []byte) error {
+	if err := v.db.begin(); err != nil {
+		return err
+	}
+	if len(v.prefix)+len(key) == 0 {
+		v.db.inflight.Done()
+		return ErrEmptyKey
+	}
+	defer v.db.inflight.Done()
+	if err := v.db.pdb.Delete(v.key(key), pebble.Sync); err != nil {
+		return fmt.Errorf("delete: %w", err)
+	}
+	return nil
+}
+
+// NewBatch returns an empty batch whose keys are relative to v.
+func (v *View) NewBatch() *Batch {
+	return &Batch{st: &batchState{db: v.db, pb: v.db.pdb.NewBatch()}, prefix: v.prefix}
+}
+
+// Wrap returns a batch that writes into b, with keys relative to v. Both
+// share one set of writes: committing either commits everything written
+// through any of them, atomically. This is how several components write
+// one block's changes in one batch.
+func (v *View) Wrap(b *Batch) *Batch {
+	return &Batch{st: b.st, prefix: v.prefix}
+}
+
+// NewIterator returns an iterator, in key order, over the keys of v that
+// start with prefix, beginning at prefix+start (start does not repeat the
+// prefix; neither slice is kept). Keys it returns are relative to v. The
+// caller must Close it.
+// It sees a consistent snapshot taken when it was made.
+func (v *View) NewIterator(prefix, start []byte) (*Iterator, error) {
+	if err := v.db.begin(); err != nil {
+		return nil, err
+	}
+	full := concat(v.prefix, prefix)
+	opts := &pebble.IterOptions{
+		LowerBound: concat(full, start),
+		UpperBound: upperBound(full),
+	}
+	pit, err := v.db.pdb.NewIter(opts)
+	if err != nil {
+		v.db.inflight.Done()
+		return nil, fmt.Errorf("new iterator: %w", err)
+	}
+	// The iterator keeps its inflight count until Close.
+	return &Iterator{db: v.db, it: pit, strip: len(v.prefix)}, nil
+}
+
+// key returns v's prefix followed by key, in a new slice.
+func (v *View) key(key []byte) []byte { return concat(v.prefix, key) }
+
+// concat returns a followed by b in a new slice that shares neither, or nil
+// when both are empty: Pebble's invariant checks (race builds) index
+// key[0] of any non-nil seek key, so an empty key must be nil.
+func concat(a, b []byte) []byte {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make([]byte, len(a)+len(b))
+	copy(out, a)
+	copy(out[len(a):], b)
+	return out
+}
+
+// upperBound returns the smallest key greater than every key that starts
+// with prefix, or nil (no bound) when there is none: an empty prefix or one
+// made of 0xff bytes only.
+func upperBound(prefix []byte) []byte {
+	end := bytes.Clone(prefix)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
