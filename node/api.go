@@ -1,0 +1,168 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/cornice-node/cornice/api"
+	"github.com/cornice-node/cornice/api/admin"
+	"github.com/cornice-node/cornice/api/health"
+	"github.com/cornice-node/cornice/api/info"
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/validators"
+)
+
+// The registry is what the Info and Admin services read chains through.
+var (
+	_ info.Chains     = (*chains.Registry)(nil)
+	_ info.Aliases    = (*chains.Registry)(nil)
+	_ admin.Chains    = (*chains.Registry)(nil)
+	_ admin.Routes    = chainRoutes{}
+	_ info.Peers      = noPeers{}
+	_ info.Validators = (*validators.Set)(nil)
+)
+
+// builtinVMs are the VMs cornice registers, with their primary alias first (node-api.md §3.10).
+var builtinVMs = []struct {
+	name    string
+	aliases []string
+}{
+	{"platformvm", []string{"platform"}},
+	{"avm", []string{"avm"}},
+	{"evm", []string{"evm"}},
+	{"subnetevm", []string{"subnetevm"}},
+}
+
+// buildAPI creates the HTTP server, binds its listener and mounts every enabled service.
+func (n *Node) buildAPI() error {
+	srv, err := api.New(api.Config{
+		Host:              n.cfg.HTTPHost,
+		Port:              n.cfg.HTTPPort,
+		AllowedHosts:      n.cfg.HTTPAllowedHosts,
+		AllowedOrigins:    n.cfg.HTTPAllowedOrigins,
+		ReadTimeout:       n.cfg.HTTPReadTimeout,
+		ReadHeaderTimeout: n.cfg.HTTPReadHeaderTimeout,
+		WriteTimeout:      n.cfg.HTTPWriteTimeout,
+		IdleTimeout:       n.cfg.HTTPIdleTimeout,
+		ShutdownTimeout:   n.cfg.HTTPShutdownTimeout,
+	}, n.nodeID, n.log.With("component", "api"), n.metrics)
+	if err != nil {
+		return fmt.Errorf("create HTTP server: %w", err)
+	}
+	n.http = srv
+
+	if n.cfg.APIInfoEnabled {
+		if err := n.mountInfo(); err != nil {
+			return err
+		}
+	}
+	if n.cfg.APIHealthEnabled {
+		if err := n.mountHealth(); err != nil {
+			return err
+		}
+	}
+	if n.cfg.APIMetricsEnabled {
+		h := promhttp.HandlerFor(n.metrics, promhttp.HandlerOpts{ErrorLog: nil})
+		if err := srv.AddRoute("metrics", h); err != nil {
+			return fmt.Errorf("mount metrics API: %w", err)
+		}
+	}
+	if n.cfg.APIAdminEnabled {
+		svc := admin.New(n.chains, chainRoutes{srv}, n.log.With("service", "admin"))
+		if err := srv.AddRoute("admin", svc.Handler()); err != nil {
+			return fmt.Errorf("mount admin API: %w", err)
+		}
+	}
+
+	addr, err := srv.Listen()
+	if err != nil {
+		return fmt.Errorf("listen for HTTP: %w", err)
+	}
+	n.httpAddr = addr
+	return nil
+}
+
+func (n *Node) mountInfo() error {
+	vms := make([]info.VM, 0, len(builtinVMs))
+	for _, vm := range builtinVMs {
+		vms = append(vms, info.VM{ID: ids.FromName(vm.name), Aliases: vm.aliases, Version: config.Current()})
+	}
+	svc, err := info.New(info.Config{
+		NodeID:            n.nodeID,
+		NodePOP:           *n.pop,
+		NetworkID:         n.cfg.NetworkID,
+		DatabaseVersion:   "v" + strconv.FormatUint(storage.Version, 10),
+		Upgrades:          n.cfg.Upgrades,
+		TxFees:            config.TxFeesFor(n.cfg.NetworkID, n.cfg.TxFee, n.cfg.CreateAssetTxFee),
+		UptimeRequirement: config.UptimeRequirementFor(n.cfg.NetworkID, n.cfg.UptimeRequirement),
+		VMs:               vms,
+	}, info.Deps{
+		Chains:     n.chains,
+		Aliases:    n.chains,
+		Peers:      noPeers{},
+		Validators: n.validators,
+		NodeIP:     n.nodeIP,
+	}, n.log.With("service", "info"))
+	if err != nil {
+		return fmt.Errorf("create info API: %w", err)
+	}
+	if err := n.http.AddRoute("info", svc.Handler()); err != nil {
+		return fmt.Errorf("mount info API: %w", err)
+	}
+	return nil
+}
+
+func (n *Node) mountHealth() error {
+	checker, err := health.New(health.Config{}, n.clock, n.log.With("service", "health"))
+	if err != nil {
+		return fmt.Errorf("create health API: %w", err)
+	}
+	dbCheck := func(ctx context.Context) (any, error) {
+		if err := n.db.Ping(ctx); err != nil {
+			return nil, err
+		}
+		return map[string]string{"dir": n.db.Dir()}, nil
+	}
+	for _, kind := range []health.Kind{health.Health, health.Readiness} {
+		if err := checker.Register(kind, "database", nil, dbCheck); err != nil {
+			return fmt.Errorf("register database health check: %w", err)
+		}
+	}
+	for path, h := range checker.Routes() {
+		if err := n.http.AddRoute(path, h); err != nil {
+			return fmt.Errorf("mount health API: %w", err)
+		}
+	}
+	return nil
+}
+
+// nodeIP is the address peers reach this node at: --public-ip, else the HTTP host when it is an
+// IP address, else loopback; with the staking port (node-api.md §3.7).
+func (n *Node) nodeIP() netip.AddrPort {
+	for _, s := range []string{n.cfg.PublicIP, n.cfg.HTTPHost} {
+		if ip, err := netip.ParseAddr(s); err == nil && !ip.IsUnspecified() {
+			return netip.AddrPortFrom(ip.Unmap(), n.cfg.StakingPort)
+		}
+	}
+	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), n.cfg.StakingPort)
+}
+
+// chainRoutes lets admin.aliasChain make /ext/bc/<alias> serve a chain's routes.
+type chainRoutes struct{ srv *api.Server }
+
+func (r chainRoutes) AliasChainRoutes(id ids.ID, alias string) error {
+	return r.srv.AddAliases("bc/"+id.String(), "bc/"+alias)
+}
+
+// noPeers is the peer set of a node without a network layer yet: it never has a peer.
+// TODO(#2): replace with the network layer's peer set when peering lands.
+type noPeers struct{}
+
+func (noPeers) Connected() []info.Peer { return nil }

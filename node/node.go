@@ -1,0 +1,188 @@
+// Package node builds a cornice node from a config.Config: database, identity, chains, APIs. It owns
+// the order of start-up and shutdown: components start in dependency order and stop in reverse.
+//
+// A Node is built by New, which binds the HTTP listener (so the caller can learn the real address
+// when the port is 0) and serves nothing until Run is called. Run blocks until its context is done,
+// then shuts down gracefully. A Node is used by one goroutine; its accessors are safe for concurrent
+// use.
+package node
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/cornice-node/cornice/api"
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/crypto/staking"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/validators"
+)
+
+// maxShutdown bounds a graceful shutdown: a node asked to stop exits within 2 seconds, whatever its
+// HTTP shutdown timeout says, so in-flight requests get what is left of that budget.
+const maxShutdown = 1500 * time.Millisecond
+
+// Node is a running cornice node.
+type Node struct {
+	cfg   config.Config
+	log   *slog.Logger
+	clock clock.Clock
+
+	db         *storage.DB
+	chains     *chains.Registry
+	validators *validators.Set
+	metrics    *prometheus.Registry
+	http       *api.Server
+	httpAddr   net.Addr
+
+	nodeID  ids.NodeID
+	tlsCert *tls.Certificate
+	signer  *bls.SecretKey
+	pop     *bls.ProofOfPossession
+}
+
+// New builds a node: it opens the database (failing at once if another process holds it), loads or
+// generates the staking identity, builds every enabled API and binds the HTTP listener. On error
+// everything opened so far is closed again.
+func New(cfg config.Config, log *slog.Logger) (*Node, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry()}
+	if err := n.build(); err != nil {
+		n.close()
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *Node) build() error {
+	// The database comes first: its lock is what stops a second process on the same data dir
+	// before that process writes anything.
+	db, err := storage.Open(filepath.Join(n.cfg.DataDir, "db"), n.log.With("component", "storage"))
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	n.db = db
+
+	if err := n.loadIdentity(); err != nil {
+		return err
+	}
+
+	n.chains, err = chains.NewRegistry(db.Prefixed(storage.PrefixChains), n.log.With("component", "chains"))
+	if err != nil {
+		return fmt.Errorf("load chain registry: %w", err)
+	}
+	// The P-Chain's ID is the all-zero ID on every network (node-api.md §3.3), so its aliases
+	// resolve from the start, as on the reference node. The X and C IDs come from the P-Chain
+	// genesis. TODO(#5): alias X/avm and C/evm once the P-Chain genesis is built.
+	if err := n.chains.PreAlias(ids.Empty, "P", "platform"); err != nil {
+		return fmt.Errorf("alias the P-Chain: %w", err)
+	}
+
+	n.validators = validators.New()
+	// A fresh local network has this node as its only Primary Network validator, holding the local
+	// genesis's whole initial stake. TODO(#5): read the validator set from the P-Chain.
+	if err := n.validators.Add(ids.Empty, n.nodeID, config.LocalGenesisStake); err != nil {
+		return fmt.Errorf("seed validator set: %w", err)
+	}
+
+	n.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return n.buildAPI()
+}
+
+// loadIdentity loads the staking TLS certificate and BLS key, generating them on first start.
+func (n *Node) loadIdentity() error {
+	keyPath, certPath, generate := n.cfg.StakingKeyPaths()
+	cert, err := staking.LoadOrGenerate(keyPath, certPath, generate, n.clock)
+	if err != nil {
+		return fmt.Errorf("load staking certificate: %w", err)
+	}
+	n.tlsCert = cert
+	n.nodeID = staking.NodeIDFromCert(cert.Leaf.Raw)
+
+	signerPath, generateSigner := n.cfg.SignerKeyPath()
+	sk, err := bls.LoadOrGenerateSecretKey(signerPath, generateSigner)
+	if err != nil {
+		return fmt.Errorf("load BLS signer key: %w", err)
+	}
+	n.signer = sk
+	n.pop = bls.NewProofOfPossession(sk)
+	return nil
+}
+
+// NodeID returns the node's ID, derived from its staking certificate.
+func (n *Node) NodeID() ids.NodeID { return n.nodeID }
+
+// HTTPAddr returns the address the HTTP server is bound to.
+func (n *Node) HTTPAddr() net.Addr { return n.httpAddr }
+
+// Run serves the APIs until ctx is done, then shuts down: it stops accepting requests, lets
+// in-flight ones finish, flushes and closes the database. It returns nil after a clean shutdown.
+func (n *Node) Run(ctx context.Context) error {
+	n.logStart()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- n.http.Serve() }()
+
+	select {
+	case <-ctx.Done():
+		return n.shutdown(serveErr)
+	case err := <-serveErr:
+		return errors.Join(fmt.Errorf("http server: %w", err), n.close())
+	}
+}
+
+func (n *Node) logStart() {
+	n.log.Info("cornice node started",
+		"version", config.Current(),
+		"nodeID", n.nodeID.String(),
+		"httpAddr", n.httpAddr.String(),
+		"dataDir", n.cfg.DataDir,
+		"networkID", n.cfg.NetworkID,
+		"networkName", config.NetworkName(n.cfg.NetworkID),
+	)
+	for _, c := range n.chains.Chains() {
+		alias, _ := n.chains.PrimaryAlias(c.ID)
+		n.log.Info("chain", "alias", alias, "chainID", c.ID.String(), "vmID", c.VMID.String())
+	}
+}
+
+// shutdown stops the HTTP server (waiting for the Serve goroutine) and closes the database.
+func (n *Node) shutdown(serveErr <-chan error) error {
+	timeout := min(n.cfg.HTTPShutdownTimeout, maxShutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := n.http.Shutdown(ctx)
+	if serr := <-serveErr; serr != nil {
+		err = errors.Join(err, serr)
+	}
+	n.log.Info("cornice node stopping")
+	return errors.Join(err, n.close())
+}
+
+// close releases what build opened; it is safe on a partly built node.
+func (n *Node) close() error {
+	if n.db == nil {
+		return nil
+	}
+	err := n.db.Close()
+	n.db = nil
+	if err != nil {
+		return fmt.Errorf("close database: %w", err)
+	}
+	return nil
+}
