@@ -1,0 +1,96 @@
+// Command cornice is the cornice node's command line: `cornice run` starts a node, `cornice
+// version` prints the version.
+//
+// The CLI is thin: it parses flags and an optional config file into a config.Config, then hands
+// it to package node. It is the only code in cornice that reads os.Args, installs signal handlers
+// or calls os.Exit. Errors are printed on stderr as `cornice: <message>`, one line per problem,
+// with exit code 1; a node stopped by SIGINT or SIGTERM exits 0. Flags are documented in
+// docs/configuration.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/node"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// After the first signal, restore the default handling so a second one kills a stuck
+	// shutdown.
+	context.AfterFunc(ctx, stop)
+	code := execute(ctx, os.Args[1:], os.Stdout, os.Stderr, startNode)
+	stop()
+	os.Exit(code)
+}
+
+// startFunc runs a node with a validated config until ctx is done. Tests replace startNode with
+// a function that records the config.
+type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger) error
+
+// startNode builds the node and runs it until ctx is done.
+func startNode(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	n, err := node.New(cfg, log)
+	if err != nil {
+		return err
+	}
+	return n.Run(ctx)
+}
+
+// execute runs the command line args and returns the process exit code: 0 on success, 1 after
+// printing the error on stderr.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer, start startFunc) int {
+	root := newRootCmd(stdout, stderr, start)
+	root.SetArgs(args)
+	if err := root.ExecuteContext(ctx); err != nil {
+		printError(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// printError writes err as `cornice: <line>` for each line of its message: errors joined with
+// errors.Join (Config.Validate reports every problem at once) come out one per line.
+func printError(w io.Writer, err error) {
+	for line := range strings.SplitSeq(err.Error(), "\n") {
+		fmt.Fprintf(w, "cornice: %s\n", line)
+	}
+}
+
+// newRootCmd builds the `cornice` command and its subcommands.
+func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cornice",
+		Short: "cornice is a single-binary blockchain node",
+		// Errors are printed once, by execute, and usage only on request.
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newRunCmd(stderr, start), newVersionCmd(stdout))
+	return root
+}
+
+// flagError turns a flag library error into one line naming the flag, e.g.
+// `--http-port: invalid port "70000": must be a number from 0 to 65535`.
+func flagError(_ *cobra.Command, err error) error {
+	if ive, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		return fmt.Errorf("--%s: %w", ive.GetFlag().Name, ive.Unwrap())
+	}
+	return err
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cornice-node/cornice/config"
+)
+
+// configFileFlag names the JSON file applied before the flags.
+const configFileFlag = "config-file"
+
+// runFlags holds what the flags of `cornice run` parse into. Every setting's flag is bound to
+// its field of values, whose defaults come from config.Default, so help and behaviour agree;
+// parseRunConfig then copies only the flags the user set.
+type runFlags struct {
+	values     config.Config
+	configFile string
+}
+
+// newRunCmd builds `cornice run`.
+func newRunCmd(stderr io.Writer, start startFunc) *cobra.Command {
+	f := &runFlags{values: config.Default()}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a node",
+		Long: "Run a node until SIGINT or SIGTERM.\n\n" +
+			"Settings come from the defaults, then --config-file (a JSON object keyed by flag name),\n" +
+			"then the flags given on the command line, each overriding the one before.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := f.parseRunConfig(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return start(cmd.Context(), cfg, newLogger(stderr, cfg.LogLevel))
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// register defines one flag per config.Setting, plus --config-file.
+func (f *runFlags) register(fs *pflag.FlagSet) {
+	fs.SortFlags = false // keep the order of config.Settings, which groups related flags
+	for _, s := range config.Settings() {
+		flag := fs.VarPF(s.Bind(&f.values), s.Name, "", s.Usage)
+		if s.IsBool() {
+			flag.NoOptDefVal = "true" // --index-enabled means --index-enabled=true
+		}
+	}
+	fs.StringVar(&f.configFile, configFileFlag, "",
+		"`path` of a JSON file of settings keyed by flag name; flags given on the command line override it")
+}
+
+// parseRunConfig builds the node's config: the defaults, then the config file if one was given,
+// then every flag the user set explicitly. It resolves the upgrade schedule and validates the
+// result, reporting every problem at once. It reads files but writes nothing.
+func (f *runFlags) parseRunConfig(fs *pflag.FlagSet) (config.Config, error) {
+	cfg := config.Default()
+	if fs.Changed(configFileFlag) {
+		if err := config.LoadFile(f.configFile, &cfg); err != nil {
+			return config.Config{}, err
+		}
+	}
+	for _, s := range config.Settings() {
+		if fs.Changed(s.Name) {
+			s.Copy(&cfg, &f.values)
+		}
+	}
+	if err := errors.Join(cfg.ResolveUpgrades(), cfg.Validate()); err != nil {
+		return config.Config{}, err
+	}
+	return cfg, nil
+}
+
+// newLogger logs to w at level in slog's text format, which reads better than JSON in the
+// terminal of a developer running a local node.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}

@@ -1,0 +1,299 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Config holds every setting of a node. It holds values only: nothing in it is opened or
+// started, and it can be printed, compared and validated. Default gives the settings of
+// `cornice run` with no flags; where a field's zero value differs from its default, its comment
+// says what zero means. The flag of each field has the same name as its config-file key.
+type Config struct {
+	// DataDir is where the node keeps its database and staking keys (--data-dir). Default
+	// ~/.cornice. Must not be empty.
+	DataDir string
+
+	// NetworkID is the network the node joins (--network-id). Default 12345 (local). Zero is
+	// invalid.
+	NetworkID uint32
+
+	// HTTPHost is the address the API server binds (--http-host). Default "127.0.0.1"; "" binds
+	// every interface; a hostname is resolved (node-api.md §2.1).
+	HTTPHost string
+	// HTTPPort is the API server's port (--http-port). Default 9650; 0 lets the OS choose.
+	HTTPPort uint16
+	// StakingPort is the peer-to-peer port (--staking-port). Default 9651; 0 lets the OS choose.
+	// It must differ from HTTPPort unless both are 0.
+	StakingPort uint16
+	// PublicIP is the IP the node advertises to peers (--public-ip). Default "" (unset: the node
+	// uses the address it binds). When set it must be an IPv4 or IPv6 address.
+	PublicIP string
+
+	// HTTPAllowedHosts lists the Host header names the API accepts (--http-allowed-hosts); "*"
+	// accepts every host. Default ["localhost"]. Nil or empty accepts IP addresses only.
+	HTTPAllowedHosts []string
+	// HTTPAllowedOrigins lists the CORS origins the API allows (--http-allowed-origins). Default
+	// ["*"]. Nil or empty allows no cross-origin request.
+	HTTPAllowedOrigins []string
+
+	// HTTPReadTimeout bounds reading a whole request (--http-read-timeout). Default 30s; 0 means
+	// no timeout. The four HTTP timeouts and HTTPShutdownTimeout must not be negative.
+	HTTPReadTimeout time.Duration
+	// HTTPReadHeaderTimeout bounds reading request headers (--http-read-header-timeout). Default
+	// 30s; 0 means HTTPReadTimeout applies (net/http's rule).
+	HTTPReadHeaderTimeout time.Duration
+	// HTTPWriteTimeout bounds writing a response (--http-write-timeout). Default 30s; 0 means no
+	// timeout.
+	HTTPWriteTimeout time.Duration
+	// HTTPIdleTimeout bounds how long a keep-alive connection waits for the next request
+	// (--http-idle-timeout). Default 120s; 0 means HTTPReadTimeout applies (net/http's rule).
+	HTTPIdleTimeout time.Duration
+	// HTTPShutdownTimeout bounds the graceful shutdown of the API server
+	// (--http-shutdown-timeout). Default 10s; 0 closes connections at once.
+	HTTPShutdownTimeout time.Duration
+
+	// APIAdminEnabled serves /ext/admin (--api-admin-enabled). Default false.
+	APIAdminEnabled bool
+	// APIInfoEnabled serves /ext/info (--api-info-enabled). Default true; zero value false.
+	APIInfoEnabled bool
+	// APIHealthEnabled serves /ext/health (--api-health-enabled). Default true; zero value false.
+	APIHealthEnabled bool
+	// APIMetricsEnabled serves /ext/metrics (--api-metrics-enabled). Default true; zero value
+	// false.
+	APIMetricsEnabled bool
+
+	// IndexEnabled indexes accepted containers and serves /ext/index (--index-enabled). Default
+	// true: cornice deviates from the reference node, whose default is false (node-api.md §2.1).
+	// Zero value false.
+	IndexEnabled bool
+	// IndexAllowIncomplete lets the node start when the index would be, or already is, missing
+	// containers (--index-allow-incomplete; rules in node-api.md §5.7). Default false.
+	IndexAllowIncomplete bool
+
+	// StakingTLSKeyFile is the PEM file of the staking TLS key (--staking-tls-key-file). Default
+	// "": <DataDir>/staking/staker.key, generated with its certificate when absent. A file given
+	// explicitly must exist. See StakingKeyPaths.
+	StakingTLSKeyFile string
+	// StakingTLSCertFile is the PEM file of the staking TLS certificate
+	// (--staking-tls-cert-file). Default "": <DataDir>/staking/staker.crt. See StakingKeyPaths.
+	StakingTLSCertFile string
+	// StakingSignerKeyFile is the file of the 32-byte BLS signer key (--staking-signer-key-file).
+	// Default "": <DataDir>/staking/signer.key, generated when absent. A file given explicitly
+	// must exist. See SignerKeyPath.
+	StakingSignerKeyFile string
+
+	// UpgradeFile is the file Upgrades was read from (--upgrade-file). Default "": Upgrades is
+	// the built-in schedule of NetworkID. Only networks other than mainnet, fuji and local may
+	// set it. ResolveUpgrades reads it.
+	UpgradeFile string
+	// Upgrades is the upgrade schedule in force: UpgradesFor(NetworkID), or the contents of
+	// UpgradeFile. Default UpgradesFor(LocalID). For mainnet, fuji and local it must equal the
+	// built-in schedule. The zero value is invalid.
+	Upgrades Upgrades
+
+	// TxFee is the base transaction fee in nAVAX (--tx-fee). Default 1000000. Mainnet and fuji
+	// ignore it and use their genesis fee (node-api.md §3.9, TxFeesFor).
+	TxFee uint64
+	// CreateAssetTxFee is the fee of an X-Chain asset creation in nAVAX
+	// (--create-asset-tx-fee). Default 1000000. Mainnet and fuji ignore it (TxFeesFor).
+	CreateAssetTxFee uint64
+
+	// UptimeRequirement is the fraction of time, from 0 to 1, a validator must be up to be
+	// rewarded (--uptime-requirement). Default 0.8. Mainnet and fuji ignore it and use 0.8
+	// (node-api.md §3.12, UptimeRequirementFor).
+	UptimeRequirement float64
+
+	// ACPSupport lists the ACPs this node states support for in its handshake (--acp-support).
+	// Default none. An ACP may not be both supported and objected to.
+	ACPSupport []uint32
+	// ACPObject lists the ACPs this node objects to (--acp-object). Default none.
+	ACPObject []uint32
+
+	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
+	// and zero value: info.
+	LogLevel slog.Level
+}
+
+// Defaults of the HTTP server (node-api.md §2.1) and other settings.
+const (
+	defaultHTTPHost    = "127.0.0.1"
+	defaultHTTPPort    = 9650
+	defaultStakingPort = 9651
+	defaultDataDirName = ".cornice"
+)
+
+// Default returns the settings of `cornice run` with no flags. DataDir is ~/.cornice, expanded
+// with the user's home directory; if that is unknown, it is .cornice in the working directory.
+func Default() Config {
+	dataDir := defaultDataDirName
+	if home, err := os.UserHomeDir(); err == nil {
+		dataDir = filepath.Join(home, defaultDataDirName)
+	}
+	return Config{
+		DataDir:               dataDir,
+		NetworkID:             LocalID,
+		HTTPHost:              defaultHTTPHost,
+		HTTPPort:              defaultHTTPPort,
+		StakingPort:           defaultStakingPort,
+		HTTPAllowedHosts:      []string{"localhost"},
+		HTTPAllowedOrigins:    []string{"*"},
+		HTTPReadTimeout:       30 * time.Second,
+		HTTPReadHeaderTimeout: 30 * time.Second,
+		HTTPWriteTimeout:      30 * time.Second,
+		HTTPIdleTimeout:       120 * time.Second,
+		HTTPShutdownTimeout:   10 * time.Second,
+		APIInfoEnabled:        true,
+		APIHealthEnabled:      true,
+		APIMetricsEnabled:     true,
+		IndexEnabled:          true,
+		Upgrades:              UpgradesFor(LocalID),
+		TxFee:                 defaultTxFee,
+		CreateAssetTxFee:      defaultTxFee,
+		UptimeRequirement:     defaultUptimeRequirement,
+		LogLevel:              slog.LevelInfo,
+	}
+}
+
+// ResolveUpgrades sets Upgrades for the current NetworkID and UpgradeFile: the file's schedule
+// when UpgradeFile is set on a network that may use one, else the built-in schedule. It reads
+// the file; Validate reports an UpgradeFile on mainnet, fuji or local.
+func (c *Config) ResolveUpgrades() error {
+	if c.UpgradeFile == "" || hasFixedUpgrades(c.NetworkID) {
+		c.Upgrades = UpgradesFor(c.NetworkID)
+		return nil
+	}
+	u, err := LoadUpgradeFile(c.UpgradeFile)
+	if err != nil {
+		return err
+	}
+	c.Upgrades = u
+	return nil
+}
+
+// Validate reports every problem of c at once, joined with errors.Join, one line each. It
+// checks values and that key files given explicitly can be opened for reading; it writes
+// nothing.
+func (c *Config) Validate() error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+
+	if c.DataDir == "" {
+		add(errors.New("data-dir must not be empty"))
+	}
+	if c.NetworkID == 0 {
+		add(errors.New("network-id must not be 0"))
+	}
+	if c.HTTPPort != 0 && c.HTTPPort == c.StakingPort {
+		add(fmt.Errorf("http-port and staking-port are both %d", c.HTTPPort))
+	}
+	if c.PublicIP != "" {
+		if _, err := netip.ParseAddr(c.PublicIP); err != nil {
+			add(fmt.Errorf("invalid public-ip %q: not an IP address", c.PublicIP))
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"http-read-timeout", c.HTTPReadTimeout},
+		{"http-read-header-timeout", c.HTTPReadHeaderTimeout},
+		{"http-write-timeout", c.HTTPWriteTimeout},
+		{"http-idle-timeout", c.HTTPIdleTimeout},
+		{"http-shutdown-timeout", c.HTTPShutdownTimeout},
+	} {
+		if d.v < 0 {
+			add(fmt.Errorf("%s must not be negative, not %s", d.name, d.v))
+		}
+	}
+	if math.IsNaN(c.UptimeRequirement) || c.UptimeRequirement < 0 || c.UptimeRequirement > 1 {
+		add(fmt.Errorf("uptime-requirement must be from 0 to 1, not %v", c.UptimeRequirement))
+	}
+	objected := make(map[uint32]bool, len(c.ACPObject))
+	for _, acp := range c.ACPObject {
+		objected[acp] = true
+	}
+	for _, acp := range c.ACPSupport {
+		if objected[acp] {
+			add(fmt.Errorf("ACP %d is in both acp-support and acp-object", acp))
+			delete(objected, acp) // report each ACP once
+		}
+	}
+
+	if hasFixedUpgrades(c.NetworkID) && (c.UpgradeFile != "" || !c.Upgrades.equal(UpgradesFor(c.NetworkID))) {
+		add(upgradesNotConfigurableError(c.NetworkID))
+	} else {
+		add(c.Upgrades.Validate())
+	}
+
+	if key, cert, generate := c.StakingKeyPaths(); !generate {
+		add(checkReadable(key, "staking key", stakingKeyMissingError))
+		add(checkReadable(cert, "staking certificate", stakingCertMissingError))
+	}
+	if path, generate := c.SignerKeyPath(); !generate {
+		add(checkReadable(path, "signing key", func(path string) error {
+			return signerKeyUnreadableError(path, fs.ErrNotExist)
+		}))
+	}
+	return errors.Join(errs...)
+}
+
+// checkReadable opens path for reading and closes it. A missing file gives missing(path);
+// any other failure names what the file is.
+func checkReadable(path, what string, missing func(string) error) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return missing(path)
+	}
+	if err != nil {
+		return unreadableFileError(what, err)
+	}
+	info, err := f.Stat()
+	if err == nil && info.IsDir() {
+		err = fmt.Errorf("%s is a directory", path)
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return unreadableFileError(what, err)
+	}
+	return nil
+}
+
+// StakingKeyPaths returns the files of the staking TLS key and certificate: the configured ones,
+// or <DataDir>/staking/staker.key and staker.crt. generate is true when neither path was given;
+// the node then generates the pair if the key file does not exist. When generate is false both
+// files must exist (node-api.md §4.2).
+func (c Config) StakingKeyPaths() (key, cert string, generate bool) {
+	key, cert = c.StakingTLSKeyFile, c.StakingTLSCertFile
+	generate = key == "" && cert == ""
+	if key == "" {
+		key = filepath.Join(c.DataDir, "staking", "staker.key")
+	}
+	if cert == "" {
+		cert = filepath.Join(c.DataDir, "staking", "staker.crt")
+	}
+	return key, cert, generate
+}
+
+// SignerKeyPath returns the file of the BLS signer key: the configured one, or
+// <DataDir>/staking/signer.key. generate is true when no path was given; the node then generates
+// the key if the file does not exist (node-api.md §4.3).
+func (c Config) SignerKeyPath() (path string, generate bool) {
+	if c.StakingSignerKeyFile != "" {
+		return c.StakingSignerKeyFile, false
+	}
+	return filepath.Join(c.DataDir, "staking", "signer.key"), true
+}

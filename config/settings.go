@@ -1,0 +1,361 @@
+package config
+
+import (
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Value is the text form of one setting, bound to a field of a Config. Its method set is
+// pflag.Value's, so cmd/cornice registers it as a flag directly.
+type Value interface {
+	// String returns the field as text that Set accepts.
+	String() string
+	// Set parses text into the field. A list setting replaces its value on the first Set of
+	// a Value and appends on later ones, so a repeated flag accumulates.
+	Set(text string) error
+	// Type names the kind of text in help output ("port", "duration", ...).
+	Type() string
+}
+
+// Setting is one configurable value: a flag of `cornice run` and, with the same name, a key of
+// the config file.
+type Setting struct {
+	// Name is the flag name without dashes, and the config-file key.
+	Name string
+	// Usage is the one-line help text.
+	Usage string
+
+	bind func(c *Config) Value
+	copy func(dst, src *Config)
+}
+
+// Bind returns the Value of this setting in c; setting it changes c.
+func (s Setting) Bind(c *Config) Value { return s.bind(c) }
+
+// Copy sets this setting's field of dst to its value in src. List values are shared, not cloned.
+func (s Setting) Copy(dst, src *Config) { s.copy(dst, src) }
+
+// IsBool reports whether the setting is a switch, which a flag may give without a value.
+func (s Setting) IsBool() bool {
+	_, ok := s.bind(&Config{}).(*boolValue)
+	return ok
+}
+
+// setting builds a Setting from a field accessor and the constructor of the field's Value.
+func setting[T any](name, usage string, field func(*Config) *T, value func(*T) Value) Setting {
+	return Setting{
+		Name:  name,
+		Usage: usage,
+		bind:  func(c *Config) Value { return value(field(c)) },
+		copy:  func(dst, src *Config) { *field(dst) = *field(src) },
+	}
+}
+
+// settings lists every setting in help order. It never changes after initialisation.
+var settings = []Setting{
+	setting("data-dir", "directory of the database and staking keys",
+		func(c *Config) *string { return &c.DataDir }, newPathValue),
+	setting("network-id", "network to join: mainnet, fuji (or testnet), local, testing, a number, or network-<n>",
+		func(c *Config) *uint32 { return &c.NetworkID }, newNetworkValue),
+	setting("http-host", `address the API server binds; "" binds every interface`,
+		func(c *Config) *string { return &c.HTTPHost }, newStringValue),
+	setting("http-port", "port of the API server; 0 lets the OS choose",
+		func(c *Config) *uint16 { return &c.HTTPPort }, newPortValue),
+	setting("staking-port", "peer-to-peer port; 0 lets the OS choose",
+		func(c *Config) *uint16 { return &c.StakingPort }, newPortValue),
+	setting("public-ip", "IP address advertised to peers (default: the bound address)",
+		func(c *Config) *string { return &c.PublicIP }, newIPValue),
+	setting("http-allowed-hosts", `Host header names the API accepts, separated by commas or spaces; "*" accepts all`,
+		func(c *Config) *[]string { return &c.HTTPAllowedHosts }, newStringsValue),
+	setting("http-allowed-origins", "CORS origins the API allows, separated by commas or spaces",
+		func(c *Config) *[]string { return &c.HTTPAllowedOrigins }, newStringsValue),
+	setting("http-read-timeout", "maximum time to read a whole request; 0 means none",
+		func(c *Config) *time.Duration { return &c.HTTPReadTimeout }, newDurationValue),
+	setting("http-read-header-timeout", "maximum time to read request headers; 0 means http-read-timeout",
+		func(c *Config) *time.Duration { return &c.HTTPReadHeaderTimeout }, newDurationValue),
+	setting("http-write-timeout", "maximum time to write a response; 0 means none",
+		func(c *Config) *time.Duration { return &c.HTTPWriteTimeout }, newDurationValue),
+	setting("http-idle-timeout", "maximum time a keep-alive connection waits; 0 means http-read-timeout",
+		func(c *Config) *time.Duration { return &c.HTTPIdleTimeout }, newDurationValue),
+	setting("http-shutdown-timeout", "maximum time to finish requests at shutdown",
+		func(c *Config) *time.Duration { return &c.HTTPShutdownTimeout }, newDurationValue),
+	setting("api-admin-enabled", "serve the admin API at /ext/admin",
+		func(c *Config) *bool { return &c.APIAdminEnabled }, newBoolValue),
+	setting("api-info-enabled", "serve the info API at /ext/info",
+		func(c *Config) *bool { return &c.APIInfoEnabled }, newBoolValue),
+	setting("api-health-enabled", "serve the health API at /ext/health",
+		func(c *Config) *bool { return &c.APIHealthEnabled }, newBoolValue),
+	setting("api-metrics-enabled", "serve Prometheus metrics at /ext/metrics",
+		func(c *Config) *bool { return &c.APIMetricsEnabled }, newBoolValue),
+	setting("index-enabled", "index accepted containers and serve /ext/index",
+		func(c *Config) *bool { return &c.IndexEnabled }, newBoolValue),
+	setting("index-allow-incomplete", "start even if the index misses containers",
+		func(c *Config) *bool { return &c.IndexAllowIncomplete }, newBoolValue),
+	setting("staking-tls-key-file", "PEM staking TLS key (default <data-dir>/staking/staker.key, generated when absent)",
+		func(c *Config) *string { return &c.StakingTLSKeyFile }, newPathValue),
+	setting("staking-tls-cert-file", "PEM staking TLS certificate (default <data-dir>/staking/staker.crt, generated when absent)",
+		func(c *Config) *string { return &c.StakingTLSCertFile }, newPathValue),
+	setting("staking-signer-key-file", "BLS signer key (default <data-dir>/staking/signer.key, generated when absent)",
+		func(c *Config) *string { return &c.StakingSignerKeyFile }, newPathValue),
+	setting("upgrade-file", "JSON upgrade schedule; only for networks other than mainnet, fuji and local",
+		func(c *Config) *string { return &c.UpgradeFile }, newPathValue),
+	setting("tx-fee", "transaction fee in nAVAX (ignored on mainnet and fuji)",
+		func(c *Config) *uint64 { return &c.TxFee }, newUint64Value),
+	setting("create-asset-tx-fee", "asset creation fee in nAVAX (ignored on mainnet and fuji)",
+		func(c *Config) *uint64 { return &c.CreateAssetTxFee }, newUint64Value),
+	setting("uptime-requirement", "fraction of time a validator must be up to be rewarded (ignored on mainnet and fuji)",
+		func(c *Config) *float64 { return &c.UptimeRequirement }, newFloatValue),
+	setting("acp-support", "ACP numbers this node supports, separated by commas or spaces",
+		func(c *Config) *[]uint32 { return &c.ACPSupport }, newUint32sValue),
+	setting("acp-object", "ACP numbers this node objects to, separated by commas or spaces",
+		func(c *Config) *[]uint32 { return &c.ACPObject }, newUint32sValue),
+	setting("log-level", "lowest level logged: debug, info, warn or error",
+		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
+}
+
+// Settings returns every setting, in the order of the help text. The slice is the caller's.
+func Settings() []Setting {
+	return slices.Clone(settings)
+}
+
+// lookupSetting finds a setting by name.
+func lookupSetting(name string) (Setting, bool) {
+	i := slices.IndexFunc(settings, func(s Setting) bool { return s.Name == name })
+	if i < 0 {
+		return Setting{}, false
+	}
+	return settings[i], true
+}
+
+// stringValue is free text.
+type stringValue struct{ p *string }
+
+func newStringValue(p *string) Value        { return stringValue{p} }
+func (v stringValue) String() string        { return *v.p }
+func (v stringValue) Set(text string) error { *v.p = text; return nil }
+func (v stringValue) Type() string          { return "string" }
+
+// pathValue is a file or directory path, taken literally (no ~ expansion).
+type pathValue struct{ stringValue }
+
+func newPathValue(p *string) Value { return pathValue{stringValue{p}} }
+func (v pathValue) Type() string   { return "path" }
+
+// ipValue is an IP address; Config.Validate checks it, so a config file and a flag report the
+// same error.
+type ipValue struct{ stringValue }
+
+func newIPValue(p *string) Value { return ipValue{stringValue{p}} }
+func (v ipValue) Type() string   { return "ip" }
+
+// networkValue is a network ID written as ParseNetworkID reads it and NetworkName prints it.
+type networkValue struct{ p *uint32 }
+
+func newNetworkValue(p *uint32) Value { return networkValue{p} }
+func (v networkValue) String() string { return NetworkName(*v.p) }
+func (v networkValue) Type() string   { return "network" }
+func (v networkValue) Set(text string) error {
+	id, err := ParseNetworkID(text)
+	if err != nil {
+		return err
+	}
+	*v.p = id
+	return nil
+}
+
+// portValue is a TCP port, decimal 0–65535.
+type portValue struct{ p *uint16 }
+
+func newPortValue(p *uint16) Value { return portValue{p} }
+func (v portValue) String() string { return strconv.FormatUint(uint64(*v.p), 10) }
+func (v portValue) Type() string   { return "port" }
+func (v portValue) Set(text string) error {
+	n, err := strconv.ParseUint(text, 10, 16)
+	if err != nil {
+		return invalidPortError(text)
+	}
+	*v.p = uint16(n)
+	return nil
+}
+
+// durationValue is a Go duration ("30s", "2m").
+type durationValue struct{ p *time.Duration }
+
+func newDurationValue(p *time.Duration) Value { return durationValue{p} }
+func (v durationValue) String() string        { return v.p.String() }
+func (v durationValue) Type() string          { return "duration" }
+func (v durationValue) Set(text string) error {
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		return invalidValueError("duration", text)
+	}
+	*v.p = d
+	return nil
+}
+
+// boolValue is a switch: true, false, 1, 0 (strconv.ParseBool).
+type boolValue struct{ p *bool }
+
+func newBoolValue(p *bool) Value    { return &boolValue{p} }
+func (v *boolValue) String() string { return strconv.FormatBool(*v.p) }
+func (v *boolValue) Type() string   { return "bool" }
+
+// IsBoolFlag tells flag libraries that the flag may be given without a value.
+func (v *boolValue) IsBoolFlag() bool { return true }
+
+func (v *boolValue) Set(text string) error {
+	b, err := strconv.ParseBool(text)
+	if err != nil {
+		return invalidValueError("boolean", text)
+	}
+	*v.p = b
+	return nil
+}
+
+// uint64Value is a decimal amount.
+type uint64Value struct{ p *uint64 }
+
+func newUint64Value(p *uint64) Value { return uint64Value{p} }
+func (v uint64Value) String() string { return strconv.FormatUint(*v.p, 10) }
+func (v uint64Value) Type() string   { return "uint64" }
+func (v uint64Value) Set(text string) error {
+	n, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return invalidValueError("amount", text)
+	}
+	*v.p = n
+	return nil
+}
+
+// floatValue is a decimal fraction; Config.Validate checks its range.
+type floatValue struct{ p *float64 }
+
+func newFloatValue(p *float64) Value { return floatValue{p} }
+func (v floatValue) String() string  { return strconv.FormatFloat(*v.p, 'g', -1, 64) }
+func (v floatValue) Type() string    { return "float" }
+func (v floatValue) Set(text string) error {
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return invalidValueError("number", text)
+	}
+	*v.p = f
+	return nil
+}
+
+// logLevelValue is one of debug, info, warn, error, in any case.
+type logLevelValue struct{ p *slog.Level }
+
+func newLogLevelValue(p *slog.Level) Value { return logLevelValue{p} }
+func (v logLevelValue) String() string     { return strings.ToLower(v.p.String()) }
+func (v logLevelValue) Type() string       { return "level" }
+func (v logLevelValue) Set(text string) error {
+	switch strings.ToLower(text) {
+	case "debug":
+		*v.p = slog.LevelDebug
+	case "info":
+		*v.p = slog.LevelInfo
+	case "warn":
+		*v.p = slog.LevelWarn
+	case "error":
+		*v.p = slog.LevelError
+	default:
+		return invalidLogLevelError(text)
+	}
+	return nil
+}
+
+// splitList splits a list at commas and white space, dropping empty items, so both
+// "a,b" and the reference node's space-separated "a b" work (node-api.md §2.2). Empty text is
+// the empty list.
+func splitList(text string) []string {
+	items := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	if len(items) == 0 {
+		return nil
+	}
+	return items
+}
+
+// stringsValue is a list of strings (see splitList).
+type stringsValue struct {
+	p   *[]string
+	set bool // whether Set was called: the first Set replaces the default
+}
+
+func newStringsValue(p *[]string) Value { return &stringsValue{p: p} }
+func (v *stringsValue) String() string  { return strings.Join(*v.p, ",") }
+func (v *stringsValue) Type() string    { return "strings" }
+func (v *stringsValue) Set(text string) error {
+	items := splitList(text)
+	if !v.set {
+		v.set = true
+		*v.p = slices.Clip(items)
+		return nil
+	}
+	*v.p = append(*v.p, items...)
+	return nil
+}
+
+// Replace sets the whole list, as a JSON array in a config file does.
+func (v *stringsValue) Replace(items []string) error {
+	v.set = true
+	*v.p = slices.Clone(items)
+	return nil
+}
+
+// uint32sValue is a list of decimal numbers (see splitList).
+type uint32sValue struct {
+	p   *[]uint32
+	set bool // whether Set was called: the first Set replaces the default
+}
+
+func newUint32sValue(p *[]uint32) Value { return &uint32sValue{p: p} }
+func (v *uint32sValue) Type() string    { return "numbers" }
+func (v *uint32sValue) String() string {
+	texts := make([]string, len(*v.p))
+	for i, n := range *v.p {
+		texts[i] = strconv.FormatUint(uint64(n), 10)
+	}
+	return strings.Join(texts, ",")
+}
+
+func (v *uint32sValue) Set(text string) error {
+	ns, err := parseUint32s(splitList(text))
+	if err != nil {
+		return err
+	}
+	if !v.set {
+		v.set = true
+		*v.p = ns
+		return nil
+	}
+	*v.p = append(*v.p, ns...)
+	return nil
+}
+
+// Replace sets the whole list, as a JSON array in a config file does.
+func (v *uint32sValue) Replace(items []string) error {
+	ns, err := parseUint32s(items)
+	if err != nil {
+		return err
+	}
+	v.set = true
+	*v.p = ns
+	return nil
+}
+
+// parseUint32s parses decimal numbers; nil for none.
+func parseUint32s(items []string) ([]uint32, error) {
+	var ns []uint32
+	for _, s := range items {
+		n, err := strconv.ParseUint(s, 10, 32)
+		if err != nil {
+			return nil, invalidValueError("ACP number", s)
+		}
+		ns = append(ns, uint32(n))
+	}
+	return ns, nil
+}

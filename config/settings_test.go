@@ -1,0 +1,144 @@
+package config
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSettingsNames(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for _, s := range Settings() {
+		names = append(names, s.Name)
+		require.NotEmpty(t, s.Usage, s.Name)
+	}
+	require.Equal(t, []string{
+		"data-dir", "network-id", "http-host", "http-port", "staking-port", "public-ip",
+		"http-allowed-hosts", "http-allowed-origins", "http-read-timeout", "http-read-header-timeout",
+		"http-write-timeout", "http-idle-timeout", "http-shutdown-timeout", "api-admin-enabled",
+		"api-info-enabled", "api-health-enabled", "api-metrics-enabled", "index-enabled",
+		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
+		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
+		"uptime-requirement", "acp-support", "acp-object", "log-level",
+	}, names)
+}
+
+// settingCfg is a Config with a value other than the default in every setting.
+func settingCfg() Config {
+	return Config{
+		DataDir:               "/data",
+		NetworkID:             99,
+		HTTPHost:              "0.0.0.0",
+		HTTPPort:              1,
+		StakingPort:           2,
+		PublicIP:              "1.2.3.4",
+		HTTPAllowedHosts:      []string{"a", "b"},
+		HTTPAllowedOrigins:    []string{"https://x"},
+		HTTPReadTimeout:       time.Second,
+		HTTPReadHeaderTimeout: 2 * time.Second,
+		HTTPWriteTimeout:      1500 * time.Millisecond,
+		HTTPIdleTimeout:       time.Hour,
+		HTTPShutdownTimeout:   time.Minute,
+		APIAdminEnabled:       true,
+		IndexAllowIncomplete:  true,
+		StakingTLSKeyFile:     "/k",
+		StakingTLSCertFile:    "/c",
+		StakingSignerKeyFile:  "/s",
+		UpgradeFile:           "/u",
+		TxFee:                 3,
+		CreateAssetTxFee:      4,
+		UptimeRequirement:     0.25,
+		ACPSupport:            []uint32{1, 2},
+		ACPObject:             []uint32{4294967295},
+		LogLevel:              slog.LevelWarn,
+	}
+}
+
+// TestSettingsRoundTrip checks that, for every setting, Set(String()) reproduces the field, from
+// both the default and a non-default config, and that Copy copies exactly that field.
+func TestSettingsRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, src := range []Config{Default(), settingCfg()} {
+		for _, s := range Settings() {
+			text := s.Bind(&src).String()
+			var dst Config
+			require.NoError(t, s.Bind(&dst).Set(text), s.Name)
+			require.Equal(t, text, s.Bind(&dst).String(), s.Name)
+
+			var copied Config
+			s.Copy(&copied, &src)
+			require.Equal(t, dst, copied, s.Name)
+		}
+	}
+}
+
+func TestSettingsSet(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		texts   []string // given to Set in turn on one Value
+		want    func(c *Config) any
+		wantVal any
+		wantErr string
+	}{
+		{name: "network-id", texts: []string{"Fuji"}, want: func(c *Config) any { return c.NetworkID }, wantVal: uint32(5)},
+		{name: "network-id", texts: []string{"network-77"}, want: func(c *Config) any { return c.NetworkID }, wantVal: uint32(77)},
+		{name: "network-id", texts: []string{"nope"}, wantErr: `failed to parse network name: "nope"`},
+		{name: "http-port", texts: []string{"0"}, want: func(c *Config) any { return c.HTTPPort }, wantVal: uint16(0)},
+		{name: "http-port", texts: []string{"65535"}, want: func(c *Config) any { return c.HTTPPort }, wantVal: uint16(65535)},
+		{name: "http-port", texts: []string{"70000"}, wantErr: `invalid port "70000": must be a number from 0 to 65535`},
+		{name: "staking-port", texts: []string{"-1"}, wantErr: `invalid port "-1": must be a number from 0 to 65535`},
+		{name: "staking-port", texts: []string{"0x10"}, wantErr: `invalid port "0x10": must be a number from 0 to 65535`},
+		{name: "http-read-timeout", texts: []string{"1m30s"}, want: func(c *Config) any { return c.HTTPReadTimeout }, wantVal: 90 * time.Second},
+		{name: "http-read-timeout", texts: []string{"30"}, wantErr: `invalid duration "30"`},
+		{name: "index-enabled", texts: []string{"false"}, want: func(c *Config) any { return c.IndexEnabled }, wantVal: false},
+		{name: "index-enabled", texts: []string{"yes"}, wantErr: `invalid boolean "yes"`},
+		{name: "tx-fee", texts: []string{"-5"}, wantErr: `invalid amount "-5"`},
+		{name: "uptime-requirement", texts: []string{"high"}, wantErr: `invalid number "high"`},
+		{name: "log-level", texts: []string{"DEBUG"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelDebug},
+		{name: "log-level", texts: []string{"warn"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelWarn},
+		{name: "log-level", texts: []string{"error"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelError},
+		{name: "log-level", texts: []string{"trace"}, wantErr: `invalid log level "trace": must be debug, info, warn or error`},
+		{name: "http-allowed-hosts", texts: []string{"a,b", "c"}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string{"a", "b", "c"}},
+		{name: "http-allowed-hosts", texts: []string{"a, b c,,"}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string{"a", "b", "c"}},
+		{name: "http-allowed-hosts", texts: []string{""}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string(nil)},
+		{name: "acp-support", texts: []string{"1, 2", "3"}, want: func(c *Config) any { return c.ACPSupport }, wantVal: []uint32{1, 2, 3}},
+		{name: "acp-object", texts: []string{"1,x"}, wantErr: `invalid ACP number "x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, ok := lookupSetting(tt.name)
+			require.True(t, ok)
+			c := Default()
+			v := s.Bind(&c)
+			var err error
+			for _, text := range tt.texts {
+				if err = v.Set(text); err != nil {
+					break
+				}
+			}
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.wantVal, tt.want(&c))
+		})
+	}
+}
+
+func TestSettingIsBool(t *testing.T) {
+	t.Parallel()
+	for _, s := range Settings() {
+		_, isBool := s.Bind(&Config{}).(interface{ IsBoolFlag() bool })
+		require.Equal(t, isBool, s.IsBool(), s.Name)
+	}
+	s, _ := lookupSetting("index-enabled")
+	require.True(t, s.IsBool())
+	s, _ = lookupSetting("http-port")
+	require.False(t, s.IsBool())
+}
