@@ -3,6 +3,7 @@ package info
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -15,6 +16,11 @@ import (
 // Service implements the Info API. Its exported methods are the handlers, callable directly; over
 // HTTP they are reached through Handler.
 type Service struct {
+	// nodeID and version are the constant replies of info.getNodeID and info.getNodeVersion,
+	// encoded once in New; handlers share them and nothing writes to them afterwards.
+	nodeID  *GetNodeIDReply
+	version *GetNodeVersionReply
+
 	cfg    Config
 	deps   Deps
 	log    *slog.Logger
@@ -33,6 +39,9 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Service, error) {
 		deps:   deps,
 		log:    log,
 		server: jsonrpc.NewServer("info", log),
+	}
+	if err := s.precompute(); err != nil {
+		return nil, err
 	}
 	s.register()
 	return s, nil
@@ -96,7 +105,7 @@ func (s *Service) GetNetworkName(context.Context, *struct{}) (*GetNetworkNameRep
 
 // GetNodeID returns the node's ID and BLS proof of possession (node-api.md §3.6).
 func (s *Service) GetNodeID(context.Context, *struct{}) (*GetNodeIDReply, error) {
-	return &GetNodeIDReply{NodeID: s.cfg.NodeID, NodePOP: s.cfg.NodePOP}, nil
+	return s.nodeID, nil
 }
 
 // GetNodeIP returns the node's current public P2P address (node-api.md §3.7).
@@ -106,6 +115,12 @@ func (s *Service) GetNodeIP(context.Context, *struct{}) (*GetNodeIPReply, error)
 
 // GetNodeVersion returns the versions of the node, its database and its VMs (node-api.md §3.8).
 func (s *Service) GetNodeVersion(context.Context, *struct{}) (*GetNodeVersionReply, error) {
+	return s.version, nil
+}
+
+// precompute builds and encodes the replies that never change, so that the most frequent calls
+// cost no encoding.
+func (s *Service) precompute() error {
 	vmVersions := make(map[string]string, len(s.cfg.VMs))
 	for _, vm := range s.cfg.VMs {
 		name := vm.ID.String()
@@ -114,13 +129,22 @@ func (s *Service) GetNodeVersion(context.Context, *struct{}) (*GetNodeVersionRep
 		}
 		vmVersions[name] = vm.Version
 	}
-	return &GetNodeVersionReply{
+	s.version = &GetNodeVersionReply{
 		Version:            s.cfg.Version,
 		DatabaseVersion:    s.cfg.DatabaseVersion,
 		RPCProtocolVersion: RPCProtocolVersion,
 		GitCommit:          s.cfg.GitCommit,
 		VMVersions:         vmVersions,
-	}, nil
+	}
+	s.nodeID = &GetNodeIDReply{NodeID: s.cfg.NodeID, NodePOP: s.cfg.NodePOP}
+	var err error
+	if s.version.encoded, err = s.version.MarshalJSON(); err != nil {
+		return fmt.Errorf("encode info.getNodeVersion reply: %w", err)
+	}
+	if s.nodeID.encoded, err = s.nodeID.MarshalJSON(); err != nil {
+		return fmt.Errorf("encode info.getNodeID reply: %w", err)
+	}
+	return nil
 }
 
 // GetTxFee returns the network's transaction fees. It is deprecated, as in the reference since

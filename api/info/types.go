@@ -1,6 +1,7 @@
 package info
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/cornice-node/cornice/crypto/bls"
@@ -62,6 +63,18 @@ type GetNetworkNameReply struct {
 type GetNodeIDReply struct {
 	NodeID  ids.NodeID            `json:"nodeID"`
 	NodePOP bls.ProofOfPossession `json:"nodePOP"`
+
+	// encoded caches the reply's JSON when the service shares one constant reply (hot path).
+	encoded []byte
+}
+
+// MarshalJSON returns the cached encoding of a shared reply, or encodes r.
+func (r *GetNodeIDReply) MarshalJSON() ([]byte, error) {
+	if r.encoded != nil {
+		return r.encoded, nil
+	}
+	type plain GetNodeIDReply
+	return json.Marshal((*plain)(r))
 }
 
 // GetNodeIPReply is the result of info.getNodeIP (node-api.md §3.7).
@@ -78,6 +91,18 @@ type GetNodeVersionReply struct {
 	GitCommit          string         `json:"gitCommit"`
 	// VMVersions maps each VM's primary alias to its version; never null.
 	VMVersions map[string]string `json:"vmVersions"`
+
+	// encoded caches the reply's JSON when the service shares one constant reply (hot path).
+	encoded []byte
+}
+
+// MarshalJSON returns the cached encoding of a shared reply, or encodes r.
+func (r *GetNodeVersionReply) MarshalJSON() ([]byte, error) {
+	if r.encoded != nil {
+		return r.encoded, nil
+	}
+	type plain GetNodeVersionReply
+	return json.Marshal((*plain)(r))
 }
 
 // GetTxFeeReply is the result of the deprecated info.getTxFee (node-api.md §3.9).
