@@ -4,13 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
-)
 
-// File permissions of a generated signer key (node-api.md §4.3).
-const (
-	keyDirPerm  fs.FileMode = 0o750
-	keyFilePerm fs.FileMode = 0o400
+	"github.com/cornice-node/cornice/crypto/internal/keyfile"
 )
 
 // LoadOrGenerateSecretKey reads the raw 32-byte secret key at path. If the file does not exist and
@@ -35,40 +30,8 @@ func LoadOrGenerateSecretKey(path string, generate bool) (*SecretKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeKeyFile(path, sk.Bytes()); err != nil {
+	if err := keyfile.Write(path, sk.Bytes()); err != nil {
 		return nil, writeKeyError(path, err)
 	}
 	return sk, nil
-}
-
-// writeKeyFile writes b to path through a temporary file in the same directory and a rename, so a
-// crash leaves either no key file (a new key is generated on the next start) or the whole key,
-// never a truncated one.
-func writeKeyFile(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, keyDirPerm); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(keyFilePerm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

@@ -6,15 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/cornice-node/cornice/crypto/internal/keyfile"
 
 	"github.com/cornice-node/cornice/clock"
-)
-
-// File permissions of generated staking files (node-api.md §4.2).
-const (
-	dirPerm  fs.FileMode = 0o750
-	filePerm fs.FileMode = 0o400
 )
 
 // LoadOrGenerate returns the staking key pair stored at keyPath and certPath, with Leaf set.
@@ -75,10 +70,10 @@ func generateFiles(keyPath, certPath string, clk clock.Clock) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(certPath, certPEM); err != nil {
+	if err := keyfile.Write(certPath, certPEM); err != nil {
 		return fmt.Errorf("write staking certificate to %s: %w", certPath, err)
 	}
-	if err := writeFile(keyPath, keyPEM); err != nil {
+	if err := keyfile.Write(keyPath, keyPEM); err != nil {
 		return fmt.Errorf("write staking key to %s: %w", keyPath, err)
 	}
 	return nil
@@ -95,35 +90,4 @@ func exists(path string) (bool, error) {
 	default:
 		return false, err
 	}
-}
-
-// writeFile writes b to path, mode 0400, through a temporary file in the same directory and a
-// rename, so a crash never leaves a truncated file.
-func writeFile(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirPerm); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(filePerm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
