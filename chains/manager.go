@@ -1,0 +1,506 @@
+package chains
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// Acceptor adds what an accepted block contributes to the index, inside the
+// block's batch (package index implements it). It writes through its own
+// view's Wrap(batch) and never commits or closes the batch. block and txs
+// are the block's container and, when the block is a TxLister, its
+// transactions in the order they were applied; their Bytes belong to the
+// block and must not be changed (an Acceptor that keeps them copies them,
+// the batch copies what is written). Accept is called on the chain's
+// pipeline goroutine; different chains call it concurrently.
+//
+// An error fails the block's acceptance: nothing of the block is written
+// and the chain halts.
+type Acceptor interface {
+	Accept(ctx context.Context, batch *storage.Batch, chainID ids.ID, block Container, txs []Container) error
+}
+
+// Routes serves a chain's HTTP handlers (the node implements it on
+// api.Server). Each handler, by extension ext ("", "/rpc", …), is served at
+// /ext/bc/<chainID><ext> and at /ext/<base><ext> for each of aliasBases,
+// which are relative to /ext ("bc/X", "bc/avm", "X", "avm"); every handler
+// must answer node-api.md §2.3's text/plain 503 while ready reports false
+// (api.RequireBootstrapped). ready is cheap and safe for concurrent use.
+// The manager calls AddChainRoutes once per chain, and not at all for a VM
+// without handlers; the map and slice are the callee's to keep.
+type Routes interface {
+	AddChainRoutes(chainID ids.ID, handlers map[string]http.Handler, aliasBases []string, ready func() bool) error
+}
+
+// ManagerConfig holds the manager's settings.
+type ManagerConfig struct {
+	// NetworkID is the network the node runs, handed to every VM. Zero is
+	// allowed (no network has it, but tests may use it).
+	NetworkID uint32
+}
+
+// ManagerDeps are the manager's collaborators. All are required except
+// Acceptor.
+type ManagerDeps struct {
+	// DB is the node's database: each VM gets a key space in it, the
+	// last-accepted pointers live under storage.PrefixChains.
+	DB *storage.DB
+	// Registry records each chain, its aliases and its state.
+	Registry *Registry
+	// Routes serves the chains' handlers.
+	Routes Routes
+	// Acceptor indexes the blocks of chains whose Spec.Indexed is set; nil
+	// means the node keeps no index.
+	Acceptor Acceptor
+	// Clock times the minimum block gap.
+	Clock clock.Clock
+	// Log is the manager's logger; each chain's is derived from it.
+	Log *slog.Logger
+}
+
+// Spec describes a chain to create.
+type Spec struct {
+	// Chain is the chain's identity.
+	Chain Chain
+	// Aliases are given to the chain in the registry, primary first ("X",
+	// "avm"); the ID string is added after them. Aliases the node gave
+	// with Registry.PreAlias need not be repeated.
+	Aliases []string
+	// APIAliases are route bases, relative to /ext, under which the
+	// chain's handlers are served besides bc/<chainID> and bc/<alias> for
+	// each registry alias: "X", "avm" for the X-Chain (node-api.md §2.3).
+	APIAliases []string
+	// Prefix is the storage prefix of the chain's VM kind:
+	// storage.PrefixPlatform, PrefixExchange or PrefixEVM. The VM's key
+	// space is that prefix followed by the 32-byte chain ID.
+	Prefix storage.Prefix
+	// Factory makes the chain's VM.
+	Factory Factory
+	// Genesis is the chain's genesis, in the VM's own format.
+	Genesis []byte
+	// MinBlockGap is the least time between two accepted blocks of the
+	// chain. Zero builds a block the moment the VM signals work.
+	MinBlockGap time.Duration
+	// Indexed makes the pipeline call the manager's Acceptor for the
+	// chain's blocks: the node sets it for the Primary Network chains when
+	// indexing is on (subnet chains have no index, node-api.md §2.3).
+	Indexed bool
+}
+
+// validate reports every problem of s at once.
+func (s *Spec) validate() error {
+	var errs []error
+	if s.Factory == nil {
+		errs = append(errs, invalidSpecError("chain "+s.Chain.ID.String()+": no Factory"))
+	}
+	switch s.Prefix {
+	case 0, storage.PrefixMeta, storage.PrefixChains, storage.PrefixIndex:
+		errs = append(errs, invalidSpecError(fmt.Sprintf("chain %s: Prefix %q is no VM's", s.Chain.ID, byte(s.Prefix))))
+	}
+	if s.MinBlockGap < 0 {
+		errs = append(errs, invalidSpecError(fmt.Sprintf("chain %s: negative MinBlockGap %s", s.Chain.ID, s.MinBlockGap)))
+	}
+	return errors.Join(errs...)
+}
+
+// Manager creates the node's chains and runs one acceptance pipeline per
+// chain. Build it with NewManager and stop it with Close. It is safe for
+// concurrent use.
+type Manager struct {
+	cfg      ManagerConfig
+	db       *storage.DB
+	store    *storage.View // storage.PrefixChains: the last-accepted pointers
+	registry *Registry
+	routes   Routes
+	acceptor Acceptor
+	clock    clock.Clock
+	log      *slog.Logger
+	// commit commits a block's batch; tests replace it to make it fail.
+	commit func(*storage.Batch) error
+
+	// wg counts the pipeline goroutines.
+	wg sync.WaitGroup
+
+	mu sync.Mutex // guards the fields below
+	// chains holds every chain created, and nil for one being created.
+	chains map[ids.ID]*pipeline
+	// order lists the created chains in creation order.
+	order  []ids.ID
+	closed bool
+
+	subsMu sync.Mutex // guards subs
+	// subs holds each chain's subscribers. A slice stored here is never
+	// changed (copy on write), so a pipeline may range over it unlocked.
+	subs map[ids.ID][]*subscriber
+}
+
+// subscriber is one Subscribe call.
+type subscriber struct {
+	fn  func(Block)
+	off atomic.Bool
+}
+
+// NewManager returns a manager with no chains.
+func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
+	var errs []error
+	if deps.DB == nil {
+		errs = append(errs, invalidSpecError("no DB"))
+	}
+	if deps.Registry == nil {
+		errs = append(errs, invalidSpecError("no Registry"))
+	}
+	if deps.Routes == nil {
+		errs = append(errs, invalidSpecError("no Routes"))
+	}
+	if deps.Clock == nil {
+		errs = append(errs, invalidSpecError("no Clock"))
+	}
+	if deps.Log == nil {
+		errs = append(errs, invalidSpecError("no Log"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &Manager{
+		cfg:      cfg,
+		db:       deps.DB,
+		store:    deps.DB.Prefixed(storage.PrefixChains),
+		registry: deps.Registry,
+		routes:   deps.Routes,
+		acceptor: deps.Acceptor,
+		clock:    deps.Clock,
+		log:      deps.Log,
+		commit:   (*storage.Batch).Commit,
+		chains:   make(map[ids.ID]*pipeline),
+		subs:     make(map[ids.ID][]*subscriber),
+	}, nil
+}
+
+// Create makes the chain's VM and starts its acceptance pipeline:
+//
+//  1. the VM is made by spec.Factory over its own key space;
+//  2. recovery: the chain's stored last-accepted pointer must name the
+//     VM's last accepted block (after Recoverer.Recover, for a VM that has
+//     it); without a pointer, the VM must be at its genesis block (height
+//     0). Otherwise Create fails with ErrRecovery;
+//  3. the chain is registered with its aliases, in state Created;
+//  4. its handlers are given to Routes, answering 503 until step 5;
+//  5. its state goes to Bootstrapping, then (one validator: nothing to
+//     catch up) NormalOperation;
+//  6. the pipeline goroutine starts.
+//
+// ctx bounds the steps above, not the pipeline, which runs until Close. On
+// error the VM is closed; a chain that failed after step 3 stays
+// registered (in state Created, its routes answering 503), and a second
+// Create for it fails with ErrRegistered.
+func (m *Manager) Create(ctx context.Context, spec Spec) error {
+	if err := spec.validate(); err != nil {
+		return err
+	}
+	id := spec.Chain.ID
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return ErrManagerClosed
+	}
+	if _, ok := m.chains[id]; ok {
+		m.mu.Unlock()
+		return createdError(id)
+	}
+	m.chains[id] = nil // reserved while it is being created
+	m.mu.Unlock()
+
+	p, err := m.create(ctx, spec)
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err == nil && m.closed {
+		err = errors.Join(ErrManagerClosed, closeVM(p.vm, id))
+	}
+	if err != nil {
+		delete(m.chains, id)
+		return err
+	}
+	m.chains[id] = p
+	m.order = append(m.order, id)
+	runCtx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	m.wg.Go(func() { p.run(runCtx) })
+	return nil
+}
+
+// create does Create's steps 1 to 5.
+func (m *Manager) create(ctx context.Context, spec Spec) (_ *pipeline, err error) {
+	id := spec.Chain.ID
+	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
+	vm, err := spec.Factory.New(ctx, Context{
+		NetworkID: m.cfg.NetworkID,
+		Chain:     spec.Chain,
+		Genesis:   spec.Genesis,
+		DB:        m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
+		Log:       log,
+		Clock:     m.clock,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, closeVM(vm, id))
+		}
+	}()
+
+	lastID, height, err := m.checkRecovery(ctx, id, vm)
+	if err != nil {
+		return nil, err
+	}
+	handlers, err := vm.Handlers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("get handlers of chain %s: %w", id, err)
+	}
+
+	if err := m.registry.Register(spec.Chain, spec.Aliases...); err != nil {
+		return nil, fmt.Errorf("register chain %s: %w", id, err)
+	}
+	aliases, err := m.registry.Aliases(id)
+	if err != nil {
+		return nil, fmt.Errorf("aliases of chain %s: %w", id, err)
+	}
+	if len(handlers) > 0 {
+		bases := routeBases(id, aliases, spec.APIAliases)
+		if err := m.routes.AddChainRoutes(id, handlers, bases, m.ready(id)); err != nil {
+			return nil, fmt.Errorf("serve routes of chain %s: %w", id, err)
+		}
+	}
+	// One validator: there is nothing to bootstrap from. Snowman
+	// bootstrapping will run between these two states.
+	for _, s := range []State{Bootstrapping, NormalOperation} {
+		if err := m.registry.SetState(id, s); err != nil {
+			return nil, fmt.Errorf("set state of chain %s: %w", id, err)
+		}
+	}
+	log = log.With("alias", aliases[0])
+	log.Info("chain created", "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
+	return &pipeline{
+		m:       m,
+		chainID: id,
+		vm:      vm,
+		gap:     spec.MinBlockGap,
+		indexed: spec.Indexed && m.acceptor != nil,
+		log:     log,
+		lastID:  lastID,
+		height:  height,
+	}, nil
+}
+
+// checkRecovery checks, at start-up, that the VM's last accepted block is the
+// one the pipeline last committed, and returns it.
+func (m *Manager) checkRecovery(ctx context.Context, id ids.ID, vm VM) (ids.ID, uint64, error) {
+	storedID, storedHeight, stored, err := m.loadPointer(id)
+	if err != nil {
+		return ids.ID{}, 0, err
+	}
+	if r, ok := vm.(Recoverer); ok && stored {
+		if err := r.Recover(ctx, storedID, storedHeight); err != nil {
+			return ids.ID{}, 0, fmt.Errorf("recover chain %s to block %s at height %d: %w", id, storedID, storedHeight, err)
+		}
+	}
+	lastID, err := vm.LastAccepted(ctx)
+	if err != nil {
+		return ids.ID{}, 0, fmt.Errorf("last accepted block of chain %s: %w", id, err)
+	}
+	blk, err := vm.GetBlock(ctx, lastID)
+	if err != nil {
+		return ids.ID{}, 0, fmt.Errorf("get last accepted block %s of chain %s: %w", lastID, id, err)
+	}
+	height := blk.Height()
+	switch {
+	case !stored && height != 0:
+		return ids.ID{}, 0, newChainRecoveryError(id, lastID, height)
+	case stored && (lastID != storedID || height != storedHeight):
+		return ids.ID{}, 0, recoveryError(id, storedID, storedHeight, lastID, height)
+	}
+	return lastID, height, nil
+}
+
+// loadPointer reads chain id's last-accepted pointer; ok is false if the
+// chain has accepted no block yet.
+func (m *Manager) loadPointer(id ids.ID) (blkID ids.ID, height uint64, ok bool, err error) {
+	b, err := m.store.Get(lastAcceptedKey(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return ids.ID{}, 0, false, nil
+	}
+	if err != nil {
+		return ids.ID{}, 0, false, fmt.Errorf("read last accepted block of chain %s: %w", id, err)
+	}
+	blkID, height, err = decodePointer(b)
+	if err != nil {
+		return ids.ID{}, 0, false, fmt.Errorf("read last accepted block of chain %s: %w", id, err)
+	}
+	return blkID, height, true, nil
+}
+
+// ready reports whether chain id is in NormalOperation, for its routes.
+func (m *Manager) ready(id ids.ID) func() bool {
+	return func() bool {
+		s, ok := m.registry.State(id)
+		return ok && s == NormalOperation
+	}
+}
+
+// routeBases returns the route bases, relative to /ext, of a chain besides
+// bc/<chainID>: bc/<alias> for each registry alias (aliases, primary first,
+// less the ID string), then apiAliases, without duplicates.
+func routeBases(id ids.ID, aliases, apiAliases []string) []string {
+	idStr := id.String()
+	bases := make([]string, 0, len(aliases)+len(apiAliases))
+	for _, a := range aliases {
+		if a != idStr {
+			bases = append(bases, "bc/"+a)
+		}
+	}
+	for _, a := range apiAliases {
+		if !slices.Contains(bases, a) {
+			bases = append(bases, a)
+		}
+	}
+	return bases
+}
+
+// VM returns chain chainID's VM, and false if the chain was not created.
+func (m *Manager) VM(chainID ids.ID) (VM, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.chains[chainID]
+	if p == nil {
+		return nil, false
+	}
+	return p.vm, true
+}
+
+// LastAccepted returns the ID and height of chain chainID's last accepted
+// block, as committed, and false if the chain was not created.
+func (m *Manager) LastAccepted(chainID ids.ID) (ids.ID, uint64, bool) {
+	p := m.pipeline(chainID)
+	if p == nil {
+		return ids.ID{}, 0, false
+	}
+	id, height, _ := p.status()
+	return id, height, true
+}
+
+// Status is the details of a chain's health check.
+type Status struct {
+	// LastAccepted is the ID of the chain's last accepted block.
+	LastAccepted ids.ID `json:"lastAccepted"`
+	// Height is its height.
+	Height uint64 `json:"height"`
+}
+
+// Health is chain chainID's health check, in the shape the node's health
+// checker takes (api/health.Check, once given the chain ID): the details
+// are its Status, and the error, wrapping ErrHalted, says why its pipeline
+// halted. A chain not created fails with ErrNoChain.
+func (m *Manager) Health(ctx context.Context, chainID ids.ID) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := m.pipeline(chainID)
+	if p == nil {
+		return nil, noChainError(chainID.String())
+	}
+	id, height, halted := p.status()
+	st := Status{LastAccepted: id, Height: height}
+	if halted != nil {
+		return st, fmt.Errorf("%w: %w", ErrHalted, halted)
+	}
+	return st, nil
+}
+
+func (m *Manager) pipeline(chainID ids.ID) *pipeline {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.chains[chainID]
+}
+
+// Subscribe calls fn with every block of chain chainID accepted from now
+// on, after its batch is committed and VM.Accepted returned, in height
+// order. fn runs on the chain's pipeline goroutine, which waits for it: it
+// must be quick and must not call Close. The chain need not exist yet.
+// After unsubscribe returns, fn is not called again (except a call already
+// running); unsubscribe may be called from fn and more than once.
+func (m *Manager) Subscribe(chainID ids.ID, fn func(Block)) (unsubscribe func()) {
+	s := &subscriber{fn: fn}
+	m.subsMu.Lock()
+	m.subs[chainID] = append(slices.Clip(m.subs[chainID]), s)
+	m.subsMu.Unlock()
+	return func() {
+		if s.off.Swap(true) {
+			return
+		}
+		m.subsMu.Lock()
+		defer m.subsMu.Unlock()
+		subs := slices.DeleteFunc(slices.Clone(m.subs[chainID]), func(x *subscriber) bool { return x == s })
+		if len(subs) == 0 {
+			delete(m.subs, chainID)
+			return
+		}
+		m.subs[chainID] = subs
+	}
+}
+
+// subscribers returns chain chainID's subscribers; the caller must not
+// change the slice.
+func (m *Manager) subscribers(chainID ids.ID) []*subscriber {
+	m.subsMu.Lock()
+	defer m.subsMu.Unlock()
+	return m.subs[chainID]
+}
+
+// Close stops every pipeline and waits for it: a block being committed is
+// committed, and its subscribers called, before its pipeline stops. Then it
+// closes the VMs, in creation order. Create fails with ErrManagerClosed
+// afterwards. Close does not close the database. A second call returns nil.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	var running []*pipeline
+	for _, id := range m.order {
+		running = append(running, m.chains[id])
+	}
+	m.mu.Unlock()
+
+	for _, p := range running {
+		p.cancel()
+	}
+	m.wg.Wait()
+	var errs []error
+	for _, p := range running {
+		errs = append(errs, closeVM(p.vm, p.chainID))
+	}
+	m.log.Info("chains stopped", "count", len(running))
+	return errors.Join(errs...)
+}
+
+// closeVM closes vm, naming its chain in the error.
+func closeVM(vm VM, id ids.ID) error {
+	if err := vm.Close(); err != nil {
+		return fmt.Errorf("close VM of chain %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package chains
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// Errors a VM returns to the pipeline.
+var (
+	// ErrNoWork is returned by VM.BuildBlock when nothing is pending.
+	ErrNoWork = errors.New("no pending work to build a block from")
+	// ErrBlockNotFound is returned by VM.GetBlock and VM.GetBlockIDAtHeight for an unknown block.
+	ErrBlockNotFound = errors.New("block not found")
+)
+
+// Block is one block of a chain as the acceptance pipeline sees it. A Block is used by one
+// goroutine at a time: the pipeline's.
+type Block interface {
+	// ID is the block's ID: the SHA-256 of its bytes for P and X blocks, the block hash for EVM
+	// blocks (DESIGN.md decision 4).
+	ID() ids.ID
+	// Parent is the ID of the block this one builds on.
+	Parent() ids.ID
+	// Height is the block's height; the genesis block has height 0.
+	Height() uint64
+	// Timestamp is the block's own time (not the node's acceptance time).
+	Timestamp() time.Time
+	// Bytes is the block's canonical encoding: the container bytes of the index. The caller must
+	// not modify it.
+	Bytes() []byte
+	// Verify checks the block against its parent, which is the last accepted block. A built block
+	// that fails is dropped (the pipeline logs it and waits for the next WorkReady signal), so a
+	// VM should leave out of its blocks what would fail.
+	Verify(ctx context.Context) error
+	// Accept stages every change the block makes to the VM's persistent state into batch,
+	// without committing it (a VM writes under its own storage.View, with View.Wrap(batch)). The
+	// pipeline adds the index entries and the last-accepted pointer to the same batch and commits
+	// it atomically; only after the commit does it call VM.Accepted. If the commit fails, the
+	// block is not accepted and the VM's memory must still describe the previous state.
+	Accept(ctx context.Context, batch *storage.Batch) error
+}
+
+// Container is an indexed item: a block, or a transaction inside a block.
+type Container struct {
+	ID    ids.ID
+	Bytes []byte
+}
+
+// TxLister is implemented by blocks whose transactions also have an index of their own (the
+// X-Chain's /ext/index/X/tx). Txs lists them in the order they were applied.
+type TxLister interface {
+	Txs() []Container
+}
+
+// VM is one chain's virtual machine. It is made by a Factory from the chain's genesis and
+// database, ready to use. Apart from WorkReady, Handlers and Close, its methods are called by
+// the chain's pipeline goroutine only (and, before that goroutine starts, by Manager.Create);
+// handlers it serves may run concurrently with it, so a VM guards the state they share.
+type VM interface {
+	// LastAccepted returns the ID of the last accepted block: the genesis block on a new chain.
+	LastAccepted(ctx context.Context) (ids.ID, error)
+	// GetBlock returns an accepted block, or ErrBlockNotFound.
+	GetBlock(ctx context.Context, id ids.ID) (Block, error)
+	// GetBlockIDAtHeight returns the ID of the accepted block at height, or ErrBlockNotFound.
+	GetBlockIDAtHeight(ctx context.Context, height uint64) (ids.ID, error)
+	// ParseBlock decodes a block from its bytes, without verifying it.
+	ParseBlock(ctx context.Context, b []byte) (Block, error)
+	// BuildBlock builds a block on the last accepted block from the pending work, or returns
+	// ErrNoWork.
+	BuildBlock(ctx context.Context) (Block, error)
+	// WorkReady returns a channel that receives a value whenever the VM has new work to build a
+	// block from (a transaction arrived, or a timed event is due). It is never closed. The VM sends
+	// without blocking (a buffer of one and a send in a select with a default case), so signals
+	// coalesce: after each one the pipeline builds until BuildBlock returns ErrNoWork. A VM with
+	// work pending when it is made need not signal: the pipeline tries once when it starts.
+	WorkReady() <-chan struct{}
+	// Accepted tells the VM that blk's batch has been committed: it updates its memory
+	// (mempool, caches, subscriptions).
+	Accepted(ctx context.Context, blk Block) error
+	// Handlers returns the chain's HTTP handlers by extension: "" for the chain's base path,
+	// "/rpc", "/ws", "/validators", …, served at /ext/bc/<chain><ext>.
+	Handlers(ctx context.Context) (map[string]http.Handler, error)
+	// Close releases the VM's resources; it is called once, after the pipeline stopped.
+	Close() error
+}
+
+// Context is what a Factory needs to make a VM.
+type Context struct {
+	// NetworkID is the network the node runs.
+	NetworkID uint32
+	// Chain is the chain the VM runs.
+	Chain Chain
+	// Genesis is the chain's genesis, in the VM's own format.
+	Genesis []byte
+	// DB is the VM's own key space; it writes nothing outside it.
+	DB *storage.View
+	// Log is the VM's logger, already tagged with the chain.
+	Log *slog.Logger
+	// Clock is the node's clock.
+	Clock clock.Clock
+}
+
+// Factory makes the VM of a chain.
+type Factory interface {
+	New(ctx context.Context, c Context) (VM, error)
+}
+
+// FactoryFunc adapts a function to a Factory, as http.HandlerFunc does for handlers.
+type FactoryFunc func(ctx context.Context, c Context) (VM, error)
+
+// New calls f.
+func (f FactoryFunc) New(ctx context.Context, c Context) (VM, error) { return f(ctx, c) }
+
+// Recoverer is implemented by a VM part of whose state is written by a library by itself, outside
+// the block's batch (go-ethereum's trie database). Such a VM stages in Block.Accept what it needs
+// to redo the block (the block itself, as its intent record) and lets the library write in
+// VM.Accepted, after the commit. A crash in between leaves the batch committed and the library's
+// writes missing or partial; a crash before the commit may leave library writes for a block that
+// was never accepted.
+//
+// At start-up, when the chain has a stored last-accepted pointer, the manager calls Recover with
+// it before comparing it with LastAccepted: the VM completes (redoes) or discards what its library
+// wrote so that its state ends exactly at that block.
+type Recoverer interface {
+	Recover(ctx context.Context, lastAccepted ids.ID, height uint64) error
+}
