@@ -24,8 +24,9 @@ const (
 )
 
 // pooledCap bounds the buffers kept for reuse: a state that grew past it for a large request is
-// left to the garbage collector.
-const pooledCap = 1 << 20
+// left to the garbage collector. It fits the largest common reply, a full index range (1024
+// containers of 1 KiB hex-encoded, about 2.2 MB), so that reply reuses its buffer.
+const pooledCap = 4 << 20
 
 // Server serves one JSON-RPC service (e.g. "info") over HTTP. It is an http.Handler.
 type Server struct {

@@ -1,0 +1,177 @@
+package index_test
+
+import (
+	"encoding/binary"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// reusedBody is a request body that can be read again after a reset, without allocating.
+type reusedBody struct {
+	data []byte
+	off  int
+}
+
+func (r *reusedBody) Read(p []byte) (int, error) {
+	if r.off >= len(r.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data[r.off:])
+	r.off += n
+	return n, nil
+}
+
+func (r *reusedBody) Close() error { return nil }
+
+// discardWriter is a minimal http.ResponseWriter that keeps only the status and the size.
+type discardWriter struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// serveLoop calls h with body once per b.Loop iteration: server time per call, without a socket.
+func serveLoop(b *testing.B, h http.Handler, body func(i int) string) {
+	b.Helper()
+	req, err := http.NewRequestWithContext(b.Context(), http.MethodPost, "/ext/index/C/block", nil)
+	require.NoError(b, err)
+	req.Header.Set("Content-Type", "application/json")
+	rb := &reusedBody{}
+	req.Body = rb
+	w := &discardWriter{header: make(http.Header)}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		rb.data, rb.off = []byte(body(i)), 0
+		w.n, w.status = 0, 0
+		h.ServeHTTP(w, req)
+		i++
+	}
+	require.Equal(b, 0, w.status) // 200, implied
+	b.SetBytes(int64(w.n))
+}
+
+// benchIndex returns the block index of a C-Chain holding n containers of size bytes each.
+func benchIndex(b *testing.B, n, size int) http.Handler {
+	db := openDB(b, filepath.Join(b.TempDir(), "db"))
+	x := newIndexer(b, db, on, clock.Real{})
+	h, err := x.Register(cChainID, index.Block)
+	require.NoError(b, err)
+	fill(b, db, x, cChainID, n, size)
+	return h[index.Block]
+}
+
+// BenchmarkGetContainerRange measures index.getContainerRange of 1024 containers of 1 KiB through
+// the JSON-RPC handler (target: under 5 ms per call), and of smaller ranges.
+func BenchmarkGetContainerRange(b *testing.B) {
+	h := benchIndex(b, 1024, 1024)
+	for _, n := range []int{1, 64, 1024} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			body := `{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":0,"numToFetch":` + strconv.Itoa(n) + `}}`
+			serveLoop(b, h, func(int) string { return body })
+		})
+	}
+}
+
+// BenchmarkGetContainerByIndex measures index.getContainerByIndex of 1 KiB containers through the
+// JSON-RPC handler, walking over 1024 of them.
+func BenchmarkGetContainerByIndex(b *testing.B) {
+	h := benchIndex(b, 1024, 1024)
+	bodies := make([]string, 1024)
+	for i := range bodies {
+		bodies[i] = `{"jsonrpc":"2.0","id":1,"method":"index.getContainerByIndex","params":{"index":` + strconv.Itoa(i) + `}}`
+	}
+	serveLoop(b, h, func(i int) string { return bodies[i%len(bodies)] })
+}
+
+// BenchmarkAccept measures what indexing adds to accepting a block of 1 KiB:
+//   - stage: Accept alone, into a batch that is then discarded (what the pipeline pays to stage the
+//     index entries of one block), with 0 or 4 transactions of 1 KiB on the X-Chain;
+//   - commit: a whole acceptance as the pipeline does it (the VM's 1 KiB of state and a
+//     last-accepted pointer, then a synced commit), without and with the index entries. The
+//     difference is the cost of indexing in block acceptance time.
+func BenchmarkAccept(b *testing.B) {
+	const size = 1024
+	payload := make([]byte, size)
+	blockN := func(i uint64) chains.Container {
+		var id ids.ID
+		binary.BigEndian.PutUint64(id[:], i)
+		return chains.Container{ID: id, Bytes: payload}
+	}
+	setup := func(b *testing.B) (*storage.DB, *index.Indexer) {
+		db := openDB(b, filepath.Join(b.TempDir(), "db"))
+		x := newIndexer(b, db, on, clock.Real{})
+		xIndexes(b, x)
+		return db, x
+	}
+
+	for _, ntx := range []int{0, 4} {
+		b.Run("stage/txs="+strconv.Itoa(ntx), func(b *testing.B) {
+			db, x := setup(b)
+			fill(b, db, x, xChainID, 100, size) // a non-empty index
+			txs := make([]chains.Container, ntx)
+			for j := range txs {
+				txs[j] = blockN(1<<32 + uint64(j))
+			}
+			blk := blockN(1 << 40)
+			b.ReportAllocs()
+			for b.Loop() {
+				batch := db.NewBatch()
+				if err := x.Accept(b.Context(), batch, xChainID, blk, txs); err != nil {
+					b.Fatal(err)
+				}
+				batch.Close()
+			}
+		})
+	}
+
+	for _, indexed := range []bool{false, true} {
+		name := "commit/without-index"
+		if indexed {
+			name = "commit/with-index"
+		}
+		b.Run(name, func(b *testing.B) {
+			db, x := setup(b)
+			vm := db.Prefixed(storage.PrefixExchange)
+			b.ReportAllocs()
+			var height uint64
+			for b.Loop() {
+				blk := blockN(height)
+				batch := db.NewBatch()
+				w := vm.Wrap(batch)
+				var h [8]byte
+				binary.BigEndian.PutUint64(h[:], height)
+				if err := w.Put(append([]byte("state/"), h[:]...), blk.Bytes); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Put([]byte("lastAccepted"), blk.ID[:]); err != nil {
+					b.Fatal(err)
+				}
+				if indexed {
+					if err := x.Accept(b.Context(), batch, xChainID, blk, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := batch.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				height++
+			}
+		})
+	}
+}
