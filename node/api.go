@@ -124,6 +124,7 @@ func (n *Node) mountHealth() error {
 	if err != nil {
 		return fmt.Errorf("create health API: %w", err)
 	}
+	n.health = checker
 	dbCheck := func(ctx context.Context) (any, error) {
 		if err := n.db.Ping(ctx); err != nil {
 			return nil, err

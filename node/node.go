@@ -21,12 +21,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/cornice-node/cornice/api"
+	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/crypto/staking"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
 )
@@ -43,6 +45,9 @@ type Node struct {
 
 	db         *storage.DB
 	chains     *chains.Registry
+	manager    *chains.Manager
+	index      *index.Indexer
+	health     *health.Checker
 	validators *validators.Set
 	metrics    *prometheus.Registry
 	http       *api.Server
@@ -57,19 +62,21 @@ type Node struct {
 // New builds a node: it opens the database (failing at once if another process holds it), loads or
 // generates the staking identity, builds every enabled API and binds the HTTP listener. On error
 // everything opened so far is closed again.
-func New(cfg config.Config, log *slog.Logger) (*Node, error) {
+//
+// extra are chains to run besides the node's own, created at start-up like them.
+func New(cfg config.Config, log *slog.Logger, extra ...Chain) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry()}
-	if err := n.build(); err != nil {
+	if err := n.build(extra); err != nil {
 		n.close()
 		return nil, err
 	}
 	return n, nil
 }
 
-func (n *Node) build() error {
+func (n *Node) build(extra []Chain) error {
 	// The database comes first: its lock is what stops a second process on the same data dir
 	// before that process writes anything.
 	db, err := storage.Open(filepath.Join(n.cfg.DataDir, "db"), n.log.With("component", "storage"))
@@ -100,8 +107,29 @@ func (n *Node) build() error {
 		return fmt.Errorf("seed validator set: %w", err)
 	}
 
+	n.index, err = index.New(index.Config{Enabled: n.cfg.IndexEnabled, AllowIncomplete: n.cfg.IndexAllowIncomplete},
+		db.Prefixed(storage.PrefixIndex), n.clock, n.log.With("component", "index"))
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+
 	n.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	return n.buildAPI()
+	if err := n.buildAPI(); err != nil {
+		return err
+	}
+
+	n.manager, err = chains.NewManager(chains.ManagerConfig{NetworkID: n.cfg.NetworkID}, chains.ManagerDeps{
+		DB:       db,
+		Registry: n.chains,
+		Routes:   chainRoutes{n.http},
+		Acceptor: n.index,
+		Clock:    n.clock,
+		Log:      n.log.With("component", "chains"),
+	})
+	if err != nil {
+		return fmt.Errorf("create chain manager: %w", err)
+	}
+	return n.createChains(context.Background(), extra)
 }
 
 // loadIdentity loads the staking TLS certificate and BLS key, generating them on first start.
@@ -174,15 +202,21 @@ func (n *Node) shutdown(serveErr <-chan error) error {
 	return errors.Join(err, n.close())
 }
 
-// close releases what build opened; it is safe on a partly built node.
+// close releases what build opened, in reverse order: the chains (their pipelines finish the
+// block they are committing), then the database. It is safe on a partly built node.
 func (n *Node) close() error {
-	if n.db == nil {
-		return nil
+	var err error
+	if n.manager != nil {
+		if cerr := n.manager.Close(); cerr != nil {
+			err = fmt.Errorf("close chains: %w", cerr)
+		}
+		n.manager = nil
 	}
-	err := n.db.Close()
-	n.db = nil
-	if err != nil {
-		return fmt.Errorf("close database: %w", err)
+	if n.db != nil {
+		if cerr := n.db.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("close database: %w", cerr))
+		}
+		n.db = nil
 	}
-	return nil
+	return err
 }
