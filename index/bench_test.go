@@ -4,8 +4,12 @@ import (
 	"encoding/binary"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -173,5 +177,53 @@ func BenchmarkAccept(b *testing.B) {
 				height++
 			}
 		})
+	}
+}
+
+// BenchmarkHTTP measures Index calls over real loopback HTTP (a net/http server and client in
+// this process, sharing the cores) at concurrency 1 and 16: calls/s and MB/s of reply.
+func BenchmarkHTTP(b *testing.B) {
+	h := benchIndex(b, 1024, 1024)
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	calls := []struct{ name, body string }{
+		{"getContainerRange-1024", `{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":0,"numToFetch":1024}}`},
+		{"getContainerByIndex", `{"jsonrpc":"2.0","id":1,"method":"index.getContainerByIndex","params":{"index":512}}`},
+	}
+	for _, call := range calls {
+		for _, c := range []int{1, 16} {
+			b.Run(call.name+"/c="+strconv.Itoa(c), func(b *testing.B) {
+				var size atomic.Int64
+				post := func() bool {
+					resp, err := client.Post(srv.URL, "application/json", strings.NewReader(call.body))
+					if err != nil {
+						b.Error(err)
+						return false
+					}
+					n, _ := io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					size.Store(n)
+					return true
+				}
+				b.ReportAllocs()
+				if c == 1 {
+					for b.Loop() {
+						if !post() {
+							return
+						}
+					}
+				} else {
+					// RunParallel runs parallelism × GOMAXPROCS goroutines.
+					b.SetParallelism(max(1, c/runtime.GOMAXPROCS(0)))
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() && post() {
+						}
+					})
+				}
+				b.SetBytes(size.Load())
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+			})
+		}
 	}
 }
