@@ -49,10 +49,11 @@ type running struct {
 	stop func() error
 }
 
-// start builds and runs a node; the test stops it at cleanup unless it was stopped already.
-func start(t *testing.T, cfg config.Config) *running {
+// start builds and runs a node with the extra chains; the test stops it at cleanup unless it was
+// stopped already.
+func start(t *testing.T, cfg config.Config, extra ...node.Chain) *running {
 	t.Helper()
-	n, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	n, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), extra...)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
