@@ -1,0 +1,558 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	gethvm "github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
+)
+
+// RPC server limits (issue #4 §3).
+const (
+	rpcBatchItems    = 1000
+	rpcBatchResponse = 25 << 20
+	// Suggested tips: the percentile of the effective tips of the last
+	// tipBlocks blocks, defaultTip without any, at most maxTip.
+	tipBlocks     = 20
+	tipPercentile = 60
+)
+
+var (
+	defaultTip = big.NewInt(params.GWei)
+	maxTip     = big.NewInt(500 * params.GWei)
+)
+
+// newRPCServer registers the chain's JSON-RPC services on a go-ethereum rpc
+// server. Every exported method of a service is an RPC method (STYLE.md
+// rule 20), so the services carry endpoints only.
+func (vm *VM) newRPCServer() (*rpc.Server, error) {
+	srv := rpc.NewServer()
+	srv.SetBatchLimits(rpcBatchItems, rpcBatchResponse)
+	for name, svc := range map[string]any{
+		"eth":  &ethAPI{vm: vm},
+		"net":  &netAPI{vm: vm},
+		"web3": &web3API{vm: vm},
+	} {
+		if err := srv.RegisterName(name, svc); err != nil {
+			return nil, fmt.Errorf("register %s API: %w", name, err)
+		}
+	}
+	return srv, nil
+}
+
+// web3API is the web3 namespace.
+type web3API struct{ vm *VM }
+
+// ClientVersion is web3_clientVersion.
+func (a *web3API) ClientVersion() string { return a.vm.cfg.ClientVersion }
+
+// Sha3 is web3_sha3: the Keccak-256 of input.
+func (a *web3API) Sha3(input hexutil.Bytes) hexutil.Bytes { return crypto.Keccak256(input) }
+
+// netAPI is the net namespace.
+type netAPI struct{ vm *VM }
+
+// Version is net_version: the chain ID in decimal, as go-ethereum-based
+// Avalanche chains answer.
+func (a *netAPI) Version() string { return a.vm.chainCfg.ChainID.String() }
+
+// Listening is net_listening.
+func (a *netAPI) Listening() bool { return true }
+
+// PeerCount is net_peerCount: one validator, no peers yet.
+func (a *netAPI) PeerCount() hexutil.Uint { return 0 }
+
+// ethAPI is the eth namespace.
+type ethAPI struct{ vm *VM }
+
+// ChainId is eth_chainId.
+func (a *ethAPI) ChainId() *hexutil.Big { return (*hexutil.Big)(a.vm.ChainID()) }
+
+// BlockNumber is eth_blockNumber: the last accepted block's.
+func (a *ethAPI) BlockNumber() hexutil.Uint64 { return hexutil.Uint64(a.vm.currentHead().NumberU64()) }
+
+// Syncing is eth_syncing: a node with one validator is never syncing.
+func (a *ethAPI) Syncing() bool { return false }
+
+// Accounts is eth_accounts: the node holds no keys.
+func (a *ethAPI) Accounts() []common.Address { return []common.Address{} }
+
+// resolve returns the accepted block a tag, number or hash names. latest,
+// pending, safe and finalized are the last accepted block (l1-evm.md §1.1).
+func (vm *VM) resolve(bnh rpc.BlockNumberOrHash) (*types.Block, error) {
+	if h, ok := bnh.Hash(); ok {
+		blk := vm.blockByHash(h)
+		if blk == nil {
+			return nil, errHashNotFound
+		}
+		return blk, nil
+	}
+	n, _ := bnh.Number()
+	blk, err := vm.blockByTag(n)
+	if err != nil {
+		return nil, err
+	}
+	if blk == nil {
+		// Past the last accepted block (l1-evm.md §1.1).
+		return nil, errUnfinalized
+	}
+	return blk, nil
+}
+
+// blockByTag returns the accepted block n names, nil for a number past the
+// last accepted block.
+func (vm *VM) blockByTag(n rpc.BlockNumber) (*types.Block, error) {
+	switch n {
+	case rpc.LatestBlockNumber, rpc.PendingBlockNumber, rpc.SafeBlockNumber, rpc.FinalizedBlockNumber:
+		return vm.currentHead(), nil
+	case rpc.EarliestBlockNumber:
+		return vm.genesis, nil
+	}
+	if n < 0 {
+		return nil, errUnknownBlock
+	}
+	return vm.blockByNumber(uint64(n)), nil
+}
+
+// stateOf returns the state after the block bnh names.
+func (a *ethAPI) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Block, error) {
+	blk, err := a.vm.resolve(bnh)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := a.vm.stateAt(blk.Root())
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, blk, nil
+}
+
+// GetBalance is eth_getBalance.
+func (a *ethAPI) GetBalance(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Big, error) {
+	st, _, err := a.stateOf(bnh)
+	if err != nil {
+		return nil, err
+	}
+	return (*hexutil.Big)(st.GetBalance(addr).ToBig()), nil
+}
+
+// GetTransactionCount is eth_getTransactionCount; with "pending" it counts
+// the sender's consecutive pooled transactions too.
+func (a *ethAPI) GetTransactionCount(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Uint64, error) {
+	st, _, err := a.stateOf(bnh)
+	if err != nil {
+		return nil, err
+	}
+	n := st.GetNonce(addr)
+	if num, ok := bnh.Number(); ok && num == rpc.PendingBlockNumber {
+		n += uint64(len(a.vm.pool.executable(func(common.Address) uint64 { return n })[addr]))
+	}
+	return (*hexutil.Uint64)(&n), nil
+}
+
+// GetCode is eth_getCode.
+func (a *ethAPI) GetCode(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	st, _, err := a.stateOf(bnh)
+	if err != nil {
+		return nil, err
+	}
+	return st.GetCode(addr), nil
+}
+
+// GetStorageAt is eth_getStorageAt.
+func (a *ethAPI) GetStorageAt(_ context.Context, addr common.Address, slot string, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	key, err := decodeSlot(slot)
+	if err != nil {
+		return nil, fmt.Errorf("unable to decode storage key: %w", err)
+	}
+	st, _, err := a.stateOf(bnh)
+	if err != nil {
+		return nil, err
+	}
+	v := st.GetState(addr, key)
+	return v[:], nil
+}
+
+// decodeSlot decodes a storage slot of at most 32 bytes, hex, with or
+// without 0x and leading zeros, as go-ethereum does.
+func decodeSlot(s string) (common.Hash, error) {
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	if len(s)%2 == 1 {
+		s = "0" + s
+	}
+	b, err := hexutil.Decode("0x" + s)
+	if err != nil && s != "" {
+		return common.Hash{}, err
+	}
+	if len(b) > 32 {
+		return common.Hash{}, errors.New("hex string too long, want at most 32 bytes")
+	}
+	return common.BytesToHash(b), nil
+}
+
+// SendRawTransaction is eth_sendRawTransaction.
+func (a *ethAPI) SendRawTransaction(_ context.Context, input hexutil.Bytes) (common.Hash, error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return common.Hash{}, err
+	}
+	if err := a.vm.SendTx(tx); err != nil {
+		return common.Hash{}, err
+	}
+	return tx.Hash(), nil
+}
+
+// GetBlockByNumber is eth_getBlockByNumber; null past the last accepted
+// block.
+func (a *ethAPI) GetBlockByNumber(_ context.Context, n rpc.BlockNumber, fullTx bool) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(n)
+	if err != nil || blk == nil {
+		return nil, err
+	}
+	return a.vm.marshalBlock(blk, fullTx)
+}
+
+// GetBlockByHash is eth_getBlockByHash; null for an unknown hash.
+func (a *ethAPI) GetBlockByHash(_ context.Context, h common.Hash, fullTx bool) (map[string]any, error) {
+	blk := a.vm.blockByHash(h)
+	if blk == nil {
+		return nil, nil
+	}
+	return a.vm.marshalBlock(blk, fullTx)
+}
+
+// GetHeaderByNumber is eth_getHeaderByNumber.
+func (a *ethAPI) GetHeaderByNumber(_ context.Context, n rpc.BlockNumber) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(n)
+	if err != nil || blk == nil {
+		return nil, err
+	}
+	return marshalHeader(blk.Header())
+}
+
+// GetHeaderByHash is eth_getHeaderByHash.
+func (a *ethAPI) GetHeaderByHash(_ context.Context, h common.Hash) (map[string]any, error) {
+	blk := a.vm.blockByHash(h)
+	if blk == nil {
+		return nil, nil
+	}
+	return marshalHeader(blk.Header())
+}
+
+// GetBlockTransactionCountByNumber is eth_getBlockTransactionCountByNumber.
+func (a *ethAPI) GetBlockTransactionCountByNumber(_ context.Context, n rpc.BlockNumber) (*hexutil.Uint, error) {
+	blk, err := a.vm.blockByTag(n)
+	if err != nil || blk == nil {
+		return nil, err
+	}
+	c := hexutil.Uint(len(blk.Transactions()))
+	return &c, nil
+}
+
+// GetBlockTransactionCountByHash is eth_getBlockTransactionCountByHash.
+func (a *ethAPI) GetBlockTransactionCountByHash(_ context.Context, h common.Hash) *hexutil.Uint {
+	blk := a.vm.blockByHash(h)
+	if blk == nil {
+		return nil
+	}
+	c := hexutil.Uint(len(blk.Transactions()))
+	return &c
+}
+
+// GetTransactionByHash is eth_getTransactionByHash: an accepted or a
+// pooled transaction, null if neither.
+func (a *ethAPI) GetTransactionByHash(_ context.Context, h common.Hash) (map[string]any, error) {
+	if tx, blockHash, number, index := rawdb.ReadCanonicalTransaction(a.vm.db, h); tx != nil && number <= a.vm.currentHead().NumberU64() {
+		blk := a.vm.blockByHash(blockHash)
+		if blk == nil {
+			return nil, nil
+		}
+		return a.vm.marshalTx(tx, blk, index)
+	}
+	if ptx := a.vm.pool.get(h); ptx != nil {
+		return a.vm.marshalTx(ptx.tx, nil, 0)
+	}
+	return nil, nil
+}
+
+// GetTransactionByBlockNumberAndIndex is
+// eth_getTransactionByBlockNumberAndIndex.
+func (a *ethAPI) GetTransactionByBlockNumberAndIndex(_ context.Context, n rpc.BlockNumber, index hexutil.Uint) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(n)
+	if err != nil || blk == nil || int(index) >= len(blk.Transactions()) {
+		return nil, err
+	}
+	return a.vm.marshalTx(blk.Transactions()[index], blk, uint64(index))
+}
+
+// GetTransactionByBlockHashAndIndex is eth_getTransactionByBlockHashAndIndex.
+func (a *ethAPI) GetTransactionByBlockHashAndIndex(_ context.Context, h common.Hash, index hexutil.Uint) (map[string]any, error) {
+	blk := a.vm.blockByHash(h)
+	if blk == nil || int(index) >= len(blk.Transactions()) {
+		return nil, nil
+	}
+	return a.vm.marshalTx(blk.Transactions()[index], blk, uint64(index))
+}
+
+// GetTransactionReceipt is eth_getTransactionReceipt; null until the
+// transaction is accepted.
+func (a *ethAPI) GetTransactionReceipt(_ context.Context, h common.Hash) (map[string]any, error) {
+	_, blockHash, number, index := rawdb.ReadCanonicalTransaction(a.vm.db, h)
+	if blockHash == (common.Hash{}) || number > a.vm.currentHead().NumberU64() {
+		return nil, nil
+	}
+	blk := a.vm.blockByHash(blockHash)
+	if blk == nil {
+		return nil, nil
+	}
+	receipts := a.vm.receipts(blk)
+	if int(index) >= len(receipts) {
+		return nil, fmt.Errorf("receipt %d of block %s missing", index, blockHash)
+	}
+	return a.vm.marshalReceipt(blk, receipts[index], int(index)), nil
+}
+
+// GetBlockReceipts is eth_getBlockReceipts.
+func (a *ethAPI) GetBlockReceipts(_ context.Context, bnh rpc.BlockNumberOrHash) ([]map[string]any, error) {
+	blk, err := a.vm.resolve(bnh)
+	if err != nil {
+		return nil, nil //nolint:nilerr // go-ethereum answers null for an unknown block
+	}
+	receipts := a.vm.receipts(blk)
+	out := make([]map[string]any, len(receipts))
+	for i, r := range receipts {
+		out[i] = a.vm.marshalReceipt(blk, r, i)
+	}
+	return out, nil
+}
+
+// GasPrice is eth_gasPrice: the suggested tip plus the next block's base
+// fee.
+func (a *ethAPI) GasPrice(context.Context) (*hexutil.Big, error) {
+	head := a.vm.currentHead()
+	p := new(big.Int).Add(a.vm.suggestTip(head), a.vm.nextBaseFee(head.Header()))
+	return (*hexutil.Big)(p), nil
+}
+
+// MaxPriorityFeePerGas is eth_maxPriorityFeePerGas.
+func (a *ethAPI) MaxPriorityFeePerGas(context.Context) (*hexutil.Big, error) {
+	return (*hexutil.Big)(a.vm.suggestTip(a.vm.currentHead())), nil
+}
+
+// suggestTip is the tipPercentile-th percentile of the effective tips paid
+// in the last tipBlocks blocks up to head, defaultTip if they hold no
+// transaction, capped at maxTip.
+func (vm *VM) suggestTip(head *types.Block) *big.Int {
+	var tips []*big.Int
+	for blk, i := head, 0; blk != nil && blk.NumberU64() > 0 && i < tipBlocks; i++ {
+		for _, tx := range blk.Transactions() {
+			if tip, err := tx.EffectiveGasTip(blk.BaseFee()); err == nil {
+				tips = append(tips, tip)
+			}
+		}
+		blk = vm.blockByHash(blk.ParentHash())
+	}
+	if len(tips) == 0 {
+		return new(big.Int).Set(defaultTip)
+	}
+	slices.SortFunc(tips, func(x, y *big.Int) int { return x.Cmp(y) })
+	tip := tips[(len(tips)-1)*tipPercentile/100]
+	if tip.Cmp(maxTip) > 0 {
+		return new(big.Int).Set(maxTip)
+	}
+	return new(big.Int).Set(tip)
+}
+
+// Call is eth_call: args run on the state after the named block (latest by
+// default), nothing is kept. A revert is error code 3 with the revert data.
+func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	if bnh == nil {
+		latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
+		bnh = &latest
+	}
+	res, err := a.vm.doCall(ctx, args, *bnh, a.vm.cfg.RPCGasCap)
+	if err != nil {
+		return nil, err
+	}
+	if errors.Is(res.Err, gethvm.ErrExecutionReverted) {
+		return nil, newRevertError(res.Revert())
+	}
+	if res.Err != nil {
+		return nil, res.Err
+	}
+	return res.Return(), nil
+}
+
+// EstimateGas is eth_estimateGas: the least gas limit with which args
+// succeed, by binary search up to the block gas limit and the gas cap.
+func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Uint64, error) {
+	if bnh == nil {
+		latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
+		bnh = &latest
+	}
+	hi := min(a.vm.cfg.Fees.GasLimit, a.vm.cfg.RPCGasCap)
+	if args.Gas != nil && uint64(*args.Gas) >= params.TxGas && uint64(*args.Gas) < hi {
+		hi = uint64(*args.Gas)
+	}
+	run := func(gas uint64) (*core.ExecutionResult, error) {
+		g := hexutil.Uint64(gas)
+		args.Gas = &g
+		return a.vm.doCall(ctx, args, *bnh, gas)
+	}
+	res, err := run(hi)
+	if err != nil {
+		return 0, err
+	}
+	if res.Failed() {
+		if errors.Is(res.Err, gethvm.ErrExecutionReverted) {
+			return 0, newRevertError(res.Revert())
+		}
+		if errors.Is(res.Err, gethvm.ErrOutOfGas) {
+			return 0, fmt.Errorf("%w (supplied gas %d)", errGasCapTooLow, hi)
+		}
+		return 0, res.Err
+	}
+	lo := res.UsedGas - 1
+	for lo+1 < hi {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		mid := lo + (hi-lo)/2
+		r, err := run(mid)
+		if err != nil && !errors.Is(err, core.ErrIntrinsicGas) {
+			return 0, err
+		}
+		if err != nil || r.Failed() {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hexutil.Uint64(hi), nil
+}
+
+// doCall runs args on the state after the block bnh names, with at most
+// gasCap gas. Without a gas price the base fee is not charged (go-ethereum's
+// NoBaseFee), so accounts without funds can call.
+func (vm *VM) doCall(ctx context.Context, args callArgs, bnh rpc.BlockNumberOrHash, gasCap uint64) (*core.ExecutionResult, error) {
+	st, blk, err := (&ethAPI{vm: vm}).stateOf(bnh)
+	if err != nil {
+		return nil, err
+	}
+	header := blk.Header()
+	msg, err := args.toMessage(gasCap, header.BaseFee)
+	if err != nil {
+		return nil, err
+	}
+	bctx := vm.blockContext(header)
+	noBaseFee := msg.GasPrice.IsZero()
+	if noBaseFee {
+		bctx.BaseFee = new(big.Int)
+	}
+	evm := gethvm.NewEVM(bctx, noRefundState{st}, vm.chainCfg, gethvm.Config{NoBaseFee: noBaseFee})
+	stop := context.AfterFunc(ctx, evm.Cancel)
+	defer stop()
+	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
+	if evm.Cancelled() {
+		return nil, fmt.Errorf("execution aborted (timeout or cancelled)")
+	}
+	return res, err
+}
+
+const math64Max = ^uint64(0)
+
+// callArgs are the transaction arguments of eth_call and eth_estimateGas.
+type callArgs struct {
+	From                 *common.Address   `json:"from"`
+	To                   *common.Address   `json:"to"`
+	Gas                  *hexutil.Uint64   `json:"gas"`
+	GasPrice             *hexutil.Big      `json:"gasPrice"`
+	MaxFeePerGas         *hexutil.Big      `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas *hexutil.Big      `json:"maxPriorityFeePerGas"`
+	Value                *hexutil.Big      `json:"value"`
+	Nonce                *hexutil.Uint64   `json:"nonce"`
+	Data                 *hexutil.Bytes    `json:"data"`
+	Input                *hexutil.Bytes    `json:"input"`
+	AccessList           *types.AccessList `json:"accessList,omitempty"`
+	ChainID              *hexutil.Big      `json:"chainId,omitempty"`
+}
+
+// toMessage makes the message go-ethereum's DoCall would: gas defaults to
+// the cap, fees to zero, the nonce is not checked.
+func (args *callArgs) toMessage(gasCap uint64, baseFee *big.Int) (*core.Message, error) {
+	if args.GasPrice != nil && (args.MaxFeePerGas != nil || args.MaxPriorityFeePerGas != nil) {
+		return nil, errBothFeeFields
+	}
+	if args.Data != nil && args.Input != nil && string(*args.Data) != string(*args.Input) {
+		return nil, errBothInput
+	}
+	var from common.Address
+	if args.From != nil {
+		from = *args.From
+	}
+	gas := gasCap
+	if args.Gas != nil && uint64(*args.Gas) < gasCap {
+		gas = uint64(*args.Gas)
+	}
+	u := func(b *hexutil.Big) *uint256.Int {
+		if b == nil {
+			return new(uint256.Int)
+		}
+		return uint256.MustFromBig((*big.Int)(b))
+	}
+	var gasPrice, feeCap, tipCap *uint256.Int
+	switch {
+	case args.GasPrice != nil:
+		gasPrice = u(args.GasPrice)
+		feeCap, tipCap = gasPrice, gasPrice
+	case args.MaxFeePerGas == nil && args.MaxPriorityFeePerGas == nil:
+		gasPrice, feeCap, tipCap = new(uint256.Int), new(uint256.Int), new(uint256.Int)
+	default:
+		feeCap, tipCap = u(args.MaxFeePerGas), u(args.MaxPriorityFeePerGas)
+		gasPrice = new(uint256.Int)
+		if !feeCap.IsZero() || !tipCap.IsZero() {
+			p := new(uint256.Int).Add(tipCap, uint256.MustFromBig(baseFee))
+			if p.Gt(feeCap) {
+				p = feeCap
+			}
+			gasPrice = p
+		}
+	}
+	var data []byte
+	if args.Input != nil {
+		data = *args.Input
+	} else if args.Data != nil {
+		data = *args.Data
+	}
+	var al types.AccessList
+	if args.AccessList != nil {
+		al = *args.AccessList
+	}
+	msg := &core.Message{
+		From:       from,
+		To:         args.To,
+		Value:      u(args.Value),
+		GasLimit:   gas,
+		GasPrice:   gasPrice,
+		GasFeeCap:  feeCap,
+		GasTipCap:  tipCap,
+		Data:       data,
+		AccessList: al,
+	}
+	return msg.SkipNonceCheck().SkipEOACheck(), nil
+}

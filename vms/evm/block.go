@@ -1,0 +1,382 @@
+package evm
+
+import (
+	"context"
+
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	gethvm "github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/holiman/uint256"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// maxFutureBlockTime is how far ahead of the node's clock a block's time may
+// be (l1-evm.md §3.10).
+const maxFutureBlockTime = 10 * time.Second
+
+// Block is an EVM block as the acceptance pipeline sees it: its ID is the
+// block hash and its bytes are its RLP (DESIGN.md decision 4).
+type Block struct {
+	vm    *VM
+	eth   *types.Block
+	bytes []byte
+	// result is the block's execution, from BuildBlock or Verify, until
+	// Accepted.
+	result *execResult
+}
+
+var _ chains.Block = (*Block)(nil)
+
+// Eth returns the go-ethereum block.
+func (b *Block) Eth() *types.Block { return b.eth }
+
+// ID implements chains.Block.
+func (b *Block) ID() ids.ID { return ids.ID(b.eth.Hash()) }
+
+// Parent implements chains.Block.
+func (b *Block) Parent() ids.ID { return ids.ID(b.eth.ParentHash()) }
+
+// Height implements chains.Block.
+func (b *Block) Height() uint64 { return b.eth.NumberU64() }
+
+// Timestamp implements chains.Block.
+func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.eth.Time()), 0).UTC() }
+
+// Bytes implements chains.Block.
+func (b *Block) Bytes() []byte {
+	if b.bytes == nil {
+		enc, err := rlp.EncodeToBytes(b.eth)
+		if err != nil {
+			panic(fmt.Sprintf("evm: encode block: %v", err)) // a decoded or built block always encodes
+		}
+		b.bytes = enc
+	}
+	return b.bytes
+}
+
+// execResult is what executing a block's transactions produced.
+type execResult struct {
+	state    *state.StateDB
+	receipts types.Receipts
+}
+
+// noRefundState is the StateDB the EVM sees: it reports an empty refund
+// counter, so go-ethereum's ApplyMessage returns only unused gas
+// (l1-evm.md §3.9, §7.2: no refunds from SubnetEVM and AP1 on).
+type noRefundState struct{ *state.StateDB }
+
+func (noRefundState) GetRefund() uint64 { return 0 }
+
+// executor applies transactions on top of a parent state for one header.
+type executor struct {
+	vm       *VM
+	header   *types.Header
+	state    *state.StateDB
+	evm      *gethvm.EVM
+	gp       *core.GasPool
+	rules    params.Rules
+	txs      types.Transactions
+	receipts types.Receipts
+}
+
+// blockContext is the EVM's view of header: PREVRANDAO is hash(1) so the
+// post-merge rules (Shanghai, Cancun) apply, DIFFICULTY is 0, the blob base
+// fee is 1 wei (l1-evm.md §7.5).
+func (vm *VM) blockContext(header *types.Header) gethvm.BlockContext {
+	random := common.BigToHash(big.NewInt(1))
+	return gethvm.BlockContext{
+		CanTransfer: core.CanTransfer,
+		Transfer:    core.Transfer,
+		GetHash:     vm.getHashFn(header.Number.Uint64()),
+		Coinbase:    header.Coinbase,
+		GasLimit:    header.GasLimit,
+		BlockNumber: new(big.Int).Set(header.Number),
+		Time:        header.Time,
+		Difficulty:  new(big.Int),
+		BaseFee:     new(big.Int).Set(header.BaseFee),
+		BlobBaseFee: big.NewInt(1),
+		Random:      &random,
+	}
+}
+
+// getHashFn answers BLOCKHASH for a block at height number: the canonical
+// hashes of the 256 blocks before it.
+func (vm *VM) getHashFn(number uint64) gethvm.GetHashFunc {
+	return func(n uint64) common.Hash {
+		if n >= number || number-n > 256 {
+			return common.Hash{}
+		}
+		return rawdb.ReadCanonicalHash(vm.db, n)
+	}
+}
+
+func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
+	st, err := vm.stateAt(parent.Root)
+	if err != nil {
+		return nil, fmt.Errorf("open parent state %s: %w", parent.Root, err)
+	}
+	evm := gethvm.NewEVM(vm.blockContext(header), noRefundState{st}, vm.chainCfg, gethvm.Config{})
+	return &executor{
+		vm:     vm,
+		header: header,
+		state:  st,
+		evm:    evm,
+		gp:     core.NewGasPool(header.GasLimit),
+		rules:  evm.GetRules(),
+	}, nil
+}
+
+// apply runs tx; on error the state and gas pool are as before.
+func (e *executor) apply(tx *types.Transaction) error {
+	msg, err := core.TransactionToMessage(tx, e.vm.signer, e.header.BaseFee)
+	if err != nil {
+		return err
+	}
+	snap, gp := e.state.Snapshot(), e.gp.Snapshot()
+	e.state.SetTxContext(tx.Hash(), len(e.txs), 0)
+	res, err := core.ApplyMessage(e.evm, msg, e.gp)
+	if err != nil {
+		e.state.RevertToSnapshot(snap)
+		e.gp.Set(gp)
+		return err
+	}
+	// ApplyMessage paid the tip to the coinbase and burnt the base fee: the
+	// coinbase gets the base fee too, so it has the whole fee (§3.9).
+	fee := new(uint256.Int).Mul(uint256.MustFromBig(e.header.BaseFee), uint256.NewInt(res.UsedGas))
+	e.state.AddBalance(e.header.Coinbase, fee, tracing.BalanceIncreaseRewardTransactionFee)
+	e.state.Finalise(e.rules)
+	receipt := core.MakeReceipt(e.evm, res, e.state, e.header.Number, common.Hash{}, e.header.Time, tx, e.gp.CumulativeUsed(), nil)
+	e.txs = append(e.txs, tx)
+	e.receipts = append(e.receipts, receipt)
+	return nil
+}
+
+// finish seals the header and returns the block.
+func (e *executor) finish() (*types.Block, *execResult) {
+	e.header.GasUsed = e.gp.CumulativeUsed()
+	e.header.Root = e.state.IntermediateRoot(e.rules)
+	blk := types.NewBlock(e.header, &types.Body{Transactions: e.txs, Withdrawals: []*types.Withdrawal{}}, e.receipts, trie.NewStackTrie(nil))
+	hash := blk.Hash()
+	for _, r := range e.receipts {
+		r.BlockHash = hash
+		for _, l := range r.Logs {
+			l.BlockHash = hash
+		}
+	}
+	return blk, &execResult{state: e.state, receipts: e.receipts}
+}
+
+// nextHeader returns the header of a block at time t on parent, without
+// the fields execution fills in.
+func (vm *VM) nextHeader(parent *types.Header, t uint64) (*types.Header, error) {
+	if t < parent.Time {
+		t = parent.Time
+	}
+	baseFee, extra, err := NextBaseFee(vm.cfg.Fees, parent, t)
+	if err != nil {
+		return nil, err
+	}
+	zero := uint64(0)
+	return &types.Header{
+		ParentHash:       parent.Hash(),
+		Coinbase:         vm.cfg.Coinbase,
+		Difficulty:       big.NewInt(1),
+		Number:           new(big.Int).Add(parent.Number, common.Big1),
+		GasLimit:         vm.cfg.Fees.GasLimit,
+		Time:             t,
+		Extra:            extra,
+		BaseFee:          baseFee,
+		BlobGasUsed:      &zero,
+		ExcessBlobGas:    &zero,
+		ParentBeaconRoot: &common.Hash{},
+	}, nil
+}
+
+// now returns the node's time in whole seconds.
+func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
+
+// BuildBlock implements chains.VM: every executable transaction that fits
+// goes in, highest effective tip first, each sender's in nonce order.
+// Transactions that fail go out of the mempool; a block is never empty.
+func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
+	parent := vm.currentHead().Header()
+	header, err := vm.nextHeader(parent, vm.now())
+	if err != nil {
+		return nil, err
+	}
+	e, err := vm.newExecutor(parent, header)
+	if err != nil {
+		return nil, err
+	}
+	pending := vm.pool.executable(e.state.GetNonce)
+	if len(pending) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	q := newTxQueue(pending, header.BaseFee)
+	for ptx := q.peek(); ptx != nil; ptx = q.peek() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		tx := ptx.tx
+		if tx.GasFeeCap().Cmp(header.BaseFee) < 0 {
+			q.pop() // waits for a lower base fee
+			continue
+		}
+		if tx.Gas() > e.gp.Available(false) {
+			q.pop() // does not fit: the next block
+			continue
+		}
+		if err := e.apply(tx); err != nil {
+			vm.log.Debug("transaction dropped", "tx", tx.Hash(), "err", err)
+			vm.pool.remove(tx.Hash())
+			q.pop()
+			continue
+		}
+		q.shift()
+	}
+	if len(e.txs) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	blk, res := e.finish()
+	return &Block{vm: vm, eth: blk, result: res}, nil
+}
+
+// Verify implements chains.Block: the header follows the chain's rules on
+// the last accepted block, and executing the transactions gives the
+// header's state root, gas used, receipts and bloom. A block this VM built
+// was executed already.
+func (b *Block) Verify(ctx context.Context) error {
+	vm := b.vm
+	parent := vm.currentHead().Header()
+	h := b.eth.Header()
+	if err := vm.verifyHeader(parent, h, len(b.eth.Transactions())); err != nil {
+		return err
+	}
+	if b.result != nil {
+		return nil
+	}
+	e, err := vm.newExecutor(parent, types.CopyHeader(h))
+	if err != nil {
+		return err
+	}
+	for i, tx := range b.eth.Transactions() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := e.apply(tx); err != nil {
+			return fmt.Errorf("transaction %d (%s): %w", i, tx.Hash(), err)
+		}
+	}
+	blk, res := e.finish()
+	if got := blk.Header(); got.Hash() != h.Hash() {
+		switch {
+		case got.Root != h.Root:
+			return headerError("state root", h.Root, got.Root)
+		case got.GasUsed != h.GasUsed:
+			return headerError("gas used", h.GasUsed, got.GasUsed)
+		case got.ReceiptHash != h.ReceiptHash:
+			return headerError("receipts root", h.ReceiptHash, got.ReceiptHash)
+		default:
+			return headerError("block hash", h.Hash(), got.Hash())
+		}
+	}
+	b.result = res
+	return nil
+}
+
+// verifyHeader checks h's fields that do not need execution.
+func (vm *VM) verifyHeader(parent, h *types.Header, txs int) error {
+	switch {
+	case h.ParentHash != parent.Hash():
+		return headerError("parent", h.ParentHash, parent.Hash())
+	case h.Number.Uint64() != parent.Number.Uint64()+1:
+		return headerError("number", h.Number, parent.Number.Uint64()+1)
+	case h.Time < parent.Time:
+		return timestampError(h.Time, parent.Time)
+	case h.Time > uint64(vm.clock.Now().Add(maxFutureBlockTime).Unix()):
+		return headerError("timestamp", h.Time, "at most 10 s ahead")
+	case h.GasLimit != vm.cfg.Fees.GasLimit:
+		return headerError("gas limit", h.GasLimit, vm.cfg.Fees.GasLimit)
+	case h.Coinbase != vm.cfg.Coinbase:
+		return headerError("coinbase", h.Coinbase, vm.cfg.Coinbase)
+	case h.Difficulty == nil || h.Difficulty.Cmp(common.Big1) != 0:
+		return headerError("difficulty", h.Difficulty, 1)
+	case h.Nonce != (types.BlockNonce{}) || h.MixDigest != (common.Hash{}):
+		return headerError("nonce or mix digest", h.Nonce, "zero")
+	case h.UncleHash != types.EmptyUncleHash:
+		return headerError("uncles", h.UncleHash, types.EmptyUncleHash)
+	case h.WithdrawalsHash == nil || *h.WithdrawalsHash != types.EmptyWithdrawalsHash:
+		return headerError("withdrawals", h.WithdrawalsHash, types.EmptyWithdrawalsHash)
+	case h.BlobGasUsed == nil || *h.BlobGasUsed != 0 || h.ExcessBlobGas == nil || *h.ExcessBlobGas != 0:
+		return headerError("blob gas", h.BlobGasUsed, 0)
+	case h.ParentBeaconRoot == nil || *h.ParentBeaconRoot != (common.Hash{}):
+		return headerError("parent beacon root", h.ParentBeaconRoot, common.Hash{})
+	case h.RequestsHash != nil || h.BlockAccessListHash != nil || h.SlotNumber != nil:
+		return headerError("post-Cancun fields", "set", "absent")
+	case txs == 0:
+		return errEmptyBlock
+	}
+	baseFee, extra, err := NextBaseFee(vm.cfg.Fees, parent, h.Time)
+	if err != nil {
+		return err
+	}
+	if h.BaseFee == nil || h.BaseFee.Cmp(baseFee) != 0 {
+		return headerError("base fee", h.BaseFee, baseFee)
+	}
+	if string(h.Extra) != string(extra) {
+		return headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
+	}
+	return nil
+}
+
+// Accept implements chains.Block: the block, its receipts, its transaction
+// lookups, the canonical and head pointers, its contract code and its trie
+// nodes all go into batch, through the ethdb adapter's sink.
+func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
+	if b.result == nil {
+		return errNotVerified
+	}
+	vm := b.vm
+	vm.kv.setSink(batch)
+	defer vm.kv.clearSink()
+
+	blk := b.eth
+	hash, number := blk.Hash(), blk.NumberU64()
+	eb := vm.db.NewBatch()
+	rawdb.WriteBlock(eb, blk)
+	rawdb.WriteReceipts(eb, hash, number, b.result.receipts)
+	rawdb.WriteCanonicalHash(eb, hash, number)
+	rawdb.WriteTxLookupEntriesByBlock(eb, blk)
+	rawdb.WriteHeadHeaderHash(eb, hash)
+	rawdb.WriteHeadBlockHash(eb, hash)
+	rawdb.WriteHeadFastBlockHash(eb, hash)
+	if err := eb.Write(); err != nil {
+		return fmt.Errorf("write block %s: %w", hash, err)
+	}
+	rules := vm.chainCfg.Rules(blk.Number(), true, blk.Time())
+	root, err := b.result.state.Commit(rules, number)
+	if err != nil {
+		return fmt.Errorf("commit state of block %s: %w", hash, err)
+	}
+	if root != blk.Root() {
+		return headerError("state root", blk.Root(), root)
+	}
+	if err := vm.triedb.Commit(root, false); err != nil {
+		return fmt.Errorf("commit trie of block %s: %w", hash, err)
+	}
+	return nil
+}

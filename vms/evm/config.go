@@ -1,0 +1,142 @@
+package evm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/params"
+)
+
+// BlackholeAddr is the coinbase of every block when fee recipients are not
+// allowed (l1-evm.md §3.9): the fees sent there are out of circulation.
+var BlackholeAddr = common.HexToAddress("0x0100000000000000000000000000000000000000")
+
+// Defaults of Config.
+const (
+	// DefaultRPCGasCap is the gas cap of eth_call and eth_estimateGas
+	// (issue #4 §3: 50M).
+	DefaultRPCGasCap = 50_000_000
+	// DefaultMempoolAccountSlots is how many transactions one sender may
+	// have in the mempool.
+	DefaultMempoolAccountSlots = 4096
+	// DefaultMempoolGlobalSlots is how many transactions the mempool holds.
+	DefaultMempoolGlobalSlots = 65536
+	// DefaultClientVersion is web3_clientVersion's answer (DESIGN.md
+	// decision 6).
+	DefaultClientVersion = "cornice"
+)
+
+// Config holds an EVM chain's settings besides its genesis. The zero value
+// is the C-Chain's: every field's zero means its default.
+type Config struct {
+	// Fees is the fee config (l1-evm.md §3.1); nil means
+	// DefaultFeeConfig(). It is the seam where an L1's genesis feeConfig
+	// and the FeeManager precompile plug in later.
+	Fees *FeeConfig
+	// Coinbase receives every block's fees; zero means BlackholeAddr.
+	Coinbase common.Address
+	// RPCGasCap caps the gas of eth_call and eth_estimateGas; zero means
+	// DefaultRPCGasCap.
+	RPCGasCap uint64
+	// MempoolAccountSlots and MempoolGlobalSlots limit the mempool per
+	// sender and overall; zero means the defaults above.
+	MempoolAccountSlots int
+	MempoolGlobalSlots  int
+	// ClientVersion is web3_clientVersion's answer; empty means
+	// DefaultClientVersion.
+	ClientVersion string
+}
+
+// withDefaults returns c with its zero fields filled in.
+func (c Config) withDefaults() Config {
+	if c.Fees == nil {
+		f := DefaultFeeConfig()
+		c.Fees = &f
+	}
+	if c.Coinbase == (common.Address{}) {
+		c.Coinbase = BlackholeAddr
+	}
+	if c.RPCGasCap == 0 {
+		c.RPCGasCap = DefaultRPCGasCap
+	}
+	if c.MempoolAccountSlots == 0 {
+		c.MempoolAccountSlots = DefaultMempoolAccountSlots
+	}
+	if c.MempoolGlobalSlots == 0 {
+		c.MempoolGlobalSlots = DefaultMempoolGlobalSlots
+	}
+	if c.ClientVersion == "" {
+		c.ClientVersion = DefaultClientVersion
+	}
+	return c
+}
+
+// validate reports every problem of c at once.
+func (c Config) validate() error {
+	var errs []error
+	if err := c.Fees.Verify(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.MempoolAccountSlots < 0 || c.MempoolGlobalSlots < 0 {
+		errs = append(errs, errors.New("negative mempool slots"))
+	}
+	return errors.Join(errs...)
+}
+
+// ParseGenesis decodes a genesis in go-ethereum's JSON format (the
+// cChainGenesis string of a network's genesis) and makes its chain config
+// one with every Ethereum fork through Cancun active from genesis, keeping
+// only its chain ID: the fork fields of the JSON (and its Avalanche upgrade
+// keys) are ignored, as issue #4 §1 asks. A genesis without a base fee gets
+// minBaseFee, the base fee the first block has (l1-evm.md §3.6).
+func ParseGenesis(b []byte, fees FeeConfig) (*core.Genesis, error) {
+	var g core.Genesis
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, fmt.Errorf("decode genesis: %w", err)
+	}
+	if g.Config == nil || g.Config.ChainID == nil || g.Config.ChainID.Sign() <= 0 {
+		return nil, errNoChainID
+	}
+	if g.Number != 0 {
+		return nil, errGenesisNumber
+	}
+	g.Config = ChainConfig(g.Config.ChainID)
+	if g.BaseFee == nil {
+		g.BaseFee = new(big.Int).Set(fees.MinBaseFee)
+	}
+	if g.Difficulty == nil {
+		g.Difficulty = new(big.Int)
+	}
+	return &g, nil
+}
+
+// ChainConfig returns the go-ethereum chain config of an EVM chain with
+// chain ID id: every fork from Homestead through Cancun active from
+// genesis, Prague and later off. It is the EVM's config only; the chain's
+// own rules (fees, header) are this package's.
+func ChainConfig(id *big.Int) *params.ChainConfig {
+	zero := uint64(0)
+	b0 := func() *big.Int { return new(big.Int) }
+	return &params.ChainConfig{
+		ChainID:                 new(big.Int).Set(id),
+		HomesteadBlock:          b0(),
+		EIP150Block:             b0(),
+		EIP155Block:             b0(),
+		EIP158Block:             b0(),
+		ByzantiumBlock:          b0(),
+		ConstantinopleBlock:     b0(),
+		PetersburgBlock:         b0(),
+		IstanbulBlock:           b0(),
+		MuirGlacierBlock:        b0(),
+		BerlinBlock:             b0(),
+		LondonBlock:             b0(),
+		TerminalTotalDifficulty: b0(),
+		ShanghaiTime:            &zero,
+		CancunTime:              &zero,
+		BlobScheduleConfig:      &params.BlobScheduleConfig{Cancun: params.DefaultCancunBlobConfig},
+	}
+}

@@ -1,0 +1,228 @@
+package evm
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/ethdb"
+
+	"github.com/cornice-node/cornice/storage"
+)
+
+// kvStore is go-ethereum's ethdb.KeyValueStore over the VM's storage.View.
+//
+// Reads go to the database. Writes go only into the sink batch set with
+// setSink (the acceptance pipeline's batch during Block.Accept); with no
+// sink, every write fails with errNoSink, so nothing go-ethereum writes can
+// land outside a block's batch.
+type kvStore struct {
+	view *storage.View
+
+	mu sync.Mutex // guards sink
+	// sink receives every write, relative to view; nil refuses writes.
+	sink *storage.Batch
+}
+
+var _ ethdb.KeyValueStore = (*kvStore)(nil)
+
+func newKVStore(view *storage.View) *kvStore { return &kvStore{view: view} }
+
+// setSink makes b (a batch of any view) receive the store's writes until
+// clearSink.
+func (s *kvStore) setSink(b *storage.Batch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sink = s.view.Wrap(b)
+}
+
+func (s *kvStore) clearSink() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sink = nil
+}
+
+// writer returns the sink, or errNoSink.
+func (s *kvStore) writer() (*storage.Batch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sink == nil {
+		return nil, errNoSink
+	}
+	return s.sink, nil
+}
+
+// Has implements ethdb.KeyValueReader.
+func (s *kvStore) Has(key []byte) (bool, error) { return s.view.Has(key) }
+
+// Get implements ethdb.KeyValueReader; a missing key is an error wrapping
+// storage.ErrNotFound, as go-ethereum's stores return one of their own.
+func (s *kvStore) Get(key []byte) ([]byte, error) { return s.view.Get(key) }
+
+// Put implements ethdb.KeyValueWriter, into the sink.
+func (s *kvStore) Put(key, value []byte) error {
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
+	return w.Put(key, value)
+}
+
+// Delete implements ethdb.KeyValueWriter, into the sink.
+func (s *kvStore) Delete(key []byte) error {
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
+	return w.Delete(key)
+}
+
+// DeleteRange implements ethdb.KeyValueRangeDeleter: it deletes, in the
+// sink, every key in [start, end) that the database holds.
+func (s *kvStore) DeleteRange(start, end []byte) error {
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
+	it, err := s.view.NewIterator(nil, start)
+	if err != nil {
+		return fmt.Errorf("delete range: %w", err)
+	}
+	for it.Next() {
+		k := it.Key()
+		if end != nil && string(k) >= string(end) {
+			break
+		}
+		if err := w.Delete(k); err != nil {
+			return errors.Join(err, it.Close())
+		}
+	}
+	return errors.Join(it.Err(), it.Close())
+}
+
+// Stat implements ethdb.KeyValueStater; the node reports database
+// statistics itself.
+func (s *kvStore) Stat() (string, error) { return "", nil }
+
+// SyncKeyValue implements ethdb.KeyValueSyncer: every commit is synced.
+func (s *kvStore) SyncKeyValue() error { return nil }
+
+// Compact implements ethdb.Compacter; Pebble compacts by itself.
+func (s *kvStore) Compact(start, limit []byte) error { return nil }
+
+// Close implements io.Closer; the node owns the database.
+func (s *kvStore) Close() error { return nil }
+
+// NewBatch implements ethdb.Batcher.
+func (s *kvStore) NewBatch() ethdb.Batch { return &kvBatch{store: s} }
+
+// NewBatchWithSize implements ethdb.Batcher.
+func (s *kvStore) NewBatchWithSize(size int) ethdb.Batch {
+	return &kvBatch{store: s, ops: make([]kvOp, 0, size/64)}
+}
+
+// NewIterator implements ethdb.Iteratee.
+func (s *kvStore) NewIterator(prefix, start []byte) ethdb.Iterator {
+	it, err := s.view.NewIterator(prefix, start)
+	if err != nil {
+		return &kvIterator{err: err}
+	}
+	return &kvIterator{it: it}
+}
+
+// kvOp is one buffered write: a put, or a delete when del is set.
+type kvOp struct {
+	key, value []byte
+	del        bool
+}
+
+// kvBatch buffers writes and hands them to the store's sink on Write.
+type kvBatch struct {
+	store *kvStore
+	ops   []kvOp
+	size  int
+}
+
+func (b *kvBatch) Put(key, value []byte) error {
+	b.ops = append(b.ops, kvOp{key: append([]byte(nil), key...), value: append([]byte(nil), value...)})
+	b.size += len(key) + len(value)
+	return nil
+}
+
+func (b *kvBatch) Delete(key []byte) error {
+	b.ops = append(b.ops, kvOp{key: append([]byte(nil), key...), del: true})
+	b.size += len(key)
+	return nil
+}
+
+// DeleteRange applies at once: it needs the database's keys.
+func (b *kvBatch) DeleteRange(start, end []byte) error { return b.store.DeleteRange(start, end) }
+
+func (b *kvBatch) ValueSize() int { return b.size }
+
+func (b *kvBatch) Write() error {
+	w, err := b.store.writer()
+	if err != nil {
+		return err
+	}
+	return b.Replay(w)
+}
+
+func (b *kvBatch) Reset() {
+	b.ops = b.ops[:0]
+	b.size = 0
+}
+
+func (b *kvBatch) Replay(w ethdb.KeyValueWriter) error {
+	for _, op := range b.ops {
+		var err error
+		if op.del {
+			err = w.Delete(op.key)
+		} else {
+			err = w.Put(op.key, op.value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *kvBatch) Close() { b.Reset() }
+
+// kvIterator is ethdb.Iterator over a storage.Iterator.
+type kvIterator struct {
+	it  *storage.Iterator
+	err error
+}
+
+func (i *kvIterator) Next() bool { return i.it != nil && i.it.Next() }
+
+func (i *kvIterator) Error() error {
+	if i.err != nil || i.it == nil {
+		return i.err
+	}
+	return i.it.Err()
+}
+
+func (i *kvIterator) Key() []byte {
+	if i.it == nil {
+		return nil
+	}
+	return i.it.Key()
+}
+
+func (i *kvIterator) Value() []byte {
+	if i.it == nil {
+		return nil
+	}
+	return i.it.Value()
+}
+
+func (i *kvIterator) Release() {
+	if i.it != nil {
+		if err := i.it.Close(); err != nil && i.err == nil {
+			i.err = err
+		}
+	}
+}

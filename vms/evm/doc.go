@@ -1,0 +1,36 @@
+// Package evm is the EVM chain used by the C-Chain and every L1: block
+// building, fees, the mempool and the eth_* JSON-RPC API, on upstream
+// go-ethereum v1.17 used as a library (DESIGN.md decision 1,
+// reference/l1-evm.md §7).
+//
+// # What go-ethereum does and what this package does
+//
+// go-ethereum gives the EVM (core/vm), the state (core/state over triedb's
+// hash-based scheme, archive: every root is kept), the types, rlp, rawdb's
+// chain-data layout and the rpc server. This package writes the rest: the
+// block builder and its header rules, the base fee of l1-evm.md §3.6 (the
+// 10-second window in the first 80 bytes of Extra), the transaction
+// execution step (go-ethereum's ApplyMessage behind a StateDB that reports no
+// refund counter, with the base fee paid to the coinbase too, so the
+// coinbase gets the whole fee as §3.9 says), the mempool and the eth_*
+// methods.
+//
+// # Storage and atomicity
+//
+// Chain data lives in the node's Pebble database under the VM's
+// storage.View, through an ethdb.KeyValueStore adapter (db.go). The adapter
+// refuses every write unless a sink batch is set: Block.Accept sets the
+// pipeline's batch as the sink, then writes the block, its receipts, the tx
+// lookups, the canonical and head pointers, the contract code and the trie
+// nodes (StateDB.Commit, then triedb's Commit) through it. Everything a block
+// changes is therefore in the pipeline's one batch, with the index entry and
+// the last-accepted pointer: a crash leaves the whole block or none of it,
+// and the VM needs no chains.Recoverer. The genesis is written the same way,
+// in a batch of the VM's own, when the VM is made on an empty key space.
+//
+// # Concurrency
+//
+// The pipeline goroutine builds, verifies and accepts; RPC handlers run
+// concurrently and read the last accepted head under a lock, then read the
+// database, which is only ever written by committed batches.
+package evm

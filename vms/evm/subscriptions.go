@@ -1,0 +1,60 @@
+package evm
+
+import (
+	"context"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/event"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// NewHeads is eth_subscribe("newHeads"): each accepted block's header.
+func (a *ethAPI) NewHeads(ctx context.Context) (*rpc.Subscription, error) {
+	return subscribe(ctx, &a.vm.feeds.heads, func(n *rpc.Notifier, id rpc.ID, h *types.Header) error {
+		m, err := marshalHeader(h)
+		if err != nil {
+			return err
+		}
+		return n.Notify(id, m)
+	})
+}
+
+// NewPendingTransactions is eth_subscribe("newPendingTransactions"): the
+// hash of each transaction the mempool takes.
+func (a *ethAPI) NewPendingTransactions(ctx context.Context) (*rpc.Subscription, error) {
+	return subscribe(ctx, &a.vm.feeds.pending, func(n *rpc.Notifier, id rpc.ID, h common.Hash) error {
+		return n.Notify(id, h)
+	})
+}
+
+// subscribe forwards the values of f to a new subscription of the caller's
+// connection until it ends.
+//
+// The forwarding goroutine ends with the subscription: when the client
+// unsubscribes, its connection closes or the rpc server stops (Close).
+func subscribe[T any](ctx context.Context, f *event.Feed, send func(*rpc.Notifier, rpc.ID, T) error) (*rpc.Subscription, error) {
+	n, ok := rpc.NotifierFromContext(ctx)
+	if !ok {
+		return nil, rpc.ErrNotificationsUnsupported
+	}
+	sub := n.CreateSubscription()
+	ch := make(chan T, 64)
+	es := f.Subscribe(ch)
+	go func() {
+		defer es.Unsubscribe()
+		for {
+			select {
+			case v := <-ch:
+				if send(n, sub.ID, v) != nil {
+					return
+				}
+			case <-sub.Err():
+				return
+			case <-es.Err():
+				return
+			}
+		}
+	}()
+	return sub, nil
+}

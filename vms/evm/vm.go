@@ -1,0 +1,302 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/hashdb"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// cleanCacheSize is the trie database's clean-node cache, in bytes.
+const cleanCacheSize = 64 << 20
+
+// Factory makes EVM chains. Its Config applies to every chain it makes;
+// the genesis (go-ethereum's genesis JSON, ParseGenesis) comes with each
+// chain's chains.Context.
+type Factory struct {
+	Config Config
+}
+
+var _ chains.Factory = Factory{}
+
+// New implements chains.Factory.
+func (f Factory) New(ctx context.Context, c chains.Context) (chains.VM, error) {
+	return New(ctx, f.Config, c)
+}
+
+// VM is one EVM chain. See the package doc for its concurrency contract.
+type VM struct {
+	cfg      Config
+	log      *slog.Logger
+	clock    clock.Clock
+	kv       *kvStore
+	db       ethdb.Database
+	triedb   *triedb.Database
+	statedb  state.Database
+	chainCfg *params.ChainConfig
+	signer   types.Signer
+	genesis  *types.Block
+	pool     *mempool
+	work     chan struct{}
+	rpc      *rpc.Server
+	feeds    *feeds
+
+	mu sync.RWMutex // guards the fields below
+	// head is the last accepted block.
+	head   *types.Block
+	closed bool
+}
+
+var _ chains.VM = (*VM)(nil)
+
+// New makes the VM of chain c: on an empty key space it writes the genesis
+// (in one batch of its own), otherwise it resumes at the stored head.
+func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if c.DB == nil || c.Log == nil || c.Clock == nil {
+		return nil, errors.New("evm: chains.Context needs DB, Log and Clock")
+	}
+	g, err := ParseGenesis(c.Genesis, *cfg.Fees)
+	if err != nil {
+		return nil, err
+	}
+	kv := newKVStore(c.DB)
+	db := rawdb.NewDatabase(kv)
+	tdb := triedb.NewDatabase(db, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: cleanCacheSize}})
+	vm := &VM{
+		cfg:      cfg,
+		log:      c.Log,
+		clock:    c.Clock,
+		kv:       kv,
+		db:       db,
+		triedb:   tdb,
+		statedb:  state.NewDatabase(tdb, nil),
+		chainCfg: g.Config,
+		signer:   types.LatestSignerForChainID(g.Config.ChainID),
+		pool:     newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
+		work:     make(chan struct{}, 1),
+		feeds:    newFeeds(),
+	}
+	if err := vm.loadOrInit(g); err != nil {
+		return nil, errors.Join(err, tdb.Close())
+	}
+	srv, err := vm.newRPCServer()
+	if err != nil {
+		return nil, errors.Join(err, tdb.Close())
+	}
+	vm.rpc = srv
+	vm.log.Info("EVM chain ready", "chainID", g.Config.ChainID, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
+	return vm, nil
+}
+
+// loadOrInit reads the stored head, or writes the genesis when there is
+// none. A stored genesis must be g's.
+func (vm *VM) loadOrInit(g *core.Genesis) error {
+	want := g.ToBlock()
+	headHash := rawdb.ReadHeadBlockHash(vm.db)
+	if headHash == (common.Hash{}) {
+		b := vm.kv.view.NewBatch()
+		defer b.Close()
+		vm.kv.setSink(b)
+		blk, err := g.Commit(vm.db, vm.triedb, nil)
+		vm.kv.clearSink()
+		if err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		if err := b.Commit(); err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		vm.genesis, vm.head = blk, blk
+		return nil
+	}
+	stored := rawdb.ReadCanonicalHash(vm.db, 0)
+	if stored != want.Hash() {
+		return fmt.Errorf("evm: stored genesis %s is not this chain's %s", stored, want.Hash())
+	}
+	vm.genesis = rawdb.ReadBlock(vm.db, stored, 0)
+	n, ok := rawdb.ReadHeaderNumber(vm.db, headHash)
+	if !ok {
+		return fmt.Errorf("evm: head block %s has no number", headHash)
+	}
+	vm.head = rawdb.ReadBlock(vm.db, headHash, n)
+	if vm.head == nil || vm.genesis == nil {
+		return fmt.Errorf("evm: head block %s or genesis missing", headHash)
+	}
+	return nil
+}
+
+// ChainID returns the chain's EIP-155 chain ID.
+func (vm *VM) ChainID() *big.Int { return new(big.Int).Set(vm.chainCfg.ChainID) }
+
+// currentHead returns the last accepted block.
+func (vm *VM) currentHead() *types.Block {
+	vm.mu.RLock()
+	defer vm.mu.RUnlock()
+	return vm.head
+}
+
+// LastAccepted implements chains.VM.
+func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
+	return ids.ID(vm.currentHead().Hash()), nil
+}
+
+// GetBlock implements chains.VM: an accepted (canonical) block.
+func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	blk := vm.blockByHash(common.Hash(id))
+	if blk == nil {
+		return nil, chains.ErrBlockNotFound
+	}
+	return vm.wrap(blk), nil
+}
+
+// GetBlockIDAtHeight implements chains.VM.
+func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
+	if height > vm.currentHead().NumberU64() {
+		return ids.ID{}, chains.ErrBlockNotFound
+	}
+	h := rawdb.ReadCanonicalHash(vm.db, height)
+	if h == (common.Hash{}) {
+		return ids.ID{}, chains.ErrBlockNotFound
+	}
+	return ids.ID(h), nil
+}
+
+// blockByHash returns the accepted block with hash h, or nil.
+func (vm *VM) blockByHash(h common.Hash) *types.Block {
+	n, ok := rawdb.ReadHeaderNumber(vm.db, h)
+	if !ok || n > vm.currentHead().NumberU64() || rawdb.ReadCanonicalHash(vm.db, n) != h {
+		return nil
+	}
+	return rawdb.ReadBlock(vm.db, h, n)
+}
+
+// blockByNumber returns the accepted block at height n, or nil.
+func (vm *VM) blockByNumber(n uint64) *types.Block {
+	if n > vm.currentHead().NumberU64() {
+		return nil
+	}
+	h := rawdb.ReadCanonicalHash(vm.db, n)
+	if h == (common.Hash{}) {
+		return nil
+	}
+	return rawdb.ReadBlock(vm.db, h, n)
+}
+
+// ParseBlock implements chains.VM: b is the block's RLP.
+func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
+	blk, err := decodeBlock(b)
+	if err != nil {
+		return nil, err
+	}
+	return &Block{vm: vm, eth: blk, bytes: append([]byte(nil), b...)}, nil
+}
+
+// decodeBlock decodes a block's RLP, refusing trailing bytes.
+func decodeBlock(b []byte) (*types.Block, error) {
+	blk := new(types.Block)
+	if err := rlp.DecodeBytes(b, blk); err != nil {
+		return nil, fmt.Errorf("decode block: %w", err)
+	}
+	return blk, nil
+}
+
+// wrap makes a chains.Block of an accepted block.
+func (vm *VM) wrap(blk *types.Block) *Block {
+	return &Block{vm: vm, eth: blk}
+}
+
+// WorkReady implements chains.VM.
+func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
+
+// signal tells the pipeline there may be a block to build.
+func (vm *VM) signal() {
+	select {
+	case vm.work <- struct{}{}:
+	default:
+	}
+}
+
+// Accepted implements chains.VM: the block's batch is committed.
+func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
+	b, ok := cb.(*Block)
+	if !ok {
+		return fmt.Errorf("evm: accepted block of type %T", cb)
+	}
+	vm.mu.Lock()
+	vm.head = b.eth
+	vm.mu.Unlock()
+	b.result = nil // the state is committed; release it
+
+	senders := make([]common.Address, 0, len(b.eth.Transactions()))
+	for _, tx := range b.eth.Transactions() {
+		vm.pool.remove(tx.Hash())
+		if from, err := types.Sender(vm.signer, tx); err == nil {
+			senders = append(senders, from)
+		}
+	}
+	st, err := vm.stateAt(b.eth.Root())
+	if err != nil {
+		return fmt.Errorf("open state of accepted block %s: %w", b.eth.Hash(), err)
+	}
+	vm.pool.prune(senders, st.GetNonce)
+	vm.feeds.sendHead(b.eth, vm.receipts(b.eth))
+	if vm.pool.len() > 0 {
+		vm.signal()
+	}
+	return nil
+}
+
+// stateAt opens the state at root for reading.
+func (vm *VM) stateAt(root common.Hash) (*state.StateDB, error) {
+	return state.New(root, vm.statedb)
+}
+
+// receipts returns an accepted block's receipts with every derived field.
+func (vm *VM) receipts(blk *types.Block) types.Receipts {
+	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
+}
+
+// Handlers implements chains.VM: "/rpc" (HTTP) and "/ws" (websocket), both
+// served by one go-ethereum rpc server.
+func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
+	return map[string]http.Handler{
+		"/rpc": vm.rpc,
+		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
+	}, nil
+}
+
+// Close implements chains.VM.
+func (vm *VM) Close() error {
+	vm.mu.Lock()
+	if vm.closed {
+		vm.mu.Unlock()
+		return nil
+	}
+	vm.closed = true
+	vm.mu.Unlock()
+	vm.rpc.Stop()
+	vm.feeds.close()
+	return vm.triedb.Close()
+}
