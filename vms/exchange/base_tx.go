@@ -1,0 +1,40 @@
+package exchange
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// BaseTx moves funds (type ID 0). Its fields start every other tx kind (§6.2).
+type BaseTx struct {
+	NetworkID uint32
+	// BlockchainID is the X-Chain's ID; it is empty in the genesis asset.
+	BlockchainID ids.ID
+	Outs         []TransferableOutput
+	Ins          []TransferableInput
+	// Memo is at most 256 bytes (checked by the chain, §6.2).
+	Memo []byte
+}
+
+// Base returns tx itself; the kinds that embed BaseTx inherit it.
+func (tx *BaseTx) Base() *BaseTx { return tx }
+
+func (*BaseTx) typeID() uint32 { return TypeIDBaseTx }
+
+// Marshal writes network ID, blockchain ID, outputs, inputs and memo.
+func (tx *BaseTx) Marshal(p *codec.Packer) {
+	p.Uint32(tx.NetworkID)
+	p.ID(tx.BlockchainID)
+	marshalOutputs(p, tx.Outs)
+	marshalInputs(p, tx.Ins)
+	p.VarBytes(tx.Memo)
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (tx *BaseTx) Unmarshal(u *codec.Unpacker) {
+	tx.NetworkID = u.Uint32()
+	tx.BlockchainID = u.ID()
+	tx.Outs = unmarshalOutputs(u)
+	tx.Ins = unmarshalInputs(u)
+	tx.Memo = u.VarBytes()
+}

@@ -1,0 +1,32 @@
+package exchange
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// ImportTx spends UTXOs that another chain exported to the X-Chain through shared memory (type ID
+// 3, §6.2).
+type ImportTx struct {
+	BaseTx
+	// SourceChain is the chain that exported the UTXOs.
+	SourceChain ids.ID
+	// ImportedIns spend the atomic UTXOs.
+	ImportedIns []TransferableInput
+}
+
+func (*ImportTx) typeID() uint32 { return TypeIDImportTx }
+
+// Marshal writes the BaseTx fields, the source chain and the imported inputs.
+func (tx *ImportTx) Marshal(p *codec.Packer) {
+	tx.BaseTx.Marshal(p)
+	p.ID(tx.SourceChain)
+	marshalInputs(p, tx.ImportedIns)
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (tx *ImportTx) Unmarshal(u *codec.Unpacker) {
+	tx.BaseTx.Unmarshal(u)
+	tx.SourceChain = u.ID()
+	tx.ImportedIns = unmarshalInputs(u)
+}

@@ -1,0 +1,87 @@
+package exchange
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// OperationTx applies fx operations to UTXOs, such as minting more of an asset (type ID 2, §6.2).
+type OperationTx struct {
+	BaseTx
+	Ops []Operation
+}
+
+func (*OperationTx) typeID() uint32 { return TypeIDOperationTx }
+
+// Marshal writes the BaseTx fields, then the operations.
+func (tx *OperationTx) Marshal(p *codec.Packer) {
+	tx.BaseTx.Marshal(p)
+	p.Count(len(tx.Ops))
+	for i := range tx.Ops {
+		tx.Ops[i].Marshal(p)
+	}
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (tx *OperationTx) Unmarshal(u *codec.Unpacker) {
+	tx.BaseTx.Unmarshal(u)
+	n := u.Count(minOperationSize)
+	if u.Err() != nil {
+		return
+	}
+	tx.Ops = make([]Operation, n)
+	for i := range tx.Ops {
+		tx.Ops[i].Unmarshal(u)
+	}
+}
+
+// minOperationSize is the encoded size of an Operation with no UTXOs and the smallest
+// MintOperation: no signature indices and no addresses.
+const minOperationSize = ids.IDLen + 4 + 4 + 4 + (8 + 4 + 4) + secp256k1fx.MinTransferOutputSize
+
+// Operation spends the UTXOs UTXOIDs of AssetID with an fx operation. Only a secp256k1fx
+// MintOperation (type ID 8) is read.
+type Operation struct {
+	AssetID ids.ID
+	// UTXOIDs must be sorted and unique (checked by the chain).
+	UTXOIDs []UTXOID
+	Op      *secp256k1fx.MintOperation
+}
+
+// Marshal writes the asset ID, the UTXO references, then the operation's type ID and body.
+func (op *Operation) Marshal(p *codec.Packer) {
+	p.ID(op.AssetID)
+	p.Count(len(op.UTXOIDs))
+	for i := range op.UTXOIDs {
+		op.UTXOIDs[i].Marshal(p)
+	}
+	if op.Op == nil {
+		p.Fail(codec.UnregisteredTypeError("operation", nil))
+		return
+	}
+	p.TypeID(TypeIDMintOperation)
+	op.Op.Marshal(p)
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (op *Operation) Unmarshal(u *codec.Unpacker) {
+	op.AssetID = u.ID()
+	n := u.Count(utxoIDSize)
+	if u.Err() != nil {
+		return
+	}
+	op.UTXOIDs = make([]UTXOID, n)
+	for i := range op.UTXOIDs {
+		op.UTXOIDs[i].Unmarshal(u)
+	}
+	expectTypeID(u, "operation", TypeIDMintOperation)
+	op.Op = &secp256k1fx.MintOperation{}
+	op.Op.Unmarshal(u)
+}
+
+// outputs returns the outputs the operation creates, in the order they become UTXOs: the new
+// MintOutput, then the minted TransferOutput.
+func (op *Operation) outputs() []Output {
+	return []Output{&op.Op.MintOutput, &op.Op.TransferOutput}
+}
