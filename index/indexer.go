@@ -194,10 +194,12 @@ func (x *Indexer) Register(chainID ids.ID, kinds ...Kind) (map[Kind]http.Handler
 	}
 	x.chains[chainID] = ci
 	handlers := make(map[Kind]http.Handler, len(kinds))
-	for _, k := range kinds {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
 		handlers[k] = newHandler(*ci.slot(k), log.With("index", k.String()))
+		names[i] = k.String()
 	}
-	log.Info("chain indexed", "kinds", kinds)
+	log.Info("chain indexed", "kinds", names)
 	return handlers, nil
 }
 

@@ -9,8 +9,11 @@ import (
 	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/storage"
 )
 
 // Chain is a chain the node creates at start-up: its spec and the indexes it gets.
@@ -109,4 +112,47 @@ func (r chainRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Han
 		}
 	}
 	return r.srv.AddAliases(base, aliasBases...)
+}
+
+// VMs maps a VM's ID to the factory of its chains: the VMs this node can run. Package node links
+// no VM itself; cmd/cornice hands it every VM (see docs/decisions.md).
+type VMs map[ids.ID]chains.Factory
+
+// primaryNetwork builds the local network's genesis, aliases the X and C chains to the IDs it
+// gives (the reference's local IDs, platform-exchange.md §7.7) and returns the chains among P, X
+// and C whose VM is in vms. Today that can be the C-Chain; the P- and X-Chains join when their VMs
+// land (issues #5, #7), and until then their aliases resolve while info.isBootstrapped reports
+// false. Networks other than local have no built-in genesis yet and run no Primary Network chain.
+func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
+	if n.cfg.NetworkID != config.LocalID {
+		n.log.Warn("no built-in genesis for this network: no Primary Network chain runs", "networkID", n.cfg.NetworkID)
+		return nil, nil
+	}
+	cfg, err := genesis.Local()
+	if err != nil {
+		return nil, fmt.Errorf("load the local genesis: %w", err)
+	}
+	g, err := genesis.Build(cfg, n.clock.Now())
+	if err != nil {
+		return nil, fmt.Errorf("build the local genesis: %w", err)
+	}
+	if err := n.chains.PreAlias(g.XChainID, "X", "avm"); err != nil {
+		return nil, fmt.Errorf("alias the X-Chain: %w", err)
+	}
+	if err := n.chains.PreAlias(g.CChainID, "C", "evm"); err != nil {
+		return nil, fmt.Errorf("alias the C-Chain: %w", err)
+	}
+	evmID := ids.FromName("evm")
+	factory, ok := vms[evmID]
+	if !ok {
+		return nil, nil
+	}
+	return []Chain{{Spec: chains.Spec{
+		Chain:      chains.Chain{ID: g.CChainID, SubnetID: ids.Empty, VMID: evmID, Name: "C-Chain"},
+		Aliases:    []string{"C", "evm"},
+		APIAliases: []string{"C", "evm"},
+		Prefix:     storage.PrefixEVM,
+		Factory:    factory,
+		Genesis:    g.CGenesis,
+	}}}, nil
 }

@@ -57,7 +57,7 @@ func TestCrashChild(t *testing.T) {
 	require.NoError(t, err)
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	n, err := node.New(nodeConfig(dir), log, tn.chains(true)...)
+	n, err := node.New(nodeConfig(dir), log, nil, tn.chains(true)...)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

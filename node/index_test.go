@@ -101,10 +101,16 @@ func (tn testNet) targets() []indexTarget {
 	}
 }
 
-// nodeConfig is a local-network config on loopback port 0 over dataDir, with the local staker2's
+// nodeConfig is a custom-network (1337) config on loopback port 0 over dataDir, with the local staker2's
 // identity (no key generation: starts stay fast).
+// The network is not local, so the node builds no Primary Network genesis and the test chains can
+// take the P, X and C aliases.
 func nodeConfig(dataDir string) config.Config {
 	cfg := config.Default()
+	cfg.NetworkID = 1337
+	if err := cfg.ResolveUpgrades(); err != nil {
+		panic(err) // the default schedule of a custom network always resolves
+	}
 	cfg.DataDir = dataDir
 	cfg.HTTPHost = "127.0.0.1"
 	cfg.HTTPPort = 0
@@ -688,7 +694,7 @@ func TestIndexRestartRules(t *testing.T) {
 				cfg.IndexEnabled, cfg.IndexAllowIncomplete = r.enabled, r.allow
 				if r.wantErr != nil {
 					before := dumpDB(t, dir)
-					_, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), tn.chains(i%2 == 1)...)
+					_, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), nil, tn.chains(i%2 == 1)...)
 					require.ErrorIs(t, err, r.wantErr, "run %d", i)
 					require.ErrorContains(t, err, r.wantErr.Error())
 					require.Equal(t, before, dumpDB(t, dir), "run %d: a refused start writes nothing", i)

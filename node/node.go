@@ -63,20 +63,21 @@ type Node struct {
 // generates the staking identity, builds every enabled API and binds the HTTP listener. On error
 // everything opened so far is closed again.
 //
-// extra are chains to run besides the node's own, created at start-up like them.
-func New(cfg config.Config, log *slog.Logger, extra ...Chain) (*Node, error) {
+// The node runs the Primary Network chains of its network's genesis whose VM is in vms, then the
+// extra chains (tests use them to run test VMs).
+func New(cfg config.Config, log *slog.Logger, vms VMs, extra ...Chain) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry()}
-	if err := n.build(extra); err != nil {
+	if err := n.build(vms, extra); err != nil {
 		n.close()
 		return nil, err
 	}
 	return n, nil
 }
 
-func (n *Node) build(extra []Chain) error {
+func (n *Node) build(vms VMs, extra []Chain) error {
 	// The database comes first: its lock is what stops a second process on the same data dir
 	// before that process writes anything.
 	db, err := storage.Open(filepath.Join(n.cfg.DataDir, "db"), n.log.With("component", "storage"))
@@ -94,8 +95,7 @@ func (n *Node) build(extra []Chain) error {
 		return fmt.Errorf("load chain registry: %w", err)
 	}
 	// The P-Chain's ID is the all-zero ID on every network (node-api.md §3.3), so its aliases
-	// resolve from the start, as on the reference node. The X and C IDs come from the P-Chain
-	// genesis. TODO(#5): alias X/avm and C/evm once the P-Chain genesis is built.
+	// resolve from the start, as on the reference node; X and C are aliased from the genesis.
 	if err := n.chains.PreAlias(ids.Empty, "P", "platform"); err != nil {
 		return fmt.Errorf("alias the P-Chain: %w", err)
 	}
@@ -129,7 +129,11 @@ func (n *Node) build(extra []Chain) error {
 	if err != nil {
 		return fmt.Errorf("create chain manager: %w", err)
 	}
-	return n.createChains(context.Background(), extra)
+	primary, err := n.primaryNetwork(vms)
+	if err != nil {
+		return err
+	}
+	return n.createChains(context.Background(), append(primary, extra...))
 }
 
 // loadIdentity loads the staking TLS certificate and BLS key, generating them on first start.

@@ -53,7 +53,7 @@ type running struct {
 // stopped already.
 func start(t *testing.T, cfg config.Config, extra ...node.Chain) *running {
 	t.Helper()
-	n, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), extra...)
+	n, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), nil, extra...)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -201,7 +201,7 @@ func TestSecondNodeOnSameDataDirFails(t *testing.T) {
 	cfg := testConfig(t)
 	first := start(t, cfg)
 
-	_, err := node.New(cfg, slog.New(slog.DiscardHandler))
+	_, err := node.New(cfg, slog.New(slog.DiscardHandler), nil)
 	require.ErrorIs(t, err, storage.ErrLocked)
 
 	resp, _ := post(t, first.url+"/ext/info", `{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}`)

@@ -23,7 +23,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/vms/evm"
 )
 
 func main() {
@@ -40,9 +42,15 @@ func main() {
 // a function that records the config.
 type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger) error
 
+// vms are the VMs this binary runs. They are linked here, not in package node, so that node and
+// its tests stay free of any VM's dependencies (docs/decisions.md).
+func vms() node.VMs {
+	return node.VMs{ids.FromName("evm"): evm.Factory{}}
+}
+
 // startNode builds the node and runs it until ctx is done.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	n, err := node.New(cfg, log)
+	n, err := node.New(cfg, log, vms())
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 		return nil, errors.Join(err, tdb.Close())
 	}
 	vm.rpc = srv
-	vm.log.Info("EVM chain ready", "chainID", g.Config.ChainID, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
+	vm.log.Info("EVM chain ready", "evmChainID", g.Config.ChainID, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
 	return vm, nil
 }
 
