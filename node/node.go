@@ -71,6 +71,10 @@ func New(cfg config.Config, log *slog.Logger, vms VMs, extra ...Chain) (*Node, e
 	}
 	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry()}
 	if err := n.build(vms, extra); err != nil {
+		if n.http != nil {
+			// Releases the bound listener; nothing is being served yet.
+			_ = n.http.Shutdown(context.Background())
+		}
 		n.close()
 		return nil, err
 	}
