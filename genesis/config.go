@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
 )
 
@@ -129,7 +130,7 @@ func ParseConfig(b []byte) (*Config, error) {
 		if out.ETHAddr, err = parseETHAddr(a.ETHAddr); err != nil {
 			errs = append(errs, fmt.Errorf("allocation %d: %w", i, err))
 		}
-		if _, _, out.AVAXAddr, err = parseAddress(a.AVAXAddr); err != nil {
+		if _, _, out.AVAXAddr, err = address.Parse(a.AVAXAddr); err != nil {
 			errs = append(errs, fmt.Errorf("allocation %d: %w", i, err))
 		}
 		out.InitialAmount = a.InitialAmount
@@ -137,7 +138,7 @@ func ParseConfig(b []byte) (*Config, error) {
 	}
 	for i, s := range raw.InitialStakedFunds {
 		var err error
-		if _, _, cfg.InitialStakedFunds[i], err = parseAddress(s); err != nil {
+		if _, _, cfg.InitialStakedFunds[i], err = address.Parse(s); err != nil {
 			errs = append(errs, fmt.Errorf("initial staked funds %d: %w", i, err))
 		}
 	}
@@ -146,7 +147,7 @@ func ParseConfig(b []byte) (*Config, error) {
 		out.NodeID = s.NodeID
 		out.DelegationFee = s.DelegationFee
 		var err error
-		if _, _, out.RewardAddress, err = parseAddress(s.RewardAddress); err != nil {
+		if _, _, out.RewardAddress, err = address.Parse(s.RewardAddress); err != nil {
 			errs = append(errs, fmt.Errorf("initial staker %d: %w", i, err))
 		}
 		if s.Signer != nil {

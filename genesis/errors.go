@@ -1,6 +1,10 @@
 package genesis
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/cornice-node/cornice/vms/address"
+)
 
 // Config errors. They reach an operator who starts a node with a custom genesis; the texts are
 // worded after the reference node's genesis validation (genesis/genesis.go, cited in
@@ -36,10 +40,8 @@ var (
 // Address and field errors (§2.4).
 var (
 	// ErrInvalidAddress is returned for a chain address that is not `<alias>-<bech32>` of a
-	// 20-byte address.
-	ErrInvalidAddress = errors.New("invalid address")
-	// ErrInvalidBech32 is returned for a string that is not valid BIP-173 bech32.
-	ErrInvalidBech32 = errors.New("invalid bech32 string")
+	// 20-byte address: address.ErrInvalidAddress, which address.Parse wraps.
+	ErrInvalidAddress = address.ErrInvalidAddress
 	// ErrInvalidETHAddress is returned for an ethAddr that is not 20 hex-encoded bytes.
 	ErrInvalidETHAddress = errors.New("invalid ETH address")
 	// ErrInvalidSigner is returned for a signer whose key or proof of possession has the wrong

@@ -1,4 +1,4 @@
-package genesis
+package address
 
 import (
 	"fmt"
@@ -44,10 +44,10 @@ func bech32Polymod(hrp string, values []byte) uint32 {
 	return chk
 }
 
-// decodeBech32 decodes a bech32 string into its lower-case human-readable part and its data as
+// DecodeBech32 decodes a bech32 string into its lower-case human-readable part and its data as
 // 8-bit bytes. It rejects mixed case, characters outside 33–126, strings longer than 90
 // characters, a bad checksum, and data whose padding is longer than 4 bits or not zero (BIP-173).
-func decodeBech32(s string) (hrp string, data []byte, err error) {
+func DecodeBech32(s string) (hrp string, data []byte, err error) {
 	if len(s) > bech32MaxLen {
 		return "", nil, fmt.Errorf("%w: %d characters, limit %d", ErrInvalidBech32, len(s), bech32MaxLen)
 	}
@@ -90,9 +90,9 @@ func decodeBech32(s string) (hrp string, data []byte, err error) {
 	return hrp, data, nil
 }
 
-// encodeBech32 encodes data (8-bit bytes) under hrp, the inverse of decodeBech32. The hrp must be
+// EncodeBech32 encodes data (8-bit bytes) under hrp, the inverse of DecodeBech32. The hrp must be
 // 1–83 characters in 33–126 and not upper case.
-func encodeBech32(hrp string, data []byte) (string, error) {
+func EncodeBech32(hrp string, data []byte) (string, error) {
 	values, err := regroupBits(data, 8, 5, true)
 	if err != nil {
 		return "", err
@@ -152,15 +152,15 @@ func regroupBits(in []byte, from, to uint, pad bool) ([]byte, error) {
 	return out, nil
 }
 
-// parseAddress parses a chain address `<alias>-<bech32>` such as `X-local18jma8…` into its chain
-// alias, its human-readable part and its 20-byte short address (§2.4). Like the reference, it
-// splits on the first '-' and accepts any alias and HRP.
-func parseAddress(s string) (alias, hrp string, addr ids.ShortID, err error) {
+// Parse parses a chain address `<alias>-<bech32>` such as `X-local18jma8…` into its chain alias,
+// its human-readable part and its 20-byte short address (§2.4). Like the reference, it splits on
+// the first '-' and accepts any alias and HRP; errors wrap ErrInvalidAddress.
+func Parse(s string) (alias, hrp string, addr ids.ShortID, err error) {
 	alias, rest, ok := strings.Cut(s, "-")
 	if !ok {
 		return "", "", ids.ShortID{}, fmt.Errorf("%w %q: no chain alias", ErrInvalidAddress, s)
 	}
-	hrp, data, err := decodeBech32(rest)
+	hrp, data, err := DecodeBech32(rest)
 	if err != nil {
 		return "", "", ids.ShortID{}, fmt.Errorf("%w %q: %w", ErrInvalidAddress, s, err)
 	}
@@ -171,9 +171,9 @@ func parseAddress(s string) (alias, hrp string, addr ids.ShortID, err error) {
 	return alias, hrp, addr, nil
 }
 
-// formatAddress is the inverse of parseAddress.
-func formatAddress(alias, hrp string, addr ids.ShortID) (string, error) {
-	s, err := encodeBech32(hrp, addr[:])
+// Format is the inverse of Parse: alias + "-" + the bech32 encoding of addr under hrp.
+func Format(alias, hrp string, addr ids.ShortID) (string, error) {
+	s, err := EncodeBech32(hrp, addr[:])
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,143 @@
+package exchange
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// MaxFutureBlockTime is how far ahead of the node's clock a block's time may be (§6.1).
+const MaxFutureBlockTime = 10 * time.Second
+
+// Block is a StandardBlock as the acceptance pipeline sees it: a chains.Block, and a
+// chains.TxLister for the X-Chain's tx index. It is used by the pipeline goroutine only.
+type Block struct {
+	vm  *VM
+	blk *StandardBlock
+	// effs are the effects of the block's txs, in order, once verified against the last
+	// accepted block (the builder verifies the blocks it builds).
+	effs []*effects
+	// verifiedOn is the last accepted block effs were computed on.
+	verifiedOn ids.ID
+}
+
+var (
+	_ chains.Block    = (*Block)(nil)
+	_ chains.TxLister = (*Block)(nil)
+)
+
+// ID implements chains.Block: sha256 of the block bytes.
+func (b *Block) ID() ids.ID { return b.blk.ID() }
+
+// Parent implements chains.Block.
+func (b *Block) Parent() ids.ID { return b.blk.Parent() }
+
+// Height implements chains.Block.
+func (b *Block) Height() uint64 { return b.blk.Height() }
+
+// Timestamp implements chains.Block: the block's time, in whole seconds.
+func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.blk.Time()), 0).UTC() }
+
+// Bytes implements chains.Block. The caller must not modify them.
+func (b *Block) Bytes() []byte { return b.blk.Bytes() }
+
+// Standard returns the block's wire form.
+func (b *Block) Standard() *StandardBlock { return b.blk }
+
+// Txs implements chains.TxLister: the block's txs in order, with their signed bytes.
+func (b *Block) Txs() []chains.Container {
+	txs := b.blk.Txs()
+	out := make([]chains.Container, len(txs))
+	for i, tx := range txs {
+		out[i] = chains.Container{ID: tx.ID(), Bytes: tx.Bytes()}
+	}
+	return out
+}
+
+// Verify implements chains.Block: the block extends the last accepted block by one height, at a
+// time no earlier than its parent's and at most MaxFutureBlockTime ahead, with an empty merkle
+// root and at least one tx (§6.1); then every tx is verified in order, each on the UTXOs the
+// earlier ones leave, so a UTXO is spent at most once in a block and across blocks.
+func (b *Block) Verify(ctx context.Context) error {
+	vm := b.vm
+	parent := vm.lastAccepted()
+	blk := b.blk
+	now := vm.clock.Now()
+	switch {
+	case blk.Parent() != parent.ID() || blk.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.ID(), parent.Height())
+	case blk.MerkleRoot() != ids.Empty:
+		return ErrMerkleRoot
+	case len(blk.Txs()) == 0:
+		return ErrNoTxs
+	case blk.Time() < parent.Time() || blk.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
+		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, blk.Time(), parent.Time(), now.Unix())
+	}
+	if b.effs != nil && b.verifiedOn == parent.ID() {
+		return nil
+	}
+	ov := newOverlay(vm.state)
+	seen := make(map[ids.ID]struct{}, len(blk.Txs()))
+	effs := make([]*effects, 0, len(blk.Txs()))
+	for _, tx := range blk.Txs() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		eff, err := vm.verifyTx(tx, ov, blk.Time(), seen)
+		if err != nil {
+			return fmt.Errorf("tx %s: %w", tx.ID(), err)
+		}
+		ov.apply(eff)
+		effs = append(effs, eff)
+	}
+	b.effs, b.verifiedOn = effs, parent.ID()
+	return nil
+}
+
+// Accept implements chains.Block: it stages the block's txs, the UTXOs they spend (deleted) and
+// create (written, unless a later tx of the block spends them), and the block itself into batch.
+func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
+	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
+		if err := b.Verify(ctx); err != nil {
+			return err
+		}
+	}
+	w := writer{b: b.vm.state.db.Wrap(batch)}
+	created := make(map[ids.ID]struct{})
+	var order []*UTXO
+	for i, tx := range b.blk.Txs() {
+		if err := w.putTx(tx); err != nil {
+			return err
+		}
+		eff := b.effs[i]
+		for _, ux := range eff.consumed {
+			id := ux.InputID()
+			if _, ok := created[id]; ok {
+				delete(created, id)
+				continue
+			}
+			if err := w.deleteUTXO(ux); err != nil {
+				return err
+			}
+		}
+		for j := range eff.produced {
+			ux := &eff.produced[j]
+			created[ux.InputID()] = struct{}{}
+			order = append(order, ux)
+		}
+	}
+	for _, ux := range order {
+		if _, ok := created[ux.InputID()]; !ok {
+			continue
+		}
+		if err := w.putUTXO(ux); err != nil {
+			return err
+		}
+	}
+	return w.putBlock(b.blk)
+}

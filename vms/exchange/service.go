@@ -1,0 +1,473 @@
+package exchange
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// getUTXOs limits (§5.1).
+const (
+	// maxAddresses is the most addresses one getUTXOs call may name.
+	maxAddresses = 1024
+	// maxPageSize is the most UTXOs one getUTXOs call returns.
+	maxPageSize = 1024
+)
+
+// Statuses avm.getTxStatus reports: only these two, although the reference's docs list more
+// (§6.5).
+const (
+	statusAccepted = "Accepted"
+	statusUnknown  = "Unknown"
+)
+
+// service is the avm API of one X-Chain VM (§6.5). It is safe for concurrent use.
+type service struct {
+	vm *VM
+}
+
+// newHandler returns the chain's JSON-RPC server, service name "avm".
+func (vm *VM) newHandler() http.Handler {
+	s := &service{vm: vm}
+	srv := jsonrpc.NewServer("avm", vm.log)
+	jsonrpc.Register(srv, "issueTx", s.IssueTx)
+	jsonrpc.Register(srv, "getTx", s.GetTx)
+	jsonrpc.Register(srv, "getTxStatus", s.GetTxStatus)
+	jsonrpc.Register(srv, "getHeight", s.GetHeight)
+	jsonrpc.Register(srv, "getBlock", s.GetBlock)
+	jsonrpc.Register(srv, "getBlockByHeight", s.GetBlockByHeight)
+	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
+	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
+	jsonrpc.Register(srv, "getBalance", s.GetBalance)
+	jsonrpc.Register(srv, "getAllBalances", s.GetAllBalances)
+	jsonrpc.Register(srv, "getTxFee", s.GetTxFee)
+	return srv
+}
+
+// internal logs an internal failure of method and returns the client's text.
+func (s *service) internal(method string, err error) error {
+	s.vm.log.Error("avm call failed", "method", method, "err", err)
+	return errInternal
+}
+
+// IssueTx decodes, verifies and queues a signed tx; the verification error is returned raw.
+func (s *service) IssueTx(_ context.Context, args *IssueTxArgs) (*TxIDReply, error) {
+	b, err := args.Encoding.Decode(args.Tx)
+	if err != nil {
+		return nil, decodeTxError(err)
+	}
+	tx, err := ParseTx(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.vm.IssueTx(tx); err != nil {
+		return nil, err
+	}
+	return &TxIDReply{TxID: tx.ID()}, nil
+}
+
+// GetTx returns an accepted tx. Pending txs are `not found`, as in the reference.
+func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error) {
+	if args.TxID == ids.Empty {
+		return nil, errNilTxID
+	}
+	tx, found, err := s.vm.state.getTx(args.TxID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getTx", err)
+	case !found:
+		return nil, errNotFound
+	}
+	var raw []byte
+	if args.Encoding == ids.JSON {
+		raw, err = TxJSON(tx, chainAlias, s.vm.hrp)
+		if err != nil {
+			return nil, s.internal("getTx", err)
+		}
+	} else {
+		raw, err = encodeString(tx.Bytes(), args.Encoding)
+		if err != nil {
+			return nil, encodeError("tx", args.Encoding, err)
+		}
+	}
+	return &GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
+}
+
+// encodeString renders b in a hex encoding as a JSON string.
+func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
+	s, err := enc.Encode(b)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// GetTxStatus returns "Accepted" for an accepted tx and "Unknown" for any other.
+func (s *service) GetTxStatus(_ context.Context, args *GetTxStatusArgs) (*GetTxStatusReply, error) {
+	if args.TxID == ids.Empty {
+		return nil, errNilTxID
+	}
+	ok, err := s.vm.state.hasTx(args.TxID)
+	if err != nil {
+		return nil, s.internal("getTxStatus", err)
+	}
+	if ok {
+		return &GetTxStatusReply{Status: statusAccepted}, nil
+	}
+	return &GetTxStatusReply{Status: statusUnknown}, nil
+}
+
+// GetHeight returns the last accepted block's height, as committed: a block whose txs read as
+// Accepted counts, even before the VM's Accepted has run.
+func (s *service) GetHeight(context.Context, *struct{}) (*GetHeightReply, error) {
+	_, height, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getHeight", err)
+	}
+	return &GetHeightReply{Height: jsonrpc.Uint64(height)}, nil
+}
+
+// GetBlock returns an accepted block.
+func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockReply, error) {
+	blk, found, err := s.vm.state.getBlock(args.BlockID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getBlock", err)
+	case !found:
+		return nil, blockNotFoundError(args.BlockID)
+	}
+	return s.blockReply("getBlock", blk, args.Encoding)
+}
+
+// GetBlockByHeight returns the accepted block at a height.
+func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs) (*GetBlockReply, error) {
+	h := uint64(args.Height)
+	id, found, err := s.vm.state.blockIDAt(h)
+	if err != nil {
+		return nil, s.internal("getBlockByHeight", err)
+	}
+	if !found {
+		return nil, heightNotFoundError(h)
+	}
+	blk, found, err := s.vm.state.getBlock(id)
+	switch {
+	case err != nil:
+		return nil, s.internal("getBlockByHeight", err)
+	case !found:
+		return nil, s.internal("getBlockByHeight", fmt.Errorf("block %s at height %d is missing", id, h))
+	}
+	return s.blockReply("getBlockByHeight", blk, args.Encoding)
+}
+
+func (s *service) blockReply(method string, blk *StandardBlock, enc ids.Encoding) (*GetBlockReply, error) {
+	var (
+		raw []byte
+		err error
+	)
+	if enc == ids.JSON {
+		if raw, err = BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
+			return nil, s.internal(method, err)
+		}
+	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+		return nil, encodeError("block", enc, err)
+	}
+	return &GetBlockReply{Block: raw, Encoding: enc}, nil
+}
+
+// parseAddress parses one of this chain's addresses: its alias "X", "avm" or its ID, and the
+// network's HRP (§2.4).
+func (s *service) parseAddress(str string) (ids.ShortID, error) {
+	alias, hrp, addr, err := address.Parse(str)
+	if err != nil {
+		return ids.ShortID{}, parseAddressError(str, err)
+	}
+	if alias != chainAlias && alias != "avm" && alias != s.vm.rules.chainID.String() {
+		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
+	}
+	if hrp != s.vm.hrp {
+		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
+	}
+	return addr, nil
+}
+
+// formatAddress formats one of this chain's addresses.
+func (s *service) formatAddress(addr ids.ShortID) (string, error) {
+	return address.Format(chainAlias, s.vm.hrp, addr)
+}
+
+// GetUTXOs returns a page of the UTXOs the addresses own: addresses in byte order, each one's
+// UTXOs in ID order, from after startIndex, each UTXO once, at most limit (1024 when 0 or more).
+// endIndex is where the next page starts (§5.1).
+func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
+	switch n := len(args.Addresses); {
+	case n == 0:
+		return nil, errNoAddresses
+	case n > maxAddresses:
+		return nil, tooManyAddressesError(n)
+	}
+	if args.SourceChain != "" && args.SourceChain != chainAlias && args.SourceChain != "avm" &&
+		args.SourceChain != s.vm.rules.chainID.String() {
+		return nil, errSharedMemory
+	}
+	addrs := make([]ids.ShortID, 0, len(args.Addresses))
+	for _, str := range args.Addresses {
+		addr, err := s.parseAddress(str)
+		if err != nil {
+			return nil, err
+		}
+		addrs = append(addrs, addr)
+	}
+	slices.SortFunc(addrs, ids.ShortID.Compare)
+	addrs = slices.Compact(addrs)
+	var (
+		startAddr ids.ShortID
+		startUTXO ids.ID
+	)
+	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
+		var err error
+		if startAddr, err = s.parseAddress(args.StartIndex.Address); err != nil {
+			return nil, startIndexError(err)
+		}
+		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
+			return nil, startIndexError(err)
+		}
+	}
+	limit := int(args.Limit)
+	if limit <= 0 || limit > maxPageSize {
+		limit = maxPageSize
+	}
+	var (
+		lastAddr ids.ShortID
+		lastUTXO ids.ID
+		utxos    = make([]string, 0)
+		seen     = make(map[ids.ID]struct{})
+	)
+fill:
+	for _, addr := range addrs {
+		start := ids.Empty
+		switch c := addr.Compare(startAddr); {
+		case c < 0:
+			continue
+		case c == 0:
+			start = startUTXO
+		}
+		lastAddr = addr
+		utxoIDs, err := s.vm.state.utxoIDs(addr, start, limit-len(utxos))
+		if err != nil {
+			return nil, s.internal("getUTXOs", err)
+		}
+		for _, id := range utxoIDs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			lastUTXO = id
+			if _, dup := seen[id]; dup {
+				continue
+			}
+			seen[id] = struct{}{}
+			ux, found, err := s.vm.state.getUTXO(id)
+			if err != nil {
+				return nil, s.internal("getUTXOs", err)
+			}
+			if !found {
+				continue // spent by a block accepted since the index was read
+			}
+			b, err := ux.Bytes()
+			if err != nil {
+				return nil, s.internal("getUTXOs", err)
+			}
+			str, err := args.Encoding.Encode(b)
+			if err != nil {
+				return nil, encodeError("utxo", args.Encoding, err)
+			}
+			utxos = append(utxos, str)
+			if len(utxos) >= limit {
+				break fill
+			}
+		}
+	}
+	endAddr, err := s.formatAddress(lastAddr)
+	if err != nil {
+		return nil, s.internal("getUTXOs", err)
+	}
+	return &GetUTXOsReply{
+		NumFetched: jsonrpc.Uint64(len(utxos)),
+		UTXOs:      utxos,
+		EndIndex:   Index{Address: endAddr, UTXO: lastUTXO.String()},
+		Encoding:   args.Encoding,
+	}, nil
+}
+
+// lookupAsset resolves an asset alias ("AVAX") or ID.
+func (s *service) lookupAsset(str string) (ids.ID, error) {
+	if id, ok := s.vm.assetAliases[str]; ok {
+		return id, nil
+	}
+	id, err := ids.FromString(str)
+	if err != nil {
+		return ids.ID{}, unknownAssetError(str)
+	}
+	return id, nil
+}
+
+// GetAssetDescription returns the name, symbol and denomination of an asset.
+func (s *service) GetAssetDescription(_ context.Context, args *GetAssetDescriptionArgs) (*GetAssetDescriptionReply, error) {
+	assetID, err := s.lookupAsset(args.AssetID)
+	if err != nil {
+		return nil, err
+	}
+	tx, found, err := s.vm.state.getTx(assetID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getAssetDescription", err)
+	case !found:
+		return nil, errNotFound
+	}
+	ca, ok := tx.Unsigned().(*CreateAssetTx)
+	if !ok {
+		return nil, errNotAsset
+	}
+	return &GetAssetDescriptionReply{
+		AssetID:      assetID,
+		Name:         ca.Name,
+		Symbol:       ca.Symbol,
+		Denomination: jsonrpc.Uint8(ca.Denomination),
+	}, nil
+}
+
+// ownedUTXO is a TransferOutput UTXO an address owns.
+type ownedUTXO struct {
+	ux  *UTXO
+	out *secp256k1fx.TransferOutput
+}
+
+// owned returns the TransferOutput UTXOs addr owns, in UTXO ID order. Without includePartial,
+// only those addr can spend alone and now: threshold at most 1 and no locktime ahead.
+func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, includePartial bool) ([]ownedUTXO, error) {
+	now := s.vm.now()
+	var (
+		out   []ownedUTXO
+		start ids.ID
+	)
+	for {
+		page, err := s.vm.state.utxoIDs(addr, start, maxPageSize)
+		if err != nil {
+			return nil, s.internal(method, err)
+		}
+		for _, id := range page {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			ux, found, err := s.vm.state.getUTXO(id)
+			if err != nil {
+				return nil, s.internal(method, err)
+			}
+			if !found {
+				continue
+			}
+			to, ok := ux.Out.(*secp256k1fx.TransferOutput)
+			if !ok {
+				continue
+			}
+			if !includePartial && (to.Locktime > now || to.Threshold > 1) {
+				continue
+			}
+			out = append(out, ownedUTXO{ux: ux, out: to})
+		}
+		if len(page) < maxPageSize {
+			return out, nil
+		}
+		start = page[len(page)-1]
+	}
+}
+
+// GetBalance returns how much of an asset an address holds, and in which UTXOs.
+func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBalanceReply, error) {
+	addr, err := s.parseAddress(args.Address)
+	if err != nil {
+		return nil, err
+	}
+	assetID, err := s.lookupAsset(args.AssetID)
+	if err != nil {
+		return nil, err
+	}
+	owned, err := s.owned(ctx, "getBalance", addr, args.IncludePartial)
+	if err != nil {
+		return nil, err
+	}
+	reply := &GetBalanceReply{UTXOIDs: make([]UTXORef, 0)}
+	var total uint64
+	for _, o := range owned {
+		if o.ux.AssetID != assetID {
+			continue
+		}
+		if total+o.out.Amount < total {
+			return nil, ErrOverflow
+		}
+		total += o.out.Amount
+		reply.UTXOIDs = append(reply.UTXOIDs, UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
+	}
+	reply.Balance = jsonrpc.Uint64(total)
+	return reply, nil
+}
+
+// GetAllBalances returns an address's balance of every asset it holds: the genesis assets
+// (AVAX) first, then the others in asset ID order (the reference's order is a map's:
+// unspecified).
+func (s *service) GetAllBalances(ctx context.Context, args *GetAllBalancesArgs) (*GetAllBalancesReply, error) {
+	addr, err := s.parseAddress(args.Address)
+	if err != nil {
+		return nil, err
+	}
+	owned, err := s.owned(ctx, "getAllBalances", addr, args.IncludePartial)
+	if err != nil {
+		return nil, err
+	}
+	totals := make(map[ids.ID]uint64)
+	for _, o := range owned {
+		sum := totals[o.ux.AssetID] + o.out.Amount
+		if sum < o.out.Amount {
+			return nil, ErrOverflow
+		}
+		totals[o.ux.AssetID] = sum
+	}
+	assets := make([]ids.ID, 0, len(totals))
+	for id := range totals {
+		assets = append(assets, id)
+	}
+	slices.SortFunc(assets, func(a, b ids.ID) int {
+		_, aliasedA := s.vm.assetNames[a]
+		_, aliasedB := s.vm.assetNames[b]
+		switch {
+		case aliasedA && !aliasedB:
+			return -1
+		case aliasedB && !aliasedA:
+			return 1
+		}
+		return a.Compare(b)
+	})
+	reply := &GetAllBalancesReply{Balances: make([]Balance, 0, len(assets))}
+	for _, id := range assets {
+		name, ok := s.vm.assetNames[id]
+		if !ok {
+			name = id.String()
+		}
+		reply.Balances = append(reply.Balances, Balance{AssetID: name, Balance: jsonrpc.Uint64(totals[id])})
+	}
+	return reply, nil
+}
+
+// GetTxFee returns the static fees (§6.3).
+func (s *service) GetTxFee(context.Context, *struct{}) (*GetTxFeeReply, error) {
+	return &GetTxFeeReply{
+		TxFee:            jsonrpc.Uint64(s.vm.rules.txFee),
+		CreateAssetTxFee: jsonrpc.Uint64(s.vm.rules.createAssetTxFee),
+	}, nil
+}

@@ -1,0 +1,386 @@
+package exchange
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/address"
+)
+
+// feeAssetAlias is the alias of the genesis asset that pays the fees: AVAX (§6.3, §6.4).
+const feeAssetAlias = "AVAX"
+
+// chainAlias is the X-Chain's primary alias, which its API addresses start with (§2.4).
+const chainAlias = "X"
+
+// Factory makes X-Chain VMs. Its fields are the network's X-Chain parameters; the genesis (an
+// encoded Genesis, §6.4) comes with the chains.Context. The zero Factory charges no fees and
+// puts the genesis block at the Unix epoch.
+type Factory struct {
+	// CortinaTime is the network's Cortina upgrade time: the genesis block's timestamp (§6.1).
+	// The node passes config.UpgradesFor(network).CortinaTime.
+	CortinaTime time.Time
+	// StopVertexID is the network's configured X-Chain stop vertex (the genesis block's
+	// parent). Zero means none is configured, as on local and custom networks: the stop vertex
+	// built on an empty DAG (EmptyStopVertexID of the chain).
+	StopVertexID ids.ID
+	// TxFee is the fee of a BaseTx, in nAVAX (§6.3); zero charges none.
+	TxFee uint64
+	// CreateAssetTxFee is the fee of a CreateAssetTx, in nAVAX (§6.3); zero charges none.
+	CreateAssetTxFee uint64
+}
+
+var _ chains.Factory = Factory{}
+
+// New implements chains.Factory.
+func (f Factory) New(ctx context.Context, c chains.Context) (chains.VM, error) {
+	return New(ctx, f, c)
+}
+
+// VM is the X-Chain: assets, UTXOs, BaseTx and CreateAssetTx, and the avm API. Its chains.VM
+// methods other than WorkReady, Handlers and Close run on the pipeline goroutine; the API runs
+// concurrently with them.
+type VM struct {
+	rules   rules
+	hrp     string
+	log     *slog.Logger
+	clock   clock.Clock
+	state   *state
+	genesis *StandardBlock
+	// assetAliases maps the genesis assets' aliases to their IDs, and assetNames the reverse.
+	assetAliases map[string]ids.ID
+	assetNames   map[ids.ID]string
+	work         chan struct{}
+	handler      http.Handler
+
+	mu sync.Mutex // guards the fields below
+	// last is the last accepted block.
+	last *StandardBlock
+	pool *mempool
+}
+
+var _ chains.VM = (*VM)(nil)
+
+// New makes the VM of chain c: on an empty key space it writes the genesis (the genesis assets'
+// txs and UTXOs and the genesis block, in one batch of its own); otherwise it resumes at the
+// stored last accepted block, after checking that the stored genesis block is this chain's.
+func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
+	if c.DB == nil || c.Log == nil || c.Clock == nil {
+		return nil, errors.New("exchange: chains.Context needs DB, Log and Clock")
+	}
+	g, err := ParseGenesis(c.Genesis)
+	if err != nil {
+		return nil, fmt.Errorf("parse X-Chain genesis: %w", err)
+	}
+	stop := f.StopVertexID
+	if stop == ids.Empty {
+		stop = EmptyStopVertexID(c.Chain.ID)
+	}
+	vm := &VM{
+		rules: rules{
+			networkID:        c.NetworkID,
+			chainID:          c.Chain.ID,
+			txFee:            f.TxFee,
+			createAssetTxFee: f.CreateAssetTxFee,
+		},
+		hrp:          address.HRP(c.NetworkID),
+		log:          c.Log,
+		clock:        c.Clock,
+		state:        &state{db: c.DB},
+		genesis:      NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
+		assetAliases: make(map[string]ids.ID),
+		assetNames:   make(map[ids.ID]string),
+		work:         make(chan struct{}, 1),
+	}
+	vm.pool = newMempool(vm.state)
+	assets := make([]*Tx, len(g.Txs))
+	for i := range g.Txs {
+		a := &g.Txs[i]
+		tx, err := a.Tx()
+		if err != nil {
+			return nil, fmt.Errorf("genesis asset %q: %w", a.Alias, err)
+		}
+		assets[i] = tx
+		if a.Alias != "" {
+			vm.assetAliases[a.Alias] = tx.ID()
+			vm.assetNames[tx.ID()] = a.Alias
+		}
+	}
+	feeAsset, ok := vm.assetAliases[feeAssetAlias]
+	if !ok {
+		return nil, fmt.Errorf("exchange: the genesis has no asset aliased %q to pay fees with", feeAssetAlias)
+	}
+	vm.rules.feeAssetID = feeAsset
+	if err := vm.loadOrInit(assets); err != nil {
+		return nil, err
+	}
+	vm.handler = vm.newHandler()
+	vm.log.Info("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+		"feeAsset", feeAsset.String())
+	return vm, nil
+}
+
+// loadOrInit reads the last accepted block, or writes the genesis when there is none.
+func (vm *VM) loadOrInit(assets []*Tx) error {
+	lastID, _, found, err := vm.state.lastAccepted()
+	if err != nil {
+		return fmt.Errorf("read last accepted block: %w", err)
+	}
+	if !found {
+		b := vm.state.db.NewBatch()
+		defer b.Close()
+		w := writer{b: b}
+		for _, tx := range assets {
+			if err := w.putTx(tx); err != nil {
+				return fmt.Errorf("write genesis: %w", err)
+			}
+			utxos := tx.UTXOs()
+			for i := range utxos {
+				if err := w.putUTXO(&utxos[i]); err != nil {
+					return fmt.Errorf("write genesis: %w", err)
+				}
+			}
+		}
+		if err := w.putBlock(vm.genesis); err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		if err := b.Commit(); err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		vm.last = vm.genesis
+		return nil
+	}
+	genesisID, found, err := vm.state.blockIDAt(0)
+	switch {
+	case err != nil:
+		return fmt.Errorf("read genesis block: %w", err)
+	case !found || genesisID != vm.genesis.ID():
+		return fmt.Errorf("exchange: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
+	}
+	last, found, err := vm.state.getBlock(lastID)
+	switch {
+	case err != nil:
+		return fmt.Errorf("read last accepted block %s: %w", lastID, err)
+	case !found:
+		return fmt.Errorf("exchange: last accepted block %s is missing", lastID)
+	}
+	vm.last = last
+	return nil
+}
+
+// lastAccepted returns the last accepted block.
+func (vm *VM) lastAccepted() *StandardBlock {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return vm.last
+}
+
+// LastAccepted implements chains.VM.
+func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
+	return vm.lastAccepted().ID(), nil
+}
+
+// GetBlock implements chains.VM: an accepted block.
+func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	blk, found, err := vm.state.getBlock(id)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, chains.ErrBlockNotFound
+	}
+	return &Block{vm: vm, blk: blk}, nil
+}
+
+// GetBlockIDAtHeight implements chains.VM.
+func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
+	id, found, err := vm.state.blockIDAt(height)
+	switch {
+	case err != nil:
+		return ids.ID{}, err
+	case !found:
+		return ids.ID{}, chains.ErrBlockNotFound
+	}
+	return id, nil
+}
+
+// ParseBlock implements chains.VM.
+func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
+	blk, err := ParseBlock(b)
+	if err != nil {
+		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	return &Block{vm: vm, blk: blk}, nil
+}
+
+// now returns the node's time in unix seconds.
+func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
+
+// verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
+// so far, recorded here), syntactic and semantic checks, and not accepted already.
+func (vm *VM) verifyTx(tx *Tx, src utxoSource, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+	if _, dup := seen[tx.ID()]; dup {
+		return nil, ErrDuplicateTx
+	}
+	seen[tx.ID()] = struct{}{}
+	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	eff, err := vm.rules.semantic(tx, src, now)
+	if err != nil {
+		// An accepted tx issued again fails here, on its spent inputs, as in the reference
+		// (§6.5).
+		return nil, err
+	}
+	// Only a tx that spends nothing (possible only without fees) gets this far twice.
+	accepted, err := vm.state.hasTx(tx.ID())
+	switch {
+	case err != nil:
+		return nil, err
+	case accepted:
+		return nil, ErrDuplicateTx
+	}
+	return eff, nil
+}
+
+// IssueTx verifies tx against the accepted state and the pending txs and adds it to the
+// mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
+// already, too large, invalid, or conflicts with a pending tx.
+func (vm *VM) IssueTx(tx *Tx) error {
+	if tx.Size() > MaxTxSize {
+		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	}
+	if err := vm.issue(tx); err != nil {
+		return err
+	}
+	vm.signal()
+	return nil
+}
+
+func (vm *VM) issue(tx *Tx) error {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if _, ok := vm.pool.byID[tx.ID()]; ok {
+		// Accepted already if its block is committed and Accepted has not run yet: then the
+		// state answers, as it will once Accepted ran.
+		accepted, err := vm.state.hasTx(tx.ID())
+		if err != nil {
+			return err
+		}
+		if accepted {
+			if _, err := vm.verifyTx(tx, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
+				return err
+			}
+		}
+		return ErrDuplicateTx
+	}
+	if vm.pool.size+tx.Size() > MaxMempoolSize {
+		return ErrMempoolFull
+	}
+	// The accepted state is read under the lock that Accepted takes: a block's spends are
+	// either in the state read here or still pending in the mempool's view.
+	eff, err := vm.verifyTx(tx, vm.pool.view, vm.now(), make(map[ids.ID]struct{}, 1))
+	if err != nil {
+		return err
+	}
+	vm.pool.add(tx, eff)
+	return nil
+}
+
+// BuildBlock implements chains.VM: a block on the last accepted block, at the later of now and
+// the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
+// that no longer verifies is dropped from the mempool.
+func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
+	vm.mu.Lock()
+	parent := vm.last
+	t := max(vm.now(), parent.Time())
+	ov := newOverlay(vm.state)
+	seen := make(map[ids.ID]struct{})
+	var (
+		txs  []*Tx
+		effs []*effects
+		size int
+		drop = make(map[ids.ID]struct{})
+	)
+	for _, e := range vm.pool.txs {
+		if len(txs) > 0 && size+e.tx.Size() > targetBlockSize {
+			break
+		}
+		eff, err := vm.verifyTx(e.tx, ov, t, seen)
+		if err != nil {
+			vm.log.Debug("pending tx dropped", "txID", e.tx.ID().String(), "err", err)
+			drop[e.tx.ID()] = struct{}{}
+			continue
+		}
+		ov.apply(eff)
+		txs = append(txs, e.tx)
+		effs = append(effs, eff)
+		size += e.tx.Size()
+	}
+	vm.pool.remove(drop)
+	vm.mu.Unlock()
+	if len(txs) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	blk, err := NewStandardBlock(parent.ID(), parent.Height()+1, t, txs)
+	if err != nil {
+		return nil, fmt.Errorf("build block: %w", err)
+	}
+	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID()}, nil
+}
+
+// WorkReady implements chains.VM.
+func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
+
+// signal tells the pipeline there are txs to build a block from.
+func (vm *VM) signal() {
+	select {
+	case vm.work <- struct{}{}:
+	default:
+	}
+}
+
+// Accepted implements chains.VM: blk's batch is committed. The block becomes the last accepted
+// one, and its txs, and any pending tx spending what they spent, leave the mempool.
+func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
+	b, ok := cb.(*Block)
+	if !ok {
+		return fmt.Errorf("exchange: accepted block of type %T", cb)
+	}
+	vm.mu.Lock()
+	vm.last = b.blk
+	gone := make(map[ids.ID]struct{}, len(b.effs))
+	for _, eff := range b.effs {
+		gone[eff.txID] = struct{}{}
+	}
+	for _, eff := range b.effs {
+		for _, ux := range eff.consumed {
+			if by, ok := vm.pool.view.spent[ux.InputID()]; ok && by != eff.txID {
+				gone[by] = struct{}{}
+			}
+		}
+	}
+	vm.pool.remove(gone)
+	pending := len(vm.pool.txs)
+	vm.mu.Unlock()
+	if pending > 0 {
+		vm.signal()
+	}
+	return nil
+}
+
+// Handlers implements chains.VM: the avm API at the chain's base path.
+func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
+	return map[string]http.Handler{"": vm.handler}, nil
+}
+
+// Close implements chains.VM. The VM holds no resources of its own.
+func (vm *VM) Close() error { return nil }

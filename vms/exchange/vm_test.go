@@ -1,0 +1,738 @@
+package exchange_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// Keys of the local network (platform-exchange.md §2.5).
+const (
+	ewoqKeyHex = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027"
+	vmrqKeyHex = "7a14fdf6bb1d53e28384f70209280dd8848bdc96b5f9eb7fdde9fcddc7ef1a0d"
+	ewoqX      = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+	vmrqX      = "X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2"
+	fee        = 1_000_000
+)
+
+// Local X-Chain parameters: Cortina at 2020-12-05T05:00:00Z (§6.1); the vectors' block time
+// (§8.3) is the fake clock's start.
+var (
+	cortinaTime = time.Unix(1607144400, 0)
+	vectorTime  = time.Unix(1767225600, 0)
+)
+
+// localGenesis is the local network's genesis, built once.
+var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
+	cfg, err := genesis.Local()
+	if err != nil {
+		return nil, err
+	}
+	return genesis.Build(cfg, time.Unix(1767225600, 0))
+})
+
+// txRecorder is a chains.Acceptor that records what the pipeline indexes.
+type txRecorder struct {
+	mu     sync.Mutex
+	blocks []chains.Container
+	txs    []chains.Container
+}
+
+func (r *txRecorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, txs []chains.Container) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.blocks = append(r.blocks, block)
+	r.txs = append(r.txs, txs...)
+	return nil
+}
+
+type routes struct {
+	mu       sync.Mutex
+	handlers map[string]http.Handler
+}
+
+func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string, _ func() bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.handlers = h
+	return nil
+}
+
+// node is a chain manager running the local X-Chain over a database in a directory, its API
+// served by an httptest server.
+type node struct {
+	t     *testing.T
+	db    *storage.DB
+	m     *chains.Manager
+	srv   *httptest.Server
+	index *txRecorder
+	g     *genesis.Genesis
+}
+
+func startNode(t *testing.T, dir string, clk clock.Clock) *node {
+	t.Helper()
+	g, err := localGenesis()
+	require.NoError(t, err)
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db, err := storage.Open(dir, log)
+	require.NoError(t, err)
+	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
+	require.NoError(t, err)
+	r := &routes{}
+	rec := &txRecorder{}
+	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
+		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
+	})
+	require.NoError(t, err)
+	require.NoError(t, m.Create(t.Context(), chains.Spec{
+		Chain:   chains.Chain{ID: g.XChainID, VMID: genesis.AVMID, Name: genesis.XChainName},
+		Aliases: []string{"X", "avm"},
+		Prefix:  storage.PrefixExchange,
+		Factory: exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee},
+		Genesis: g.XGenesis,
+		Indexed: true,
+	}))
+	n := &node{t: t, db: db, m: m, srv: httptest.NewServer(r.handlers[""]), index: rec, g: g}
+	t.Cleanup(n.stop)
+	return n
+}
+
+func (n *node) stop() {
+	if n.m == nil {
+		return
+	}
+	n.srv.Close()
+	require.NoError(n.t, n.m.Close())
+	require.NoError(n.t, n.db.Close())
+	n.m = nil
+}
+
+// call posts one avm call and returns the whole response body.
+func (n *node) call(method, params string) string {
+	n.t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"avm.` + method + `","params":` + params + `}`
+	resp, err := http.Post(n.srv.URL, "application/json", strings.NewReader(body))
+	require.NoError(n.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(n.t, err)
+	return strings.TrimSuffix(string(b), "\n")
+}
+
+// result calls method and decodes its result into v; it fails the test on an error reply.
+func (n *node) result(method, params string, v any) {
+	n.t.Helper()
+	var reply struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	raw := n.call(method, params)
+	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
+	require.Nil(n.t, reply.Error, "%s: %s", method, raw)
+	require.NoError(n.t, json.Unmarshal(reply.Result, v))
+}
+
+// callError calls method and returns its error message.
+func (n *node) callError(method, params string) string {
+	n.t.Helper()
+	var reply struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	raw := n.call(method, params)
+	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
+	require.NotNil(n.t, reply.Error, "%s: %s", method, raw)
+	require.Equal(n.t, -32000, reply.Error.Code)
+	return reply.Error.Message
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// issue issues tx and waits until it is accepted.
+func (n *node) issue(tx *exchange.Tx) {
+	n.t.Helper()
+	hexTx, err := ids.Hex.Encode(tx.Bytes())
+	require.NoError(n.t, err)
+	var reply exchange.TxIDReply
+	n.result("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
+	require.Equal(n.t, tx.ID(), reply.TxID)
+	n.waitAccepted(tx.ID())
+}
+
+// issueError issues tx and returns the error message.
+func (n *node) issueError(tx *exchange.Tx) string {
+	n.t.Helper()
+	hexTx, err := ids.Hex.Encode(tx.Bytes())
+	require.NoError(n.t, err)
+	return n.callError("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx}))
+}
+
+func (n *node) waitAccepted(txID ids.ID) {
+	n.t.Helper()
+	require.Eventually(n.t, func() bool {
+		var st exchange.GetTxStatusReply
+		n.result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
+		return st.Status == "Accepted"
+	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
+}
+
+func (n *node) height() string {
+	var h struct {
+		Height string `json:"height"`
+	}
+	n.result("getHeight", `{}`, &h)
+	return h.Height
+}
+
+func (n *node) balance(addr, asset string) uint64 {
+	n.t.Helper()
+	var b struct {
+		Balance uint64 `json:"balance,string"`
+	}
+	n.result("getBalance", mustJSON(n.t, map[string]string{"address": addr, "assetID": asset}), &b)
+	return b.Balance
+}
+
+// utxos returns the UTXOs addr owns, parsed.
+func (n *node) utxos(addr string) []*exchange.UTXO {
+	n.t.Helper()
+	var reply exchange.GetUTXOsReply
+	n.result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
+	out := make([]*exchange.UTXO, 0, len(reply.UTXOs))
+	for _, s := range reply.UTXOs {
+		b, err := ids.HexNC.Decode(s)
+		require.NoError(n.t, err)
+		ux, err := exchange.ParseUTXO(b)
+		require.NoError(n.t, err)
+		out = append(out, ux)
+	}
+	return out
+}
+
+// vectors holds what these tests read from codec-vectors.json, raw.
+type vectors struct {
+	Vectors         []map[string]json.RawMessage `json:"vectors"`
+	LiveNodeSamples struct {
+		Calls []struct {
+			Endpoint string          `json:"endpoint"`
+			Method   string          `json:"method"`
+			Params   json.RawMessage `json:"params"`
+			Response json.RawMessage `json:"response"`
+		} `json:"calls"`
+	} `json:"liveNodeSamples"`
+}
+
+var loadVectors = sync.OnceValues(func() (*vectors, error) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codec-vectors.json"))
+	if err != nil {
+		return nil, err
+	}
+	v := &vectors{}
+	return v, json.Unmarshal(b, v)
+})
+
+func vector(t *testing.T, name string) map[string]json.RawMessage {
+	t.Helper()
+	v, err := loadVectors()
+	require.NoError(t, err)
+	for _, vec := range v.Vectors {
+		if string(vec["name"]) == `"`+name+`"` {
+			return vec
+		}
+	}
+	t.Fatalf("no vector %s", name)
+	return nil
+}
+
+func vectorString(t *testing.T, vec map[string]json.RawMessage, key string) string {
+	t.Helper()
+	var s string
+	require.NoError(t, json.Unmarshal(vec[key], &s))
+	return s
+}
+
+// compact returns raw without insignificant white space, key order kept.
+func compact(t *testing.T, raw []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, json.Compact(&b, raw))
+	return b.String()
+}
+
+// liveResponse returns the live node's response to an X-Chain call with these params, compacted:
+// the bytes our node must send (reference/platform-exchange.md §8.1).
+func liveResponse(t *testing.T, method, params string) string {
+	t.Helper()
+	v, err := loadVectors()
+	require.NoError(t, err)
+	for _, c := range v.LiveNodeSamples.Calls {
+		if c.Endpoint == "/ext/bc/X" && c.Method == method && compact(t, c.Params) == params {
+			return compact(t, c.Response)
+		}
+	}
+	t.Fatalf("no live sample of %s %s", method, params)
+	return ""
+}
+
+func key(t *testing.T, h string) *ecdsa.PrivateKey {
+	t.Helper()
+	k, err := crypto.HexToECDSA(h)
+	require.NoError(t, err)
+	return k
+}
+
+func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
+	return exchange.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
+}
+
+func parseAddr(t *testing.T, s string) ids.ShortID {
+	t.Helper()
+	_, _, a, err := address.Parse(s)
+	require.NoError(t, err)
+	return a
+}
+
+// sign signs unsigned with one key per input (§3.2).
+func sign(t *testing.T, unsigned exchange.UnsignedTx, keys ...*ecdsa.PrivateKey) *exchange.Tx {
+	t.Helper()
+	b, err := exchange.UnsignedBytes(unsigned)
+	require.NoError(t, err)
+	h := sha256.Sum256(b)
+	creds := make([]secp256k1fx.Credential, len(keys))
+	for i, k := range keys {
+		sig, err := crypto.Sign(h[:], k)
+		require.NoError(t, err)
+		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
+	}
+	tx, err := exchange.NewTx(unsigned, creds)
+	require.NoError(t, err)
+	return tx
+}
+
+func out(asset ids.ID, amount uint64, to ids.ShortID) exchange.TransferableOutput {
+	return exchange.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
+	}}
+}
+
+func in(ux *exchange.UTXO) exchange.TransferableInput {
+	return exchange.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
+		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
+	}}
+}
+
+// sortOuts sorts outputs as §3.3 requires: asset, then the output's encoding (one-address
+// TransferOutputs: amount first).
+func sortOuts(outs []exchange.TransferableOutput) []exchange.TransferableOutput {
+	enc := func(o exchange.TransferableOutput) []byte {
+		b := append([]byte(nil), o.AssetID[:]...)
+		b = binary.BigEndian.AppendUint64(b, o.Out.Amount)
+		b = binary.BigEndian.AppendUint64(b, o.Out.Locktime)
+		b = binary.BigEndian.AppendUint32(b, o.Out.Threshold)
+		for _, a := range o.Out.Addrs {
+			b = append(b, a[:]...)
+		}
+		return b
+	}
+	slices.SortFunc(outs, func(a, b exchange.TransferableOutput) int { return bytes.Compare(enc(a), enc(b)) })
+	return outs
+}
+
+// baseTx makes a BaseTx of the local X-Chain.
+func (n *node) baseTx(outs []exchange.TransferableOutput, ins ...exchange.TransferableInput) *exchange.BaseTx {
+	slices.SortFunc(ins, func(a, b exchange.TransferableInput) int {
+		if c := a.TxID.Compare(b.TxID); c != 0 {
+			return c
+		}
+		return int(a.OutputIndex) - int(b.OutputIndex)
+	})
+	return &exchange.BaseTx{
+		NetworkID: genesis.LocalNetworkID, BlockchainID: n.g.XChainID,
+		Outs: sortOuts(outs), Ins: ins, Memo: []byte{},
+	}
+}
+
+// TestGenesis checks the chain a new node starts with against the reference's local X-Chain:
+// the genesis block, the AVAX asset and its UTXOs, byte for byte with the live node's replies.
+func TestGenesis(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	g := n.g
+
+	vm, ok := n.m.VM(g.XChainID)
+	require.True(t, ok)
+	last, err := vm.LastAccepted(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, "2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst", last.String())
+	require.Equal(t, g.XGenesisBlock(cortinaTime, ids.Empty).ID(), last)
+
+	for _, tc := range []struct{ method, params string }{
+		{"getBlockByHeight", `{"height":"0","encoding":"json"}`},
+		{"getBlockByHeight", `{"height":"7","encoding":"json"}`},
+		{"getBlock", `{"blockID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`},
+		{"getBlock", `{"blockID":"2t3t1NUoMdzfLTBGkey55cScx2WkBLRx2mPBixD3HokrKrCkJD","encoding":"json"}`},
+		{"getTx", `{"txID":"2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe","encoding":"json"}`},
+		{"getTx", `{"txID":"2t3t1NUoMdzfLTBGkey55cScx2WkBLRx2mPBixD3HokrKrCkJD","encoding":"json"}`},
+		{"getTxStatus", `{"txID":"2t3t1NUoMdzfLTBGkey55cScx2WkBLRx2mPBixD3HokrKrCkJD"}`},
+		{"getAssetDescription", `{"assetID":"AVAX"}`},
+		{"getTxFee", `{}`},
+	} {
+		t.Run(tc.method+tc.params, func(t *testing.T) {
+			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.call(tc.method, tc.params))
+		})
+	}
+	require.Equal(t, "0", n.height())
+
+	// The ewoq allocation is UTXO Gqdc55Wu… (§6.4).
+	var page exchange.GetUTXOsReply
+	n.result("getUTXOs", `{"addresses":["`+ewoqX+`"]}`, &page)
+	require.Len(t, page.UTXOs, 1)
+	require.Equal(t, exchange.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
+	ux := n.utxos(ewoqX)[0]
+	require.Equal(t, g.AVAXAssetID, ux.TxID)
+	require.Equal(t, uint32(1), ux.OutputIndex)
+	require.Equal(t, uint64(300_000_000_000_000_000), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(0), n.balance(vmrqX, "AVAX"))
+}
+
+// TestVectors issues the reference's X-Chain vectors (§8.4): the BaseTx and then the
+// CreateAssetTx that spends its change. At the vectors' block time, the first block is the
+// vector block byte for byte, and every reply matches the live node's.
+func TestVectors(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	baseVec := vector(t, "x_base_tx_transfer_avax")
+	assetVec := vector(t, "x_create_asset_tx")
+	blockVec := vector(t, "x_standard_block_with_base_tx")
+
+	baseHex := vectorString(t, baseVec, "signedBytesHexChecksum(issueTx hex encoding)")
+	params := `{"tx":"` + baseHex + `","encoding":"hex"}`
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"},"id":1}`,
+		n.call("issueTx", params))
+	baseID, err := ids.FromString("2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6")
+	require.NoError(t, err)
+	n.waitAccepted(baseID)
+
+	// The block is the vector's.
+	require.Equal(t, "1", n.height())
+	var blk exchange.GetBlockReply
+	n.result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
+	require.Equal(t, `"`+vectorString(t, blockVec, "bytesHex")+`"`, string(blk.Block))
+	var wantBlock struct {
+		Block json.RawMessage `json:"block"`
+	}
+	require.NoError(t, json.Unmarshal(blockVec["avm.getBlock(json)"], &wantBlock))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"block":`+compact(t, wantBlock.Block)+`,"encoding":"json"},"id":1}`,
+		n.call("getBlock", `{"blockID":"LN2R5132hCdNy55B1K8J9MFNZz8BuTZsGiQi9sLXzDJn4fhJj","encoding":"json"}`))
+
+	// The tx reads back as the vectors and the live node give it.
+	var getTx struct {
+		Tx json.RawMessage `json:"tx"`
+	}
+	require.NoError(t, json.Unmarshal(baseVec["avm.getTx(json)"], &getTx))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
+		n.call("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6","encoding":"json"}`))
+	var hexTx exchange.GetTxReply
+	n.result("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`, &hexTx)
+	var wantHex struct {
+		Tx string `json:"tx"`
+	}
+	require.NoError(t, json.Unmarshal(baseVec["avm.getTx(hex)"], &wantHex))
+	require.Equal(t, `"`+wantHex.Tx+`"`, string(hexTx.Tx))
+
+	for _, tc := range []struct{ method, params string }{
+		{"getTxStatus", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`},
+		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"encoding":"hex"}`},
+		{"getBalance", `{"address":"` + ewoqX + `","assetID":"AVAX"}`},
+		{"getAllBalances", `{"address":"` + ewoqX + `"}`},
+		{"getAssetDescription", `{"assetID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`},
+		// Issuing it again: its input is spent (§6.5).
+		{"issueTx", params},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.call(tc.method, tc.params))
+		})
+	}
+	require.Equal(t, uint64(1_000_000_000), n.balance(vmrqX, "AVAX"))
+
+	// The CreateAssetTx spends the change.
+	assetHex := vectorString(t, assetVec, "signedBytesHexChecksum(issueTx hex encoding)")
+	var reply exchange.TxIDReply
+	n.result("issueTx", `{"tx":"`+assetHex+`"}`, &reply)
+	require.Equal(t, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3", reply.TxID.String())
+	n.waitAccepted(reply.TxID)
+	require.NoError(t, json.Unmarshal(assetVec["avm.getTx(json)"], &getTx))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
+		n.call("getTx", `{"txID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","encoding":"json"}`))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"assetID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","name":"Test Token","symbol":"TEST","denomination":"2"},"id":1}`,
+		n.call("getAssetDescription", `{"assetID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3"}`))
+	require.Equal(t, uint64(1_000_000), n.balance(ewoqX, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3"))
+	require.Equal(t, uint64(299_999_998_998_000_000), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"balances":[{"asset":"AVAX","balance":"299999998998000000"},{"asset":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","balance":"1000000"}]},"id":1}`,
+		n.call("getAllBalances", `{"address":"`+ewoqX+`"}`))
+
+	// The tx index got both txs, in order, with their bytes (chains.TxLister).
+	n.index.mu.Lock()
+	defer n.index.mu.Unlock()
+	require.Len(t, n.index.blocks, 2)
+	require.Len(t, n.index.txs, 2)
+	require.Equal(t, baseID, n.index.txs[0].ID)
+	require.Equal(t, reply.TxID, n.index.txs[1].ID)
+	tx, err := exchange.ParseTx(n.index.txs[1].Bytes)
+	require.NoError(t, err)
+	require.Equal(t, reply.TxID, tx.ID())
+}
+
+// TestTransfers sends AVAX from ewoq to vmRQ and back, creates an asset and moves it, with txs
+// built and signed here; then a restart keeps every balance, tx and block.
+func TestTransfers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	n := startNode(t, dir, clock.Real{})
+	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
+	require.Equal(t, parseAddr(t, ewoqX), ewoq)
+	require.Equal(t, parseAddr(t, vmrqX), vmrq)
+	avax := n.g.AVAXAssetID
+	const start = 300_000_000_000_000_000
+
+	// ewoq → vmRQ: 5 AVAX.
+	ux := n.utxos(ewoqX)[0]
+	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+		out(avax, 5_000_000_000, vmrq), out(avax, start-5_000_000_000-fee, ewoq),
+	}, in(ux)), ewoqKey))
+	require.Equal(t, uint64(5_000_000_000), n.balance(vmrqX, "AVAX"))
+	require.Equal(t, uint64(start-5_000_000_000-fee), n.balance(ewoqX, "AVAX"))
+
+	// vmRQ → ewoq: 2 AVAX.
+	ux = n.utxos(vmrqX)[0]
+	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+		out(avax, 2_000_000_000, ewoq), out(avax, 3_000_000_000-fee, vmrq),
+	}, in(ux)), vmrqKey))
+	require.Equal(t, uint64(3_000_000_000-fee), n.balance(vmrqX, "AVAX"))
+	require.Equal(t, uint64(start-3_000_000_000-fee), n.balance(ewoqX, "AVAX"))
+
+	// ewoq creates an asset from both of its UTXOs and moves part of it to vmRQ.
+	utxos := n.utxos(ewoqX)
+	require.Len(t, utxos, 2)
+	ins := []exchange.TransferableInput{in(utxos[0]), in(utxos[1])}
+	create := &exchange.CreateAssetTx{
+		BaseTx: *n.baseTx([]exchange.TransferableOutput{out(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
+		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
+		States: []exchange.InitialState{{FxIndex: 0, Outs: []exchange.Output{
+			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
+		}}},
+	}
+	assetTx := sign(t, create, ewoqKey, ewoqKey)
+	n.issue(assetTx)
+	asset := assetTx.ID()
+	require.Equal(t, uint64(1000), n.balance(ewoqX, asset.String()))
+	var desc exchange.GetAssetDescriptionReply
+	n.result("getAssetDescription", `{"assetID":"`+asset.String()+`"}`, &desc)
+	require.Equal(t, exchange.GetAssetDescriptionReply{AssetID: asset, Name: "Cornice Coin", Symbol: "CRN", Denomination: 3}, desc)
+
+	var coin, change *exchange.UTXO
+	for _, ux := range n.utxos(ewoqX) {
+		if ux.AssetID == asset {
+			coin = ux
+		} else {
+			change = ux
+		}
+	}
+	require.NotNil(t, coin)
+	require.NotNil(t, change)
+	move := sign(t, n.baseTx([]exchange.TransferableOutput{
+		out(asset, 400, vmrq), out(asset, 600, ewoq), out(avax, start-3_000_000_000-3*fee, ewoq),
+	}, in(coin), in(change)), ewoqKey, ewoqKey)
+	n.issue(move)
+	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
+	require.Equal(t, uint64(600), n.balance(ewoqX, asset.String()))
+	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, "4", n.height())
+
+	// A restart keeps balances, txs and blocks.
+	var blockBefore exchange.GetBlockReply
+	n.result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
+	n.stop()
+	n = startNode(t, dir, clock.Real{})
+	require.Equal(t, "4", n.height())
+	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
+	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
+	var blockAfter exchange.GetBlockReply
+	n.result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
+	require.JSONEq(t, string(blockBefore.Block), string(blockAfter.Block))
+	var st exchange.GetTxStatusReply
+	n.result("getTxStatus", `{"txID":"`+move.ID().String()+`"}`, &st)
+	require.Equal(t, "Accepted", st.Status)
+
+	// The chain goes on after the restart.
+	ux = n.utxos(vmrqX)[0]
+	if ux.AssetID != avax {
+		ux = n.utxos(vmrqX)[1]
+	}
+	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000_000_000, ewoq)}, in(ux)), vmrqKey))
+	require.Equal(t, "5", n.height())
+}
+
+// TestRejections issues invalid txs: each is refused with a clear error and changes nothing.
+func TestRejections(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.Real{})
+	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
+	avax := n.g.AVAXAssetID
+	genesisUTXO := n.utxos(ewoqX)[0]
+	const start = 300_000_000_000_000_000
+
+	// One valid transfer, so that there is a spent UTXO and a second asset-less owner.
+	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+		out(avax, 10_000_000_000, vmrq), out(avax, start-10_000_000_000-fee, ewoq),
+	}, in(genesisUTXO)), ewoqKey))
+	change := n.utxos(ewoqX)[0]
+	changeAmt := uint64(start - 10_000_000_000 - fee)
+	vmrqUTXO := n.utxos(vmrqX)[0]
+
+	wrongAsset := in(change)
+	wrongAsset.AssetID = ids.ID{7}
+	wrongAmount := in(change)
+	wrongAmount.In.Amount--
+
+	// Inputs are sorted by UTXO: the keys follow that order.
+	paid := n.baseTx([]exchange.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset, in(vmrqUTXO))
+	wrongAssetPaid, wrongAssetIndex := sign(t, paid, ewoqKey, vmrqKey), "0"
+	if paid.Ins[0].UTXOID != wrongAsset.UTXOID {
+		wrongAssetPaid, wrongAssetIndex = sign(t, paid, vmrqKey, ewoqKey), "1"
+	}
+
+	tests := []struct {
+		name string
+		tx   *exchange.Tx
+		want string
+	}{
+		{
+			name: "bad signature",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), vmrqKey),
+			want: "failed to verify transfer: input 0: wrong signature",
+		},
+		{
+			name: "spent UTXO",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey),
+			want: "failed to verify transfer: failed to get utxo Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc: not found",
+		},
+		{
+			name: "insufficient funds",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt, vmrq)}, in(change)), ewoqKey),
+			want: "insufficient funds: asset " + avax.String() + ": inputs 299999989999000000 < outputs plus fee 299999990000000000",
+		},
+		{
+			name: "missing fee",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 10_000_000_000, ewoq)}, in(vmrqUTXO)), vmrqKey),
+			want: "insufficient funds: asset " + avax.String() + ": inputs 10000000000 < outputs plus fee 10001000000",
+		},
+		{
+			name: "wrong asset",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset), ewoqKey),
+			want: "insufficient funds: asset " + avax.String() + ": inputs 0 < outputs plus fee 1000000",
+		},
+		{
+			name: "wrong asset with fee paid",
+			tx:   wrongAssetPaid,
+			want: "failed to verify transfer: input " + wrongAssetIndex + ": asset IDs in the input don't match the utxo",
+		},
+		{
+			name: "amount differs from the UTXO's",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-2*fee, vmrq)}, wrongAmount), ewoqKey),
+			want: "failed to verify transfer: input 0: utxo amount and input amount are not equivalent",
+		},
+		{
+			name: "no credential",
+			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change))),
+			want: "wrong number of credentials",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, n.issueError(tt.tx))
+			var st exchange.GetTxStatusReply
+			n.result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
+			require.Equal(t, "Unknown", st.Status)
+		})
+	}
+
+	// A double spend across blocks, and a tx issued again, fail on the spent UTXO (§6.5).
+	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), ewoqKey)
+	second := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, ewoq)}, in(change)), ewoqKey)
+	n.issue(first)
+	spent := "failed to verify transfer: failed to get utxo " + change.InputID().String() + ": not found"
+	require.Equal(t, spent, n.issueError(second))
+	require.Equal(t, spent, n.issueError(first))
+
+	// Nothing else changed.
+	require.Equal(t, "2", n.height())
+	require.Equal(t, uint64(0), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(10_000_000_000+changeAmt-fee), n.balance(vmrqX, "AVAX"))
+}
+
+// TestAPIErrors pins the texts of the calls' argument errors.
+func TestAPIErrors(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.Real{})
+	tests := []struct{ method, params, want string }{
+		{"getTx", `{}`, "nil transaction ID"},
+		{"getTxStatus", `{}`, "nil transaction ID"},
+		{"issueTx", `{"tx":"00"}`, "problem decoding transaction: missing 0x prefix to hex encoding"},
+		{"issueTx", `{"tx":"0x00","encoding":"hexnc"}`, "codec: unexpected end of input: need 2 bytes at offset 0, have 1"},
+		{"getUTXOs", `{"addresses":[]}`, "no addresses provided"},
+		{"getUTXOs", `{"addresses":["P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"]}`,
+			`couldn't parse address "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected chainID to be "X" but was "P"`},
+		{"getUTXOs", `{"addresses":["X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"]}`,
+			`couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "local" but got "custom"`},
+		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"sourceChain":"P"}`, "atomic UTXOs are not supported: sourceChain must be empty or this chain"},
+		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"encoding":"json"}`, "couldn't encode utxo as json: unsupported encoding in method"},
+		{"getAssetDescription", `{"assetID":"NOPE"}`, `unknown asset ID or alias: "NOPE"`},
+		{"getAssetDescription", `{"assetID":"2t3t1NUoMdzfLTBGkey55cScx2WkBLRx2mPBixD3HokrKrCkJD"}`, "not found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+tt.params, func(t *testing.T) {
+			require.Equal(t, tt.want, n.callError(tt.method, tt.params))
+		})
+	}
+	// getUTXOs with an address that owns nothing: an empty page.
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"numFetched":"0","utxos":[],"endIndex":{"address":"`+vmrqX+`","utxo":"11111111111111111111111111111111LpoYY"},"encoding":"hex"},"id":1}`,
+		n.call("getUTXOs", `{"addresses":["`+vmrqX+`"]}`))
+}

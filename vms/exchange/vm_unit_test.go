@@ -1,0 +1,133 @@
+package exchange_test
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/exchange"
+)
+
+// TestPipelineContract drives the VM as the pipeline does, step by step: the mempool refuses
+// conflicts and duplicates and takes chained txs, a built block holds them in order, a block
+// with a double spend or a wrong header fails Verify, and an Accept whose batch is not
+// committed changes nothing.
+func TestPipelineContract(t *testing.T) {
+	t.Parallel()
+	g, err := localGenesis()
+	require.NoError(t, err)
+	log := slog.New(slog.DiscardHandler)
+	db, err := storage.Open(t.TempDir(), log)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	clk := clock.NewFake(vectorTime)
+	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, chains.Context{
+		NetworkID: genesis.LocalNetworkID,
+		Chain:     chains.Chain{ID: g.XChainID},
+		Genesis:   g.XGenesis,
+		DB:        db.Prefixed(storage.PrefixExchange),
+		Log:       log,
+		Clock:     clk,
+	})
+	require.NoError(t, err)
+	ctx := t.Context()
+	n := &node{t: t, g: g}
+	ewoqKey := key(t, ewoqKeyHex)
+	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
+	avax := g.AVAXAssetID
+	const start = 300_000_000_000_000_000
+	utxos := g.AVAX.UTXOs()
+	genesisUTXO := &utxos[1]
+	require.Equal(t, "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc", genesisUTXO.InputID().String())
+
+	_, err = vm.BuildBlock(ctx)
+	require.ErrorIs(t, err, chains.ErrNoWork)
+
+	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	conflict := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
+	require.NoError(t, vm.IssueTx(first))
+	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrDoubleSpend)
+	require.ErrorIs(t, vm.IssueTx(first), exchange.ErrDuplicateTx)
+	select {
+	case <-vm.WorkReady():
+	default:
+		t.Fatal("no work signal after a tx was issued")
+	}
+
+	// A pending tx may spend a pending tx's output.
+	firstUTXOs := first.UTXOs()
+	change := &firstUTXOs[1]
+	chained := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(change)), ewoqKey)
+	require.NoError(t, vm.IssueTx(chained))
+
+	// A block with the pending txs in order; Accept into a batch that is never committed
+	// changes nothing.
+	built, err := vm.BuildBlock(ctx)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), built.Height())
+	require.Equal(t, vectorTime.UTC(), built.Timestamp())
+	require.Equal(t, []chains.Container{{ID: first.ID(), Bytes: first.Bytes()}, {ID: chained.ID(), Bytes: chained.Bytes()}},
+		built.(chains.TxLister).Txs())
+	require.NoError(t, built.Verify(ctx))
+	batch := db.NewBatch()
+	require.NoError(t, built.Accept(ctx, batch))
+	batch.Close()
+	_, err = vm.GetBlockIDAtHeight(ctx, 1)
+	require.ErrorIs(t, err, chains.ErrBlockNotFound)
+	last, err := vm.LastAccepted(ctx)
+	require.NoError(t, err)
+	require.Equal(t, built.Parent(), last)
+
+	// Blocks that fail Verify.
+	parent := exchange.NewGenesisBlock(exchange.EmptyStopVertexID(g.XChainID), uint64(cortinaTime.Unix()))
+	at := uint64(vectorTime.Unix())
+	tests := []struct {
+		name    string
+		parent  ids.ID
+		height  uint64
+		time    uint64
+		txs     []*exchange.Tx
+		wantErr error
+	}{
+		{"double spend in a block", parent.ID(), 1, at, []*exchange.Tx{first, conflict}, exchange.ErrDoubleSpend},
+		{"same tx twice", parent.ID(), 1, at, []*exchange.Tx{first, first}, exchange.ErrDuplicateTx},
+		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
+		{"wrong parent", ids.ID{1}, 1, at, []*exchange.Tx{first}, exchange.ErrWrongParent},
+		{"wrong height", parent.ID(), 2, at, []*exchange.Tx{first}, exchange.ErrWrongParent},
+		{"before its parent", parent.ID(), 1, parent.Time() - 1, []*exchange.Tx{first}, exchange.ErrBlockTime},
+		{"too far ahead", parent.ID(), 1, at + 11, []*exchange.Tx{first}, exchange.ErrBlockTime},
+		{"chained out of order", parent.ID(), 1, at, []*exchange.Tx{chained, first}, exchange.ErrUTXONotFound},
+	}
+	for _, tt := range tests {
+		blk, err := exchange.NewStandardBlock(tt.parent, tt.height, tt.time, tt.txs)
+		require.NoError(t, err)
+		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
+		require.NoError(t, err)
+		require.ErrorIs(t, parsed.Verify(ctx), tt.wantErr, tt.name)
+	}
+
+	// The real acceptance: commit, then Accepted; the mempool is empty again.
+	batch = db.NewBatch()
+	require.NoError(t, built.Accept(ctx, batch))
+	require.NoError(t, batch.Commit())
+	require.NoError(t, vm.Accepted(ctx, built))
+	last, err = vm.LastAccepted(ctx)
+	require.NoError(t, err)
+	require.Equal(t, built.ID(), last)
+	_, err = vm.BuildBlock(ctx)
+	require.ErrorIs(t, err, chains.ErrNoWork)
+	// Across blocks: the genesis UTXO is gone, the first tx's change too (spent in the block).
+	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrUTXONotFound)
+	again := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1, vmrq)}, in(change)), ewoqKey)
+	require.ErrorIs(t, vm.IssueTx(again), exchange.ErrUTXONotFound)
+	got, err := vm.GetBlock(ctx, built.ID())
+	require.NoError(t, err)
+	require.Equal(t, built.Bytes(), got.Bytes())
+	require.NoError(t, vm.Close())
+}
