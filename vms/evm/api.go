@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
 	gethvm "github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -36,18 +37,26 @@ var (
 )
 
 // newRPCServer registers the chain's JSON-RPC services on a go-ethereum rpc
-// server. Every exported method of a service is an RPC method (STYLE.md
-// rule 20), so the services carry endpoints only.
+// server, and the filter system the filter methods use. Every exported
+// method of a service is an RPC method (STYLE.md rule 20), so the services
+// carry endpoints only; several services share the eth namespace.
 func (vm *VM) newRPCServer() (*rpc.Server, error) {
+	vm.feeds.filters = newFilterSystem(vm.clock, filterTimeout)
 	srv := rpc.NewServer()
 	srv.SetBatchLimits(rpcBatchItems, rpcBatchResponse)
-	for name, svc := range map[string]any{
-		"eth":  &ethAPI{vm: vm},
-		"net":  &netAPI{vm: vm},
-		"web3": &web3API{vm: vm},
+	for _, s := range []struct {
+		name string
+		svc  any
+	}{
+		{"eth", &ethAPI{vm: vm}},
+		{"eth", &filterAPI{vm: vm}},
+		{"net", &netAPI{vm: vm}},
+		{"web3", &web3API{vm: vm}},
+		{"txpool", &txpoolAPI{vm: vm}},
+		{"debug", &debugAPI{vm: vm}},
 	} {
-		if err := srv.RegisterName(name, svc); err != nil {
-			return nil, fmt.Errorf("register %s API: %w", name, err)
+		if err := srv.RegisterName(s.name, s.svc); err != nil {
+			return nil, fmt.Errorf("register %s API: %w", s.name, err)
 		}
 	}
 	return srv, nil
@@ -91,7 +100,9 @@ func (a *ethAPI) Syncing() bool { return false }
 func (a *ethAPI) Accounts() []common.Address { return []common.Address{} }
 
 // resolve returns the accepted block a tag, number or hash names. latest,
-// pending, safe and finalized are the last accepted block (l1-evm.md §1.1).
+// pending, safe, finalized and accepted (read as finalized, blocktag.go)
+// are the last accepted block (l1-evm.md §1.1). Every stored block is
+// canonical, so a hash's requireCanonical always holds.
 func (vm *VM) resolve(bnh rpc.BlockNumberOrHash) (*types.Block, error) {
 	if h, ok := bnh.Hash(); ok {
 		blk := vm.blockByHash(h)
@@ -128,12 +139,12 @@ func (vm *VM) blockByTag(n rpc.BlockNumber) (*types.Block, error) {
 }
 
 // stateOf returns the state after the block bnh names.
-func (a *ethAPI) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Block, error) {
-	blk, err := a.vm.resolve(bnh)
+func (vm *VM) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Block, error) {
+	blk, err := vm.resolve(bnh)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := a.vm.stateAt(blk.Root())
+	st, err := vm.stateAt(blk.Root())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,8 +152,8 @@ func (a *ethAPI) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Bloc
 }
 
 // GetBalance is eth_getBalance.
-func (a *ethAPI) GetBalance(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Big, error) {
-	st, _, err := a.stateOf(bnh)
+func (a *ethAPI) GetBalance(_ context.Context, addr common.Address, bnh blockNumberOrHash) (*hexutil.Big, error) {
+	st, _, err := a.vm.stateOf(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +162,8 @@ func (a *ethAPI) GetBalance(_ context.Context, addr common.Address, bnh rpc.Bloc
 
 // GetTransactionCount is eth_getTransactionCount; with "pending" it counts
 // the sender's consecutive pooled transactions too.
-func (a *ethAPI) GetTransactionCount(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Uint64, error) {
-	st, _, err := a.stateOf(bnh)
+func (a *ethAPI) GetTransactionCount(_ context.Context, addr common.Address, bnh blockNumberOrHash) (*hexutil.Uint64, error) {
+	st, _, err := a.vm.stateOf(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +175,8 @@ func (a *ethAPI) GetTransactionCount(_ context.Context, addr common.Address, bnh
 }
 
 // GetCode is eth_getCode.
-func (a *ethAPI) GetCode(_ context.Context, addr common.Address, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
-	st, _, err := a.stateOf(bnh)
+func (a *ethAPI) GetCode(_ context.Context, addr common.Address, bnh blockNumberOrHash) (hexutil.Bytes, error) {
+	st, _, err := a.vm.stateOf(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +184,12 @@ func (a *ethAPI) GetCode(_ context.Context, addr common.Address, bnh rpc.BlockNu
 }
 
 // GetStorageAt is eth_getStorageAt.
-func (a *ethAPI) GetStorageAt(_ context.Context, addr common.Address, slot string, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+func (a *ethAPI) GetStorageAt(_ context.Context, addr common.Address, slot string, bnh blockNumberOrHash) (hexutil.Bytes, error) {
 	key, err := decodeSlot(slot)
 	if err != nil {
 		return nil, fmt.Errorf("unable to decode storage key: %w", err)
 	}
-	st, _, err := a.stateOf(bnh)
+	st, _, err := a.vm.stateOf(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, err
 	}
@@ -219,8 +230,8 @@ func (a *ethAPI) SendRawTransaction(_ context.Context, input hexutil.Bytes) (com
 
 // GetBlockByNumber is eth_getBlockByNumber; null past the last accepted
 // block.
-func (a *ethAPI) GetBlockByNumber(_ context.Context, n rpc.BlockNumber, fullTx bool) (map[string]any, error) {
-	blk, err := a.vm.blockByTag(n)
+func (a *ethAPI) GetBlockByNumber(_ context.Context, n blockNumber, fullTx bool) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(rpc.BlockNumber(n))
 	if err != nil || blk == nil {
 		return nil, err
 	}
@@ -237,8 +248,8 @@ func (a *ethAPI) GetBlockByHash(_ context.Context, h common.Hash, fullTx bool) (
 }
 
 // GetHeaderByNumber is eth_getHeaderByNumber.
-func (a *ethAPI) GetHeaderByNumber(_ context.Context, n rpc.BlockNumber) (map[string]any, error) {
-	blk, err := a.vm.blockByTag(n)
+func (a *ethAPI) GetHeaderByNumber(_ context.Context, n blockNumber) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(rpc.BlockNumber(n))
 	if err != nil || blk == nil {
 		return nil, err
 	}
@@ -255,8 +266,8 @@ func (a *ethAPI) GetHeaderByHash(_ context.Context, h common.Hash) (map[string]a
 }
 
 // GetBlockTransactionCountByNumber is eth_getBlockTransactionCountByNumber.
-func (a *ethAPI) GetBlockTransactionCountByNumber(_ context.Context, n rpc.BlockNumber) (*hexutil.Uint, error) {
-	blk, err := a.vm.blockByTag(n)
+func (a *ethAPI) GetBlockTransactionCountByNumber(_ context.Context, n blockNumber) (*hexutil.Uint, error) {
+	blk, err := a.vm.blockByTag(rpc.BlockNumber(n))
 	if err != nil || blk == nil {
 		return nil, err
 	}
@@ -292,8 +303,8 @@ func (a *ethAPI) GetTransactionByHash(_ context.Context, h common.Hash) (map[str
 
 // GetTransactionByBlockNumberAndIndex is
 // eth_getTransactionByBlockNumberAndIndex.
-func (a *ethAPI) GetTransactionByBlockNumberAndIndex(_ context.Context, n rpc.BlockNumber, index hexutil.Uint) (map[string]any, error) {
-	blk, err := a.vm.blockByTag(n)
+func (a *ethAPI) GetTransactionByBlockNumberAndIndex(_ context.Context, n blockNumber, index hexutil.Uint) (map[string]any, error) {
+	blk, err := a.vm.blockByTag(rpc.BlockNumber(n))
 	if err != nil || blk == nil || int(index) >= len(blk.Transactions()) {
 		return nil, err
 	}
@@ -328,8 +339,8 @@ func (a *ethAPI) GetTransactionReceipt(_ context.Context, h common.Hash) (map[st
 }
 
 // GetBlockReceipts is eth_getBlockReceipts.
-func (a *ethAPI) GetBlockReceipts(_ context.Context, bnh rpc.BlockNumberOrHash) ([]map[string]any, error) {
-	blk, err := a.vm.resolve(bnh)
+func (a *ethAPI) GetBlockReceipts(_ context.Context, bnh blockNumberOrHash) ([]map[string]any, error) {
+	blk, err := a.vm.resolve(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, nil //nolint:nilerr // go-ethereum answers null for an unknown block
 	}
@@ -379,13 +390,18 @@ func (vm *VM) suggestTip(head *types.Block) *big.Int {
 }
 
 // Call is eth_call: args run on the state after the named block (latest by
-// default), nothing is kept. A revert is error code 3 with the revert data.
-func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
-	if bnh == nil {
-		latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
-		bnh = &latest
+// default), with the state and block overrides if any; nothing is kept. A
+// revert is error code 3 with the revert data.
+func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (hexutil.Bytes, error) {
+	env, err := a.vm.newCallEnv(bnh.orLatest(), so, bo)
+	if err != nil {
+		return nil, err
 	}
-	res, err := a.vm.doCall(ctx, args, *bnh, a.vm.cfg.RPCGasCap)
+	msg, err := args.toMessage(a.vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.vm.runMsg(ctx, env, msg, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -399,20 +415,26 @@ func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *rpc.BlockNumberOr
 }
 
 // EstimateGas is eth_estimateGas: the least gas limit with which args
-// succeed, by binary search up to the block gas limit and the gas cap.
-func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Uint64, error) {
-	if bnh == nil {
-		latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
-		bnh = &latest
-	}
+// succeed, by binary search up to the block gas limit and the gas cap, with
+// the state and block overrides if any.
+func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (hexutil.Uint64, error) {
 	hi := min(a.vm.cfg.Fees.GasLimit, a.vm.cfg.RPCGasCap)
 	if args.Gas != nil && uint64(*args.Gas) >= params.TxGas && uint64(*args.Gas) < hi {
 		hi = uint64(*args.Gas)
 	}
 	run := func(gas uint64) (*core.ExecutionResult, error) {
+		// Each run needs a fresh state: a call changes it.
+		env, err := a.vm.newCallEnv(bnh.orLatest(), so, bo)
+		if err != nil {
+			return nil, err
+		}
 		g := hexutil.Uint64(gas)
 		args.Gas = &g
-		return a.vm.doCall(ctx, args, *bnh, gas)
+		msg, err := args.toMessage(gas, env.bctx.BaseFee)
+		if err != nil {
+			return nil, err
+		}
+		return a.vm.runMsg(ctx, env, msg, nil)
 	}
 	res, err := run(hi)
 	if err != nil {
@@ -446,32 +468,73 @@ func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *rpc.BlockN
 	return hexutil.Uint64(hi), nil
 }
 
-// doCall runs args on the state after the block bnh names, with at most
-// gasCap gas. Without a gas price the base fee is not charged (go-ethereum's
-// NoBaseFee), so accounts without funds can call.
-func (vm *VM) doCall(ctx context.Context, args callArgs, bnh rpc.BlockNumberOrHash, gasCap uint64) (*core.ExecutionResult, error) {
-	st, blk, err := (&ethAPI{vm: vm}).stateOf(bnh)
+// callEnv is where a call runs: a private copy of a block's state, with the
+// state overrides applied, and the block context, with the block overrides
+// applied.
+type callEnv struct {
+	state  *state.StateDB
+	header *types.Header
+	bctx   gethvm.BlockContext
+	// precompiles is the precompile set after the state overrides moved
+	// some; nil means the standard set.
+	precompiles gethvm.PrecompiledContracts
+}
+
+// newCallEnv opens the state after the block bnh names and applies the
+// overrides (either may be nil).
+func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *blockOverrides) (*callEnv, error) {
+	st, blk, err := vm.stateOf(bnh)
 	if err != nil {
 		return nil, err
 	}
 	header := blk.Header()
-	msg, err := args.toMessage(gasCap, header.BaseFee)
-	if err != nil {
+	bctx := vm.blockContext(header)
+	if err := bo.apply(vm, &bctx); err != nil {
 		return nil, err
 	}
-	bctx := vm.blockContext(header)
-	noBaseFee := msg.GasPrice.IsZero()
-	if noBaseFee {
-		bctx.BaseFee = new(big.Int)
+	env := &callEnv{state: st, header: header, bctx: bctx}
+	if so != nil {
+		rules := vm.chainCfg.Rules(bctx.BlockNumber, bctx.Random != nil, bctx.Time)
+		env.precompiles = gethvm.ActivePrecompiledContracts(rules)
+		if err := so.apply(st, env.precompiles); err != nil {
+			return nil, err
+		}
 	}
-	evm := gethvm.NewEVM(bctx, noRefundState{st}, vm.chainCfg, gethvm.Config{NoBaseFee: noBaseFee})
+	return env, nil
+}
+
+// runMsg applies msg on env's state with the tracer hooks (nil for none).
+// The call stops when ctx ends.
+func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks *tracing.Hooks) (*core.ExecutionResult, error) {
+	evm := vm.newCallEVM(env, msg, hooks)
 	stop := context.AfterFunc(ctx, evm.Cancel)
 	defer stop()
 	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
 	if evm.Cancelled() {
-		return nil, fmt.Errorf("execution aborted (timeout or cancelled)")
+		return nil, errExecutionAborted
 	}
 	return res, err
+}
+
+// newCallEVM returns an EVM that runs msg on env's state with the tracer
+// hooks (nil for none), with this chain's no-refund rule. Without a gas
+// price the base fee is not charged (go-ethereum's NoBaseFee), so accounts
+// without funds can call.
+func (vm *VM) newCallEVM(env *callEnv, msg *core.Message, hooks *tracing.Hooks) *gethvm.EVM {
+	bctx := env.bctx
+	noBaseFee := msg.GasPrice.IsZero()
+	if noBaseFee {
+		bctx.BaseFee = new(big.Int)
+	}
+	var sdb gethvm.StateDB = noRefundState{env.state}
+	if hooks != nil {
+		sdb = noRefundHookedState{state.NewHookedState(env.state, hooks)}
+	}
+	evm := gethvm.NewEVM(bctx, sdb, vm.chainCfg, gethvm.Config{NoBaseFee: noBaseFee, Tracer: hooks})
+	if env.precompiles != nil {
+		evm.SetPrecompiles(env.precompiles)
+	}
+	return evm
 }
 
 const math64Max = ^uint64(0)
@@ -555,4 +618,23 @@ func (args *callArgs) toMessage(gasCap uint64, baseFee *big.Int) (*core.Message,
 		AccessList: al,
 	}
 	return msg.SkipNonceCheck().SkipEOACheck(), nil
+}
+
+// toTransaction is the unsigned transaction a call of msg stands for, as
+// tracers see it: args' nonce if given, else nonce.
+func (args *callArgs) toTransaction(chainID *big.Int, nonce uint64, msg *core.Message) *types.Transaction {
+	if args.Nonce != nil {
+		nonce = uint64(*args.Nonce)
+	}
+	return types.NewTx(&types.DynamicFeeTx{
+		ChainID:    new(big.Int).Set(chainID),
+		Nonce:      nonce,
+		GasTipCap:  msg.GasTipCap.ToBig(),
+		GasFeeCap:  msg.GasFeeCap.ToBig(),
+		Gas:        msg.GasLimit,
+		To:         msg.To,
+		Value:      msg.Value.ToBig(),
+		Data:       msg.Data,
+		AccessList: msg.AccessList,
+	})
 }

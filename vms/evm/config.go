@@ -28,6 +28,9 @@ const (
 	// DefaultClientVersion is web3_clientVersion's answer (DESIGN.md
 	// decision 6).
 	DefaultClientVersion = "cornice"
+	// DefaultLogsBlockRangeCap is how many blocks one eth_getLogs or
+	// eth_getFilterLogs query may span (issue #4 §3).
+	DefaultLogsBlockRangeCap = 2048
 )
 
 // Config holds an EVM chain's settings besides its genesis. The zero value
@@ -49,6 +52,11 @@ type Config struct {
 	// ClientVersion is web3_clientVersion's answer; empty means
 	// DefaultClientVersion.
 	ClientVersion string
+	// LogsBlockRangeCap is how many blocks one eth_getLogs or
+	// eth_getFilterLogs query may span; a longer range is refused with
+	// "exceed maximum block range". Zero means DefaultLogsBlockRangeCap;
+	// a negative value means no cap.
+	LogsBlockRangeCap int
 }
 
 // withDefaults returns c with its zero fields filled in.
@@ -71,6 +79,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ClientVersion == "" {
 		c.ClientVersion = DefaultClientVersion
+	}
+	if c.LogsBlockRangeCap == 0 {
+		c.LogsBlockRangeCap = DefaultLogsBlockRangeCap
 	}
 	return c
 }

@@ -15,6 +15,20 @@
 // coinbase gets the whole fee as §3.9 says), the mempool and the eth_*
 // methods.
 //
+// # JSON-RPC
+//
+// The eth, net, web3, txpool and debug namespaces are served by
+// go-ethereum's rpc server (api.go registers them), with go-ethereum's
+// field names and encodings. Block parameters also take the tag
+// "accepted" (blocktag.go). Logs are found by scanning headers' blooms
+// over at most Config.LogsBlockRangeCap blocks (filters.go); installed
+// filters are fed synchronously by acceptance and expire after 5 minutes
+// unpolled, on the VM's clock. Calls take go-ethereum's state and block
+// overrides (overrides.go). Traces re-execute blocks with this chain's
+// rules, through go-ethereum's struct logger and native tracers
+// (tracing.go), which register themselves in go-ethereum's tracer
+// directory when imported; JavaScript tracers are not linked.
+//
 // # Storage and atomicity
 //
 // Chain data lives in the node's Pebble database under the VM's

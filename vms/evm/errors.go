@@ -130,3 +130,145 @@ func newRevertError(data []byte) *revertError {
 func (e *revertError) Error() string  { return e.msg }
 func (e *revertError) ErrorCode() int { return 3 }
 func (e *revertError) ErrorData() any { return e.reason }
+
+// Block parameter errors: go-ethereum's texts (rpc/types.go), which
+// Subnet-EVM keeps (l1-evm.md §1.1).
+var (
+	errBothNumberAndHash    = errors.New("cannot specify both BlockHash and BlockNumber, choose one or the other")
+	errNeitherNumberNorHash = errors.New("must specify either BlockHash or BlockNumber")
+)
+
+// errExecutionAborted: a call or trace stopped because its request ended
+// or timed out (go-ethereum's internal/ethapi text).
+var errExecutionAborted = errors.New("execution aborted (timeout or cancelled)")
+
+// invalidParamsError is an error sent with code -32602 (invalid params), as
+// go-ethereum's filter and API errors of that kind are (l1-evm.md §1.1).
+type invalidParamsError struct{ msg string }
+
+func (e *invalidParamsError) Error() string  { return e.msg }
+func (e *invalidParamsError) ErrorCode() int { return -32602 }
+
+func invalidParams(format string, args ...any) error {
+	return &invalidParamsError{msg: fmt.Sprintf(format, args...)}
+}
+
+// State and block override errors: go-ethereum's texts
+// (internal/ethapi/override), except balanceOverflowError and
+// errOverrideNumber, which go-ethereum does not check.
+
+func overriddenByPrecompileError(addr common.Address) error {
+	return fmt.Errorf("account %s has already been overridden by a precompile", addr.Hex())
+}
+
+func notPrecompileError(addr common.Address) error {
+	return fmt.Errorf("account %s is not a precompile", addr.Hex())
+}
+
+func alreadyOverriddenError(addr common.Address) error {
+	return fmt.Errorf("account %s is already overridden", addr.Hex())
+}
+
+func bothStateAndDiffError(addr common.Address) error {
+	return fmt.Errorf("account %s has both 'state' and 'stateDiff'", addr.Hex())
+}
+
+func balanceOverflowError(addr common.Address) error {
+	return fmt.Errorf("balance override of account %s exceeds 256 bits", addr.Hex())
+}
+
+var (
+	errOverrideBeaconRoot  = errors.New(`block override "beaconRoot" is not supported for this RPC method`)
+	errOverrideWithdrawals = errors.New(`block override "withdrawals" is not supported for this RPC method`)
+	errOverrideNumber      = errors.New("block override number exceeds 64 bits")
+)
+
+// Log and filter errors: go-ethereum's texts and codes (eth/filters/api.go,
+// filter.go), which ethers and viem users see from any go-ethereum node.
+var (
+	errInvalidTopic         = &invalidParamsError{msg: "invalid topic(s)"}
+	errInvalidBlockRange    = &invalidParamsError{msg: "invalid block range params"}
+	errBlockRangeIntoFuture = &invalidParamsError{msg: "block range extends beyond current head block"}
+	errFilterNotFound       = errors.New("filter not found")
+	errExceedMaxTopics      = errors.New("exceed max topics")
+	errUnknownLogsBlock     = errors.New("unknown block")
+	errBothHashAndRange     = errors.New("cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other")
+	errInvalidAddresses     = errors.New("invalid addresses in query")
+)
+
+// blockRangeCapError: an eth_getLogs range longer than the configured cap
+// (Config.LogsBlockRangeCap). It starts with go-ethereum's text for its own
+// cap (eth/filters/filter.go, code -32602) and says what was asked.
+func blockRangeCapError(limit, from, to uint64) error {
+	return invalidParams("exceed maximum block range %d: blocks %d to %d are %d blocks", limit, from, to, to-from+1)
+}
+
+func addressAtIndexError(i int, err error) error {
+	return fmt.Errorf("invalid address at index %d: %w", i, err)
+}
+
+func nonStringAddressError(i int) error {
+	return fmt.Errorf("non-string address at index %d", i)
+}
+
+func invalidAddressError(err error) error {
+	return fmt.Errorf("invalid address: %w", err)
+}
+
+func hexLengthError(n, want int, what string) error {
+	return fmt.Errorf("hex has invalid length %d after decoding; expected %d for %s", n, want, what)
+}
+
+// eth_feeHistory errors: go-ethereum's texts (eth/gasprice/feehistory.go).
+var (
+	errInvalidPercentile = errors.New("invalid reward percentile")
+	errRequestBeyondHead = errors.New("request beyond head block")
+)
+
+// eth_getProof errors: go-ethereum's texts (internal/ethapi/api.go).
+
+func tooManyProofKeysError(limit, n int) error {
+	return invalidParams("too many storage keys requested (max %d, got %d)", limit, n)
+}
+
+func storageKeyError(err error, key string) error {
+	return invalidParams("%v: %q", err, key)
+}
+
+var errStorageKeyTooLong = errors.New("storage key too long (want at most 32 bytes)")
+
+// Tracing errors: go-ethereum's texts (eth/tracers/api.go).
+var (
+	errTxNotFound          = errors.New("transaction not found")
+	errGenesisNotTraceable = errors.New("genesis is not traceable")
+	errTraceTimeout        = errors.New("execution timeout")
+)
+
+func tracingFailedError(err error) error {
+	return fmt.Errorf("tracing failed: %w", err)
+}
+
+// accessListApplyError: eth_createAccessList could not apply the call
+// (go-ethereum's internal/ethapi text).
+func accessListApplyError(tx common.Hash, err error) error {
+	return fmt.Errorf("failed to apply transaction: %v err: %w", tx, err)
+}
+
+// unknownTracerError: debug_trace* named a tracer this node does not have.
+// go-ethereum would try the name as JavaScript; this node links no
+// JavaScript engine.
+func unknownTracerError(name string) error {
+	return fmt.Errorf("tracer %q not found: this node has the struct logger and go-ethereum's native tracers (callTracer, prestateTracer, 4byteTracer, flatCallTracer, muxTracer, noopTracer), not JavaScript tracers", name)
+}
+
+// txIndexError: debug_traceCall's txIndex is past the block's transactions
+// (go-ethereum's text, core/state_transition's StateAtTransaction).
+func txIndexError(idx int, block common.Hash) error {
+	return fmt.Errorf("transaction index %d out of range for block %#x", idx, block)
+}
+
+// replayError: re-executing an accepted block failed, which only a corrupt
+// database can cause.
+func replayError(block, tx common.Hash, err error) error {
+	return fmt.Errorf("replay block %s: transaction %s: %w", block, tx, err)
+}

@@ -6,29 +6,42 @@ import (
 	"github.com/ethereum/go-ethereum/event"
 )
 
-// feeds carries the events the websocket subscriptions follow: accepted
-// heads with their logs, and transactions entering the mempool.
+// feeds carries the events the websocket subscriptions and the installed
+// filters follow: accepted heads with their logs, and transactions entering
+// the mempool.
 type feeds struct {
 	heads   event.Feed // *types.Header
 	logs    event.Feed // []*types.Log
 	pending event.Feed // common.Hash
+	// filters are the installed filters; set once by newRPCServer, before
+	// the VM is returned, so before any event.
+	filters *filterSystem
 }
 
 func newFeeds() *feeds { return &feeds{} }
 
 func (f *feeds) sendHead(blk *types.Block, receipts types.Receipts) {
-	f.heads.Send(blk.Header())
 	var logs []*types.Log
 	for _, r := range receipts {
 		logs = append(logs, r.Logs...)
 	}
+	if f.filters != nil {
+		f.filters.onHead(blk.Hash(), blk.NumberU64(), logs)
+	}
+	f.heads.Send(blk.Header())
 	if len(logs) > 0 {
 		f.logs.Send(logs)
 	}
 }
 
-func (f *feeds) sendPending(h common.Hash) { f.pending.Send(h) }
+func (f *feeds) sendPending(h common.Hash) {
+	if f.filters != nil {
+		f.filters.onPending(h)
+	}
+	f.pending.Send(h)
+}
 
 // close is a no-op: event.Feed subscriptions end when their subscribers
-// unsubscribe, which the rpc server does as it stops.
+// unsubscribe, which the rpc server does as it stops, and the filters need
+// no goroutine.
 func (f *feeds) close() {}

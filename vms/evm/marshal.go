@@ -15,7 +15,10 @@ import (
 // own JSON encoders, so names and hex encodings are exactly theirs, and the
 // API adds the fields that depend on the block.
 
-// marshalHeader is a header as eth_getHeaderBy* returns it.
+// marshalHeader is a header as eth_getHeaderBy* returns it, with
+// Subnet-EVM's totalDifficulty: the genesis has difficulty 0 and every block
+// 1, so it equals the number (l1-evm.md §1.6). ethclient ignores it; viem
+// reads it when present.
 func marshalHeader(h *types.Header) (map[string]any, error) {
 	enc, err := json.Marshal(h)
 	if err != nil {
@@ -25,6 +28,7 @@ func marshalHeader(h *types.Header) (map[string]any, error) {
 	if err := json.Unmarshal(enc, &m); err != nil {
 		return nil, fmt.Errorf("encode header: %w", err)
 	}
+	m["totalDifficulty"] = (*hexutil.Big)(new(big.Int).Set(h.Number))
 	return m, nil
 }
 
