@@ -117,6 +117,13 @@ type Config struct {
 	// ACPObject lists the ACPs this node objects to (--acp-object). Default none.
 	ACPObject []uint32
 
+	// EVMBlockTime is the least time between two blocks of the C-Chain (--evm-block-time).
+	// Default and zero value 0: a block is built the moment a transaction is executable. With a
+	// value, blocks are built at most once per interval and each takes every transaction pending
+	// by then (interval building); a block is still never empty. Must not be negative. It applies
+	// to the C-Chain only: an L1's EVM chain will take its block time from its own chain config.
+	EVMBlockTime time.Duration
+
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
@@ -212,6 +219,7 @@ func (c *Config) Validate() error {
 		{"http-write-timeout", c.HTTPWriteTimeout},
 		{"http-idle-timeout", c.HTTPIdleTimeout},
 		{"http-shutdown-timeout", c.HTTPShutdownTimeout},
+		{"evm-block-time", c.EVMBlockTime},
 	} {
 		if d.v < 0 {
 			add(fmt.Errorf("%s must not be negative, not %s", d.name, d.v))

@@ -81,6 +81,7 @@ func TestValidate(t *testing.T) {
 			c.Upgrades.HeliconTime = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 		}},
 		{name: "uptime bounds", modify: func(c *Config) { c.UptimeRequirement = 1 }},
+		{name: "block time", modify: func(c *Config) { c.EVMBlockTime = 2 * time.Second }},
 		{name: "distinct ACPs", modify: func(c *Config) { c.ACPSupport, c.ACPObject = []uint32{1, 2}, []uint32{3} }},
 
 		{name: "empty data dir", modify: func(c *Config) { c.DataDir = "" }, wantErr: "data-dir must not be empty"},
@@ -88,6 +89,7 @@ func TestValidate(t *testing.T) {
 		{name: "same ports", modify: func(c *Config) { c.StakingPort = c.HTTPPort }, wantErr: "http-port and staking-port are both 9650"},
 		{name: "bad IP", modify: func(c *Config) { c.PublicIP = "example.com" }, wantErr: `invalid public-ip "example.com": not an IP address`},
 		{name: "negative timeout", modify: func(c *Config) { c.HTTPIdleTimeout = -time.Second }, wantErr: "http-idle-timeout must not be negative, not -1s"},
+		{name: "negative block time", modify: func(c *Config) { c.EVMBlockTime = -time.Millisecond }, wantErr: "evm-block-time must not be negative, not -1ms"},
 		{name: "uptime above 1", modify: func(c *Config) { c.UptimeRequirement = 1.5 }, wantErr: "uptime-requirement must be from 0 to 1, not 1.5"},
 		{name: "uptime NaN", modify: func(c *Config) { c.UptimeRequirement = math.NaN() }, wantErr: "uptime-requirement must be from 0 to 1, not NaN"},
 		{name: "ACP both ways", modify: func(c *Config) { c.ACPSupport, c.ACPObject = []uint32{7, 7}, []uint32{7} }, wantErr: "ACP 7 is in both acp-support and acp-object"},

@@ -113,6 +113,8 @@ var settings = []Setting{
 		func(c *Config) *[]uint32 { return &c.ACPSupport }, newUint32sValue),
 	setting("acp-object", "ACP numbers this node objects to, separated by commas or spaces",
 		func(c *Config) *[]uint32 { return &c.ACPObject }, newUint32sValue),
+	setting("evm-block-time", "least time between two C-Chain blocks; 0 builds a block as soon as a transaction arrives",
+		func(c *Config) *time.Duration { return &c.EVMBlockTime }, newDurationValue),
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
 }

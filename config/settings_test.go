@@ -22,7 +22,7 @@ func TestSettingsNames(t *testing.T) {
 		"api-info-enabled", "api-health-enabled", "api-metrics-enabled", "index-enabled",
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
-		"uptime-requirement", "acp-support", "acp-object", "log-level",
+		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "log-level",
 	}, names)
 }
 
@@ -53,6 +53,7 @@ func settingCfg() Config {
 		UptimeRequirement:     0.25,
 		ACPSupport:            []uint32{1, 2},
 		ACPObject:             []uint32{4294967295},
+		EVMBlockTime:          200 * time.Millisecond,
 		LogLevel:              slog.LevelWarn,
 	}
 }
@@ -94,6 +95,8 @@ func TestSettingsSet(t *testing.T) {
 		{name: "staking-port", texts: []string{"0x10"}, wantErr: `invalid port "0x10": must be a number from 0 to 65535`},
 		{name: "http-read-timeout", texts: []string{"1m30s"}, want: func(c *Config) any { return c.HTTPReadTimeout }, wantVal: 90 * time.Second},
 		{name: "http-read-timeout", texts: []string{"30"}, wantErr: `invalid duration "30"`},
+		{name: "evm-block-time", texts: []string{"2s"}, want: func(c *Config) any { return c.EVMBlockTime }, wantVal: 2 * time.Second},
+		{name: "evm-block-time", texts: []string{"fast"}, wantErr: `invalid duration "fast"`},
 		{name: "index-enabled", texts: []string{"false"}, want: func(c *Config) any { return c.IndexEnabled }, wantVal: false},
 		{name: "index-enabled", texts: []string{"yes"}, wantErr: `invalid boolean "yes"`},
 		{name: "tx-fee", texts: []string{"-5"}, wantErr: `invalid amount "-5"`},

@@ -120,9 +120,9 @@ type VMs map[ids.ID]chains.Factory
 
 // primaryNetwork builds the local network's genesis, aliases the X and C chains to the IDs it
 // gives (the reference's local IDs, platform-exchange.md §7.7) and returns the chains among P, X
-// and C whose VM is in vms. Today that can be the C-Chain; the P- and X-Chains join when their VMs
-// land (issues #5, #7), and until then their aliases resolve while info.isBootstrapped reports
-// false. Networks other than local have no built-in genesis yet and run no Primary Network chain.
+// and C whose VM is in vms. Today those can be the X- and C-Chains; the P-Chain joins when its VM
+// lands (issue #5), and until then its aliases resolve while info.isBootstrapped reports false.
+// Networks other than local have no built-in genesis yet and run no Primary Network chain.
 func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if n.cfg.NetworkID != config.LocalID {
 		n.log.Warn("no built-in genesis for this network: no Primary Network chain runs", "networkID", n.cfg.NetworkID)
@@ -142,17 +142,36 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if err := n.chains.PreAlias(g.CChainID, "C", "evm"); err != nil {
 		return nil, fmt.Errorf("alias the C-Chain: %w", err)
 	}
-	evmID := ids.FromName("evm")
-	factory, ok := vms[evmID]
-	if !ok {
-		return nil, nil
+
+	var run []Chain
+	if factory, ok := vms[genesis.AVMID]; ok {
+		run = append(run, Chain{
+			Spec: chains.Spec{
+				Chain:      chains.Chain{ID: g.XChainID, SubnetID: ids.Empty, VMID: genesis.AVMID, Name: genesis.XChainName},
+				Aliases:    []string{"X", "avm"},
+				APIAliases: []string{"X", "avm"},
+				Prefix:     storage.PrefixExchange,
+				Factory:    factory,
+				Genesis:    g.XGenesis,
+			},
+			// The X-Chain has a transaction index, and a vertex index that stays empty
+			// (reference/README.md).
+			IndexKinds: []index.Kind{index.Block, index.Tx, index.Vtx},
+		})
 	}
-	return []Chain{{Spec: chains.Spec{
-		Chain:      chains.Chain{ID: g.CChainID, SubnetID: ids.Empty, VMID: evmID, Name: "C-Chain"},
-		Aliases:    []string{"C", "evm"},
-		APIAliases: []string{"C", "evm"},
-		Prefix:     storage.PrefixEVM,
-		Factory:    factory,
-		Genesis:    g.CGenesis,
-	}}}, nil
+	if factory, ok := vms[genesis.EVMID]; ok {
+		run = append(run, Chain{Spec: chains.Spec{
+			Chain:      chains.Chain{ID: g.CChainID, SubnetID: ids.Empty, VMID: genesis.EVMID, Name: "C-Chain"},
+			Aliases:    []string{"C", "evm"},
+			APIAliases: []string{"C", "evm"},
+			Prefix:     storage.PrefixEVM,
+			Factory:    factory,
+			Genesis:    g.CGenesis,
+			// --evm-block-time is the C-Chain's: interval building is the pipeline's minimum gap
+			// between blocks, and the EVM never builds an empty block. L1 chains will take their
+			// block time from their own chain config.
+			MinBlockGap: n.cfg.EVMBlockTime,
+		}})
+	}
+	return run, nil
 }

@@ -37,7 +37,7 @@ func TestCChain(t *testing.T) {
 	cfg.DataDir = t.TempDir()
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
-	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vms())
+	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vms(cfg))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

@@ -23,9 +23,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
+	"github.com/cornice-node/cornice/vms/exchange"
 )
 
 func main() {
@@ -42,15 +43,24 @@ func main() {
 // a function that records the config.
 type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger) error
 
-// vms are the VMs this binary runs. They are linked here, not in package node, so that node and
-// its tests stay free of any VM's dependencies (docs/decisions.md).
-func vms() node.VMs {
-	return node.VMs{ids.FromName("evm"): evm.Factory{}}
+// vms are the VMs this binary runs, configured for cfg's network. They are linked here, not in
+// package node, so that node and its tests stay free of any VM's dependencies (docs/decisions.md).
+func vms(cfg config.Config) node.VMs {
+	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
+	return node.VMs{
+		genesis.AVMID: exchange.Factory{
+			CortinaTime:      cfg.Upgrades.CortinaTime,
+			StopVertexID:     cfg.Upgrades.CortinaXChainStopVertexID,
+			TxFee:            fees.TxFee,
+			CreateAssetTxFee: fees.CreateAssetTxFee,
+		},
+		genesis.EVMID: evm.Factory{},
+	}
 }
 
 // startNode builds the node and runs it until ctx is done.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	n, err := node.New(cfg, log, vms())
+	n, err := node.New(cfg, log, vms(cfg))
 	if err != nil {
 		return err
 	}
