@@ -1,0 +1,35 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors evmload reports to its user. None of them reproduces a reference-node text: they are the
+// tool's own, kept here so every message can be found in one place.
+var (
+	// errNotLoopback refuses a target that is not on this machine: evmload only ever talks to
+	// 127.0.0.0/8, ::1 or localhost (a workplace rule, enforced again at dial time).
+	errNotLoopback = errors.New("target is not a loopback address (allowed: 127.0.0.0/8, ::1, localhost)")
+	// errScheme refuses any scheme but plain http.
+	errScheme = errors.New("only http:// URLs are supported")
+	// errUsage reports a missing or unknown mode.
+	errUsage = errors.New("usage: evmload [flags] node|transfers|call")
+	// errBadBound reports a count, size or duration that must be positive.
+	errBadBound = errors.New("-n, -senders, -batch, -wave, -c, -duration and -timeout must be positive")
+	// errNotAccepted is returned when the transfers sent were not all accepted in time.
+	errNotAccepted = errors.New("not every transfer was accepted before -timeout")
+)
+
+// rpcError is a JSON-RPC error reply.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// sendErrors reports how many of the calls sent failed, with the first failure.
+func sendErrors(failed, total int, first error) error {
+	return fmt.Errorf("%d of %d eth_sendRawTransaction calls failed; first: %w", failed, total, first)
+}

@@ -1,0 +1,179 @@
+// End-to-end check of a running cornice node's C-Chain with viem, a JavaScript client written
+// for any EVM chain (issue #4 §4). e2e/run.sh starts the node and runs this script; to run it
+// by hand against a node of your own:
+//
+//   npm ci --prefix e2e/js
+//   CORNICE_URL=http://127.0.0.1:9650 node e2e/js/check.mjs
+//
+// CORNICE_URL is the node's HTTP base; the script uses /ext/bc/C/rpc over HTTP and /ext/bc/C/ws
+// over a websocket. It signs with the well-known local key, funded in the local C-Chain genesis.
+// Every check is bounded in time; the last line is `e2e: N passed, M failed`, and the exit code
+// is 1 when a check failed.
+
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseAbi,
+  webSocket,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { randomBytes } from "node:crypto";
+
+const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+const rpcURL = `${base}/ext/bc/C/rpc`;
+const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
+
+const chainID = 43112;
+const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
+const localAddr = "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC";
+const checkTimeoutMs = 60_000; // per check
+const requestTimeoutMs = 10_000; // per JSON-RPC request
+
+const chain = defineChain({
+  id: chainID,
+  name: "cornice local C-Chain",
+  nativeCurrency: { name: "Avalanche", symbol: "AVAX", decimals: 18 },
+  rpcUrls: { default: { http: [rpcURL], webSocket: [wsURL] } },
+});
+const account = privateKeyToAccount(localKey);
+const transport = http(rpcURL, { timeout: requestTimeoutMs, retryCount: 0 });
+const client = createPublicClient({ chain, transport, pollingInterval: 50 });
+const wallet = createWalletClient({ chain, transport, account, pollingInterval: 50 });
+
+// A storage contract assembled by hand: set(uint256) stores its argument at slot 0, get()
+// returns slot 0, anything else reverts. The init code copies the 50-byte runtime and returns it.
+const storageAbi = parseAbi(["function set(uint256 value)", "function get() view returns (uint256)"]);
+const storageRuntime =
+  "60003560e01c806360fe47b114601e5780636d4ce63c14602657600080fd5b600435600055005b60005460005260206000f3";
+const storageInit = "603280600b6000396000f3";
+const storageBytecode = `0x${storageInit}${storageRuntime}`;
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function waitSuccess(hash) {
+  const receipt = await client.waitForTransactionReceipt({ hash, timeout: 30_000 });
+  assert(receipt.status === "success", `transaction ${hash} failed: status ${receipt.status}`);
+  return receipt;
+}
+
+// sendValue sends wei to a fresh address and returns the receipt.
+async function sendValue(to, value) {
+  const hash = await wallet.sendTransaction({ to, value });
+  return waitSuccess(hash);
+}
+
+function randomAddress() {
+  return `0x${randomBytes(20).toString("hex")}`;
+}
+
+const checks = [
+  [
+    "chain ID",
+    async () => {
+      const id = await client.getChainId();
+      assert(id === chainID, `eth_chainId is ${id}, want ${chainID}`);
+      assert(account.address === localAddr, `local key gives ${account.address}`);
+    },
+  ],
+  [
+    "transfer",
+    async () => {
+      const to = randomAddress();
+      const value = 1_234_567_890n;
+      const before = await client.getBalance({ address: localAddr });
+      const receipt = await sendValue(to, value);
+      assert(receipt.from.toLowerCase() === localAddr.toLowerCase(), `receipt from ${receipt.from}`);
+      assert(receipt.to.toLowerCase() === to, `receipt to ${receipt.to}`);
+      const got = await client.getBalance({ address: to });
+      assert(got === value, `recipient balance ${got}, want ${value}`);
+      const after = await client.getBalance({ address: localAddr });
+      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      assert(before - after === value + fee, `sender paid ${before - after}, want ${value + fee}`);
+      const tx = await client.getTransaction({ hash: receipt.transactionHash });
+      assert(tx.blockNumber === receipt.blockNumber, `transaction in block ${tx.blockNumber}`);
+    },
+  ],
+  [
+    "contract deploy and call",
+    async () => {
+      const deployHash = await wallet.deployContract({ abi: storageAbi, bytecode: storageBytecode });
+      const { contractAddress: address } = await waitSuccess(deployHash);
+      assert(address, "deploy receipt has no contractAddress");
+      const code = await client.getCode({ address });
+      assert(code === `0x${storageRuntime}`, `code at ${address} is ${code}`);
+      let value = await client.readContract({ address, abi: storageAbi, functionName: "get" });
+      assert(value === 0n, `get() before set is ${value}`);
+      const setHash = await wallet.writeContract({ address, abi: storageAbi, functionName: "set", args: [42n] });
+      await waitSuccess(setHash);
+      value = await client.readContract({ address, abi: storageAbi, functionName: "get" });
+      assert(value === 42n, `get() after set(42) is ${value}`);
+    },
+  ],
+  [
+    "newHeads subscription",
+    async () => {
+      const wsTransport = webSocket(wsURL, { timeout: requestTimeoutMs, retryCount: 0, reconnect: false });
+      const ws = createPublicClient({ chain, transport: wsTransport });
+      const start = await client.getBlockNumber();
+      let resolveHead;
+      let rejectHead;
+      const head = new Promise((resolve, reject) => {
+        resolveHead = resolve;
+        rejectHead = reject;
+      });
+      const unwatch = ws.watchBlocks({
+        emitOnBegin: false,
+        onBlock: (block) => {
+          if (block.number > start) resolveHead(block);
+        },
+        onError: (err) => rejectHead(err),
+      });
+      try {
+        // The subscription may not be in place when the first block comes: make a block,
+        // and another every 2 s until one is seen.
+        let block;
+        for (let attempt = 0; attempt < 10 && !block; attempt++) {
+          await sendValue(randomAddress(), 1n);
+          block = await Promise.race([head, new Promise((r) => setTimeout(r, 2_000))]);
+        }
+        assert(block, "no newHeads notification for the blocks made");
+        const byNumber = await client.getBlock({ blockNumber: block.number });
+        assert(byNumber.hash === block.hash, `notified hash ${block.hash}, block ${byNumber.hash}`);
+        assert(block.parentHash === byNumber.parentHash, "notified parentHash differs");
+        assert(block.baseFeePerGas === byNumber.baseFeePerGas, "notified baseFeePerGas differs");
+      } finally {
+        unwatch();
+        const socket = await ws.transport.getRpcClient?.();
+        socket?.close?.();
+      }
+    },
+  ],
+];
+
+let passed = 0;
+let failed = 0;
+for (const [name, fn] of checks) {
+  try {
+    await withTimeout(fn(), checkTimeoutMs, name);
+    passed++;
+    console.log(`ok - ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
+  }
+}
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+// Open sockets must not keep the process alive.
+process.exit(failed === 0 ? 0 : 1);
