@@ -1,6 +1,6 @@
-// Package platform is the P-Chain: this part holds its wire formats, the transactions, blocks,
-// UTXOs and genesis of reference/platform-exchange.md §4, encoded with the linear codec (§1) and
-// the P-Chain's type IDs (§1.3).
+// Package platform is the P-Chain: its wire formats (the transactions, blocks, UTXOs and genesis
+// of reference/platform-exchange.md §4, encoded with the linear codec (§1) and the P-Chain's type
+// IDs (§1.3)), and its VM ([Factory], [VM]) with the platform API (§5).
 //
 // # Transactions
 //
@@ -23,6 +23,18 @@
 // Tx and Block values are safe for concurrent reads. The unsigned tx structs are plain data: do not
 // change one after it went into a Tx, whose bytes and ID would no longer match.
 //
-// Only the wire format is checked here. Semantic verification (signatures, UTXOs, fees, sort
-// orders, the rules of §4.3 and §4.4) belongs to the chain.
+// The format types check only the wire format. The VM verifies txs for real: credentials
+// (recoverable secp256k1 signatures over sha256 of the unsigned bytes, recovered with decred's
+// pure-Go code), owners, thresholds and locktimes, UTXO existence and spending with no double
+// spend within or across blocks, subnet authorization, and the dynamic fee of §4.8 with the
+// network's FeeConfig. It executes BaseTx, CreateSubnetTx and CreateChainTx; the staking and L1
+// kinds are refused with ErrUnsupportedTx for now (issue #5).
+//
+// # VM state and concurrency
+//
+// The VM keeps its state under its chains.Context.DB (state.go lists the keys) and stages every
+// change of a block into the pipeline's batch in Block.Accept; its memory (the last accepted block,
+// the mempool) changes only in Accepted. The API reads committed state, so it never reports a
+// block's txs as committed before the block is. A fresh single-node network's Primary Network
+// validator set is this node alone, as the Factory describes it.
 package platform

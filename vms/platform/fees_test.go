@@ -1,0 +1,73 @@
+package platform
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCalculatePrice checks the reference's examples (platform-exchange.md §4.7, apiShapes).
+func TestCalculatePrice(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                string
+		minPrice, excess, k uint64
+		want                uint64
+	}{
+		{"zero excess", 1, 0, 2_164_043, 1},
+		{"one K", 1, 2_164_043, 2_164_043, 2},
+		{"ten million", 1, 10_000_000, 2_164_043, 101},
+		{"mainnet validator fee", 512, 1_246_488_515, 1_246_488_515, 1391},
+		{"local validator fee", 1, 865_617, 865_617, 2},
+		{"saturates", math.MaxUint64, 1 << 40, 1, math.MaxUint64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, CalculatePrice(tt.minPrice, tt.excess, tt.k))
+		})
+	}
+}
+
+// TestComplexityVectors checks complexity and gas against the vectors of the tx kinds this VM
+// executes (§4.8).
+func TestComplexityVectors(t *testing.T) {
+	t.Parallel()
+	v := loadVectors(t)
+	for _, name := range []string{"p_base_tx_transfer_avax", "p_create_subnet_tx", "p_create_chain_tx"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			vec := v.vector(t, name)
+			tx, err := ParseTx(unhex(t, str(t, vec, "signedBytesHex")))
+			require.NoError(t, err)
+			fee := vec["dynamicFee"].(map[string]any)
+			var want Dimensions
+			for i, x := range fee["complexity[bandwidth,dbRead,dbWrite,compute]"].([]any) {
+				want[i] = uint64(x.(float64))
+			}
+			c := complexity(tx)
+			require.Equal(t, want, c)
+			require.Equal(t, num(t, fee, "gas"), LocalFeeConfig.Weights.Gas(c))
+		})
+	}
+}
+
+// TestFeeStateAdvance checks the per-block steps of §4.8: refill and drain with time, then
+// consume.
+func TestFeeStateAdvance(t *testing.T) {
+	t.Parallel()
+	cfg := LocalFeeConfig
+	s := feeState{time: 100}
+	require.Equal(t, s, s.advance(&cfg, 99), "time never goes back")
+	s = s.advance(&cfg, 105)
+	require.Equal(t, feeState{time: 105, capacity: 500_000}, s)
+	s, ok := s.consume(12_016)
+	require.True(t, ok)
+	require.Equal(t, feeState{time: 105, capacity: 487_984, excess: 12_016}, s)
+	s = s.advance(&cfg, 1<<40)
+	require.Equal(t, feeState{time: 1 << 40, capacity: cfg.MaxCapacity}, s)
+	_, ok = s.consume(cfg.MaxCapacity + 1)
+	require.False(t, ok)
+	require.Equal(t, uint64(1), s.price(&cfg))
+}

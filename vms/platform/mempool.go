@@ -1,0 +1,145 @@
+package platform
+
+import (
+	"slices"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// Mempool and block size limits (reference/platform-exchange.md §1.2).
+const (
+	// MaxTxSize is the largest tx the mempool takes: 64 KiB.
+	MaxTxSize = 64 * 1024
+	// MaxMempoolSize is how many bytes of txs may be pending at once.
+	MaxMempoolSize = 64 * 1024 * 1024
+	// targetBlockSize is the size the builder fills a block up to: 128 KiB.
+	targetBlockSize = 128 * 1024
+)
+
+// overlay is a state on top of another: the UTXOs that pending txs (or the earlier txs of a
+// block) spend and create, and the subnets they create. It is not safe for concurrent use; the
+// VM guards the mempool's.
+type overlay struct {
+	base utxoSource
+	// spent maps a UTXO ID to the tx that spends it.
+	spent map[ids.ID]ids.ID
+	// created holds the UTXOs the overlay's txs create.
+	created map[ids.ID]*UTXO
+	// subnets holds the owners of the subnets the overlay's txs create.
+	subnets map[ids.ID]*secp256k1fx.OutputOwners
+}
+
+func newOverlay(base utxoSource) *overlay {
+	return &overlay{
+		base:    base,
+		spent:   make(map[ids.ID]ids.ID),
+		created: make(map[ids.ID]*UTXO),
+		subnets: make(map[ids.ID]*secp256k1fx.OutputOwners),
+	}
+}
+
+// utxo implements utxoSource: a UTXO spent in the overlay is a double spend, unless the base no
+// longer has it either (the spending tx's block was committed and the mempool not yet told):
+// then it is the base's unknown UTXO.
+func (o *overlay) utxo(in *TransferableInput) (*UTXO, error) {
+	id := in.InputID()
+	if by, ok := o.spent[id]; ok {
+		if _, mine := o.created[id]; !mine {
+			if _, err := o.base.utxo(in); err != nil {
+				return nil, err
+			}
+		}
+		return nil, doubleSpendError(id, by)
+	}
+	if ux, ok := o.created[id]; ok {
+		return ux, nil
+	}
+	return o.base.utxo(in)
+}
+
+// subnetOwner implements utxoSource.
+func (o *overlay) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
+	if owner, ok := o.subnets[id]; ok {
+		return owner, nil
+	}
+	return o.base.subnetOwner(id)
+}
+
+// apply records a verified tx's effects.
+func (o *overlay) apply(eff *effects) {
+	for _, ux := range eff.consumed {
+		o.spent[ux.InputID()] = eff.txID
+	}
+	for i := range eff.produced {
+		ux := &eff.produced[i]
+		o.created[ux.InputID()] = ux
+	}
+	if eff.subnetOwner != nil {
+		o.subnets[eff.txID] = eff.subnetOwner
+	}
+}
+
+// revert forgets a tx's effects.
+func (o *overlay) revert(eff *effects) {
+	for _, ux := range eff.consumed {
+		if id := ux.InputID(); o.spent[id] == eff.txID {
+			delete(o.spent, id)
+		}
+	}
+	for i := range eff.produced {
+		delete(o.created, eff.produced[i].InputID())
+	}
+	delete(o.subnets, eff.txID)
+}
+
+// poolEntry is a pending tx and what it changes.
+type poolEntry struct {
+	tx  *Tx
+	eff *effects
+}
+
+// mempool holds the verified txs waiting for a block, in arrival order. A pending tx may spend
+// the outputs of an earlier pending tx, or name a subnet an earlier one creates: the builder
+// keeps the order. Its view makes conflicting txs fail with ErrDoubleSpend. The VM's mutex
+// guards it.
+type mempool struct {
+	txs  []*poolEntry
+	byID map[ids.ID]*poolEntry
+	view *overlay
+	size int
+}
+
+func newMempool(base utxoSource) *mempool {
+	return &mempool{byID: make(map[ids.ID]*poolEntry), view: newOverlay(base)}
+}
+
+func (p *mempool) add(tx *Tx, eff *effects) {
+	e := &poolEntry{tx: tx, eff: eff}
+	p.txs = append(p.txs, e)
+	p.byID[tx.ID()] = e
+	p.view.apply(eff)
+	p.size += tx.Size()
+}
+
+// remove drops the txs of txIDs that are pending.
+func (p *mempool) remove(txIDs map[ids.ID]struct{}) {
+	n := 0
+	for id := range txIDs {
+		e, ok := p.byID[id]
+		if !ok {
+			continue
+		}
+		n++
+		delete(p.byID, id)
+		p.view.revert(e.eff)
+		p.size -= e.tx.Size()
+	}
+	if n == 0 {
+		return
+	}
+	p.txs = slices.DeleteFunc(p.txs, func(e *poolEntry) bool {
+		_, gone := txIDs[e.tx.ID()]
+		return gone
+	})
+}

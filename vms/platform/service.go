@@ -1,0 +1,645 @@
+package platform
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// getUTXOs limits (reference/platform-exchange.md §5.1).
+const (
+	// maxAddresses is the most addresses one getUTXOs call may name.
+	maxAddresses = 1024
+	// maxPageSize is the most UTXOs one getUTXOs call returns.
+	maxPageSize = 1024
+)
+
+// Statuses of txs and blockchains (§5.1).
+const (
+	statusCommitted  = "Committed"
+	statusProcessing = "Processing"
+	statusUnknown    = "Unknown"
+	statusValidating = "Validating"
+	statusSyncing    = "Syncing"
+	statusCreated    = "Created"
+	statusPreferred  = "Preferred"
+)
+
+// service is the platform API of one P-Chain VM (§5). It is safe for concurrent use.
+type service struct {
+	vm *VM
+}
+
+// newHandler returns the chain's JSON-RPC server, service name "platform".
+func (vm *VM) newHandler() http.Handler {
+	s := &service{vm: vm}
+	srv := jsonrpc.NewServer("platform", vm.log)
+	jsonrpc.Register(srv, "issueTx", s.IssueTx)
+	jsonrpc.Register(srv, "getTx", s.GetTx)
+	jsonrpc.Register(srv, "getTxStatus", s.GetTxStatus)
+	jsonrpc.Register(srv, "getHeight", s.GetHeight)
+	jsonrpc.Register(srv, "getBlock", s.GetBlock)
+	jsonrpc.Register(srv, "getBlockByHeight", s.GetBlockByHeight)
+	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
+	jsonrpc.Register(srv, "getBalance", s.GetBalance)
+	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
+	jsonrpc.Register(srv, "getSubnets", s.GetSubnets)
+	jsonrpc.Register(srv, "getBlockchains", s.GetBlockchains)
+	jsonrpc.Register(srv, "getBlockchainStatus", s.GetBlockchainStatus)
+	jsonrpc.Register(srv, "getCurrentValidators", s.GetCurrentValidators)
+	jsonrpc.Register(srv, "getTimestamp", s.GetTimestamp)
+	jsonrpc.Register(srv, "getFeeConfig", s.GetFeeConfig)
+	jsonrpc.Register(srv, "getFeeState", s.GetFeeState)
+	return srv
+}
+
+// internal logs an internal failure of method and returns the client's text.
+func (s *service) internal(method string, err error) error {
+	s.vm.log.Error("platform call failed", "method", method, "err", err)
+	return errInternal
+}
+
+// IssueTx decodes, verifies and queues a signed tx.
+func (s *service) IssueTx(_ context.Context, args *IssueTxArgs) (*TxIDReply, error) {
+	b, err := args.Encoding.Decode(args.Tx)
+	if err != nil {
+		return nil, decodeTxError(err)
+	}
+	tx, err := ParseTx(b)
+	if err != nil {
+		return nil, parseTxError(err)
+	}
+	if err := s.vm.IssueTx(tx); err != nil {
+		return nil, issueError(err)
+	}
+	return &TxIDReply{TxID: tx.ID()}, nil
+}
+
+// GetTx returns a committed tx. Pending txs are `not found`, as in the reference.
+func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error) {
+	tx, found, err := s.vm.state.getTx(args.TxID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getTx", err)
+	case !found:
+		return nil, errTxNotFound
+	}
+	var raw []byte
+	if args.Encoding == ids.JSON {
+		if raw, err = TxJSON(tx, s.vm.hrp); err != nil {
+			return nil, encodeError("tx", err)
+		}
+	} else if raw, err = encodeString(tx.Bytes(), args.Encoding); err != nil {
+		return nil, encodeError("tx", err)
+	}
+	return &GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
+}
+
+// encodeString renders b in a hex encoding as a JSON string.
+func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
+	str, err := enc.Encode(b)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(str)
+}
+
+// GetTxStatus returns "Committed" for a committed tx, "Processing" for a pending one and
+// "Unknown" for any other (§5.1).
+func (s *service) GetTxStatus(_ context.Context, args *GetTxStatusArgs) (*GetTxStatusReply, error) {
+	ok, err := s.vm.state.hasTx(args.TxID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getTxStatus", err)
+	case ok:
+		return &GetTxStatusReply{Status: statusCommitted}, nil
+	case s.vm.pending(args.TxID):
+		return &GetTxStatusReply{Status: statusProcessing}, nil
+	}
+	return &GetTxStatusReply{Status: statusUnknown}, nil
+}
+
+// GetHeight returns the last accepted block's height, as committed.
+func (s *service) GetHeight(context.Context, *struct{}) (*GetHeightReply, error) {
+	rec, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getHeight", err)
+	}
+	return &GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
+}
+
+// GetBlock returns an accepted block.
+func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockReply, error) {
+	blk, found, err := s.vm.state.getBlock(args.BlockID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getBlock", err)
+	case !found:
+		return nil, blockNotFoundError(args.BlockID)
+	}
+	return s.blockReply(blk, args.Encoding)
+}
+
+// GetBlockByHeight returns the accepted block at a height.
+func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs) (*GetBlockReply, error) {
+	h := uint64(args.Height)
+	id, found, err := s.vm.state.blockIDAt(h)
+	if err != nil {
+		return nil, s.internal("getBlockByHeight", err)
+	}
+	if !found {
+		return nil, heightNotFoundError(h)
+	}
+	blk, found, err := s.vm.state.getBlock(id)
+	switch {
+	case err != nil:
+		return nil, s.internal("getBlockByHeight", err)
+	case !found:
+		return nil, s.internal("getBlockByHeight", fmt.Errorf("block %s at height %d is missing", id, h))
+	}
+	return s.blockReply(blk, args.Encoding)
+}
+
+func (s *service) blockReply(blk Block, enc ids.Encoding) (*GetBlockReply, error) {
+	var (
+		raw []byte
+		err error
+	)
+	if enc == ids.JSON {
+		if raw, err = BlockJSON(blk, s.vm.hrp); err != nil {
+			return nil, encodeError("block", err)
+		}
+	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+		return nil, encodeError("block", err)
+	}
+	return &GetBlockReply{Block: raw, Encoding: enc}, nil
+}
+
+// isThisChain reports whether alias names the P-Chain: "P", "platform" or its ID.
+func isThisChain(alias string) bool {
+	return alias == chainAlias || alias == "platform" || alias == ids.Empty.String()
+}
+
+// parseAddress parses one of this chain's addresses (§2.4).
+func (s *service) parseAddress(str string) (ids.ShortID, error) {
+	alias, hrp, addr, err := address.Parse(str)
+	if err != nil {
+		return ids.ShortID{}, parseAddressError(str, err)
+	}
+	if !isThisChain(alias) {
+		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
+	}
+	if hrp != s.vm.hrp {
+		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
+	}
+	return addr, nil
+}
+
+// parseAddresses parses, sorts and deduplicates addresses.
+func (s *service) parseAddresses(strs []string) ([]ids.ShortID, error) {
+	addrs := make([]ids.ShortID, 0, len(strs))
+	for _, str := range strs {
+		addr, err := s.parseAddress(str)
+		if err != nil {
+			return nil, err
+		}
+		addrs = append(addrs, addr)
+	}
+	slices.SortFunc(addrs, ids.ShortID.Compare)
+	return slices.Compact(addrs), nil
+}
+
+// formatAddresses formats this chain's addresses.
+func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		str, err := address.Format(chainAlias, s.vm.hrp, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = str
+	}
+	return out, nil
+}
+
+// GetUTXOs returns a page of the UTXOs the addresses own: addresses in byte order, each one's
+// UTXOs in ID order, from after startIndex, each UTXO once, at most limit (1024 when 0 or more).
+// endIndex is where the next page starts (§5.1).
+func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
+	switch n := len(args.Addresses); {
+	case n == 0:
+		return nil, errNoAddresses
+	case n > maxAddresses:
+		return nil, tooManyAddressesError(n)
+	}
+	if args.SourceChain != "" && !isThisChain(args.SourceChain) {
+		return nil, errSharedMemory
+	}
+	addrs, err := s.parseAddresses(args.Addresses)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		startAddr ids.ShortID
+		startUTXO ids.ID
+	)
+	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
+		if startAddr, err = s.parseAddress(args.StartIndex.Address); err != nil {
+			return nil, startIndexError(err)
+		}
+		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
+			return nil, startIndexError(err)
+		}
+	}
+	limit := int(args.Limit)
+	if limit <= 0 || limit > maxPageSize {
+		limit = maxPageSize
+	}
+	var (
+		lastAddr ids.ShortID
+		lastUTXO ids.ID
+		utxos    = make([]string, 0)
+		seen     = make(map[ids.ID]struct{})
+	)
+fill:
+	for _, addr := range addrs {
+		start := ids.Empty
+		switch c := addr.Compare(startAddr); {
+		case c < 0:
+			continue
+		case c == 0:
+			start = startUTXO
+		}
+		lastAddr = addr
+		utxoIDs, err := s.vm.state.utxoIDs(addr, start, limit-len(utxos))
+		if err != nil {
+			return nil, s.internal("getUTXOs", err)
+		}
+		for _, id := range utxoIDs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			lastUTXO = id
+			if _, dup := seen[id]; dup {
+				continue
+			}
+			seen[id] = struct{}{}
+			ux, found, err := s.vm.state.getUTXO(id)
+			if err != nil {
+				return nil, s.internal("getUTXOs", err)
+			}
+			if !found {
+				continue // spent by a block accepted since the index was read
+			}
+			b, err := ux.Bytes()
+			if err != nil {
+				return nil, s.internal("getUTXOs", err)
+			}
+			str, err := args.Encoding.Encode(b)
+			if err != nil {
+				return nil, encodeError("utxo", err)
+			}
+			utxos = append(utxos, str)
+			if len(utxos) >= limit {
+				break fill
+			}
+		}
+	}
+	endAddr, err := address.Format(chainAlias, s.vm.hrp, lastAddr)
+	if err != nil {
+		return nil, s.internal("getUTXOs", err)
+	}
+	return &GetUTXOsReply{
+		NumFetched: jsonrpc.Uint64(len(utxos)),
+		UTXOs:      utxos,
+		EndIndex:   Index{Address: endAddr, UTXO: lastUTXO.String()},
+		Encoding:   args.Encoding,
+	}, nil
+}
+
+// GetBalance returns what the addresses own, split into unlocked, locked-stakeable (a LockOut
+// before its locktime) and locked-not-stakeable (a TransferOutput before its locktime), in total
+// for AVAX and per asset, with the UTXOs counted (§5.1).
+func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBalanceReply, error) {
+	if len(args.Addresses) == 0 {
+		return nil, errNoAddresses
+	}
+	addrs, err := s.parseAddresses(args.Addresses)
+	if err != nil {
+		return nil, err
+	}
+	now := s.vm.now()
+	var (
+		unlocked, stakeable, notStakeable = map[ids.ID]uint64{}, map[ids.ID]uint64{}, map[ids.ID]uint64{}
+		refs                              = make([]UTXORef, 0)
+		seen                              = make(map[ids.ID]struct{})
+	)
+	for _, addr := range addrs {
+		var start ids.ID
+		for {
+			page, err := s.vm.state.utxoIDs(addr, start, maxPageSize)
+			if err != nil {
+				return nil, s.internal("getBalance", err)
+			}
+			for _, id := range page {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if _, dup := seen[id]; dup {
+					continue
+				}
+				seen[id] = struct{}{}
+				ux, found, err := s.vm.state.getUTXO(id)
+				if err != nil {
+					return nil, s.internal("getBalance", err)
+				}
+				if !found {
+					continue
+				}
+				var (
+					m      map[ids.ID]uint64
+					amount uint64
+				)
+				switch out := ux.Out.(type) {
+				case *secp256k1fx.TransferOutput:
+					m, amount = unlocked, out.Amount
+					if out.Locktime > now {
+						m = notStakeable
+					}
+				case *LockOut:
+					m, amount = unlocked, out.Out.Amount
+					if out.Locktime > now {
+						m = stakeable
+					} else if out.Out.Locktime > now {
+						m = notStakeable
+					}
+				default:
+					continue
+				}
+				if m[ux.AssetID], err = add(m[ux.AssetID], amount); err != nil {
+					return nil, err
+				}
+				refs = append(refs, UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
+			}
+			if len(page) < maxPageSize {
+				break
+			}
+			start = page[len(page)-1]
+		}
+	}
+	avax := s.vm.rules.avaxAssetID
+	reply := &GetBalanceReply{
+		Unlocked:            jsonrpc.Uint64(unlocked[avax]),
+		LockedStakeable:     jsonrpc.Uint64(stakeable[avax]),
+		LockedNotStakeable:  jsonrpc.Uint64(notStakeable[avax]),
+		Balances:            map[ids.ID]jsonrpc.Uint64{},
+		Unlockeds:           toAPI(unlocked),
+		LockedStakeables:    toAPI(stakeable),
+		LockedNotStakeables: toAPI(notStakeable),
+		UTXOIDs:             refs,
+	}
+	for _, m := range []map[ids.ID]uint64{unlocked, stakeable, notStakeable} {
+		for asset, v := range m {
+			sum, err := add(uint64(reply.Balances[asset]), v)
+			if err != nil {
+				return nil, err
+			}
+			reply.Balances[asset] = jsonrpc.Uint64(sum)
+		}
+	}
+	reply.Balance = reply.Balances[avax]
+	return reply, nil
+}
+
+func toAPI(m map[ids.ID]uint64) map[ids.ID]jsonrpc.Uint64 {
+	out := make(map[ids.ID]jsonrpc.Uint64, len(m))
+	for k, v := range m {
+		out[k] = jsonrpc.Uint64(v)
+	}
+	return out
+}
+
+// GetSubnet returns a subnet's owner (§5.1). Subnets cannot be converted to L1s yet.
+func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetReply, error) {
+	if args.SubnetID == ids.Empty {
+		return nil, errPrimaryNotSubnet
+	}
+	owner, found, err := s.subnetOwner(args.SubnetID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getSubnet", err)
+	case !found:
+		return nil, errNotFound
+	}
+	keys, err := s.formatAddresses(owner.Addrs)
+	if err != nil {
+		return nil, s.internal("getSubnet", err)
+	}
+	return &GetSubnetReply{
+		IsPermissioned: true,
+		ControlKeys:    keys,
+		Threshold:      jsonrpc.Uint32(owner.Threshold),
+		Locktime:       jsonrpc.Uint64(owner.Locktime),
+	}, nil
+}
+
+// subnetOwner returns an accepted subnet's owner; found is false for an unknown subnet.
+func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error) {
+	ok, err := s.vm.state.db.Has(idKey(keySubnet, id))
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	owner, err := s.vm.state.subnetOwner(id)
+	if err != nil {
+		return nil, false, err
+	}
+	return owner, true, nil
+}
+
+// GetSubnets returns the subnets asked for, or every subnet and then the primary network (§5.1).
+// Unknown IDs are skipped.
+func (s *service) GetSubnets(_ context.Context, args *GetSubnetsArgs) (*GetSubnetsReply, error) {
+	subnetIDs := args.IDs
+	if len(subnetIDs) == 0 {
+		var err error
+		if subnetIDs, err = s.vm.state.subnetIDs(); err != nil {
+			return nil, s.internal("getSubnets", err)
+		}
+		subnetIDs = append(subnetIDs, ids.Empty)
+	}
+	reply := &GetSubnetsReply{Subnets: make([]APISubnet, 0, len(subnetIDs))}
+	for _, id := range subnetIDs {
+		if id == ids.Empty {
+			reply.Subnets = append(reply.Subnets, APISubnet{ID: id, ControlKeys: []string{}})
+			continue
+		}
+		owner, found, err := s.subnetOwner(id)
+		if err != nil {
+			return nil, s.internal("getSubnets", err)
+		}
+		if !found {
+			continue
+		}
+		keys, err := s.formatAddresses(owner.Addrs)
+		if err != nil {
+			return nil, s.internal("getSubnets", err)
+		}
+		reply.Subnets = append(reply.Subnets, APISubnet{ID: id, ControlKeys: keys, Threshold: jsonrpc.Uint32(owner.Threshold)})
+	}
+	return reply, nil
+}
+
+// GetBlockchains returns every blockchain: the subnets' (subnets in ID order) first, the primary
+// network's last; within a subnet, in ID order (the reference's order is its database's).
+func (s *service) GetBlockchains(context.Context, *struct{}) (*GetBlockchainsReply, error) {
+	subnetIDs, err := s.vm.state.subnetIDs()
+	if err != nil {
+		return nil, s.internal("getBlockchains", err)
+	}
+	subnetIDs = append(subnetIDs, ids.Empty)
+	reply := &GetBlockchainsReply{Blockchains: make([]APIBlockchain, 0)}
+	for _, subnetID := range subnetIDs {
+		chainIDs, err := s.vm.state.chainIDs(subnetID)
+		if err != nil {
+			return nil, s.internal("getBlockchains", err)
+		}
+		for _, id := range chainIDs {
+			cc, err := s.createChainTx(id)
+			if err != nil {
+				return nil, s.internal("getBlockchains", err)
+			}
+			reply.Blockchains = append(reply.Blockchains, APIBlockchain{ID: id, Name: cc.ChainName, SubnetID: cc.SubnetID, VMID: cc.VMID})
+		}
+	}
+	return reply, nil
+}
+
+// createChainTx returns the committed CreateChainTx of chain id, or nil if there is none.
+func (s *service) createChainTx(id ids.ID) (*CreateChainTx, error) {
+	tx, found, err := s.vm.state.getTx(id)
+	if err != nil || !found {
+		return nil, err
+	}
+	cc, ok := tx.Unsigned().(*CreateChainTx)
+	if !ok {
+		return nil, nil
+	}
+	return cc, nil
+}
+
+// GetBlockchainStatus returns "Validating" for a chain this node runs on a subnet it validates
+// (the primary network), "Syncing" for one it runs on another subnet, "Created" for a committed
+// chain it does not run, "Preferred" for a chain whose CreateChainTx is pending, and "Unknown"
+// otherwise (§5.1).
+func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStatusArgs) (*GetBlockchainStatusReply, error) {
+	if args.BlockchainID == "" {
+		return nil, errNoBlockchainID
+	}
+	if s.vm.aliases != nil {
+		if id, err := s.vm.aliases.Lookup(args.BlockchainID); err == nil {
+			cc, err := s.createChainTx(id)
+			if err != nil {
+				return nil, s.internal("getBlockchainStatus", err)
+			}
+			if cc != nil {
+				if cc.SubnetID == ids.Empty {
+					return &GetBlockchainStatusReply{Status: statusValidating}, nil
+				}
+				return &GetBlockchainStatusReply{Status: statusSyncing}, nil
+			}
+		}
+	}
+	id, err := ids.FromString(args.BlockchainID)
+	if err != nil {
+		return &GetBlockchainStatusReply{Status: statusUnknown}, nil
+	}
+	cc, err := s.createChainTx(id)
+	switch {
+	case err != nil:
+		return nil, s.internal("getBlockchainStatus", err)
+	case cc != nil:
+		return &GetBlockchainStatusReply{Status: statusCreated}, nil
+	case s.vm.pending(id):
+		return &GetBlockchainStatusReply{Status: statusPreferred}, nil
+	}
+	return &GetBlockchainStatusReply{Status: statusUnknown}, nil
+}
+
+// GetCurrentValidators returns the Primary Network's validators, this node alone, filtered by
+// nodeIDs; a subnet has none yet (§5.1).
+func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValidatorsArgs) (*GetCurrentValidatorsReply, error) {
+	reply := &GetCurrentValidatorsReply{Validators: make([]APIPrimaryValidator, 0, 1)}
+	v := &s.vm.validator
+	if args.SubnetID != ids.Empty || (len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.nodeID)) {
+		return reply, nil
+	}
+	apiV := APIPrimaryValidator{
+		StartTime:     jsonrpc.Uint64(v.start),
+		EndTime:       jsonrpc.Uint64(v.end),
+		Weight:        jsonrpc.Uint64(v.weight),
+		NodeID:        v.nodeID,
+		DelegationFee: "0.0000",
+		Uptime:        "100.0000",
+		Connected:     true,
+	}
+	if v.signer != nil {
+		apiV.Signer = &APISigner{
+			PublicKey:         "0x" + hex.EncodeToString(v.signer.PublicKey[:]),
+			ProofOfPossession: "0x" + hex.EncodeToString(v.signer.Signature[:]),
+		}
+	}
+	if len(args.NodeIDs) == 1 {
+		apiV.Delegators = &[]struct{}{}
+	}
+	reply.Validators = append(reply.Validators, apiV)
+	return reply, nil
+}
+
+// GetTimestamp returns the chain time: the last accepted block's, as committed (§5.1).
+func (s *service) GetTimestamp(context.Context, *struct{}) (*GetTimestampReply, error) {
+	rec, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getTimestamp", err)
+	}
+	return &GetTimestampReply{Timestamp: rec.fees.timestamp().Format(timeFormat)}, nil
+}
+
+// timeFormat is RFC 3339 in whole seconds, as the reference prints chain times.
+const timeFormat = "2006-01-02T15:04:05Z07:00"
+
+// GetFeeConfig returns the dynamic fee configuration (§4.8, §5.1).
+func (s *service) GetFeeConfig(context.Context, *struct{}) (*GetFeeConfigReply, error) {
+	c := &s.vm.rules.fees
+	return &GetFeeConfigReply{
+		Weights:                  c.Weights,
+		MaxCapacity:              c.MaxCapacity,
+		MaxPerSecond:             c.MaxPerSecond,
+		TargetPerSecond:          c.TargetPerSecond,
+		MinPrice:                 c.MinPrice,
+		ExcessConversionConstant: c.ExcessConversionConstant,
+	}, nil
+}
+
+// GetFeeState returns the fee state after the last accepted block, as committed, with its price and chain time
+// (§5.1).
+func (s *service) GetFeeState(context.Context, *struct{}) (*GetFeeStateReply, error) {
+	rec, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getFeeState", err)
+	}
+	f := rec.fees
+	return &GetFeeStateReply{
+		Capacity:  f.capacity,
+		Excess:    f.excess,
+		Price:     f.price(&s.vm.rules.fees),
+		Timestamp: f.timestamp().Format(timeFormat),
+	}, nil
+}

@@ -1,0 +1,316 @@
+package platform
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// Key layout of the VM's key space (its chains.Context.DB). Every key starts with one of these
+// bytes; IDs are fixed-width, so no key is a prefix of another kind's.
+const (
+	// keyUTXO | utxoID → the UTXO's bytes (UTXO.Bytes).
+	keyUTXO byte = 'u'
+	// keyAddr | address[20] | utxoID → empty: the UTXOs an address owns, in UTXO ID order.
+	keyAddr byte = 'a'
+	// keyTx | txID → the committed tx's signed bytes (status Committed).
+	keyTx byte = 't'
+	// keyBlock | blockID → the accepted block's bytes.
+	keyBlock byte = 'b'
+	// keyHeight | height (8 bytes, big-endian) → the ID of the accepted block at that height.
+	keyHeight byte = 'h'
+	// keySubnet | subnetID → empty: the subnet exists; its owner is its CreateSubnetTx's.
+	keySubnet byte = 's'
+	// keyChain | subnetID | chainID → empty: the blockchains of each subnet, the primary
+	// network's (subnet ids.Empty) included; a chain's fields are its CreateChainTx's.
+	keyChain byte = 'c'
+	// keyLast → the last accepted block's ID, height (8 bytes), then the fee state after it:
+	// chain time, capacity, excess (8 bytes each, big-endian). Written with every block, in the
+	// block's batch; absent until the genesis is written.
+	keyLast byte = 'l'
+)
+
+// lastRecordLen is the length of the keyLast value.
+const lastRecordLen = ids.IDLen + 8 + 3*8
+
+// state reads the P-Chain's accepted state from the VM's key space. It holds no memory of its
+// own and is safe for concurrent use; every write goes through a block's batch or the genesis
+// batch (writer).
+type state struct {
+	db *storage.View
+}
+
+func idKey(kind byte, id ids.ID) []byte {
+	k := make([]byte, 1+ids.IDLen)
+	k[0] = kind
+	copy(k[1:], id[:])
+	return k
+}
+
+func heightKey(h uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{keyHeight}, h)
+}
+
+func addrKey(addr ids.ShortID, utxoID ids.ID) []byte {
+	k := make([]byte, 0, 1+ids.ShortIDLen+ids.IDLen)
+	k = append(k, keyAddr)
+	k = append(k, addr[:]...)
+	return append(k, utxoID[:]...)
+}
+
+func chainKey(subnetID, chainID ids.ID) []byte {
+	k := make([]byte, 0, 1+2*ids.IDLen)
+	k = append(k, keyChain)
+	k = append(k, subnetID[:]...)
+	return append(k, chainID[:]...)
+}
+
+// get reads key; found is false when it is absent.
+func (s *state) get(key []byte) (v []byte, found bool, err error) {
+	v, err = s.db.Get(key)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// utxo implements utxoSource over the accepted UTXOs.
+func (s *state) utxo(in *TransferableInput) (*UTXO, error) {
+	ux, found, err := s.getUTXO(in.InputID())
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, utxoNotFoundError(in.TxID, in.OutputIndex)
+	}
+	return ux, nil
+}
+
+// subnetOwner implements utxoSource: the owner of an accepted subnet.
+func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
+	ok, err := s.db.Has(idKey(keySubnet, id))
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, subnetNotFoundError(id)
+	}
+	tx, found, err := s.getTx(id)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("subnet %s has no CreateSubnetTx", id)
+	}
+	cs, ok := tx.Unsigned().(*CreateSubnetTx)
+	if !ok {
+		return nil, fmt.Errorf("subnet %s was created by a %T", id, tx.Unsigned())
+	}
+	return &cs.Owner, nil
+}
+
+// getUTXO returns the unspent UTXO id.
+func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
+	b, found, err := s.get(idKey(keyUTXO, id))
+	if err != nil || !found {
+		return nil, false, err
+	}
+	ux, err := ParseUTXO(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("stored utxo %s: %w", id, err)
+	}
+	return ux, true, nil
+}
+
+// getTx returns the committed tx id.
+func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
+	b, found, err := s.get(idKey(keyTx, id))
+	if err != nil || !found {
+		return nil, false, err
+	}
+	tx, err := ParseTx(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("stored tx %s: %w", id, err)
+	}
+	return tx, true, nil
+}
+
+// hasTx reports whether tx id is committed.
+func (s *state) hasTx(id ids.ID) (bool, error) {
+	return s.db.Has(idKey(keyTx, id))
+}
+
+// getBlock returns the accepted block id.
+func (s *state) getBlock(id ids.ID) (Block, bool, error) {
+	b, found, err := s.get(idKey(keyBlock, id))
+	if err != nil || !found {
+		return nil, false, err
+	}
+	blk, err := ParseBlock(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("stored block %s: %w", id, err)
+	}
+	return blk, true, nil
+}
+
+// blockIDAt returns the ID of the accepted block at height.
+func (s *state) blockIDAt(height uint64) (ids.ID, bool, error) {
+	b, found, err := s.get(heightKey(height))
+	if err != nil || !found {
+		return ids.ID{}, false, err
+	}
+	id, err := ids.ToID(b)
+	if err != nil {
+		return ids.ID{}, false, fmt.Errorf("stored block ID at height %d: %w", height, err)
+	}
+	return id, true, nil
+}
+
+// lastRecord is what keyLast holds.
+type lastRecord struct {
+	id     ids.ID
+	height uint64
+	fees   feeState
+}
+
+// lastAccepted returns the last accepted block's record; found is false before the genesis is
+// written.
+func (s *state) lastAccepted() (lastRecord, bool, error) {
+	b, found, err := s.get([]byte{keyLast})
+	if err != nil || !found {
+		return lastRecord{}, false, err
+	}
+	if len(b) != lastRecordLen {
+		return lastRecord{}, false, fmt.Errorf("stored last accepted block: %d bytes", len(b))
+	}
+	r := lastRecord{id: ids.ID(b[:ids.IDLen])}
+	b = b[ids.IDLen:]
+	r.height = binary.BigEndian.Uint64(b)
+	r.fees.time = binary.BigEndian.Uint64(b[8:])
+	r.fees.capacity = binary.BigEndian.Uint64(b[16:])
+	r.fees.excess = binary.BigEndian.Uint64(b[24:])
+	return r, true, nil
+}
+
+// idsUnder returns the IDs that follow prefix in its keys, in order, up to limit, starting after
+// start (from the first when start is empty).
+func (s *state) idsUnder(prefix []byte, start ids.ID, limit int) ([]ids.ID, error) {
+	it, err := s.db.NewIterator(prefix, start[:])
+	if err != nil {
+		return nil, err
+	}
+	var out []ids.ID
+	for len(out) < limit && it.Next() {
+		id, err := ids.ToID(it.Key()[len(prefix):])
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("stored key under %x: %w", prefix, err), it.Close())
+		}
+		if id == start {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out, errors.Join(it.Err(), it.Close())
+}
+
+// utxoIDs returns up to limit IDs of the UTXOs addr owns, in ID order, after start.
+func (s *state) utxoIDs(addr ids.ShortID, start ids.ID, limit int) ([]ids.ID, error) {
+	return s.idsUnder(append([]byte{keyAddr}, addr[:]...), start, limit)
+}
+
+// subnetIDs returns the IDs of every subnet, in ID order.
+func (s *state) subnetIDs() ([]ids.ID, error) {
+	return s.idsUnder([]byte{keySubnet}, ids.Empty, int(^uint(0)>>1))
+}
+
+// chainIDs returns the IDs of subnetID's blockchains, in ID order.
+func (s *state) chainIDs(subnetID ids.ID) ([]ids.ID, error) {
+	return s.idsUnder(append([]byte{keyChain}, subnetID[:]...), ids.Empty, int(^uint(0)>>1))
+}
+
+// owners returns the addresses that own ux's output.
+func owners(out Output) []ids.ShortID {
+	switch out := out.(type) {
+	case *secp256k1fx.TransferOutput:
+		return out.Addrs
+	case *LockOut:
+		if out.Out != nil {
+			return out.Out.Addrs
+		}
+	}
+	return nil
+}
+
+// writer stages changes into a batch.
+type writer struct {
+	b *storage.Batch
+}
+
+func (w writer) putTx(tx *Tx) error {
+	if err := w.b.Put(idKey(keyTx, tx.ID()), tx.Bytes()); err != nil {
+		return err
+	}
+	switch u := tx.Unsigned().(type) {
+	case *CreateSubnetTx:
+		return w.b.Put(idKey(keySubnet, tx.ID()), nil)
+	case *CreateChainTx:
+		return w.b.Put(chainKey(u.SubnetID, tx.ID()), nil)
+	}
+	return nil
+}
+
+func (w writer) putUTXO(ux *UTXO) error {
+	b, err := ux.Bytes()
+	if err != nil {
+		return err
+	}
+	id := ux.InputID()
+	if err := w.b.Put(idKey(keyUTXO, id), b); err != nil {
+		return err
+	}
+	for _, addr := range owners(ux.Out) {
+		if err := w.b.Put(addrKey(addr, id), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w writer) deleteUTXO(ux *UTXO) error {
+	id := ux.InputID()
+	if err := w.b.Delete(idKey(keyUTXO, id)); err != nil {
+		return err
+	}
+	for _, addr := range owners(ux.Out) {
+		if err := w.b.Delete(addrKey(addr, id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putBlock records blk as accepted at its height and as the last accepted block, with the fee
+// state after it.
+func (w writer) putBlock(blk Block, fees feeState) error {
+	id := blk.ID()
+	if err := w.b.Put(idKey(keyBlock, id), blk.Bytes()); err != nil {
+		return err
+	}
+	if err := w.b.Put(heightKey(blk.Height()), id[:]); err != nil {
+		return err
+	}
+	v := make([]byte, 0, lastRecordLen)
+	v = append(v, id[:]...)
+	v = binary.BigEndian.AppendUint64(v, blk.Height())
+	v = binary.BigEndian.AppendUint64(v, fees.time)
+	v = binary.BigEndian.AppendUint64(v, fees.capacity)
+	v = binary.BigEndian.AppendUint64(v, fees.excess)
+	return w.b.Put([]byte{keyLast}, v)
+}

@@ -1,0 +1,236 @@
+package platform
+
+import (
+	"encoding/json"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+)
+
+// Arguments and replies of the platform service (reference/platform-exchange.md §5.1). Keys match
+// case-insensitively and unknown keys are ignored; an omitted encoding is hex.
+
+// IssueTxArgs are the params of platform.issueTx: a signed tx in an encoding.
+type IssueTxArgs struct {
+	Tx       string       `json:"tx"`
+	Encoding ids.Encoding `json:"encoding"`
+}
+
+// TxIDReply is the result of platform.issueTx.
+type TxIDReply struct {
+	TxID ids.ID `json:"txID"`
+}
+
+// GetTxArgs are the params of platform.getTx.
+type GetTxArgs struct {
+	TxID     ids.ID       `json:"txID"`
+	Encoding ids.Encoding `json:"encoding"`
+}
+
+// GetTxReply is the result of platform.getTx: the tx as a string in a hex encoding, or as an
+// object in the json encoding.
+type GetTxReply struct {
+	Tx       json.RawMessage `json:"tx"`
+	Encoding ids.Encoding    `json:"encoding"`
+}
+
+// GetTxStatusArgs are the params of platform.getTxStatus.
+type GetTxStatusArgs struct {
+	TxID ids.ID `json:"txID"`
+}
+
+// GetTxStatusReply is the result of platform.getTxStatus: "Committed", "Processing" or
+// "Unknown" (§5.1).
+type GetTxStatusReply struct {
+	Status string `json:"status"`
+}
+
+// GetHeightReply is the result of platform.getHeight.
+type GetHeightReply struct {
+	Height jsonrpc.Uint64 `json:"height"`
+}
+
+// GetBlockArgs are the params of platform.getBlock.
+type GetBlockArgs struct {
+	BlockID  ids.ID       `json:"blockID"`
+	Encoding ids.Encoding `json:"encoding"`
+}
+
+// GetBlockByHeightArgs are the params of platform.getBlockByHeight.
+type GetBlockByHeightArgs struct {
+	Height   jsonrpc.Uint64 `json:"height"`
+	Encoding ids.Encoding   `json:"encoding"`
+}
+
+// GetBlockReply is the result of platform.getBlock and platform.getBlockByHeight.
+type GetBlockReply struct {
+	Block    json.RawMessage `json:"block"`
+	Encoding ids.Encoding    `json:"encoding"`
+}
+
+// Index is a position in the pages of platform.getUTXOs: an address and a UTXO ID.
+type Index struct {
+	Address string `json:"address"`
+	UTXO    string `json:"utxo"`
+}
+
+// GetUTXOsArgs are the params of platform.getUTXOs (§5.1).
+type GetUTXOsArgs struct {
+	Addresses   []string       `json:"addresses"`
+	SourceChain string         `json:"sourceChain"`
+	Limit       jsonrpc.Uint32 `json:"limit"`
+	StartIndex  Index          `json:"startIndex"`
+	Encoding    ids.Encoding   `json:"encoding"`
+}
+
+// GetUTXOsReply is the result of platform.getUTXOs.
+type GetUTXOsReply struct {
+	NumFetched jsonrpc.Uint64 `json:"numFetched"`
+	UTXOs      []string       `json:"utxos"`
+	EndIndex   Index          `json:"endIndex"`
+	Encoding   ids.Encoding   `json:"encoding"`
+}
+
+// GetBalanceArgs are the params of platform.getBalance.
+type GetBalanceArgs struct {
+	Addresses []string `json:"addresses"`
+}
+
+// UTXORef names a UTXO by tx ID and output index.
+type UTXORef struct {
+	TxID        ids.ID `json:"txID"`
+	OutputIndex uint32 `json:"outputIndex"`
+}
+
+// GetBalanceReply is the result of platform.getBalance (§5.1): AVAX totals, then per-asset maps
+// keyed by asset ID.
+type GetBalanceReply struct {
+	Balance             jsonrpc.Uint64            `json:"balance"`
+	Unlocked            jsonrpc.Uint64            `json:"unlocked"`
+	LockedStakeable     jsonrpc.Uint64            `json:"lockedStakeable"`
+	LockedNotStakeable  jsonrpc.Uint64            `json:"lockedNotStakeable"`
+	Balances            map[ids.ID]jsonrpc.Uint64 `json:"balances"`
+	Unlockeds           map[ids.ID]jsonrpc.Uint64 `json:"unlockeds"`
+	LockedStakeables    map[ids.ID]jsonrpc.Uint64 `json:"lockedStakeables"`
+	LockedNotStakeables map[ids.ID]jsonrpc.Uint64 `json:"lockedNotStakeables"`
+	UTXOIDs             []UTXORef                 `json:"utxoIDs"`
+}
+
+// GetSubnetArgs are the params of platform.getSubnet.
+type GetSubnetArgs struct {
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+// GetSubnetReply is the result of platform.getSubnet (§5.1). Subnets are not converted to L1s
+// yet, so the conversion fields are empty and managerAddress is null.
+type GetSubnetReply struct {
+	IsPermissioned           bool           `json:"isPermissioned"`
+	ControlKeys              []string       `json:"controlKeys"`
+	Threshold                jsonrpc.Uint32 `json:"threshold"`
+	Locktime                 jsonrpc.Uint64 `json:"locktime"`
+	SubnetTransformationTxID ids.ID         `json:"subnetTransformationTxID"`
+	ConversionID             ids.ID         `json:"conversionID"`
+	ManagerChainID           ids.ID         `json:"managerChainID"`
+	ManagerAddress           *string        `json:"managerAddress"`
+}
+
+// GetSubnetsArgs are the params of platform.getSubnets: the subnets to list, or none for all.
+type GetSubnetsArgs struct {
+	IDs []ids.ID `json:"ids"`
+}
+
+// APISubnet is one subnet of platform.getSubnets.
+type APISubnet struct {
+	ID          ids.ID         `json:"id"`
+	ControlKeys []string       `json:"controlKeys"`
+	Threshold   jsonrpc.Uint32 `json:"threshold"`
+}
+
+// GetSubnetsReply is the result of platform.getSubnets.
+type GetSubnetsReply struct {
+	Subnets []APISubnet `json:"subnets"`
+}
+
+// APIBlockchain is one blockchain of platform.getBlockchains.
+type APIBlockchain struct {
+	ID       ids.ID `json:"id"`
+	Name     string `json:"name"`
+	SubnetID ids.ID `json:"subnetID"`
+	VMID     ids.ID `json:"vmID"`
+}
+
+// GetBlockchainsReply is the result of platform.getBlockchains.
+type GetBlockchainsReply struct {
+	Blockchains []APIBlockchain `json:"blockchains"`
+}
+
+// GetBlockchainStatusArgs are the params of platform.getBlockchainStatus: a chain ID or alias.
+type GetBlockchainStatusArgs struct {
+	BlockchainID string `json:"blockchainID"`
+}
+
+// GetBlockchainStatusReply is the result of platform.getBlockchainStatus (§5.1).
+type GetBlockchainStatusReply struct {
+	Status string `json:"status"`
+}
+
+// GetCurrentValidatorsArgs are the params of platform.getCurrentValidators.
+type GetCurrentValidatorsArgs struct {
+	SubnetID ids.ID       `json:"subnetID"`
+	NodeIDs  []ids.NodeID `json:"nodeIDs"`
+}
+
+// APISigner is a validator's BLS key and proof of possession, "0x" + hex.
+type APISigner struct {
+	PublicKey         string `json:"publicKey"`
+	ProofOfPossession string `json:"proofOfPossession"`
+}
+
+// APIPrimaryValidator is a Primary Network validator of platform.getCurrentValidators (§5.1).
+// This node has no staking tx and no reward owners: txID is empty and the owners are left out.
+type APIPrimaryValidator struct {
+	TxID                   ids.ID         `json:"txID"`
+	StartTime              jsonrpc.Uint64 `json:"startTime"`
+	EndTime                jsonrpc.Uint64 `json:"endTime"`
+	Weight                 jsonrpc.Uint64 `json:"weight"`
+	NodeID                 ids.NodeID     `json:"nodeID"`
+	PotentialReward        jsonrpc.Uint64 `json:"potentialReward"`
+	AccruedDelegateeReward jsonrpc.Uint64 `json:"accruedDelegateeReward"`
+	DelegationFee          string         `json:"delegationFee"`
+	Uptime                 string         `json:"uptime"`
+	Connected              bool           `json:"connected"`
+	Signer                 *APISigner     `json:"signer,omitempty"`
+	DelegatorCount         jsonrpc.Uint64 `json:"delegatorCount"`
+	DelegatorWeight        jsonrpc.Uint64 `json:"delegatorWeight"`
+	// Delegators is listed when exactly one node ID was asked for.
+	Delegators *[]struct{} `json:"delegators,omitempty"`
+}
+
+// GetCurrentValidatorsReply is the result of platform.getCurrentValidators.
+type GetCurrentValidatorsReply struct {
+	Validators []APIPrimaryValidator `json:"validators"`
+}
+
+// GetTimestampReply is the result of platform.getTimestamp: the chain time.
+type GetTimestampReply struct {
+	Timestamp string `json:"timestamp"`
+}
+
+// GetFeeConfigReply is the result of platform.getFeeConfig (§5.1): plain numbers.
+type GetFeeConfigReply struct {
+	Weights                  [numDimensions]uint64 `json:"weights"`
+	MaxCapacity              uint64                `json:"maxCapacity"`
+	MaxPerSecond             uint64                `json:"maxPerSecond"`
+	TargetPerSecond          uint64                `json:"targetPerSecond"`
+	MinPrice                 uint64                `json:"minPrice"`
+	ExcessConversionConstant uint64                `json:"excessConversionConstant"`
+}
+
+// GetFeeStateReply is the result of platform.getFeeState (§5.1): the last accepted block's fee
+// state and chain time.
+type GetFeeStateReply struct {
+	Capacity  uint64 `json:"capacity"`
+	Excess    uint64 `json:"excess"`
+	Price     uint64 `json:"price"`
+	Timestamp string `json:"timestamp"`
+}

@@ -1,0 +1,327 @@
+package platform
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"math/big"
+
+	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
+	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+	//lint:ignore SA1019 short addresses are defined with RIPEMD-160 (platform-exchange.md §2.4).
+	"golang.org/x/crypto/ripemd160"
+
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// Limits of a CreateChainTx (reference/platform-exchange.md §4.3).
+const (
+	// MaxChainNameLen is the longest chain name, in bytes.
+	MaxChainNameLen = 128
+	// MaxGenesisLen is the largest chain genesis: 1 MiB.
+	MaxGenesisLen = 1 << 20
+)
+
+// rules are what a tx is checked against: the network and the fees.
+type rules struct {
+	networkID   uint32
+	avaxAssetID ids.ID
+	fees        FeeConfig
+}
+
+// utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
+// give an error wrapping ErrUTXONotFound or ErrDoubleSpend) and the subnets it names.
+type utxoSource interface {
+	utxo(in *TransferableInput) (*UTXO, error)
+	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)
+}
+
+// effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
+// creates (CreateSubnetTx).
+type effects struct {
+	txID     ids.ID
+	gas      uint64
+	consumed []*UTXO
+	produced []UTXO
+	// subnetOwner is the owner of the subnet the tx creates, or nil.
+	subnetOwner *secp256k1fx.OutputOwners
+}
+
+// syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
+// the P-Chain, well formed and sorted, with one credential per input plus one for its
+// authorization (§3.3, §4.2, §4.3).
+func (r *rules) syntactic(tx *Tx) error {
+	base := tx.Unsigned().Base()
+	auths := 0
+	switch u := tx.Unsigned().(type) {
+	case *BaseTx:
+	case *CreateSubnetTx:
+		if err := u.Owner.Verify(); err != nil {
+			return fmt.Errorf("subnet owner: %w", err)
+		}
+	case *CreateChainTx:
+		if err := verifyCreateChain(u); err != nil {
+			return err
+		}
+		auths = 1
+	default:
+		return fmt.Errorf("%w: %T", ErrUnsupportedTx, u)
+	}
+	switch {
+	case base.NetworkID != r.networkID:
+		return ErrWrongNetworkID
+	case base.BlockchainID != ids.Empty:
+		return ErrWrongChainID
+	case len(base.Memo) != 0:
+		return ErrMemoNotEmpty
+	}
+	var prev []byte
+	for i := range base.Outs {
+		out := &base.Outs[i]
+		to, ok := out.Out.(*secp256k1fx.TransferOutput)
+		if !ok {
+			return fmt.Errorf("output %d: %w", i, ErrWrongOutputType)
+		}
+		if err := to.Verify(); err != nil {
+			return fmt.Errorf("output %d: %w", i, err)
+		}
+		key := outputSortKey(out)
+		if prev != nil && bytes.Compare(prev, key) > 0 {
+			return ErrOutputsNotSorted
+		}
+		prev = key
+	}
+	for i := range base.Ins {
+		in := &base.Ins[i]
+		ti, ok := in.In.(*secp256k1fx.TransferInput)
+		if !ok {
+			return fmt.Errorf("input %d: %w", i, ErrWrongInputType)
+		}
+		if err := ti.Verify(); err != nil {
+			return fmt.Errorf("input %d: %w", i, err)
+		}
+		if i > 0 && compareInputs(&base.Ins[i-1], in) >= 0 {
+			return ErrInputsNotSortedUnique
+		}
+	}
+	if len(tx.Creds()) != len(base.Ins)+auths {
+		return ErrWrongNumberOfCredentials
+	}
+	return nil
+}
+
+// verifyCreateChain checks a CreateChainTx's own fields (§4.3).
+func verifyCreateChain(tx *CreateChainTx) error {
+	switch {
+	case tx.SubnetID == ids.Empty:
+		return ErrPrimaryNetwork
+	case len(tx.ChainName) > MaxChainNameLen:
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrNameTooLong, len(tx.ChainName), MaxChainNameLen)
+	case tx.VMID == ids.Empty:
+		return ErrInvalidVMID
+	case len(tx.GenesisData) > MaxGenesisLen:
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrGenesisTooLong, len(tx.GenesisData), MaxGenesisLen)
+	}
+	for i := range len(tx.ChainName) {
+		c := tx.ChainName[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ') {
+			return fmt.Errorf("%w: %q", ErrIllegalNameCharacter, c)
+		}
+	}
+	for i := 1; i < len(tx.FxIDs); i++ {
+		if tx.FxIDs[i-1].Compare(tx.FxIDs[i]) >= 0 {
+			return ErrFxIDsNotSortedUnique
+		}
+	}
+	return tx.SubnetAuth.Verify()
+}
+
+// semantic checks tx against src at chain time now (unix seconds) with the gas price: every
+// input's UTXO exists, is unlocked and is signed for (§3.3); the subnet authorization is the
+// subnet owner's (§4.4); the inputs cover the outputs plus the fee, gas × price (§4.8). It assumes
+// tx passed syntactic, and returns the tx's effects.
+func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, error) {
+	base := tx.Unsigned().Base()
+	hash := tx.UnsignedHash()
+	signers := make(map[secp256k1fx.Signature]ids.ShortID, 1)
+	eff := &effects{
+		txID:     tx.ID(),
+		gas:      r.fees.Weights.Gas(complexity(tx)),
+		consumed: make([]*UTXO, 0, len(base.Ins)),
+	}
+	consumed := make(map[ids.ID]uint64, 1)
+	for i := range base.Ins {
+		in := &base.Ins[i]
+		ux, err := src.utxo(in)
+		if err != nil {
+			return nil, err
+		}
+		if err := verifySpend(in, ux, &tx.Creds()[i], hash, now, signers); err != nil {
+			return nil, fmt.Errorf("failed to verify transfer: input %d: %w", i, err)
+		}
+		eff.consumed = append(eff.consumed, ux)
+		if consumed[in.AssetID], err = add(consumed[in.AssetID], in.In.(*secp256k1fx.TransferInput).Amount); err != nil {
+			return nil, err
+		}
+	}
+	switch u := tx.Unsigned().(type) {
+	case *CreateSubnetTx:
+		eff.subnetOwner = &u.Owner
+	case *CreateChainTx:
+		owner, err := src.subnetOwner(u.SubnetID)
+		if err != nil {
+			return nil, err
+		}
+		creds := tx.Creds()
+		if err := verifyAuth(&u.SubnetAuth, owner, &creds[len(creds)-1], hash, now, signers); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
+		}
+	}
+	fee, overflow := mulOverflow(eff.gas, price)
+	if overflow {
+		return nil, ErrOverflow
+	}
+	produced := map[ids.ID]uint64{r.avaxAssetID: fee}
+	for i := range base.Outs {
+		var err error
+		out := &base.Outs[i]
+		if produced[out.AssetID], err = add(produced[out.AssetID], out.Out.(*secp256k1fx.TransferOutput).Amount); err != nil {
+			return nil, err
+		}
+	}
+	for asset, out := range produced {
+		if in := consumed[asset]; in < out {
+			return nil, insufficientFundsError(asset, in, out)
+		}
+	}
+	eff.produced = tx.UTXOs()
+	return eff, nil
+}
+
+func add(a, b uint64) (uint64, error) {
+	if s := a + b; s >= a {
+		return s, nil
+	}
+	return 0, ErrOverflow
+}
+
+func mulOverflow(a, b uint64) (uint64, bool) {
+	if a == 0 || b == 0 {
+		return 0, false
+	}
+	p := a * b
+	return p, p/b != a
+}
+
+// verifySpend checks that in may spend ux with cred (§3.3). signers caches the addresses that
+// signatures over hash recover to: one key signing many inputs gives the same signature.
+func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+	if in.AssetID != ux.AssetID {
+		return ErrAssetIDMismatch
+	}
+	out, ok := ux.Out.(*secp256k1fx.TransferOutput)
+	if !ok {
+		return ErrWrongUTXOType
+	}
+	ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
+	if err := verifyAuth(&ti.Input, &out.OutputOwners, cred, hash, now, signers); err != nil {
+		return err
+	}
+	if ti.Amount != out.Amount {
+		return ErrMismatchedAmounts
+	}
+	return nil
+}
+
+// verifyAuth checks that cred holds, for each of in's signature indices, the signature over hash
+// of the owner's address at that index, and that the owner is unlocked at now (§3.3).
+func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, cred *secp256k1fx.Credential, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+	switch idx := in.SigIndices; {
+	case owner.Locktime > now:
+		return fmt.Errorf("%w: until %d", ErrTimelocked, owner.Locktime)
+	case len(idx) < int(owner.Threshold):
+		return ErrTooFewSigners
+	case len(idx) > int(owner.Threshold):
+		return ErrTooManySigners
+	case len(idx) != len(cred.Sigs):
+		return ErrSignersMismatch
+	}
+	for j, k := range in.SigIndices {
+		if int(k) >= len(owner.Addrs) {
+			return ErrIndexOutOfBounds
+		}
+		sig := cred.Sigs[j]
+		addr, ok := signers[sig]
+		if !ok {
+			var err error
+			if addr, err = RecoverAddress(hash, sig); err != nil {
+				return err
+			}
+			signers[sig] = addr
+		}
+		if addr != owner.Addrs[k] {
+			return ErrWrongSig
+		}
+	}
+	return nil
+}
+
+// outputSortKey returns the asset ID followed by the output's encoding (§3.3).
+func outputSortKey(out *TransferableOutput) []byte {
+	p := codec.NewPacker(make([]byte, 0, 96))
+	out.Marshal(p)
+	b, _ := p.Bytes() // verified outputs always encode
+	return b
+}
+
+// compareInputs orders inputs by tx ID bytes, then output index (§3.3).
+func compareInputs(a, b *TransferableInput) int {
+	if c := a.TxID.Compare(b.TxID); c != 0 {
+		return c
+	}
+	switch {
+	case a.OutputIndex < b.OutputIndex:
+		return -1
+	case a.OutputIndex > b.OutputIndex:
+		return 1
+	}
+	return 0
+}
+
+// secp256k1HalfN is half the order of the secp256k1 group: a valid signature's S is at most this.
+var secp256k1HalfN = new(big.Int).Rsh(secp.S256().Params().N, 1)
+
+// RecoverAddress returns the short address of the key that made sig over hash: ripemd160 of
+// sha256 of the compressed public key (§2.4, §3.2). A high S or a recovery flag other than 0 or 1
+// fails with ErrMutatedSig.
+//
+// Recovery uses decred's pure-Go secp256k1, never go-ethereum's cgo crypto/secp256k1: the genesis
+// package, and so the node, link this package (docs/decisions.md).
+func RecoverAddress(hash [sha256.Size]byte, sig secp256k1fx.Signature) (ids.ShortID, error) {
+	s := new(big.Int).SetBytes(sig[32:64])
+	if sig[64] > 1 || s.Cmp(secp256k1HalfN) > 0 {
+		return ids.ShortID{}, ErrMutatedSig
+	}
+	// Compact form: header 27 + recovery flag (uncompressed key), then r and s.
+	var compact [65]byte
+	compact[0] = 27 + sig[64]
+	copy(compact[1:], sig[:64])
+	pub, _, err := ecdsa.RecoverCompact(compact[:], hash[:])
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("%w: %w", ErrWrongSig, err)
+	}
+	return PublicKeyAddress(pub.SerializeCompressed()), nil
+}
+
+// PublicKeyAddress returns the short address of a 33-byte compressed secp256k1 public key:
+// ripemd160(sha256(key)) (§2.4).
+func PublicKeyAddress(compressed []byte) ids.ShortID {
+	sum := sha256.Sum256(compressed)
+	h := ripemd160.New()
+	h.Write(sum[:])
+	var addr ids.ShortID
+	h.Sum(addr[:0])
+	return addr
+}

@@ -1,0 +1,557 @@
+package platform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/address"
+)
+
+// chainAlias is the P-Chain's primary alias, which its API addresses start with (§2.4).
+const chainAlias = "P"
+
+// MaxFutureBlockTime is how far ahead of the node's clock a block's time may be: the reference's
+// sync bound (reference/platform-exchange.md §4.1).
+const MaxFutureBlockTime = 10 * time.Second
+
+// DefaultStakeDuration is the stake period reported for this node's Primary Network validator
+// when Factory.StakeDuration is zero: the local network's initial stake duration (§7.1).
+const DefaultStakeDuration = 31_536_000 * time.Second
+
+// AliasLookup resolves a chain alias ("X", "C", an ID's string) to the chain's ID, for the chains
+// this node runs. *chains.Registry implements it.
+type AliasLookup interface {
+	Lookup(alias string) (ids.ID, error)
+}
+
+// Factory makes P-Chain VMs. The genesis (an encoded Genesis, §4.6) comes with the
+// chains.Context; the fields say who validates the network.
+//
+// A fresh single-node network's Primary Network validator set is this node alone (issue #5 §2):
+// NodeID, Signer and Weight describe it, and the genesis's own validator txs are kept only as
+// committed txs (platform.getTx finds them), not as current validators.
+type Factory struct {
+	// NodeID is this node's ID, the Primary Network's only validator.
+	NodeID ids.NodeID
+	// Signer is this node's BLS public key and proof of possession; nil reports no signer.
+	Signer *ProofOfPossession
+	// Weight is this node's Primary Network weight in nAVAX (the node passes
+	// config.LocalGenesisStake).
+	Weight uint64
+	// StakeDuration is the validation period reported from the genesis time (the validator never
+	// leaves: there is no reward process yet). Zero means DefaultStakeDuration.
+	StakeDuration time.Duration
+	// Fees is the dynamic fee configuration (§4.8). The zero value means LocalFeeConfig.
+	Fees FeeConfig
+	// AVAXAssetID is the asset fees are paid in. Zero means the asset of the genesis UTXOs.
+	AVAXAssetID ids.ID
+	// Aliases resolves chain aliases for platform.getBlockchainStatus and tells which chains this
+	// node runs. Nil accepts only chain IDs and reports every chain as "Created".
+	Aliases AliasLookup
+}
+
+var _ chains.Factory = Factory{}
+
+// New implements chains.Factory.
+func (f Factory) New(ctx context.Context, c chains.Context) (chains.VM, error) {
+	return New(ctx, f, c)
+}
+
+// primaryValidator is this node as the Primary Network's validator.
+type primaryValidator struct {
+	nodeID     ids.NodeID
+	signer     *ProofOfPossession
+	weight     uint64
+	start, end uint64
+}
+
+// VM is the P-Chain: UTXOs, subnets and blockchains, BaseTx, CreateSubnetTx and CreateChainTx
+// with dynamic fees, and the platform API. Its chains.VM methods other than WorkReady, Handlers
+// and Close run on the pipeline goroutine; the API runs concurrently with them.
+type VM struct {
+	rules     rules
+	hrp       string
+	log       *slog.Logger
+	clock     clock.Clock
+	state     *state
+	genesis   *ApricotCommitBlock
+	validator primaryValidator
+	aliases   AliasLookup
+	work      chan struct{}
+	handler   http.Handler
+
+	mu sync.Mutex // guards the fields below
+	// last is the last accepted block, with the fee state after it.
+	last *chainBlock
+	pool *mempool
+}
+
+var _ chains.VM = (*VM)(nil)
+
+// New makes the P-Chain VM of chain c: on an empty key space it writes the genesis (its UTXOs,
+// its validator and chain txs as committed, and the genesis block, in one batch of its own);
+// otherwise it resumes at the stored last accepted block, after checking that the stored genesis
+// block is this genesis's.
+func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
+	if c.DB == nil || c.Log == nil || c.Clock == nil {
+		return nil, errors.New("platform: chains.Context needs DB, Log and Clock")
+	}
+	g, err := ParseGenesis(c.Genesis)
+	if err != nil {
+		return nil, fmt.Errorf("parse P-Chain genesis: %w", err)
+	}
+	fees := f.Fees
+	if fees == (FeeConfig{}) {
+		fees = LocalFeeConfig
+	}
+	if fees.ExcessConversionConstant == 0 {
+		return nil, errors.New("platform: the fee config's excess conversion constant must not be zero")
+	}
+	avax := f.AVAXAssetID
+	if avax == ids.Empty && len(g.UTXOs) > 0 {
+		avax = g.UTXOs[0].AssetID
+	}
+	if avax == ids.Empty {
+		return nil, errors.New("platform: no AVAX asset ID: the genesis has no UTXOs and the factory names none")
+	}
+	stake := f.StakeDuration
+	if stake <= 0 {
+		stake = DefaultStakeDuration
+	}
+	vm := &VM{
+		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees},
+		hrp:     address.HRP(c.NetworkID),
+		log:     c.Log,
+		clock:   c.Clock,
+		state:   &state{db: c.DB},
+		genesis: NewGenesisBlock(c.Genesis),
+		validator: primaryValidator{
+			nodeID: f.NodeID,
+			signer: f.Signer,
+			weight: f.Weight,
+			start:  g.Timestamp,
+			end:    g.Timestamp + uint64(stake/time.Second),
+		},
+		aliases: f.Aliases,
+		work:    make(chan struct{}, 1),
+	}
+	vm.pool = newMempool(vm.state)
+	if err := vm.loadOrInit(g); err != nil {
+		return nil, err
+	}
+	vm.handler = vm.newHandler()
+	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+		"validator", f.NodeID.String())
+	return vm, nil
+}
+
+// loadOrInit reads the last accepted block, or writes the genesis when there is none.
+func (vm *VM) loadOrInit(g *Genesis) error {
+	rec, found, err := vm.state.lastAccepted()
+	if err != nil {
+		return fmt.Errorf("read last accepted block: %w", err)
+	}
+	if !found {
+		b := vm.state.db.NewBatch()
+		defer b.Close()
+		w := writer{b: b}
+		for i := range g.UTXOs {
+			if err := w.putUTXO(&g.UTXOs[i].UTXO); err != nil {
+				return fmt.Errorf("write genesis: %w", err)
+			}
+		}
+		for _, txs := range [][]*Tx{g.Validators, g.Chains} {
+			for _, tx := range txs {
+				if err := w.putTx(tx); err != nil {
+					return fmt.Errorf("write genesis: %w", err)
+				}
+			}
+		}
+		// The fee state starts empty at the genesis time, so the first block refills the
+		// capacity (§4.6).
+		fees := feeState{time: g.Timestamp}
+		if err := w.putBlock(vm.genesis, fees); err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		if err := b.Commit(); err != nil {
+			return fmt.Errorf("write genesis: %w", err)
+		}
+		vm.last = &chainBlock{vm: vm, blk: vm.genesis, fees: fees}
+		return nil
+	}
+	genesisID, found, err := vm.state.blockIDAt(0)
+	switch {
+	case err != nil:
+		return fmt.Errorf("read genesis block: %w", err)
+	case !found || genesisID != vm.genesis.ID():
+		return fmt.Errorf("platform: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
+	}
+	last, found, err := vm.state.getBlock(rec.id)
+	switch {
+	case err != nil:
+		return fmt.Errorf("read last accepted block %s: %w", rec.id, err)
+	case !found:
+		return fmt.Errorf("platform: last accepted block %s is missing", rec.id)
+	}
+	vm.last = &chainBlock{vm: vm, blk: last, fees: rec.fees}
+	return nil
+}
+
+// lastAccepted returns the last accepted block.
+func (vm *VM) lastAccepted() *chainBlock {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return vm.last
+}
+
+// LastAccepted implements chains.VM.
+func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
+	return vm.lastAccepted().ID(), nil
+}
+
+// GetBlock implements chains.VM: an accepted block.
+func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	blk, found, err := vm.state.getBlock(id)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, chains.ErrBlockNotFound
+	}
+	return &chainBlock{vm: vm, blk: blk}, nil
+}
+
+// GetBlockIDAtHeight implements chains.VM.
+func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
+	id, found, err := vm.state.blockIDAt(height)
+	switch {
+	case err != nil:
+		return ids.ID{}, err
+	case !found:
+		return ids.ID{}, chains.ErrBlockNotFound
+	}
+	return id, nil
+}
+
+// ParseBlock implements chains.VM.
+func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
+	blk, err := ParseBlock(b)
+	if err != nil {
+		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	return &chainBlock{vm: vm, blk: blk}, nil
+}
+
+// now returns the node's time in unix seconds.
+func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
+
+// verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
+// (the block's txs so far, recorded here), syntactic and semantic checks, and not committed
+// already.
+func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price uint64, seen map[ids.ID]struct{}) (*effects, error) {
+	if _, dup := seen[tx.ID()]; dup {
+		return nil, ErrDuplicateTx
+	}
+	seen[tx.ID()] = struct{}{}
+	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	eff, err := vm.rules.semantic(tx, src, now, price)
+	if err != nil {
+		// A committed tx issued again fails here, on its spent inputs, as in the reference.
+		return nil, executionError(tx.ID(), err)
+	}
+	committed, err := vm.state.hasTx(tx.ID())
+	switch {
+	case err != nil:
+		return nil, err
+	case committed:
+		return nil, ErrDuplicateTx
+	}
+	return eff, nil
+}
+
+// IssueTx verifies tx against the accepted state advanced to the node's clock and the pending
+// txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
+// pending or committed already, too large, invalid, or conflicts with a pending tx.
+func (vm *VM) IssueTx(tx *Tx) error {
+	if tx.Size() > MaxTxSize {
+		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	}
+	if err := vm.issue(tx); err != nil {
+		return err
+	}
+	vm.signal()
+	return nil
+}
+
+func (vm *VM) issue(tx *Tx) error {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if _, ok := vm.pool.byID[tx.ID()]; ok {
+		return ErrDuplicateTx
+	}
+	if vm.pool.size+tx.Size() > MaxMempoolSize {
+		return ErrMempoolFull
+	}
+	// The accepted state is read under the lock that Accepted takes: a block's spends are
+	// either in the state read here or still pending in the mempool's view.
+	t := max(vm.now(), vm.last.fees.time)
+	price := vm.last.fees.advance(&vm.rules.fees, t).price(&vm.rules.fees)
+	eff, err := vm.verifyTx(tx, vm.pool.view, t, price, make(map[ids.ID]struct{}, 1))
+	if err != nil {
+		return err
+	}
+	vm.pool.add(tx, eff)
+	return nil
+}
+
+// pending reports whether tx is in the mempool.
+func (vm *VM) pending(id ids.ID) bool {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	_, ok := vm.pool.byID[id]
+	return ok
+}
+
+// BuildBlock implements chains.VM: a Banff standard block on the last accepted block at the later
+// of now and the parent's time, with the pending txs in arrival order up to about 128 KiB and
+// the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
+// mempool; one that does not fit waits for the next block.
+func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
+	vm.mu.Lock()
+	parent := vm.last
+	t := max(vm.now(), parent.fees.time)
+	fees := parent.fees.advance(&vm.rules.fees, t)
+	price := fees.price(&vm.rules.fees)
+	ov := newOverlay(vm.state)
+	seen := make(map[ids.ID]struct{})
+	var (
+		txs  []*Tx
+		effs []*effects
+		size int
+		gas  uint64
+		drop = make(map[ids.ID]struct{})
+	)
+	for _, e := range vm.pool.txs {
+		if len(txs) > 0 && size+e.tx.Size() > targetBlockSize {
+			break
+		}
+		eff, err := vm.verifyTx(e.tx, ov, t, price, seen)
+		if err != nil {
+			vm.log.Debug("pending tx dropped", "txID", e.tx.ID().String(), "err", err)
+			drop[e.tx.ID()] = struct{}{}
+			continue
+		}
+		if gas+eff.gas > fees.capacity {
+			break
+		}
+		ov.apply(eff)
+		txs = append(txs, e.tx)
+		effs = append(effs, eff)
+		size += e.tx.Size()
+		gas += eff.gas
+	}
+	vm.pool.remove(drop)
+	vm.mu.Unlock()
+	if len(txs) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	after, _ := fees.consume(gas)
+	blk, err := NewStandardBlock(parent.ID(), parent.Height()+1, t, txs)
+	if err != nil {
+		return nil, fmt.Errorf("build block: %w", err)
+	}
+	return &chainBlock{vm: vm, blk: blk, effs: effs, fees: after, verifiedOn: parent.ID()}, nil
+}
+
+// WorkReady implements chains.VM.
+func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
+
+// signal tells the pipeline there are txs to build a block from.
+func (vm *VM) signal() {
+	select {
+	case vm.work <- struct{}{}:
+	default:
+	}
+}
+
+// Accepted implements chains.VM: blk's batch is committed. The block becomes the last accepted
+// one, and its txs, and any pending tx spending what they spent, leave the mempool.
+func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
+	b, ok := cb.(*chainBlock)
+	if !ok {
+		return fmt.Errorf("platform: accepted block of type %T", cb)
+	}
+	vm.mu.Lock()
+	vm.last = b
+	gone := make(map[ids.ID]struct{}, len(b.effs))
+	for _, eff := range b.effs {
+		gone[eff.txID] = struct{}{}
+	}
+	for _, eff := range b.effs {
+		for _, ux := range eff.consumed {
+			if by, ok := vm.pool.view.spent[ux.InputID()]; ok && by != eff.txID {
+				gone[by] = struct{}{}
+			}
+		}
+	}
+	vm.pool.remove(gone)
+	pending := len(vm.pool.txs)
+	vm.mu.Unlock()
+	if pending > 0 {
+		vm.signal()
+	}
+	return nil
+}
+
+// Handlers implements chains.VM: the platform API at the chain's base path.
+func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
+	return map[string]http.Handler{"": vm.handler}, nil
+}
+
+// Close implements chains.VM. The VM holds no resources of its own.
+func (vm *VM) Close() error { return nil }
+
+// chainBlock is a P-Chain block as the acceptance pipeline sees it. It is used by the pipeline
+// goroutine only, and is immutable once accepted.
+type chainBlock struct {
+	vm  *VM
+	blk Block
+	// effs are the effects of the block's txs, in order, and fees the fee state after the block,
+	// once verified against the last accepted block verifiedOn (the builder verifies the blocks
+	// it builds). For an accepted block loaded from the state only fees is set, and only for the
+	// last one.
+	effs       []*effects
+	fees       feeState
+	verifiedOn ids.ID
+}
+
+var _ chains.Block = (*chainBlock)(nil)
+
+// ID implements chains.Block: sha256 of the block bytes.
+func (b *chainBlock) ID() ids.ID { return b.blk.ID() }
+
+// Parent implements chains.Block.
+func (b *chainBlock) Parent() ids.ID { return b.blk.Parent() }
+
+// Height implements chains.Block.
+func (b *chainBlock) Height() uint64 { return b.blk.Height() }
+
+// Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
+// the genesis time.
+func (b *chainBlock) Timestamp() time.Time {
+	if sb, ok := b.blk.(*StandardBlock); ok {
+		return time.Unix(int64(sb.Time()), 0).UTC()
+	}
+	return time.Unix(int64(b.vm.validator.start), 0).UTC()
+}
+
+// Bytes implements chains.Block. The caller must not modify them.
+func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
+
+// Verify implements chains.Block: a Banff standard block that extends the last accepted block by
+// one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
+// node's clock, with at least one tx (§4.1). The fee state is advanced to the block's time, every
+// tx is verified in order on the UTXOs the earlier ones leave (so a UTXO is spent at most once in
+// a block and across blocks) and pays gas × the advanced state's price, and the block's gas must
+// fit the capacity (§4.8).
+func (b *chainBlock) Verify(ctx context.Context) error {
+	vm := b.vm
+	parent := vm.lastAccepted()
+	sb, ok := b.blk.(*StandardBlock)
+	if !ok {
+		return fmt.Errorf("%w: %T", ErrWrongBlockType, b.blk)
+	}
+	now := vm.clock.Now()
+	switch {
+	case sb.Parent() != parent.ID() || sb.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.ID(), parent.Height())
+	case len(sb.Txs()) == 0:
+		return ErrNoTxs
+	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
+		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
+	}
+	if b.effs != nil && b.verifiedOn == parent.ID() {
+		return nil
+	}
+	cfg := &vm.rules.fees
+	fees := parent.fees.advance(cfg, sb.Time())
+	price := fees.price(cfg)
+	ov := newOverlay(vm.state)
+	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
+	effs := make([]*effects, 0, len(sb.Txs()))
+	var gas uint64
+	for _, tx := range sb.Txs() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		eff, err := vm.verifyTx(tx, ov, sb.Time(), price, seen)
+		if err != nil {
+			return fmt.Errorf("tx %s: %w", tx.ID(), err)
+		}
+		ov.apply(eff)
+		effs = append(effs, eff)
+		gas = satAdd(gas, eff.gas)
+	}
+	after, ok := fees.consume(gas)
+	if !ok {
+		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
+	}
+	b.effs, b.fees, b.verifiedOn = effs, after, parent.ID()
+	return nil
+}
+
+// Accept implements chains.Block: it stages the block's txs (and the subnets and chains they
+// create), the UTXOs they spend (deleted) and create (written, unless a later tx of the block
+// spends them), the block itself and the fee state after it into batch.
+func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
+	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
+		if err := b.Verify(ctx); err != nil {
+			return err
+		}
+	}
+	w := writer{b: b.vm.state.db.Wrap(batch)}
+	created := make(map[ids.ID]struct{})
+	var order []*UTXO
+	for i, tx := range b.blk.Txs() {
+		if err := w.putTx(tx); err != nil {
+			return err
+		}
+		eff := b.effs[i]
+		for _, ux := range eff.consumed {
+			id := ux.InputID()
+			if _, ok := created[id]; ok {
+				delete(created, id)
+				continue
+			}
+			if err := w.deleteUTXO(ux); err != nil {
+				return err
+			}
+		}
+		for j := range eff.produced {
+			ux := &eff.produced[j]
+			created[ux.InputID()] = struct{}{}
+			order = append(order, ux)
+		}
+	}
+	for _, ux := range order {
+		if _, ok := created[ux.InputID()]; !ok {
+			continue
+		}
+		if err := w.putUTXO(ux); err != nil {
+			return err
+		}
+	}
+	return w.putBlock(b.blk, b.fees)
+}

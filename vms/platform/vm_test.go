@@ -1,0 +1,648 @@
+package platform_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// Keys of the local network (platform-exchange.md §2.5).
+const (
+	ewoqKeyHex = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027"
+	vmrqKeyHex = "7a14fdf6bb1d53e28384f70209280dd8848bdc96b5f9eb7fdde9fcddc7ef1a0d"
+	ewoqP      = "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+	vmrqP      = "P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2"
+	// burn is what the txs of these tests burn: well above their dynamic fee at the minimum
+	// price (§4.8).
+	burn = 1_000_000
+)
+
+// vectorTime is the vectors' fixed time (§8.3): the fake clock's start.
+var vectorTime = time.Unix(1767225600, 0)
+
+var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
+	cfg, err := genesis.Local()
+	if err != nil {
+		return nil, err
+	}
+	return genesis.Build(cfg, vectorTime)
+})
+
+// thisNode is the validator the tests' factory names.
+var thisNode = platform.Factory{
+	NodeID: ids.NodeID{7, 7, 7},
+	Signer: &platform.ProofOfPossession{PublicKey: [48]byte{1}, Signature: [96]byte{2}},
+	Weight: 10_000_000_000_000_000,
+}
+
+type routes struct {
+	mu       sync.Mutex
+	handlers map[string]http.Handler
+}
+
+func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string, _ func() bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.handlers = h
+	return nil
+}
+
+type blockRecorder struct {
+	mu     sync.Mutex
+	blocks []chains.Container
+}
+
+func (r *blockRecorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, _ []chains.Container) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.blocks = append(r.blocks, block)
+	return nil
+}
+
+// node is a chain manager running the local P-Chain over a database in a directory, its API served
+// by an httptest server.
+type node struct {
+	t     *testing.T
+	db    *storage.DB
+	m     *chains.Manager
+	srv   *httptest.Server
+	index *blockRecorder
+	g     *genesis.Genesis
+}
+
+func startNode(t *testing.T, dir string, clk clock.Clock) *node {
+	t.Helper()
+	g, err := localGenesis()
+	require.NoError(t, err)
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db, err := storage.Open(dir, log)
+	require.NoError(t, err)
+	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
+	require.NoError(t, err)
+	require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
+	r := &routes{}
+	rec := &blockRecorder{}
+	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
+		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
+	})
+	require.NoError(t, err)
+	f := thisNode
+	f.Aliases = reg
+	require.NoError(t, m.Create(t.Context(), chains.Spec{
+		Chain:   chains.Chain{ID: ids.Empty, VMID: ids.FromName("platformvm"), Name: "P-Chain"},
+		Aliases: []string{"P", "platform"},
+		Prefix:  storage.PrefixPlatform,
+		Factory: f,
+		Genesis: g.PGenesis,
+		Indexed: true,
+	}))
+	n := &node{t: t, db: db, m: m, srv: httptest.NewServer(r.handlers[""]), index: rec, g: g}
+	t.Cleanup(n.stop)
+	return n
+}
+
+func (n *node) stop() {
+	if n.m == nil {
+		return
+	}
+	n.srv.Close()
+	require.NoError(n.t, n.m.Close())
+	require.NoError(n.t, n.db.Close())
+	n.m = nil
+}
+
+// call posts one platform call and returns the whole response body.
+func (n *node) call(method, params string) string {
+	n.t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"platform.` + method + `","params":` + params + `}`
+	resp, err := http.Post(n.srv.URL, "application/json", strings.NewReader(body))
+	require.NoError(n.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(n.t, err)
+	return strings.TrimSuffix(string(b), "\n")
+}
+
+// result calls method and decodes its result into v; it fails the test on an error reply.
+func (n *node) result(method, params string, v any) {
+	n.t.Helper()
+	var reply struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	raw := n.call(method, params)
+	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
+	require.Nil(n.t, reply.Error, "%s: %s", method, raw)
+	require.NoError(n.t, json.Unmarshal(reply.Result, v))
+}
+
+// rawResult returns the result of method, compacted.
+func (n *node) rawResult(method, params string) string {
+	n.t.Helper()
+	var reply struct {
+		Result json.RawMessage `json:"result"`
+	}
+	raw := n.call(method, params)
+	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
+	require.NotEmpty(n.t, reply.Result, "%s: %s", method, raw)
+	return compact(n.t, reply.Result)
+}
+
+// callError calls method and returns its error message.
+func (n *node) callError(method, params string) string {
+	n.t.Helper()
+	var reply struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	raw := n.call(method, params)
+	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
+	require.NotNil(n.t, reply.Error, "%s: %s", method, raw)
+	require.Equal(n.t, -32000, reply.Error.Code)
+	return reply.Error.Message
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func compact(t *testing.T, raw []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, json.Compact(&b, raw))
+	return b.String()
+}
+
+// issueBytes issues signed tx bytes and waits until the tx is committed.
+func (n *node) issueBytes(b []byte) ids.ID {
+	n.t.Helper()
+	hexTx, err := ids.Hex.Encode(b)
+	require.NoError(n.t, err)
+	var reply platform.TxIDReply
+	n.result("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
+	n.waitCommitted(reply.TxID)
+	return reply.TxID
+}
+
+func (n *node) issue(tx *platform.Tx) {
+	n.t.Helper()
+	require.Equal(n.t, tx.ID(), n.issueBytes(tx.Bytes()))
+}
+
+// issueError issues tx and returns the error message.
+func (n *node) issueError(tx *platform.Tx) string {
+	n.t.Helper()
+	hexTx, err := ids.Hex.Encode(tx.Bytes())
+	require.NoError(n.t, err)
+	return n.callError("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx}))
+}
+
+func (n *node) waitCommitted(txID ids.ID) {
+	n.t.Helper()
+	require.Eventually(n.t, func() bool {
+		var st platform.GetTxStatusReply
+		n.result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
+		return st.Status == "Committed"
+	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
+}
+
+func (n *node) height() string {
+	var h struct {
+		Height string `json:"height"`
+	}
+	n.result("getHeight", `{}`, &h)
+	return h.Height
+}
+
+func (n *node) balance(addr string) uint64 {
+	n.t.Helper()
+	var b struct {
+		Balance uint64 `json:"balance,string"`
+	}
+	n.result("getBalance", `{"addresses":["`+addr+`"]}`, &b)
+	return b.Balance
+}
+
+// utxos returns the UTXOs addr owns, parsed.
+func (n *node) utxos(addr string) []*platform.UTXO {
+	n.t.Helper()
+	var reply platform.GetUTXOsReply
+	n.result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
+	out := make([]*platform.UTXO, 0, len(reply.UTXOs))
+	for _, s := range reply.UTXOs {
+		b, err := ids.HexNC.Decode(s)
+		require.NoError(n.t, err)
+		ux, err := platform.ParseUTXO(b)
+		require.NoError(n.t, err)
+		out = append(out, ux)
+	}
+	return out
+}
+
+// vectorFile holds what these tests read from codec-vectors.json.
+type vectorFile struct {
+	Vectors         []map[string]json.RawMessage `json:"vectors"`
+	LiveNodeSamples struct {
+		Calls []struct {
+			Endpoint string          `json:"endpoint"`
+			Method   string          `json:"method"`
+			Params   json.RawMessage `json:"params"`
+			Response json.RawMessage `json:"response"`
+		} `json:"calls"`
+	} `json:"liveNodeSamples"`
+}
+
+var loadVectors = sync.OnceValues(func() (*vectorFile, error) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codec-vectors.json"))
+	if err != nil {
+		return nil, err
+	}
+	v := &vectorFile{}
+	return v, json.Unmarshal(b, v)
+})
+
+func vector(t *testing.T, name string) map[string]json.RawMessage {
+	t.Helper()
+	v, err := loadVectors()
+	require.NoError(t, err)
+	for _, vec := range v.Vectors {
+		if string(vec["name"]) == `"`+name+`"` {
+			return vec
+		}
+	}
+	t.Fatalf("no vector %s", name)
+	return nil
+}
+
+func vectorBytes(t *testing.T, vec map[string]json.RawMessage) []byte {
+	t.Helper()
+	var s string
+	require.NoError(t, json.Unmarshal(vec["signedBytesHex"], &s))
+	b, err := ids.HexNC.Decode(s)
+	require.NoError(t, err)
+	return b
+}
+
+// liveError returns the error message of the live node's reply to a P-Chain call with these
+// params (reference/platform-exchange.md §8.1).
+func liveError(t *testing.T, method, params string) string {
+	t.Helper()
+	v, err := loadVectors()
+	require.NoError(t, err)
+	for _, c := range v.LiveNodeSamples.Calls {
+		if c.Endpoint == "/ext/bc/P" && c.Method == method && compact(t, c.Params) == params {
+			var resp struct {
+				Error struct {
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(c.Response, &resp))
+			return resp.Error.Message
+		}
+	}
+	t.Fatalf("no live sample of %s %s", method, params)
+	return ""
+}
+
+func key(t *testing.T, h string) *ecdsa.PrivateKey {
+	t.Helper()
+	k, err := crypto.HexToECDSA(h)
+	require.NoError(t, err)
+	return k
+}
+
+func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
+	return platform.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
+}
+
+// sign signs unsigned with one credential per key, each holding that key's signature (§3.2).
+func sign(t *testing.T, unsigned platform.UnsignedTx, keys ...*ecdsa.PrivateKey) *platform.Tx {
+	t.Helper()
+	b, err := platform.UnsignedBytes(unsigned)
+	require.NoError(t, err)
+	h := sha256.Sum256(b)
+	creds := make([]secp256k1fx.Credential, len(keys))
+	for i, k := range keys {
+		sig, err := crypto.Sign(h[:], k)
+		require.NoError(t, err)
+		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
+	}
+	tx, err := platform.NewTx(unsigned, creds)
+	require.NoError(t, err)
+	return tx
+}
+
+func owner(to ids.ShortID) secp256k1fx.OutputOwners {
+	return secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}}
+}
+
+func out(asset ids.ID, amount uint64, to ids.ShortID) platform.TransferableOutput {
+	return platform.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owner(to)}}
+}
+
+func amountOf(ux *platform.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
+
+func in(ux *platform.UTXO) platform.TransferableInput {
+	return platform.TransferableInput{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
+		In: &secp256k1fx.TransferInput{Amount: amountOf(ux), Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
+}
+
+// baseTx spends ux, sends amount to `to` and the rest, less burn, back to change; outputs sorted
+// by amount (§3.3: one-address TransferOutputs of one asset sort by amount first).
+func (n *node) baseTx(ux *platform.UTXO, amount uint64, to, change ids.ShortID) platform.BaseTx {
+	outs := []platform.TransferableOutput{out(ux.AssetID, amountOf(ux)-amount-burn, change)}
+	if amount > 0 {
+		outs = append(outs, out(ux.AssetID, amount, to))
+	}
+	slices.SortFunc(outs, func(a, b platform.TransferableOutput) int {
+		x, y := a.Out.(*secp256k1fx.TransferOutput).Amount, b.Out.(*secp256k1fx.TransferOutput).Amount
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	return platform.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []platform.TransferableInput{in(ux)}}
+}
+
+// largest returns the largest UTXO addr owns.
+func (n *node) largest(addr string) *platform.UTXO {
+	n.t.Helper()
+	us := n.utxos(addr)
+	require.NotEmpty(n.t, us)
+	return slices.MaxFunc(us, func(a, b *platform.UTXO) int {
+		switch x, y := amountOf(a), amountOf(b); {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+}
+
+// TestGenesisState checks what a new node starts with: the genesis block, the ewoq UTXOs, the X
+// and C chains, this node as the only Primary Network validator, and the fee config.
+func TestGenesisState(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	g := n.g
+	vm, ok := n.m.VM(ids.Empty)
+	require.True(t, ok)
+	last, err := vm.LastAccepted(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, g.PGenesisBlock().ID(), last)
+	require.Equal(t, "0", n.height())
+
+	require.Equal(t, uint64(30_000_000_000_000_000), n.balance(ewoqP))
+	require.Len(t, n.utxos(ewoqP), 2)
+	require.JSONEq(t, `{"blockchains":[
+		{"id":"`+g.XChainID.String()+`","name":"X-Chain","subnetID":"11111111111111111111111111111111LpoYY","vmID":"jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"},
+		{"id":"`+g.CChainID.String()+`","name":"C-Chain","subnetID":"11111111111111111111111111111111LpoYY","vmID":"mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6"}]}`,
+		n.rawResult("getBlockchains", `{}`))
+	require.Equal(t, `{"subnets":[{"id":"11111111111111111111111111111111LpoYY","controlKeys":[],"threshold":"0"}]}`,
+		n.rawResult("getSubnets", `{}`))
+	require.Equal(t, `{"status":"Validating"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"X"}`))
+	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+g.CChainID.String()+`"}`))
+	require.Equal(t, `{"status":"Unknown"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`))
+	require.Equal(t, liveError(t, "platform.getBlockchainStatus", `{}`), n.callError("getBlockchainStatus", `{}`))
+	require.Equal(t, `{"status":"Committed"}`, n.rawResult("getTxStatus", `{"txID":"`+g.XChainID.String()+`"}`))
+
+	start := g.P.Timestamp
+	require.Equal(t, `{"validators":[{"txID":"11111111111111111111111111111111LpoYY","startTime":"`+u64(start)+
+		`","endTime":"`+u64(start+31_536_000)+`","weight":"10000000000000000","nodeID":"`+thisNode.NodeID.String()+
+		`","potentialReward":"0","accruedDelegateeReward":"0","delegationFee":"0.0000","uptime":"100.0000","connected":true,`+
+		`"signer":{"publicKey":"0x01`+strings.Repeat("00", 47)+`","proofOfPossession":"0x02`+strings.Repeat("00", 95)+
+		`"},"delegatorCount":"0","delegatorWeight":"0"}]}`, n.rawResult("getCurrentValidators", `{}`))
+	require.Equal(t, `{"validators":[]}`, n.rawResult("getCurrentValidators", `{"nodeIDs":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"]}`))
+
+	require.Equal(t, `{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}`,
+		n.rawResult("getFeeConfig", `{}`))
+	ts := time.Unix(int64(start), 0).UTC().Format(time.RFC3339)
+	require.Equal(t, `{"timestamp":"`+ts+`"}`, n.rawResult("getTimestamp", `{}`))
+	require.Equal(t, `{"capacity":0,"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.rawResult("getFeeState", `{}`))
+	require.Equal(t, liveError(t, "platform.getBlockByHeight", `{"height":"99","encoding":"hex"}`),
+		n.callError("getBlockByHeight", `{"height":"99","encoding":"hex"}`))
+	require.Equal(t, liveError(t, "platform.getSubnet", `{"subnetID":"11111111111111111111111111111111LpoYY"}`),
+		n.callError("getSubnet", `{"subnetID":"11111111111111111111111111111111LpoYY"}`))
+	require.Equal(t, `{"block":{"parentID":"`+ids.ID(sha256.Sum256(g.PGenesis)).String()+`","height":0,"id":"`+last.String()+`"},"encoding":"json"}`,
+		n.rawResult("getBlockByHeight", `{"height":"0","encoding":"json"}`))
+}
+
+func u64(v uint64) string { return strings.TrimSpace(mustJSONNum(v)) }
+
+func mustJSONNum(v uint64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestVectorSequence issues the reference's BaseTx, CreateSubnetTx and CreateChainTx vectors,
+// which the live node accepted: each is committed, and getTx in json is byte for byte the
+// reference's; the BaseTx issued again fails with the live node's words (§5.1).
+func TestVectorSequence(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, t.TempDir(), clk)
+	names := []string{"p_base_tx_transfer_avax", "p_create_subnet_tx", "p_create_chain_tx"}
+	var txIDs []ids.ID
+	for i, name := range names {
+		clk.Advance(time.Second)
+		vec := vector(t, name)
+		id := n.issueBytes(vectorBytes(t, vec))
+		txIDs = append(txIDs, id)
+		require.Equal(t, u64(uint64(i+1)), n.height())
+		// The vector file's reply has its keys sorted; the tx inside is as the node sent it.
+		var want struct {
+			Tx json.RawMessage `json:"tx"`
+		}
+		require.NoError(t, json.Unmarshal(vec["platform.getTx(json)"], &want))
+		require.Equal(t, `{"tx":`+compact(t, want.Tx)+`,"encoding":"json"}`,
+			n.rawResult("getTx", `{"txID":"`+id.String()+`","encoding":"json"}`))
+	}
+	base := vector(t, "p_base_tx_transfer_avax")
+	hexTx, err := ids.Hex.Encode(vectorBytes(t, base))
+	require.NoError(t, err)
+	params := `{"tx":"` + hexTx + `","encoding":"hex"}`
+	require.Equal(t, liveError(t, "platform.issueTx", params), n.callError("issueTx", params))
+	require.Equal(t, liveError(t, "platform.issueTx", `{"tx":"0x00","encoding":"hex"}`), n.callError("issueTx", `{"tx":"0x00","encoding":"hex"}`))
+
+	subnetID, chainID := txIDs[1], txIDs[2]
+	require.Equal(t, `{"subnets":[{"id":"`+subnetID.String()+`","controlKeys":["`+ewoqP+`"],"threshold":"1"},`+
+		`{"id":"11111111111111111111111111111111LpoYY","controlKeys":[],"threshold":"0"}]}`, n.rawResult("getSubnets", `{}`))
+	require.Equal(t, `{"isPermissioned":true,"controlKeys":["`+ewoqP+`"],"threshold":"1","locktime":"0",`+
+		`"subnetTransformationTxID":"11111111111111111111111111111111LpoYY","conversionID":"11111111111111111111111111111111LpoYY",`+
+		`"managerChainID":"11111111111111111111111111111111LpoYY","managerAddress":null}`,
+		n.rawResult("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`))
+	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+chainID.String()+`"}`))
+	var chainsReply platform.GetBlockchainsReply
+	n.result("getBlockchains", `{}`, &chainsReply)
+	require.Len(t, chainsReply.Blockchains, 3)
+	require.Equal(t, platform.APIBlockchain{ID: chainID, Name: "testchain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")}, chainsReply.Blockchains[0])
+
+	// The blocks are a second apart: each refills the capacity to the maximum and drains the
+	// excess (50,000 a second) before consuming its own gas, the vectors' (§4.8).
+	var fs platform.GetFeeStateReply
+	n.result("getFeeState", `{}`, &fs)
+	require.Equal(t, platform.GetFeeStateReply{Capacity: 1_000_000 - 9246, Excess: 9246, Price: 1,
+		Timestamp: vectorTime.Add(3 * time.Second).UTC().Format(time.RFC3339)}, fs)
+	require.Len(t, n.index.blocks, 3)
+}
+
+// TestLifecycle builds and signs its own txs: a BaseTx from ewoq, a subnet owned by vmRQ, and a
+// chain on it authorized by vmRQ; every rejection leaves the state as it was, and a restart
+// keeps it all.
+func TestLifecycle(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, dir, clk)
+	avax := n.g.AVAXAssetID
+	ewoq, vmrq := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoqAddr, vmrqAddr := addrOf(ewoq), addrOf(vmrq)
+
+	// A BaseTx gives vmRQ 5 AVAX.
+	ux := n.largest(ewoqP)
+	b := n.baseTx(ux, 5_000_000_000, vmrqAddr, ewoqAddr)
+	transfer := sign(t, &b, ewoq)
+	n.issue(transfer)
+	require.Equal(t, uint64(5_000_000_000), n.balance(vmrqP))
+	ewoqBalance := n.balance(ewoqP)
+	require.Equal(t, uint64(30_000_000_000_000_000-5_000_000_000-burn), ewoqBalance)
+
+	// vmRQ creates a subnet it owns.
+	vux := n.largest(vmrqP)
+	csBase := n.baseTx(vux, 0, vmrqAddr, vmrqAddr)
+	cs := &platform.CreateSubnetTx{BaseTx: csBase, Owner: owner(vmrqAddr)}
+	createSubnet := sign(t, cs, vmrq)
+	n.issue(createSubnet)
+	subnetID := createSubnet.ID()
+
+	ccTx := func(ux *platform.UTXO, name string) *platform.CreateChainTx {
+		return &platform.CreateChainTx{
+			BaseTx:      n.baseTx(ux, 0, ewoqAddr, ewoqAddr),
+			SubnetID:    subnetID,
+			ChainName:   name,
+			VMID:        ids.FromName("subnetevm"),
+			GenesisData: []byte(`{"config":{}}`),
+			SubnetAuth:  secp256k1fx.Input{SigIndices: []uint32{0}},
+		}
+	}
+
+	height := n.height()
+	ewoqUTXOs := n.utxos(ewoqP)
+	rejected := []struct {
+		name string
+		tx   *platform.Tx
+		want error
+	}{
+		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), platform.ErrWrongSig},
+		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), platform.ErrUTXONotFound},
+		{"missing fee", sign(t, &platform.BaseTx{NetworkID: genesis.LocalNetworkID,
+			Outs: []platform.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
+			Ins:  []platform.TransferableInput{in(n.largest(ewoqP))}}, ewoq), platform.ErrInsufficientFunds},
+		{"wrong subnet owner", sign(t, ccTx(n.largest(ewoqP), "wrong"), ewoq, ewoq), platform.ErrUnauthorizedSubnetModification},
+		{"unknown subnet", sign(t, func() *platform.CreateChainTx {
+			cc := ccTx(n.largest(ewoqP), "nosubnet")
+			cc.SubnetID = ids.ID{9}
+			return cc
+		}(), ewoq, vmrq), platform.ErrSubnetNotFound},
+		{"memo", sign(t, func() *platform.BaseTx {
+			b := n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)
+			b.Memo = []byte{1}
+			return &b
+		}(), ewoq), platform.ErrMemoNotEmpty},
+		{"wrong network", sign(t, func() *platform.BaseTx {
+			b := n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)
+			b.NetworkID = 1
+			return &b
+		}(), ewoq), platform.ErrWrongNetworkID},
+		{"missing auth credential", sign(t, ccTx(n.largest(ewoqP), "nocred"), ewoq), platform.ErrWrongNumberOfCredentials},
+	}
+	for _, tt := range rejected {
+		msg := n.issueError(tt.tx)
+		require.True(t, strings.HasPrefix(msg, "couldn't issue tx: failed verification: "), "%s: %s", tt.name, msg)
+		require.Contains(t, msg, tt.want.Error(), tt.name)
+		var st platform.GetTxStatusReply
+		n.result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
+		require.Equal(t, "Unknown", st.Status, tt.name)
+	}
+	require.Equal(t, height, n.height())
+	require.Equal(t, ewoqBalance, n.balance(ewoqP))
+	require.Equal(t, ewoqUTXOs, n.utxos(ewoqP))
+
+	// The subnet owner authorizes a chain; ewoq pays.
+	createChain := sign(t, ccTx(n.largest(ewoqP), "my chain 1"), ewoq, vmrq)
+	n.issue(createChain)
+	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+createChain.ID().String()+`"}`))
+
+	// A tx issued twice: the second time is refused, nothing changes.
+	require.Contains(t, n.issueError(createChain), platform.ErrUTXONotFound.Error())
+
+	// The chain time follows the clock, never backwards.
+	clk.Advance(time.Minute)
+	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), ewoq))
+	var ts platform.GetTimestampReply
+	n.result("getTimestamp", `{}`, &ts)
+	require.Equal(t, clk.Now().UTC().Format(time.RFC3339), ts.Timestamp)
+
+	// Restart: everything is still there.
+	height = n.height()
+	chainsBefore := n.rawResult("getBlockchains", `{}`)
+	utxosBefore := n.utxos(ewoqP)
+	n.stop()
+	n = startNode(t, dir, clk)
+	require.Equal(t, height, n.height())
+	require.Equal(t, chainsBefore, n.rawResult("getBlockchains", `{}`))
+	require.Equal(t, utxosBefore, n.utxos(ewoqP))
+	require.Equal(t, uint64(5_000_000_000-burn+1), n.balance(vmrqP))
+	var subnet platform.GetSubnetReply
+	n.result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
+	require.Equal(t, []string{vmrqP}, subnet.ControlKeys)
+	// And it keeps building on what it has.
+	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 2, vmrqAddr, ewoqAddr)), ewoq))
+	var blk platform.GetBlockReply
+	n.result("getBlockByHeight", `{"height":"`+n.height()+`","encoding":"hexnc"}`, &blk)
+	var hexBlk string
+	require.NoError(t, json.Unmarshal(blk.Block, &hexBlk))
+	raw, err := ids.HexNC.Decode(hexBlk)
+	require.NoError(t, err)
+	parsed, err := platform.ParseBlock(raw)
+	require.NoError(t, err)
+	require.Len(t, parsed.Txs(), 1)
+	require.GreaterOrEqual(t, parsed.(*platform.StandardBlock).Time(), uint64(clk.Now().Unix()))
+}
+
+func ptr[T any](v T) *T { return &v }
