@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/platform"
 )
 
 // Chain is a chain the node creates at start-up: its spec and the indexes it gets.
@@ -114,15 +115,17 @@ func (r chainRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Han
 	return r.srv.AddAliases(base, aliasBases...)
 }
 
+// platformVMID is the P-Chain's VM, `rWhpuQPF…` (node-api.md §3.10).
+var platformVMID = ids.FromName("platformvm")
+
 // VMs maps a VM's ID to the factory of its chains: the VMs this node can run. Package node links
 // no VM itself; cmd/cornice hands it every VM (see docs/decisions.md).
 type VMs map[ids.ID]chains.Factory
 
 // primaryNetwork builds the local network's genesis, aliases the X and C chains to the IDs it
 // gives (the reference's local IDs, platform-exchange.md §7.7) and returns the chains among P, X
-// and C whose VM is in vms. Today those can be the X- and C-Chains; the P-Chain joins when its VM
-// lands (issue #5), and until then its aliases resolve while info.isBootstrapped reports false.
-// Networks other than local have no built-in genesis yet and run no Primary Network chain.
+// and C to run: always the P-Chain, and X and C when their VM is in vms. Networks other than local
+// have no built-in genesis yet and run no Primary Network chain.
 func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if n.cfg.NetworkID != config.LocalID {
 		n.log.Warn("no built-in genesis for this network: no Primary Network chain runs", "networkID", n.cfg.NetworkID)
@@ -143,7 +146,22 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 		return nil, fmt.Errorf("alias the C-Chain: %w", err)
 	}
 
-	var run []Chain
+	// The P-Chain is the node's own: it defines the network, and its VM is pure Go and already
+	// linked through the genesis, so it runs whatever vms holds. It is created first, so that the
+	// X- and C-Chains it lists resolve from the start.
+	run := []Chain{{Spec: chains.Spec{
+		Chain:      chains.Chain{ID: ids.Empty, SubnetID: ids.Empty, VMID: platformVMID, Name: "P-Chain"},
+		Aliases:    []string{"P", "platform"},
+		APIAliases: []string{"P", "platform"},
+		Prefix:     storage.PrefixPlatform,
+		Factory: platform.Factory{
+			NodeID:  n.nodeID,
+			Signer:  &platform.ProofOfPossession{PublicKey: n.pop.PublicKey, Signature: n.pop.ProofOfPossession},
+			Weight:  config.LocalGenesisStake,
+			Aliases: n.chains,
+		},
+		Genesis: g.PGenesis,
+	}}}
 	if factory, ok := vms[genesis.AVMID]; ok {
 		run = append(run, Chain{
 			Spec: chains.Spec{
