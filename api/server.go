@@ -137,12 +137,18 @@ func (s *Server) Serve() error {
 }
 
 // Shutdown stops accepting connections, waits for in-flight requests to finish, then returns. It
-// is bounded by ctx and by Config.ShutdownTimeout, and returns the context's error if requests
-// were still running when the bound passed. Hijacked connections (websockets) are not waited for.
+// is bounded by ctx and by Config.ShutdownTimeout: connections still open when the bound passes
+// (a slow request, or a client's connection that never sent one, which net/http counts as active
+// for five seconds) are closed, and Shutdown still succeeds, so a stopping node never hangs on a
+// client. Hijacked connections (websockets) are not waited for.
 func (s *Server) Shutdown(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ShutdownTimeout)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		s.log.Warn("HTTP shutdown bound reached: closing the remaining connections")
+		err = s.srv.Close()
+	}
 
 	// If Serve never ran, http.Server does not know the listener: close it here. A second close
 	// of a listener Serve already closed only reports an error, which is ignored.

@@ -68,7 +68,8 @@ func TestShutdownWaitsForInFlight(t *testing.T) {
 	require.NoError(t, <-served)
 }
 
-// TestShutdownBoundedByContext checks that Shutdown gives up when its context ends.
+// TestShutdownBoundedByContext checks that Shutdown stops waiting when its context ends: it closes
+// the connections still open, so the stuck client is cut off, and reports success.
 func TestShutdownBoundedByContext(t *testing.T) {
 	t.Parallel()
 	s, err := New(Config{Host: "127.0.0.1"}, ids.NodeID{1}, slog.New(slog.DiscardHandler), nil)
@@ -94,8 +95,8 @@ func TestShutdownBoundedByContext(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	require.ErrorIs(t, s.Shutdown(ctx), context.Canceled)
+	require.NoError(t, s.Shutdown(ctx))
 	require.NoError(t, <-served)
+	<-done // the client's connection was closed while its handler is still blocked
 	close(release)
-	<-done
 }
