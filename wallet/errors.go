@@ -1,0 +1,50 @@
+package wallet
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// Errors of the wallet. They are ours: the reference node has no wallet of its own, and its
+// Go wallet (wallet/chain/x) words them differently. The node's refusals come back as *RPCError
+// with the node's text (platform-exchange.md §6.5: issueTx errors are returned raw).
+var (
+	// ErrInvalidKey is returned for a private key that is neither `PrivateKey-<CB58>` nor 32 bytes
+	// of hex, or is not a valid secp256k1 scalar.
+	ErrInvalidKey = errors.New("invalid private key")
+	// ErrLocalKeyRefused refuses the well-known local key (§2.5) on a network other than local
+	// and custom ones: anyone can spend what it owns.
+	ErrLocalKeyRefused = errors.New("the well-known local key is only for local and custom networks")
+	// ErrInsufficientFunds is returned when the key's spendable UTXOs do not cover the amounts
+	// and the fee.
+	ErrInsufficientFunds = errors.New("insufficient funds")
+	// ErrZeroAmount refuses sending or minting nothing: outputs must have a value (§3.1).
+	ErrZeroAmount = errors.New("amount must be greater than zero")
+	// ErrWrongChain refuses an address of another chain or network.
+	ErrWrongChain = errors.New("not an address of this chain")
+	// ErrNotAccepted is returned when a tx is not accepted in the time given.
+	ErrNotAccepted = errors.New("not accepted in time")
+	// ErrInvalidURI refuses a node URI that is not an absolute http or https URL.
+	ErrInvalidURI = errors.New("invalid node URI")
+)
+
+// RPCError is an error reply of the node: its JSON-RPC code and message.
+type RPCError struct {
+	Code    int
+	Message string
+}
+
+// Error returns the node's message.
+func (e *RPCError) Error() string { return e.Message }
+
+// insufficientFundsError names the asset and the amounts.
+func insufficientFundsError(assetID ids.ID, have, need uint64) error {
+	return fmt.Errorf("%w: asset %s: spendable %d, need %d", ErrInsufficientFunds, assetID, have, need)
+}
+
+// notAcceptedError names the tx and its last status.
+func notAcceptedError(txID ids.ID, status string) error {
+	return fmt.Errorf("tx %s: %w (status %s)", txID, ErrNotAccepted, status)
+}

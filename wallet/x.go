@@ -1,0 +1,224 @@
+package wallet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/exchange"
+)
+
+// API paths and names of the X-Chain (platform-exchange.md §6.5).
+const (
+	infoPath  = "/ext/info"
+	xPath     = "/ext/bc/X"
+	xAlias    = "X"
+	avaxAlias = "AVAX"
+	// pageSize is the getUTXOs page the wallet asks for: the node's maximum (§5.1).
+	pageSize = 1024
+	// statusAccepted is avm.getTxStatus's answer for an accepted tx (§6.5).
+	statusAccepted = "Accepted"
+	// pollInterval is how often WaitAccepted asks for the status.
+	pollInterval = 20 * time.Millisecond
+)
+
+// X is a key's wallet on a node's X-Chain. It is safe for concurrent use.
+type X struct {
+	client *Client
+	key    *Key
+	clock  clock.Clock
+	// builder holds the chain's parameters, read once by NewX; Time is set per tx.
+	builder XBuilder
+	hrp     string
+}
+
+// NewX reads the X-Chain's parameters from the node (info.getNetworkID,
+// info.getBlockchainID, the AVAX asset from avm.getAssetDescription and the fees from
+// avm.getTxFee) and returns key's wallet there. It refuses the well-known local key on a network
+// other than local and custom ones (CheckKeyForNetwork). clk gives the chain time for locktimes
+// and the pace of WaitAccepted.
+func NewX(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*X, error) {
+	var network struct {
+		NetworkID jsonrpc.Uint32 `json:"networkID"`
+	}
+	if err := client.Call(ctx, infoPath, "info.getNetworkID", nil, &network); err != nil {
+		return nil, err
+	}
+	networkID := uint32(network.NetworkID)
+	if err := CheckKeyForNetwork(key, networkID); err != nil {
+		return nil, err
+	}
+	var chain struct {
+		BlockchainID ids.ID `json:"blockchainID"`
+	}
+	if err := client.Call(ctx, infoPath, "info.getBlockchainID", map[string]string{"alias": xAlias}, &chain); err != nil {
+		return nil, err
+	}
+	avax, err := describeAsset(ctx, client, avaxAlias)
+	if err != nil {
+		return nil, err
+	}
+	var fees exchange.GetTxFeeReply
+	if err := client.Call(ctx, xPath, "avm.getTxFee", nil, &fees); err != nil {
+		return nil, err
+	}
+	return &X{
+		client: client,
+		key:    key,
+		clock:  clk,
+		builder: XBuilder{
+			NetworkID:        networkID,
+			ChainID:          chain.BlockchainID,
+			AVAXAssetID:      avax.AssetID,
+			TxFee:            uint64(fees.TxFee),
+			CreateAssetTxFee: uint64(fees.CreateAssetTxFee),
+		},
+		hrp: address.HRP(networkID),
+	}, nil
+}
+
+func describeAsset(ctx context.Context, client *Client, asset string) (*exchange.GetAssetDescriptionReply, error) {
+	var reply exchange.GetAssetDescriptionReply
+	err := client.Call(ctx, xPath, "avm.getAssetDescription", exchange.GetAssetDescriptionArgs{AssetID: asset}, &reply)
+	if err != nil {
+		return nil, fmt.Errorf("asset %s: %w", asset, err)
+	}
+	return &reply, nil
+}
+
+// Builder returns the chain's parameters as a builder, with Time set to now.
+func (x *X) Builder() XBuilder {
+	b := x.builder
+	b.Time = uint64(x.clock.Now().Unix())
+	return b
+}
+
+// Address returns the key's X-Chain address.
+func (x *X) Address() string { return x.key.ChainAddress(xAlias, x.builder.NetworkID) }
+
+// ParseAddress parses an X-Chain address of this network, e.g. `X-local1…`.
+func (x *X) ParseAddress(s string) (ids.ShortID, error) {
+	alias, hrp, addr, err := address.Parse(s)
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
+	}
+	if alias != xAlias || hrp != x.hrp {
+		return ids.ShortID{}, fmt.Errorf("address %q: %w: want X-%s1…", s, ErrWrongChain, x.hrp)
+	}
+	return addr, nil
+}
+
+// Asset resolves an asset ID or alias ("AVAX") with avm.getAssetDescription.
+func (x *X) Asset(ctx context.Context, asset string) (*exchange.GetAssetDescriptionReply, error) {
+	return describeAsset(ctx, x.client, asset)
+}
+
+// UTXOs returns every UTXO the key's address owns, reading avm.getUTXOs page by page.
+func (x *X) UTXOs(ctx context.Context) ([]*exchange.UTXO, error) {
+	args := exchange.GetUTXOsArgs{
+		Addresses: []string{x.Address()},
+		Limit:     pageSize,
+		Encoding:  ids.HexNC,
+	}
+	var utxos []*exchange.UTXO
+	for {
+		var reply exchange.GetUTXOsReply
+		if err := x.client.Call(ctx, xPath, "avm.getUTXOs", args, &reply); err != nil {
+			return nil, err
+		}
+		for _, s := range reply.UTXOs {
+			b, err := ids.HexNC.Decode(s)
+			if err != nil {
+				return nil, fmt.Errorf("avm.getUTXOs: decode utxo: %w", err)
+			}
+			ux, err := exchange.ParseUTXO(b)
+			if err != nil {
+				return nil, fmt.Errorf("avm.getUTXOs: parse utxo: %w", err)
+			}
+			utxos = append(utxos, ux)
+		}
+		if len(reply.UTXOs) < pageSize {
+			return utxos, nil
+		}
+		args.StartIndex = reply.EndIndex
+	}
+}
+
+// Send builds and signs a BaseTx sending amount of assetID to the X-Chain address to, from the
+// key's current UTXOs. It does not issue it.
+func (x *X) Send(ctx context.Context, to string, assetID ids.ID, amount uint64) (*exchange.Tx, error) {
+	addr, err := x.ParseAddress(to)
+	if err != nil {
+		return nil, err
+	}
+	utxos, err := x.UTXOs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := x.Builder()
+	return b.Send(x.key, utxos, addr, assetID, amount)
+}
+
+// CreateAsset builds and signs a CreateAssetTx of a fixed supply owned by the key. It does not
+// issue it. The asset's ID is the tx's ID.
+func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination uint8, supply uint64) (*exchange.Tx, error) {
+	utxos, err := x.UTXOs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := x.Builder()
+	return b.CreateAsset(x.key, utxos, name, symbol, denomination, supply)
+}
+
+// Issue sends a signed tx to the node with avm.issueTx and returns its ID. The node's refusal
+// comes back as a *RPCError with its text.
+func (x *X) Issue(ctx context.Context, tx *exchange.Tx) (ids.ID, error) {
+	s, err := ids.Hex.Encode(tx.Bytes())
+	if err != nil {
+		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
+	}
+	var reply exchange.TxIDReply
+	if err := x.client.Call(ctx, xPath, "avm.issueTx", exchange.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
+		return ids.ID{}, err
+	}
+	return reply.TxID, nil
+}
+
+// Status returns avm.getTxStatus's answer for a tx: "Accepted" or "Unknown" (§6.5).
+func (x *X) Status(ctx context.Context, txID ids.ID) (string, error) {
+	var reply exchange.GetTxStatusReply
+	if err := x.client.Call(ctx, xPath, "avm.getTxStatus", exchange.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
+		return "", err
+	}
+	return reply.Status, nil
+}
+
+// WaitAccepted polls avm.getTxStatus until the tx is accepted, ctx is done or timeout has
+// passed on the wallet's clock; then it returns an error wrapping ErrNotAccepted.
+func (x *X) WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error {
+	deadline := x.clock.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		status, err := x.Status(ctx, txID)
+		if err != nil {
+			return err
+		}
+		if status == statusAccepted {
+			return nil
+		}
+		tick := x.clock.NewTimer(pollInterval)
+		select {
+		case <-ctx.Done():
+			tick.Stop()
+			return fmt.Errorf("tx %s: %w", txID, ctx.Err())
+		case <-deadline.C:
+			tick.Stop()
+			return notAcceptedError(txID, status)
+		case <-tick.C:
+		}
+	}
+}
