@@ -123,6 +123,11 @@ type Config struct {
 	// by then (interval building); a block is still never empty. Must not be negative. It applies
 	// to the C-Chain only: an L1's EVM chain will take its block time from its own chain config.
 	EVMBlockTime time.Duration
+	// EVMLogsBlockRangeCap is how many blocks one eth_getLogs or eth_getFilterLogs query of the
+	// C-Chain may span (--evm-logs-block-range-cap); a longer range is refused with "exceed
+	// maximum block range: <cap>". Default 2048 (DefaultEVMLogsBlockRangeCap, the same as
+	// vms/evm's). Zero, the zero value, means no cap.
+	EVMLogsBlockRangeCap uint64
 
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
@@ -136,6 +141,9 @@ const (
 	defaultStakingPort = 9651
 	defaultDataDirName = ".cornice"
 )
+
+// DefaultEVMLogsBlockRangeCap is the default of Config.EVMLogsBlockRangeCap (issue #4 §3).
+const DefaultEVMLogsBlockRangeCap = 2048
 
 // Default returns the settings of `cornice run` with no flags. DataDir is ~/.cornice, expanded
 // with the user's home directory; if that is unknown, it is .cornice in the working directory.
@@ -165,6 +173,7 @@ func Default() Config {
 		TxFee:                 defaultTxFee,
 		CreateAssetTxFee:      defaultTxFee,
 		UptimeRequirement:     defaultUptimeRequirement,
+		EVMLogsBlockRangeCap:  DefaultEVMLogsBlockRangeCap,
 		LogLevel:              slog.LevelInfo,
 	}
 }

@@ -36,6 +36,7 @@ func TestDefault(t *testing.T) {
 		TxFee:                 1000000,
 		CreateAssetTxFee:      1000000,
 		UptimeRequirement:     0.8,
+		EVMLogsBlockRangeCap:  2048,
 		LogLevel:              slog.LevelInfo,
 	}
 	got := Default()

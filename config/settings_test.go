@@ -22,7 +22,8 @@ func TestSettingsNames(t *testing.T) {
 		"api-info-enabled", "api-health-enabled", "api-metrics-enabled", "index-enabled",
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
-		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "log-level",
+		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "evm-logs-block-range-cap",
+		"log-level",
 	}, names)
 }
 
@@ -54,6 +55,7 @@ func settingCfg() Config {
 		ACPSupport:            []uint32{1, 2},
 		ACPObject:             []uint32{4294967295},
 		EVMBlockTime:          200 * time.Millisecond,
+		EVMLogsBlockRangeCap:  10,
 		LogLevel:              slog.LevelWarn,
 	}
 }
@@ -97,6 +99,8 @@ func TestSettingsSet(t *testing.T) {
 		{name: "http-read-timeout", texts: []string{"30"}, wantErr: `invalid duration "30"`},
 		{name: "evm-block-time", texts: []string{"2s"}, want: func(c *Config) any { return c.EVMBlockTime }, wantVal: 2 * time.Second},
 		{name: "evm-block-time", texts: []string{"fast"}, wantErr: `invalid duration "fast"`},
+		{name: "evm-logs-block-range-cap", texts: []string{"0"}, want: func(c *Config) any { return c.EVMLogsBlockRangeCap }, wantVal: uint64(0)},
+		{name: "evm-logs-block-range-cap", texts: []string{"-1"}, wantErr: `invalid amount "-1"`},
 		{name: "index-enabled", texts: []string{"false"}, want: func(c *Config) any { return c.IndexEnabled }, wantVal: false},
 		{name: "index-enabled", texts: []string{"yes"}, wantErr: `invalid boolean "yes"`},
 		{name: "tx-fee", texts: []string{"-5"}, wantErr: `invalid amount "-5"`},

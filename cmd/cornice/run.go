@@ -5,10 +5,12 @@ import (
 	"io"
 	"log/slog"
 
+	gethlog "github.com/ethereum/go-ethereum/log"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/vms/evm"
 )
 
 // configFileFlag names the JSON file applied before the flags.
@@ -37,7 +39,11 @@ func newRunCmd(stderr io.Writer, start startFunc) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return start(cmd.Context(), cfg, newLogger(stderr, cfg.LogLevel))
+			log := newLogger(stderr, cfg.LogLevel)
+			// go-ethereum, the C-Chain's library, logs through a process-wide logger that
+			// discards everything until it is set: its warnings and errors go to ours.
+			gethlog.SetDefault(evm.GethLogger(log))
+			return start(cmd.Context(), cfg, log)
 		},
 	}
 	f.register(cmd.Flags())

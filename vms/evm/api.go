@@ -510,6 +510,9 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 	stop := context.AfterFunc(ctx, evm.Cancel)
 	defer stop()
 	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
+	// The stack goes back to go-ethereum's pool: 32 KiB a call otherwise.
+	// Cancelled reads a flag, not the stack.
+	evm.Release()
 	if evm.Cancelled() {
 		return nil, errExecutionAborted
 	}

@@ -37,6 +37,10 @@ type Block struct {
 	// result is the block's execution, from BuildBlock or Verify, until
 	// Accepted.
 	result *execResult
+	// built is set on a block this VM built: its header was made by
+	// nextHeader on the head it names as parent, so Verify need not check
+	// it again while that head is still the last accepted block.
+	built bool
 }
 
 var _ chains.Block = (*Block)(nil)
@@ -68,10 +72,19 @@ func (b *Block) Bytes() []byte {
 	return b.bytes
 }
 
-// execResult is what executing a block's transactions produced.
+// execResult is what executing a block's transactions produced. Accept
+// commits state; Accepted hands receipts to the feeds and prunes the
+// mempool with senders and nonces, so nothing of it is read back from the
+// database.
 type execResult struct {
-	state    *state.StateDB
+	state *state.StateDB
+	// receipts have every derived field (those rawdb.ReadReceipts fills
+	// in), their logs included.
 	receipts types.Receipts
+	// senders holds each transaction's sender, in block order.
+	senders []common.Address
+	// nonces is each sender's account nonce after the block.
+	nonces map[common.Address]uint64
 }
 
 // noRefundState is the StateDB the EVM sees: it reports an empty refund
@@ -91,6 +104,7 @@ type executor struct {
 	rules    params.Rules
 	txs      types.Transactions
 	receipts types.Receipts
+	senders  []common.Address
 }
 
 // blockContext is the EVM's view of header: PREVRANDAO is hash(1) so the
@@ -140,6 +154,15 @@ func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
 	}, nil
 }
 
+// release gives the EVM's stack back to go-ethereum's pool (32 KiB that
+// would otherwise be garbage with every block); e applies nothing after.
+func (e *executor) release() {
+	if e.evm != nil {
+		e.evm.Release()
+		e.evm = nil
+	}
+}
+
 // apply runs tx; on error the state and gas pool are as before.
 func (e *executor) apply(tx *types.Transaction) error {
 	msg, err := core.TransactionToMessage(tx, e.vm.signer, e.header.BaseFee)
@@ -160,8 +183,15 @@ func (e *executor) apply(tx *types.Transaction) error {
 	e.state.AddBalance(e.header.Coinbase, fee, tracing.BalanceIncreaseRewardTransactionFee)
 	e.state.Finalise(e.rules)
 	receipt := core.MakeReceipt(e.evm, res, e.state, e.header.Number, common.Hash{}, e.header.Time, tx, e.gp.CumulativeUsed(), nil)
+	// The one derived field MakeReceipt leaves out (rawdb.ReadReceipts
+	// sets it), so that the receipts kept in memory equal those read back.
+	receipt.EffectiveGasPrice = txGasPrice(tx, e.header.BaseFee)
+	if receipt.Logs == nil {
+		receipt.Logs = []*types.Log{} // as decoding gives
+	}
 	e.txs = append(e.txs, tx)
 	e.receipts = append(e.receipts, receipt)
+	e.senders = append(e.senders, msg.From)
 	return nil
 }
 
@@ -177,12 +207,31 @@ func (e *executor) finish() (*types.Block, *execResult) {
 			l.BlockHash = hash
 		}
 	}
-	return blk, &execResult{state: e.state, receipts: e.receipts}
+	// The senders' objects are in the state's memory: no trie reads.
+	nonces := make(map[common.Address]uint64, len(e.senders))
+	for _, from := range e.senders {
+		if _, ok := nonces[from]; !ok {
+			nonces[from] = e.state.GetNonce(from)
+		}
+	}
+	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces}
 }
 
-// nextHeader returns the header of a block at time t on parent, without
-// the fields execution fills in.
-func (vm *VM) nextHeader(parent *types.Header, t uint64) (*types.Header, error) {
+// txGasPrice is the price per gas tx pays in a block with base fee
+// baseFee: its gas price for the legacy and access-list kinds, min(fee
+// cap, base fee + tip cap) for the others.
+func txGasPrice(tx *types.Transaction, baseFee *big.Int) *big.Int {
+	switch tx.Type() {
+	case types.LegacyTxType, types.AccessListTxType:
+		return tx.GasPrice()
+	default:
+		return effectiveGasPrice(tx, baseFee)
+	}
+}
+
+// nextHeader returns the header of a block at time t on parent, whose hash
+// is parentHash, without the fields execution fills in.
+func (vm *VM) nextHeader(parent *types.Header, parentHash common.Hash, t uint64) (*types.Header, error) {
 	if t < parent.Time {
 		t = parent.Time
 	}
@@ -192,7 +241,7 @@ func (vm *VM) nextHeader(parent *types.Header, t uint64) (*types.Header, error) 
 	}
 	zero := uint64(0)
 	return &types.Header{
-		ParentHash:       parent.Hash(),
+		ParentHash:       parentHash,
 		Coinbase:         vm.cfg.Coinbase,
 		Difficulty:       big.NewInt(1),
 		Number:           new(big.Int).Add(parent.Number, common.Big1),
@@ -213,8 +262,9 @@ func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 // goes in, highest effective tip first, each sender's in nonce order.
 // Transactions that fail go out of the mempool; a block is never empty.
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
-	parent := vm.currentHead().Header()
-	header, err := vm.nextHeader(parent, vm.now())
+	head := vm.currentHead()
+	parent := vm.currentHeader()
+	header, err := vm.nextHeader(parent, head.Hash(), vm.now())
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +272,7 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer e.release()
 	pending := vm.pool.executable(e.state.GetNonce)
 	if len(pending) == 0 {
 		return nil, chains.ErrNoWork
@@ -252,18 +303,25 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 		return nil, chains.ErrNoWork
 	}
 	blk, res := e.finish()
-	return &Block{vm: vm, eth: blk, result: res}, nil
+	b := &Block{vm: vm, eth: blk, result: res, built: true}
+	vm.built.Store(b)
+	return b, nil
 }
 
 // Verify implements chains.Block: the header follows the chain's rules on
 // the last accepted block, and executing the transactions gives the
 // header's state root, gas used, receipts and bloom. A block this VM built
-// was executed already.
+// on the current head was made by those rules and executed already, so
+// only its parent is checked; a block from elsewhere, or one parsed after a
+// restart, is checked and executed in full.
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
-	parent := vm.currentHead().Header()
-	h := b.eth.Header()
-	if err := vm.verifyHeader(parent, h, len(b.eth.Transactions())); err != nil {
+	head := vm.currentHead()
+	if b.built && b.result != nil && b.eth.ParentHash() == head.Hash() {
+		return nil
+	}
+	parent, h := vm.currentHeader(), b.eth.Header()
+	if err := vm.verifyHeader(parent, head.Hash(), h, len(b.eth.Transactions())); err != nil {
 		return err
 	}
 	if b.result != nil {
@@ -273,6 +331,7 @@ func (b *Block) Verify(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer e.release()
 	for i, tx := range b.eth.Transactions() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -298,11 +357,12 @@ func (b *Block) Verify(ctx context.Context) error {
 	return nil
 }
 
-// verifyHeader checks h's fields that do not need execution.
-func (vm *VM) verifyHeader(parent, h *types.Header, txs int) error {
+// verifyHeader checks h's fields that do not need execution; parentHash
+// is parent's hash.
+func (vm *VM) verifyHeader(parent *types.Header, parentHash common.Hash, h *types.Header, txs int) error {
 	switch {
-	case h.ParentHash != parent.Hash():
-		return headerError("parent", h.ParentHash, parent.Hash())
+	case h.ParentHash != parentHash:
+		return headerError("parent", h.ParentHash, parentHash)
 	case h.Number.Uint64() != parent.Number.Uint64()+1:
 		return headerError("number", h.Number, parent.Number.Uint64()+1)
 	case h.Time < parent.Time:
@@ -356,6 +416,9 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 
 	blk := b.eth
 	hash, number := blk.Hash(), blk.NumberU64()
+	// rawdb's writers end the process (log.Crit) on a write error: they
+	// write into a buffer that cannot fail, and Write reports the sink's
+	// error instead.
 	eb := vm.db.NewBatch()
 	rawdb.WriteBlock(eb, blk)
 	rawdb.WriteReceipts(eb, hash, number, b.result.receipts)

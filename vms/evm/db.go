@@ -116,9 +116,10 @@ func (s *kvStore) Close() error { return nil }
 // NewBatch implements ethdb.Batcher.
 func (s *kvStore) NewBatch() ethdb.Batch { return &kvBatch{store: s} }
 
-// NewBatchWithSize implements ethdb.Batcher.
+// NewBatchWithSize implements ethdb.Batcher: size is the expected bytes of
+// keys and values.
 func (s *kvStore) NewBatchWithSize(size int) ethdb.Batch {
-	return &kvBatch{store: s, ops: make([]kvOp, 0, size/64)}
+	return &kvBatch{store: s, data: make([]byte, 0, size)}
 }
 
 // NewIterator implements ethdb.Iteratee.
@@ -130,27 +131,36 @@ func (s *kvStore) NewIterator(prefix, start []byte) ethdb.Iterator {
 	return &kvIterator{it: it}
 }
 
-// kvOp is one buffered write: a put, or a delete when del is set.
+// kvOp is one buffered write: a put, or a delete when del is set. Its key
+// and value are data[off:off+klen] and data[off+klen:off+klen+vlen] of
+// its batch.
 type kvOp struct {
-	key, value []byte
-	del        bool
+	off, klen, vlen int
+	del             bool
 }
 
-// kvBatch buffers writes and hands them to the store's sink on Write.
+// kvBatch buffers writes and hands them to the store's sink on Write. Keys
+// and values are copied into one growing buffer, so a write allocates only
+// when the buffer grows (a block's batch of trie nodes and chain data
+// would otherwise cost two allocations a write).
 type kvBatch struct {
 	store *kvStore
 	ops   []kvOp
-	size  int
+	data  []byte
+	// size is go-ethereum's ValueSize: keys and values, deletes' keys.
+	size int
 }
 
 func (b *kvBatch) Put(key, value []byte) error {
-	b.ops = append(b.ops, kvOp{key: append([]byte(nil), key...), value: append([]byte(nil), value...)})
+	b.ops = append(b.ops, kvOp{off: len(b.data), klen: len(key), vlen: len(value)})
+	b.data = append(append(b.data, key...), value...)
 	b.size += len(key) + len(value)
 	return nil
 }
 
 func (b *kvBatch) Delete(key []byte) error {
-	b.ops = append(b.ops, kvOp{key: append([]byte(nil), key...), del: true})
+	b.ops = append(b.ops, kvOp{off: len(b.data), klen: len(key), del: true})
+	b.data = append(b.data, key...)
 	b.size += len(key)
 	return nil
 }
@@ -170,16 +180,20 @@ func (b *kvBatch) Write() error {
 
 func (b *kvBatch) Reset() {
 	b.ops = b.ops[:0]
+	b.data = b.data[:0]
 	b.size = 0
 }
 
+// Replay hands every write to w, in order. The key and value slices w gets
+// are the batch's: w must copy what it keeps (every ethdb writer does).
 func (b *kvBatch) Replay(w ethdb.KeyValueWriter) error {
 	for _, op := range b.ops {
+		key := b.data[op.off : op.off+op.klen : op.off+op.klen]
 		var err error
 		if op.del {
-			err = w.Delete(op.key)
+			err = w.Delete(key)
 		} else {
-			err = w.Put(op.key, op.value)
+			err = w.Put(key, b.data[op.off+op.klen:op.off+op.klen+op.vlen:op.off+op.klen+op.vlen])
 		}
 		if err != nil {
 			return err

@@ -42,6 +42,18 @@
 // and the VM needs no chains.Recoverer. The genesis is written the same way,
 // in a batch of the VM's own, when the VM is made on an empty key space.
 //
+// # Block path
+//
+// Executing a block (BuildBlock, or Verify of a block from elsewhere) keeps
+// its state, its receipts with every derived field, its senders and their
+// new nonces until Accepted, which feeds newHeads, logs and the filters
+// and prunes the mempool from them without reading anything back. Verify
+// of a block this VM built on the current head does not check it again,
+// and ParseBlock of its bytes returns it. Senders are cached by
+// transaction hash for the RPC's "from" fields. go-ethereum's own log
+// messages reach the node's log only if cmd/cornice routes its
+// process-wide logger there (GethLogger).
+//
 // # Concurrency
 //
 // The pipeline goroutine builds, verifies and accepts; RPC handlers run

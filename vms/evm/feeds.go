@@ -20,7 +20,9 @@ type feeds struct {
 
 func newFeeds() *feeds { return &feeds{} }
 
-func (f *feeds) sendHead(blk *types.Block, receipts types.Receipts) {
+// sendHead announces the accepted block blk, whose header (shared, never
+// modified) is header, and its receipts' logs.
+func (f *feeds) sendHead(blk *types.Block, header *types.Header, receipts types.Receipts) {
 	var logs []*types.Log
 	for _, r := range receipts {
 		logs = append(logs, r.Logs...)
@@ -28,7 +30,7 @@ func (f *feeds) sendHead(blk *types.Block, receipts types.Receipts) {
 	if f.filters != nil {
 		f.filters.onHead(blk.Hash(), blk.NumberU64(), logs)
 	}
-	f.heads.Send(blk.Header())
+	f.heads.Send(header)
 	if len(logs) > 0 {
 		f.logs.Send(logs)
 	}

@@ -72,7 +72,7 @@ func (vm *VM) marshalTx(tx *types.Transaction, blk *types.Block, index uint64) (
 	if err := json.Unmarshal(enc, &m); err != nil {
 		return nil, fmt.Errorf("encode transaction: %w", err)
 	}
-	from, _ := types.Sender(vm.signer, tx)
+	from, _ := vm.senderOf(tx)
 	m["from"] = from
 	m["blockHash"], m["blockNumber"], m["transactionIndex"] = nil, nil, nil
 	if blk != nil {
@@ -104,7 +104,7 @@ func effectiveGasPrice(tx *types.Transaction, baseFee *big.Int) *big.Int {
 // has its derived fields (rawdb.ReadReceipts).
 func (vm *VM) marshalReceipt(blk *types.Block, r *types.Receipt, index int) map[string]any {
 	tx := blk.Transactions()[index]
-	from, _ := types.Sender(vm.signer, tx)
+	from, _ := vm.senderOf(tx)
 	logs := r.Logs
 	if logs == nil {
 		logs = []*types.Log{}

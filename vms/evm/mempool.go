@@ -142,13 +142,12 @@ func (p *mempool) removeLocked(h common.Hash) {
 	}
 }
 
-// prune drops the transactions of senders whose nonces the state has
-// passed.
-func (p *mempool) prune(senders []common.Address, nonceOf func(common.Address) uint64) {
+// prune drops the transactions whose nonces are below their sender's
+// account nonce in nonces (sender → nonce after a block).
+func (p *mempool) prune(nonces map[common.Address]uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, from := range senders {
-		n := nonceOf(from)
+	for from, n := range nonces {
 		for nonce, ptx := range p.bySender[from] {
 			if nonce < n {
 				p.removeLocked(ptx.tx.Hash())

@@ -17,7 +17,7 @@ const txMaxSize = 4 * 32 * 1024
 // base fee, as go-ethereum's txpool does, and adds it to the mempool. The
 // errors carry go-ethereum's texts (errors.go).
 func (vm *VM) SendTx(tx *types.Transaction) error {
-	head := vm.currentHead().Header()
+	head := vm.currentHeader()
 	switch tx.Type() {
 	case types.LegacyTxType, types.AccessListTxType, types.DynamicFeeTxType:
 	default:

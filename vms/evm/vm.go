@@ -8,8 +8,10 @@ import (
 	"math/big"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/lru"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
@@ -28,6 +30,12 @@ import (
 
 // cleanCacheSize is the trie database's clean-node cache, in bytes.
 const cleanCacheSize = 64 << 20
+
+// senderCacheSize is how many transactions' senders the VM remembers (about
+// 100 bytes each): the transactions of the last blocks, so that the RPC
+// answers for recent blocks (receipts and transactions carry "from") need
+// no signature recovery.
+const senderCacheSize = 64 << 10
 
 // Factory makes EVM chains. Its Config applies to every chain it makes;
 // the genesis (go-ethereum's genesis JSON, ParseGenesis) comes with each
@@ -59,11 +67,21 @@ type VM struct {
 	work     chan struct{}
 	rpc      *rpc.Server
 	feeds    *feeds
+	// senders maps a transaction hash to its sender: filled at acceptance
+	// and by every recovery (senderOf).
+	senders *lru.Cache[common.Hash, common.Address]
+	// built is the last block BuildBlock made, until it is accepted or
+	// another is built: ParseBlock of its bytes returns it, so that it is
+	// not executed a second time.
+	built atomic.Pointer[Block]
 
 	mu sync.RWMutex // guards the fields below
 	// head is the last accepted block.
-	head   *types.Block
-	closed bool
+	head *types.Block
+	// headHeader is a copy of head's header made once, shared read-only
+	// by block building, transaction checks and the newHeads feed.
+	headHeader *types.Header
+	closed     bool
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -92,12 +110,13 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 		kv:       kv,
 		db:       db,
 		triedb:   tdb,
-		statedb:  state.NewDatabase(tdb, nil),
+		statedb:  newHashStateDB(tdb, db),
 		chainCfg: g.Config,
 		signer:   types.LatestSignerForChainID(g.Config.ChainID),
 		pool:     newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
 		work:     make(chan struct{}, 1),
 		feeds:    newFeeds(),
+		senders:  lru.NewCache[common.Hash, common.Address](senderCacheSize),
 	}
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, errors.Join(err, tdb.Close())
@@ -128,7 +147,8 @@ func (vm *VM) loadOrInit(g *core.Genesis) error {
 		if err := b.Commit(); err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		vm.genesis, vm.head = blk, blk
+		vm.genesis = blk
+		vm.setHead(blk)
 		return nil
 	}
 	stored := rawdb.ReadCanonicalHash(vm.db, 0)
@@ -140,10 +160,11 @@ func (vm *VM) loadOrInit(g *core.Genesis) error {
 	if !ok {
 		return fmt.Errorf("evm: head block %s has no number", headHash)
 	}
-	vm.head = rawdb.ReadBlock(vm.db, headHash, n)
-	if vm.head == nil || vm.genesis == nil {
+	head := rawdb.ReadBlock(vm.db, headHash, n)
+	if head == nil || vm.genesis == nil {
 		return fmt.Errorf("evm: head block %s or genesis missing", headHash)
 	}
+	vm.setHead(head)
 	return nil
 }
 
@@ -155,6 +176,22 @@ func (vm *VM) currentHead() *types.Block {
 	vm.mu.RLock()
 	defer vm.mu.RUnlock()
 	return vm.head
+}
+
+// currentHeader returns the last accepted block's header. It is shared:
+// the caller must not modify it.
+func (vm *VM) currentHeader() *types.Header {
+	vm.mu.RLock()
+	defer vm.mu.RUnlock()
+	return vm.headHeader
+}
+
+// setHead makes blk the last accepted block.
+func (vm *VM) setHead(blk *types.Block) {
+	h := blk.Header()
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	vm.head, vm.headHeader = blk, h
 }
 
 // LastAccepted implements chains.VM.
@@ -204,11 +241,16 @@ func (vm *VM) blockByNumber(n uint64) *types.Block {
 	return rawdb.ReadBlock(vm.db, h, n)
 }
 
-// ParseBlock implements chains.VM: b is the block's RLP.
+// ParseBlock implements chains.VM: b is the block's RLP. The bytes of the
+// block this VM built last give that very block, already executed; any
+// other block is verified in full.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := decodeBlock(b)
 	if err != nil {
 		return nil, err
+	}
+	if built := vm.built.Load(); built != nil && built.eth.Hash() == blk.Hash() {
+		return built, nil
 	}
 	return &Block{vm: vm, eth: blk, bytes: append([]byte(nil), b...)}, nil
 }
@@ -244,28 +286,65 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	if !ok {
 		return fmt.Errorf("evm: accepted block of type %T", cb)
 	}
-	vm.mu.Lock()
-	vm.head = b.eth
-	vm.mu.Unlock()
+	vm.setHead(b.eth)
+	vm.built.CompareAndSwap(b, nil)
+	res := b.result
 	b.result = nil // the state is committed; release it
-
-	senders := make([]common.Address, 0, len(b.eth.Transactions()))
-	for _, tx := range b.eth.Transactions() {
-		vm.pool.remove(tx.Hash())
-		if from, err := types.Sender(vm.signer, tx); err == nil {
-			senders = append(senders, from)
+	if res == nil {
+		// Not executed by this VM since it was made: derive from the
+		// database what the execution would have given.
+		var err error
+		if res, err = vm.acceptedResult(b.eth); err != nil {
+			return err
 		}
 	}
-	st, err := vm.stateAt(b.eth.Root())
-	if err != nil {
-		return fmt.Errorf("open state of accepted block %s: %w", b.eth.Hash(), err)
+	txs := b.eth.Transactions()
+	for i, from := range res.senders {
+		vm.senders.Add(txs[i].Hash(), from)
 	}
-	vm.pool.prune(senders, st.GetNonce)
-	vm.feeds.sendHead(b.eth, vm.receipts(b.eth))
+	// The block's transactions go with the pruning: each one's nonce is
+	// below its sender's new nonce.
+	vm.pool.prune(res.nonces)
+	vm.feeds.sendHead(b.eth, vm.currentHeader(), res.receipts)
 	if vm.pool.len() > 0 {
 		vm.signal()
 	}
 	return nil
+}
+
+// acceptedResult reads back what Accepted needs of an accepted block that
+// carries no execution result: its receipts, senders and the senders' new
+// nonces.
+func (vm *VM) acceptedResult(blk *types.Block) (*execResult, error) {
+	st, err := vm.stateAt(blk.Root())
+	if err != nil {
+		return nil, fmt.Errorf("open state of accepted block %s: %w", blk.Hash(), err)
+	}
+	res := &execResult{receipts: vm.receipts(blk), nonces: make(map[common.Address]uint64)}
+	for _, tx := range blk.Transactions() {
+		from, err := vm.senderOf(tx)
+		if err != nil {
+			return nil, fmt.Errorf("sender of accepted transaction %s: %w", tx.Hash(), err)
+		}
+		res.senders = append(res.senders, from)
+		res.nonces[from] = st.GetNonce(from)
+	}
+	return res, nil
+}
+
+// senderOf returns tx's sender, from the cache or recovered (and then
+// cached).
+func (vm *VM) senderOf(tx *types.Transaction) (common.Address, error) {
+	h := tx.Hash()
+	if from, ok := vm.senders.Get(h); ok {
+		return from, nil
+	}
+	from, err := types.Sender(vm.signer, tx)
+	if err != nil {
+		return common.Address{}, err
+	}
+	vm.senders.Add(h, from)
+	return from, nil
 }
 
 // stateAt opens the state at root for reading.

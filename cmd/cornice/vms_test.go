@@ -1,0 +1,38 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/vms/evm"
+)
+
+// TestVMsEVMConfig checks that --evm-logs-block-range-cap reaches the C-Chain's factory, with 0
+// (no cap) as evm.Config's negative value.
+func TestVMsEVMConfig(t *testing.T) {
+	t.Parallel()
+	require.EqualValues(t, evm.DefaultLogsBlockRangeCap, config.DefaultEVMLogsBlockRangeCap)
+	tests := []struct {
+		name string
+		cap  uint64
+		want int
+	}{
+		{name: "default", cap: config.DefaultEVMLogsBlockRangeCap, want: 2048},
+		{name: "small", cap: 10, want: 10},
+		{name: "no cap", cap: 0, want: -1},
+		{name: "beyond any height", cap: 1 << 40, want: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := config.Default()
+			cfg.EVMLogsBlockRangeCap = tt.cap
+			f, ok := vms(cfg)[genesis.EVMID].(evm.Factory)
+			require.True(t, ok)
+			require.Equal(t, tt.want, f.Config.LogsBlockRangeCap)
+		})
+	}
+}
