@@ -1,11 +1,13 @@
-// Command cornice is the cornice node's command line: `cornice run` starts a node, `cornice
-// version` prints the version.
+// Command cornice is the cornice node's command line: `cornice run` starts a node, `cornice x`
+// sends and creates assets on a node's X-Chain, `cornice keys` prints a key's addresses and
+// `cornice version` prints the version.
 //
 // The CLI is thin: it parses flags and an optional config file into a config.Config, then hands
-// it to package node. It is the only code in cornice that reads os.Args, installs signal handlers
-// or calls os.Exit. Errors are printed on stderr as `cornice: <message>`, one line per problem,
-// with exit code 1; a node stopped by SIGINT or SIGTERM exits 0. Flags are documented in
-// docs/configuration.md.
+// it to package node; the wallet commands hand their flags to package wallet. It is the only code
+// in cornice that reads os.Args, installs signal handlers or calls os.Exit. Errors are printed on
+// stderr as `cornice: <message>`, one line per problem, with exit code 1; a node stopped by
+// SIGINT or SIGTERM exits 0. Flags are documented in docs/configuration.md, the wallet commands
+// in docs/cli.md.
 package main
 
 import (
@@ -47,6 +49,12 @@ type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger) er
 // package node, so that node and its tests stay free of any VM's dependencies (docs/decisions.md).
 func vms(cfg config.Config) node.VMs {
 	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
+	// --evm-logs-block-range-cap 0 means no cap, which evm.Config spells as a negative value
+	// (its zero means the default); so does a cap beyond any chain's height.
+	logsCap := -1
+	if n := cfg.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
+		logsCap = int(n)
+	}
 	return node.VMs{
 		genesis.AVMID: exchange.Factory{
 			CortinaTime:      cfg.Upgrades.CortinaTime,
@@ -54,7 +62,7 @@ func vms(cfg config.Config) node.VMs {
 			TxFee:            fees.TxFee,
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
-		genesis.EVMID: evm.Factory{},
+		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
 	}
 }
 
@@ -100,7 +108,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stderr, start), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stderr, start), newXCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	return root
 }
 
