@@ -27,8 +27,10 @@
 // (recoverable secp256k1 signatures over sha256 of the unsigned bytes, recovered with decred's
 // pure-Go code), owners, thresholds and locktimes, UTXO existence and spending with no double
 // spend within or across blocks, subnet authorization, and the dynamic fee of §4.8 with the
-// network's FeeConfig. It executes BaseTx, CreateSubnetTx and CreateChainTx; the staking and L1
-// kinds are refused with ErrUnsupportedTx for now (issue #5).
+// network's FeeConfig. It executes BaseTx, CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx and
+// ConvertSubnetToL1Tx (BLS proofs of possession checked with package crypto/bls); the other staking
+// and L1 kinds are refused with ErrUnsupportedTx for now, and the L1 continuous fee is not charged
+// yet (issue #5).
 //
 // # VM state and concurrency
 //

@@ -18,8 +18,8 @@ var (
 	ErrWrongChainID = errors.New("tx has wrong chain ID")
 	// ErrMemoNotEmpty refuses a memo: it must be empty on the P-Chain since Durango (§4.2).
 	ErrMemoNotEmpty = errors.New("memo must be empty")
-	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: staking, import and
-	// export, and the L1 txs (issue #5).
+	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: permissionless staking,
+	// import and export, and the L1 txs other than ConvertSubnetToL1Tx (issue #5).
 	ErrUnsupportedTx = errors.New("unsupported tx type")
 	// ErrWrongOutputType and ErrWrongInputType refuse outputs and inputs that are not secp256k1fx
 	// transfers (locked outputs are only made by the genesis and staking).
@@ -77,6 +77,36 @@ var (
 	// ErrUnauthorizedSubnetModification refuses a subnet authorization the subnet's owner did not
 	// sign (§4.4).
 	ErrUnauthorizedSubnetModification = errors.New("unauthorized subnet modification")
+	// ErrSubnetImmutable refuses a subnet authorization for a subnet converted to an L1: it has
+	// no owner any more (§4.4, verifyPoASubnetAuthorization).
+	ErrSubnetImmutable = errors.New("is immutable")
+	// ErrConvertPrimaryNetwork refuses converting the primary network (§4.3).
+	ErrConvertPrimaryNetwork = errors.New("cannot convert primary network")
+	// ErrAddressTooLong refuses a manager address over 4096 bytes (§4.3).
+	ErrAddressTooLong = errors.New("address is too long")
+	// ErrConvertNoValidators refuses a ConvertSubnetToL1Tx without validators (§4.3).
+	ErrConvertNoValidators = errors.New("tx must include at least one validator")
+	// ErrValidatorsNotSortedUnique refuses validators not sorted and unique by node ID (§4.3).
+	ErrValidatorsNotSortedUnique = errors.New("validators must be sorted and unique")
+	// ErrInvalidNodeID refuses a ConvertSubnetToL1 validator's node ID that is not 20 bytes (§4.3).
+	ErrInvalidNodeID = errors.New("invalid node ID")
+	// ErrZeroWeight refuses a validator of weight 0 (§4.3).
+	ErrZeroWeight = errors.New("weight must be non-zero")
+	// ErrInvalidProofOfPossession refuses a BLS key whose proof of possession does not verify
+	// (§4.3).
+	ErrInvalidProofOfPossession = errors.New("invalid proof of possession")
+	// ErrAddPrimaryNetworkValidator refuses an AddSubnetValidatorTx for the primary network
+	// (§4.3).
+	ErrAddPrimaryNetworkValidator = errors.New("can't add primary network validator with AddSubnetValidatorTx")
+	// ErrStakingPeriod refuses a subnet validator whose start is not before its end, or whose end
+	// is not after the chain time (§4.3).
+	ErrStakingPeriod = errors.New("invalid staking period")
+	// ErrNotPrimaryValidator refuses a subnet validator that does not validate the Primary
+	// Network (§4.3).
+	ErrNotPrimaryValidator = errors.New("not a primary network validator")
+	// ErrValidatorWindow refuses a subnet validation period outside the node's Primary Network
+	// validation period (§4.3).
+	ErrValidatorWindow = errors.New("staking period must be a subset of the primary network")
 )
 
 // Mempool errors, sent behind the issueTx prefix.

@@ -28,6 +28,8 @@ type overlay struct {
 	created map[ids.ID]*UTXO
 	// subnets holds the owners of the subnets the overlay's txs create.
 	subnets map[ids.ID]*secp256k1fx.OutputOwners
+	// conversions holds the subnet conversions the overlay's txs make.
+	conversions map[ids.ID]*subnetConversion
 }
 
 func newOverlay(base utxoSource) *overlay {
@@ -36,6 +38,8 @@ func newOverlay(base utxoSource) *overlay {
 		spent:   make(map[ids.ID]ids.ID),
 		created: make(map[ids.ID]*UTXO),
 		subnets: make(map[ids.ID]*secp256k1fx.OutputOwners),
+
+		conversions: make(map[ids.ID]*subnetConversion),
 	}
 }
 
@@ -66,6 +70,14 @@ func (o *overlay) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 	return o.base.subnetOwner(id)
 }
 
+// conversion implements utxoSource.
+func (o *overlay) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
+	if c, ok := o.conversions[subnetID]; ok {
+		return c, true, nil
+	}
+	return o.base.conversion(subnetID)
+}
+
 // apply records a verified tx's effects.
 func (o *overlay) apply(eff *effects) {
 	for _, ux := range eff.consumed {
@@ -77,6 +89,9 @@ func (o *overlay) apply(eff *effects) {
 	}
 	if eff.subnetOwner != nil {
 		o.subnets[eff.txID] = eff.subnetOwner
+	}
+	if eff.conversion != nil {
+		o.conversions[eff.convertedSubnet] = eff.conversion
 	}
 }
 
@@ -91,6 +106,9 @@ func (o *overlay) revert(eff *effects) {
 		delete(o.created, eff.produced[i].InputID())
 	}
 	delete(o.subnets, eff.txID)
+	if eff.conversion != nil && o.conversions[eff.convertedSubnet] == eff.conversion {
+		delete(o.conversions, eff.convertedSubnet)
+	}
 }
 
 // poolEntry is a pending tx and what it changes.

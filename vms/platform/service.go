@@ -427,7 +427,7 @@ func toAPI(m map[ids.ID]uint64) map[ids.ID]jsonrpc.Uint64 {
 	return out
 }
 
-// GetSubnet returns a subnet's owner (§5.1). Subnets cannot be converted to L1s yet.
+// GetSubnet returns a subnet's owner and, once it is an L1, its conversion (§5.1).
 func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetReply, error) {
 	if args.SubnetID == ids.Empty {
 		return nil, errPrimaryNotSubnet
@@ -443,12 +443,24 @@ func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetR
 	if err != nil {
 		return nil, s.internal("getSubnet", err)
 	}
-	return &GetSubnetReply{
+	reply := &GetSubnetReply{
 		IsPermissioned: true,
 		ControlKeys:    keys,
 		Threshold:      jsonrpc.Uint32(owner.Threshold),
 		Locktime:       jsonrpc.Uint64(owner.Locktime),
-	}, nil
+	}
+	conv, converted, err := s.vm.state.conversion(args.SubnetID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getSubnet", err)
+	case converted:
+		addr := "0x" + hex.EncodeToString(conv.address)
+		reply.IsPermissioned = false
+		reply.ConversionID = conv.conversionID
+		reply.ManagerChainID = conv.chainID
+		reply.ManagerAddress = &addr
+	}
+	return reply, nil
 }
 
 // subnetOwner returns an accepted subnet's owner; found is false for an unknown subnet.

@@ -32,6 +32,15 @@ const (
 	// chain time, capacity, excess (8 bytes each, big-endian). Written with every block, in the
 	// block's batch; absent until the genesis is written.
 	keyLast byte = 'l'
+	// keyConversion | subnetID → the subnet's conversion to an L1: conversion ID, manager chain
+	// ID, then the manager address (subnetConversion.bytes).
+	keyConversion byte = 'v'
+	// keyL1 | validationID → the L1 validator (l1Validator.bytes).
+	keyL1 byte = 'L'
+	// keyL1Subnet | subnetID | validationID → empty: the L1 validators of each subnet.
+	keyL1Subnet byte = 'V'
+	// keySubnetValidator | subnetID | txID → empty: the AddSubnetValidatorTxs of each subnet.
+	keySubnetValidator byte = 'w'
 )
 
 // lastRecordLen is the length of the keyLast value.
@@ -114,6 +123,37 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 		return nil, fmt.Errorf("subnet %s was created by a %T", id, tx.Unsigned())
 	}
 	return &cs.Owner, nil
+}
+
+// conversion implements utxoSource: the accepted conversion of subnetID.
+func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
+	b, found, err := s.get(idKey(keyConversion, subnetID))
+	if err != nil || !found {
+		return nil, false, err
+	}
+	c, err := parseSubnetConversion(b)
+	if err != nil {
+		return nil, false, err
+	}
+	return c, true, nil
+}
+
+// l1Validator returns the L1 validator validationID.
+func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
+	b, found, err := s.get(idKey(keyL1, validationID))
+	if err != nil || !found {
+		return nil, false, err
+	}
+	v, err := parseL1Validator(validationID, b)
+	if err != nil {
+		return nil, false, fmt.Errorf("stored L1 validator %s: %w", validationID, err)
+	}
+	return v, true, nil
+}
+
+// l1ValidatorIDs returns the validation IDs of subnetID's L1 validators, in ID order.
+func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
+	return s.idsUnder(append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, int(^uint(0)>>1))
 }
 
 // getUTXO returns the unspent UTXO id.
@@ -262,6 +302,35 @@ func (w writer) putTx(tx *Tx) error {
 		return w.b.Put(idKey(keySubnet, tx.ID()), nil)
 	case *CreateChainTx:
 		return w.b.Put(chainKey(u.SubnetID, tx.ID()), nil)
+	case *AddSubnetValidatorTx:
+		k := chainKey(u.SubnetID, tx.ID())
+		k[0] = keySubnetValidator
+		return w.b.Put(k, nil)
+	}
+	return nil
+}
+
+// putConversion records eff's subnet conversion and L1 validators, if any.
+func (w writer) putConversion(eff *effects) error {
+	if eff.conversion == nil {
+		return nil
+	}
+	if err := w.b.Put(idKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
+		return err
+	}
+	for _, v := range eff.l1Validators {
+		b, err := v.bytes()
+		if err != nil {
+			return err
+		}
+		if err := w.b.Put(idKey(keyL1, v.validationID), b); err != nil {
+			return err
+		}
+		k := chainKey(v.subnetID, v.validationID)
+		k[0] = keyL1Subnet
+		if err := w.b.Put(k, nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

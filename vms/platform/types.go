@@ -121,8 +121,8 @@ type GetSubnetArgs struct {
 	SubnetID ids.ID `json:"subnetID"`
 }
 
-// GetSubnetReply is the result of platform.getSubnet (§5.1). Subnets are not converted to L1s
-// yet, so the conversion fields are empty and managerAddress is null.
+// GetSubnetReply is the result of platform.getSubnet (§5.1). Before the subnet is converted to an
+// L1 the conversion fields are empty and managerAddress is null.
 type GetSubnetReply struct {
 	IsPermissioned           bool           `json:"isPermissioned"`
 	ControlKeys              []string       `json:"controlKeys"`

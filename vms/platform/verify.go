@@ -29,6 +29,8 @@ type rules struct {
 	networkID   uint32
 	avaxAssetID ids.ID
 	fees        FeeConfig
+	// primary is the Primary Network's validator, whose period bounds subnet validators'.
+	primary primaryValidator
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
@@ -36,6 +38,9 @@ type rules struct {
 type utxoSource interface {
 	utxo(in *TransferableInput) (*UTXO, error)
 	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)
+	// conversion returns the subnet's conversion to an L1; found is false for a subnet not
+	// converted.
+	conversion(subnetID ids.ID) (c *subnetConversion, found bool, err error)
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -47,6 +52,10 @@ type effects struct {
 	produced []UTXO
 	// subnetOwner is the owner of the subnet the tx creates, or nil.
 	subnetOwner *secp256k1fx.OutputOwners
+	// convertedSubnet, conversion and l1Validators are what a ConvertSubnetToL1Tx records.
+	convertedSubnet ids.ID
+	conversion      *subnetConversion
+	l1Validators    []*l1Validator
 }
 
 // syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
@@ -63,6 +72,16 @@ func (r *rules) syntactic(tx *Tx) error {
 		}
 	case *CreateChainTx:
 		if err := verifyCreateChain(u); err != nil {
+			return err
+		}
+		auths = 1
+	case *AddSubnetValidatorTx:
+		if err := verifyAddSubnetValidator(u); err != nil {
+			return err
+		}
+		auths = 1
+	case *ConvertSubnetToL1Tx:
+		if err := verifyConvert(u); err != nil {
 			return err
 		}
 		auths = 1
@@ -166,22 +185,39 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 			return nil, err
 		}
 	}
+	// balances are the L1 validator balances the inputs pay besides the fee (§4.4).
+	var balances uint64
 	switch u := tx.Unsigned().(type) {
 	case *CreateSubnetTx:
 		eff.subnetOwner = &u.Owner
 	case *CreateChainTx:
-		owner, err := src.subnetOwner(u.SubnetID)
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+			return nil, err
+		}
+	case *AddSubnetValidatorTx:
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+			return nil, err
+		}
+		if err := r.verifySubnetValidatorWindow(&u.Validator, now); err != nil {
+			return nil, err
+		}
+	case *ConvertSubnetToL1Tx:
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+			return nil, err
+		}
+		conv, vals, total, err := convertEffects(u, now)
 		if err != nil {
 			return nil, err
 		}
-		creds := tx.Creds()
-		if err := verifyAuth(&u.SubnetAuth, owner, &creds[len(creds)-1], hash, now, signers); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
-		}
+		eff.convertedSubnet, eff.conversion, eff.l1Validators, balances = u.SubnetID, conv, vals, total
 	}
 	fee, overflow := mulOverflow(eff.gas, price)
 	if overflow {
 		return nil, ErrOverflow
+	}
+	fee, err := add(fee, balances)
+	if err != nil {
+		return nil, err
 	}
 	produced := map[ids.ID]uint64{r.avaxAssetID: fee}
 	for i := range base.Outs {

@@ -74,8 +74,9 @@ type primaryValidator struct {
 	start, end uint64
 }
 
-// VM is the P-Chain: UTXOs, subnets and blockchains, BaseTx, CreateSubnetTx and CreateChainTx
-// with dynamic fees, and the platform API. Its chains.VM methods other than WorkReady, Handlers
+// VM is the P-Chain: UTXOs, subnets, blockchains, subnet validators and L1 conversions (BaseTx,
+// CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx, ConvertSubnetToL1Tx) with dynamic fees, and
+// the platform API. Its chains.VM methods other than WorkReady, Handlers
 // and Close run on the pipeline goroutine; the API runs concurrently with them.
 type VM struct {
 	rules     rules
@@ -144,6 +145,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		aliases: f.Aliases,
 		work:    make(chan struct{}, 1),
 	}
+	vm.rules.primary = vm.validator
 	vm.pool = newMempool(vm.state)
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
@@ -529,6 +531,9 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 		eff := b.effs[i]
+		if err := w.putConversion(eff); err != nil {
+			return err
+		}
 		for _, ux := range eff.consumed {
 			id := ux.InputID()
 			if _, ok := created[id]; ok {

@@ -1,0 +1,267 @@
+package platform
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// MaxManagerAddressLen is the longest manager address of a ConvertSubnetToL1Tx, in bytes
+// (reference/platform-exchange.md §4.3).
+const MaxManagerAddressLen = 4096
+
+// subnetConversion is what a ConvertSubnetToL1Tx records for its subnet (§2.3, §4.4).
+type subnetConversion struct {
+	conversionID ids.ID
+	chainID      ids.ID
+	address      []byte
+}
+
+// l1Validator is an L1 validator as the state keeps it (§4.4). The continuous fee (§4.7) is not
+// charged yet, so balance is the balance it was given.
+type l1Validator struct {
+	validationID          ids.ID
+	subnetID              ids.ID
+	nodeID                ids.NodeID
+	publicKey             [BLSPublicKeyLen]byte
+	weight                uint64
+	startTime             uint64
+	balance               uint64
+	remainingBalanceOwner PChainOwner
+	deactivationOwner     PChainOwner
+}
+
+// bytes encodes v for the state: subnet ID, node ID, compressed key, weight, start time, balance,
+// then both owners.
+func (v *l1Validator) bytes() ([]byte, error) {
+	p := codec.NewPacker(make([]byte, 0, 256))
+	p.ID(v.subnetID)
+	p.NodeID(v.nodeID)
+	p.Fixed(v.publicKey[:])
+	p.Uint64(v.weight)
+	p.Uint64(v.startTime)
+	p.Uint64(v.balance)
+	v.remainingBalanceOwner.Marshal(p)
+	v.deactivationOwner.Marshal(p)
+	return p.Bytes()
+}
+
+func parseL1Validator(id ids.ID, b []byte) (*l1Validator, error) {
+	u := codec.NewUnpacker(b, len(b))
+	v := &l1Validator{validationID: id}
+	v.subnetID = u.ID()
+	v.nodeID = u.NodeID()
+	u.Fixed(v.publicKey[:])
+	v.weight = u.Uint64()
+	v.startTime = u.Uint64()
+	v.balance = u.Uint64()
+	v.remainingBalanceOwner.Unmarshal(u)
+	v.deactivationOwner.Unmarshal(u)
+	if err := u.Done(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (c *subnetConversion) bytes() []byte {
+	b := make([]byte, 0, 2*ids.IDLen+len(c.address))
+	b = append(b, c.conversionID[:]...)
+	b = append(b, c.chainID[:]...)
+	return append(b, c.address...)
+}
+
+func parseSubnetConversion(b []byte) (*subnetConversion, error) {
+	if len(b) < 2*ids.IDLen {
+		return nil, fmt.Errorf("stored subnet conversion: %d bytes", len(b))
+	}
+	return &subnetConversion{
+		conversionID: ids.ID(b[:ids.IDLen]),
+		chainID:      ids.ID(b[ids.IDLen : 2*ids.IDLen]),
+		address:      bytes.Clone(b[2*ids.IDLen:]),
+	}, nil
+}
+
+// ConversionID returns the ID of tx's SubnetToL1ConversionData: sha256 of version 0, subnet ID,
+// manager chain ID, manager address, then each validator's node ID, compressed BLS key and weight
+// (§2.3).
+func ConversionID(tx *ConvertSubnetToL1Tx) ids.ID {
+	p := codec.NewPacker(make([]byte, 0, 128+len(tx.Address)+len(tx.Validators)*(4+ids.ShortIDLen+BLSPublicKeyLen+8)))
+	p.Version()
+	p.ID(tx.SubnetID)
+	p.ID(tx.ChainID)
+	p.VarBytes(tx.Address)
+	p.Count(len(tx.Validators))
+	for i := range tx.Validators {
+		v := &tx.Validators[i]
+		p.VarBytes(v.NodeID)
+		p.Fixed(v.Signer.PublicKey[:])
+		p.Uint64(v.Weight)
+	}
+	b, _ := p.Bytes() // Cannot fail: no interface fields; counts were bounded by the parser.
+	return sha256.Sum256(b)
+}
+
+// verifyConvert checks a ConvertSubnetToL1Tx's own fields (§4.3): a subnet other than the primary
+// network, a manager address of at most 4096 bytes, a non-empty list of validators sorted and
+// unique by node ID, each with a 20-byte node ID, a positive weight, valid owners and a valid
+// proof of possession.
+func verifyConvert(tx *ConvertSubnetToL1Tx) error {
+	switch {
+	case tx.SubnetID == ids.Empty:
+		return ErrConvertPrimaryNetwork
+	case len(tx.Address) > MaxManagerAddressLen:
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrAddressTooLong, len(tx.Address), MaxManagerAddressLen)
+	case len(tx.Validators) == 0:
+		return ErrConvertNoValidators
+	}
+	for i := range tx.Validators {
+		v := &tx.Validators[i]
+		switch {
+		case i > 0 && bytes.Compare(tx.Validators[i-1].NodeID, v.NodeID) >= 0:
+			return ErrValidatorsNotSortedUnique
+		case len(v.NodeID) != ids.NodeIDLen:
+			return fmt.Errorf("validator %d: %w: %d bytes", i, ErrInvalidNodeID, len(v.NodeID))
+		case v.Weight == 0:
+			return fmt.Errorf("validator %d: %w", i, ErrZeroWeight)
+		}
+		for j, o := range []*PChainOwner{&v.RemainingBalanceOwner, &v.DeactivationOwner} {
+			oo := secp256k1fx.OutputOwners{Threshold: o.Threshold, Addrs: o.Addresses}
+			if err := oo.Verify(); err != nil {
+				return fmt.Errorf("validator %d: %s: %w", i, [...]string{"remaining balance owner", "deactivation owner"}[j], err)
+			}
+		}
+		pop := bls.ProofOfPossession{PublicKey: v.Signer.PublicKey, ProofOfPossession: v.Signer.Signature}
+		if err := pop.Verify(); err != nil {
+			return fmt.Errorf("validator %d: %w: %w", i, ErrInvalidProofOfPossession, err)
+		}
+	}
+	return tx.SubnetAuth.Verify()
+}
+
+// verifyAddSubnetValidator checks an AddSubnetValidatorTx's own fields (§4.3).
+func verifyAddSubnetValidator(tx *AddSubnetValidatorTx) error {
+	switch v := &tx.Validator; {
+	case tx.SubnetID == ids.Empty:
+		return ErrAddPrimaryNetworkValidator
+	case v.Weight == 0:
+		return ErrZeroWeight
+	case v.Start >= v.End:
+		return fmt.Errorf("%w: start %d, end %d", ErrStakingPeriod, v.Start, v.End)
+	}
+	return tx.SubnetAuth.Verify()
+}
+
+// verifySubnetAuth checks that the tx's last credential satisfies auth for the subnet's owner and
+// that the subnet is still permissioned: a converted subnet is immutable (§4.4).
+func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *Tx, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+	owner, err := src.subnetOwner(subnetID)
+	if err != nil {
+		return err
+	}
+	_, converted, err := src.conversion(subnetID)
+	switch {
+	case err != nil:
+		return err
+	case converted:
+		return fmt.Errorf("%s %w", subnetID, ErrSubnetImmutable)
+	}
+	creds := tx.Creds()
+	if err := verifyAuth(auth, owner, &creds[len(creds)-1], hash, now, signers); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
+	}
+	return nil
+}
+
+// verifySubnetValidatorWindow checks that v validates the subnet within its Primary Network
+// validation period, and ends after now (§4.3, §4.9).
+func (r *rules) verifySubnetValidatorWindow(v *Validator, now uint64) error {
+	p := &r.primary
+	switch {
+	case v.NodeID != p.nodeID:
+		return fmt.Errorf("%w: %s", ErrNotPrimaryValidator, v.NodeID)
+	case v.End <= now:
+		return fmt.Errorf("%w: end %d not after chain time %d", ErrStakingPeriod, v.End, now)
+	case v.Start < p.start || v.End > p.end:
+		return fmt.Errorf("%w: [%d, %d] not within [%d, %d]", ErrValidatorWindow, v.Start, v.End, p.start, p.end)
+	}
+	return nil
+}
+
+// convertEffects returns what tx records once executed at chain time now, and the sum of the
+// validators' balances, which the inputs pay.
+func convertEffects(tx *ConvertSubnetToL1Tx, now uint64) (*subnetConversion, []*l1Validator, uint64, error) {
+	conv := &subnetConversion{conversionID: ConversionID(tx), chainID: tx.ChainID, address: tx.Address}
+	vals := make([]*l1Validator, len(tx.Validators))
+	var total uint64
+	for i := range tx.Validators {
+		v := &tx.Validators[i]
+		var err error
+		if total, err = add(total, v.Balance); err != nil {
+			return nil, nil, 0, err
+		}
+		vals[i] = &l1Validator{
+			validationID:          tx.ValidationID(uint32(i)),
+			subnetID:              tx.SubnetID,
+			nodeID:                ids.NodeID(v.NodeID),
+			publicKey:             v.Signer.PublicKey,
+			weight:                v.Weight,
+			startTime:             now,
+			balance:               v.Balance,
+			remainingBalanceOwner: v.RemainingBalanceOwner,
+			deactivationOwner:     v.DeactivationOwner,
+		}
+	}
+	return conv, vals, total, nil
+}
+
+// L1Validator is an L1 validator of the accepted state (§4.4).
+type L1Validator struct {
+	ValidationID ids.ID
+	SubnetID     ids.ID
+	NodeID       ids.NodeID
+	// PublicKey is the compressed BLS public key.
+	PublicKey [BLSPublicKeyLen]byte
+	Weight    uint64
+	// StartTime is the chain time, in unix seconds, of the conversion that added it.
+	StartTime uint64
+	// Balance is the balance it was given; the continuous fee (§4.7) is not charged yet.
+	Balance               uint64
+	RemainingBalanceOwner PChainOwner
+	DeactivationOwner     PChainOwner
+}
+
+// L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a
+// subnet that is not an L1.
+func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
+	vids, err := vm.state.l1ValidatorIDs(subnetID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]L1Validator, 0, len(vids))
+	for _, id := range vids {
+		v, found, err := vm.state.l1Validator(id)
+		switch {
+		case err != nil:
+			return nil, err
+		case !found:
+			return nil, fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
+		}
+		out = append(out, L1Validator{
+			ValidationID:          v.validationID,
+			SubnetID:              v.subnetID,
+			NodeID:                v.nodeID,
+			PublicKey:             v.publicKey,
+			Weight:                v.weight,
+			StartTime:             v.startTime,
+			Balance:               v.balance,
+			RemainingBalanceOwner: v.remainingBalanceOwner,
+			DeactivationOwner:     v.deactivationOwner,
+		})
+	}
+	return out, nil
+}

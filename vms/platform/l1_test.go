@@ -1,0 +1,172 @@
+package platform_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// newPoP returns the proof of possession of a fresh BLS key.
+func newPoP(t *testing.T) platform.ProofOfPossession {
+	t.Helper()
+	sk, err := bls.NewSecretKey()
+	require.NoError(t, err)
+	pop := bls.NewProofOfPossession(sk)
+	return platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}
+}
+
+// TestConversionIDVector checks ConversionID against the reference's conversion vector (§2.3).
+func TestConversionIDVector(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codec-vectors.json"))
+	require.NoError(t, err)
+	var f struct {
+		Vectors []struct {
+			Name        string `json:"name"`
+			SignedTxHex string `json:"signedBytesHex"`
+		} `json:"vectors"`
+	}
+	require.NoError(t, json.Unmarshal(b, &f))
+	for _, v := range f.Vectors {
+		if v.Name != "p_convert_subnet_to_l1_tx" {
+			continue
+		}
+		raw, err := ids.HexNC.Decode(v.SignedTxHex)
+		require.NoError(t, err)
+		tx, err := platform.ParseTx(raw)
+		require.NoError(t, err)
+		conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+		require.True(t, ok)
+		require.Equal(t, "2SH738j9p71yqrH5rKrkc2hjBRQw6Lk7hwhYyQ5Dyufz5DU5m7", platform.ConversionID(conv).String())
+		return
+	}
+	t.Fatal("no p_convert_subnet_to_l1_tx vector")
+}
+
+// TestSubnetToL1 adds a subnet validator to a subnet, converts the subnet to an L1 with one
+// validator, refuses what must be refused, and restarts.
+func TestSubnetToL1(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, dir, clk)
+	ewoq, vmrq := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoqAddr := addrOf(ewoq)
+	start := n.g.P.Timestamp
+
+	createSubnet := sign(t, &platform.CreateSubnetTx{
+		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+		Owner:  owner(ewoqAddr),
+	}, ewoq)
+	n.issue(createSubnet)
+	subnetID := createSubnet.ID()
+
+	addVal := func(v platform.Validator) *platform.AddSubnetValidatorTx {
+		return &platform.AddSubnetValidatorTx{
+			BaseTx:     n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+			Validator:  v,
+			SubnetID:   subnetID,
+			SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
+		}
+	}
+	now := uint64(vectorTime.Unix())
+	window := platform.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5}
+	pop := newPoP(t)
+	const balance = 2_000_000_000
+	rbo := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	convert := func(ux *platform.UTXO, pop platform.ProofOfPossession, pay uint64) *platform.ConvertSubnetToL1Tx {
+		b := n.baseTx(ux, 0, ewoqAddr, ewoqAddr)
+		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= pay
+		return &platform.ConvertSubnetToL1Tx{
+			BaseTx:   b,
+			SubnetID: subnetID,
+			ChainID:  ids.ID{1, 2, 3},
+			Address:  []byte{0x0f, 0xee, 0xdc, 0x0d, 0xe0},
+			Validators: []platform.ConvertSubnetToL1Validator{{
+				NodeID: []byte(strings.Repeat("\x09", 20)), Weight: 100, Balance: balance, Signer: pop,
+				RemainingBalanceOwner: rbo, DeactivationOwner: rbo,
+			}},
+			SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
+		}
+	}
+	badPoP := pop
+	badPoP.Signature = newPoP(t).Signature
+
+	height := n.height()
+	balanceBefore := n.balance(ewoqP)
+	for _, tt := range []struct {
+		name string
+		tx   *platform.Tx
+		want error
+	}{
+		{"bad proof of possession", sign(t, convert(n.largest(ewoqP), badPoP, balance), ewoq, ewoq), platform.ErrInvalidProofOfPossession},
+		{"wrong owner", sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
+		{"balance unpaid", sign(t, convert(n.largest(ewoqP), pop, 0), ewoq, ewoq), platform.ErrInsufficientFunds},
+		{"no validators", sign(t, func() *platform.ConvertSubnetToL1Tx {
+			c := convert(n.largest(ewoqP), pop, balance)
+			c.Validators = nil
+			return c
+		}(), ewoq, ewoq), platform.ErrConvertNoValidators},
+		{"subnet validator outside the primary window", sign(t, addVal(platform.Validator{
+			NodeID: thisNode.NodeID, Start: start, End: start + 2*31_536_000, Weight: 5,
+		}), ewoq, ewoq), platform.ErrValidatorWindow},
+		{"subnet validator not a primary validator", sign(t, addVal(platform.Validator{
+			NodeID: ids.NodeID{1}, Start: now, End: now + 3600, Weight: 5,
+		}), ewoq, ewoq), platform.ErrNotPrimaryValidator},
+		{"subnet validator wrong owner", sign(t, addVal(window), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
+	} {
+		msg := n.issueError(tt.tx)
+		require.Contains(t, msg, tt.want.Error(), tt.name)
+	}
+	require.Equal(t, height, n.height())
+	require.Equal(t, balanceBefore, n.balance(ewoqP))
+
+	// The subnet owner adds this node as a subnet validator, then converts the subnet.
+	n.issue(sign(t, addVal(window), ewoq, ewoq))
+	before := n.balance(ewoqP)
+	convTx := convert(n.largest(ewoqP), pop, balance)
+	n.issue(sign(t, convTx, ewoq, ewoq))
+	require.Equal(t, before-burn-balance, n.balance(ewoqP))
+
+	check := func(n *node) {
+		t.Helper()
+		var subnet platform.GetSubnetReply
+		n.result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
+		require.False(t, subnet.IsPermissioned)
+		require.Equal(t, platform.ConversionID(convTx), subnet.ConversionID)
+		require.Equal(t, ids.ID{1, 2, 3}, subnet.ManagerChainID)
+		require.NotNil(t, subnet.ManagerAddress)
+		require.Equal(t, "0x0feedc0de0", *subnet.ManagerAddress)
+
+		cvm, ok := n.m.VM(ids.Empty)
+		require.True(t, ok)
+		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
+		require.NoError(t, err)
+		require.Equal(t, []platform.L1Validator{{
+			ValidationID: convTx.ValidationID(0), SubnetID: subnetID, NodeID: ids.NodeID([]byte(strings.Repeat("\x09", 20))),
+			PublicKey: pop.PublicKey, Weight: 100, StartTime: uint64(vectorTime.Unix()), Balance: balance,
+			RemainingBalanceOwner: rbo, DeactivationOwner: rbo,
+		}}, vals)
+
+		// A subnet converts once; it has no owner any more.
+		require.Contains(t, n.issueError(sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
+		require.Contains(t, n.issueError(sign(t, addVal(window), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
+	}
+	check(n)
+
+	clk.Advance(time.Minute)
+	n.stop()
+	n = startNode(t, dir, clk)
+	check(n)
+}
