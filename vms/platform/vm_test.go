@@ -608,8 +608,12 @@ func TestLifecycle(t *testing.T) {
 	n.issue(createChain)
 	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+createChain.ID().String()+`"}`))
 
-	// A tx issued twice: the second time is refused, nothing changes.
-	require.Contains(t, n.issueError(createChain), platform.ErrUTXONotFound.Error())
+	// A tx issued twice: the second time is refused, nothing changes. Until the VM has been told
+	// of the commit (Accepted runs just after it) the mempool still holds the tx and refuses it as
+	// a duplicate; after that its spent UTXOs refuse it.
+	require.Eventually(t, func() bool {
+		return strings.Contains(n.issueError(createChain), platform.ErrUTXONotFound.Error())
+	}, 10*time.Second, time.Millisecond)
 
 	// The chain time follows the clock, never backwards.
 	clk.Advance(time.Minute)
