@@ -26,6 +26,9 @@ var (
 	ErrWrongChain = errors.New("not an address of this chain")
 	// ErrNotAccepted is returned when a tx is not accepted in the time given.
 	ErrNotAccepted = errors.New("not accepted in time")
+	// ErrNotSubnetOwner refuses to build a CreateChainTx the key cannot authorize alone: it is not
+	// among the subnet's owners, or they need more than one signature (§4.4).
+	ErrNotSubnetOwner = errors.New("the key is not the subnet's sole required owner")
 	// ErrInvalidURI refuses a node URI that is not an absolute http or https URL.
 	ErrInvalidURI = errors.New("invalid node URI")
 )

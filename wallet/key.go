@@ -115,12 +115,27 @@ func SignTx(unsigned exchange.UnsignedTx, keys ...*Key) (*exchange.Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode the unsigned tx: %w", err)
 	}
-	digest := sha256.Sum256(b)
+	creds, err := credentials(b, keys)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := exchange.NewTx(unsigned, creds)
+	if err != nil {
+		return nil, fmt.Errorf("encode the signed tx: %w", err)
+	}
+	return tx, nil
+}
+
+// credentials returns one credential per key, in order, each holding the key's signature of
+// sha256(unsignedBytes) (§3.2); a key is asked to sign once.
+func credentials(unsignedBytes []byte, keys []*Key) ([]secp256k1fx.Credential, error) {
+	digest := sha256.Sum256(unsignedBytes)
 	sigs := make(map[*Key]secp256k1fx.Signature, 1)
 	creds := make([]secp256k1fx.Credential, len(keys))
 	for i, k := range keys {
 		sig, ok := sigs[k]
 		if !ok {
+			var err error
 			if sig, err = k.Sign(digest); err != nil {
 				return nil, err
 			}
@@ -128,9 +143,5 @@ func SignTx(unsigned exchange.UnsignedTx, keys ...*Key) (*exchange.Tx, error) {
 		}
 		creds[i].Sigs = []secp256k1fx.Signature{sig}
 	}
-	tx, err := exchange.NewTx(unsigned, creds)
-	if err != nil {
-		return nil, fmt.Errorf("encode the signed tx: %w", err)
-	}
-	return tx, nil
+	return creds, nil
 }

@@ -200,24 +200,29 @@ func (x *X) Status(ctx context.Context, txID ids.ID) (string, error) {
 // WaitAccepted polls avm.getTxStatus until the tx is accepted, ctx is done or timeout has
 // passed on the wallet's clock; then it returns an error wrapping ErrNotAccepted.
 func (x *X) WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error {
-	deadline := x.clock.NewTimer(timeout)
+	return waitStatus(ctx, x.clock, txID, timeout, statusAccepted, x.Status)
+}
+
+// waitStatus polls status until it answers want, ctx is done or timeout has passed on clk.
+func waitStatus(ctx context.Context, clk clock.Clock, txID ids.ID, timeout time.Duration, want string, status func(context.Context, ids.ID) (string, error)) error {
+	deadline := clk.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
-		status, err := x.Status(ctx, txID)
+		got, err := status(ctx, txID)
 		if err != nil {
 			return err
 		}
-		if status == statusAccepted {
+		if got == want {
 			return nil
 		}
-		tick := x.clock.NewTimer(pollInterval)
+		tick := clk.NewTimer(pollInterval)
 		select {
 		case <-ctx.Done():
 			tick.Stop()
 			return fmt.Errorf("tx %s: %w", txID, ctx.Err())
 		case <-deadline.C:
 			tick.Stop()
-			return notAcceptedError(txID, status)
+			return notAcceptedError(txID, got)
 		case <-tick.C:
 		}
 	}

@@ -108,7 +108,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stderr, start), newXCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stderr, start), newXCmd(stdout), newPCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	return root
 }
 

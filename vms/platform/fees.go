@@ -68,11 +68,11 @@ const (
 	createChainDBWrite = 1
 )
 
-// complexity returns tx's complexity (§4.8). The bandwidth is the signed tx's length: the
+// Complexity returns tx's complexity (§4.8); wallets use it to compute the fee the chain will charge. The bandwidth is the signed tx's length: the
 // reference sums intrinsic sizes per part, and for a tx with one credential per input (and one
 // for its authorization) holding one signature per signature index, which verification
 // requires, that sum is exactly the length of the signed bytes (the vectors confirm it).
-func complexity(tx *Tx) Dimensions {
+func Complexity(tx *Tx) Dimensions {
 	var c Dimensions
 	c[Bandwidth] = uint64(tx.Size())
 	base := tx.Unsigned().Base()

@@ -46,7 +46,7 @@ func TestComplexityVectors(t *testing.T) {
 			for i, x := range fee["complexity[bandwidth,dbRead,dbWrite,compute]"].([]any) {
 				want[i] = uint64(x.(float64))
 			}
-			c := complexity(tx)
+			c := Complexity(tx)
 			require.Equal(t, want, c)
 			require.Equal(t, num(t, fee, "gas"), LocalFeeConfig.Weights.Gas(c))
 		})

@@ -167,7 +167,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 	signers := make(map[secp256k1fx.Signature]ids.ShortID, 1)
 	eff := &effects{
 		txID:     tx.ID(),
-		gas:      r.fees.Weights.Gas(complexity(tx)),
+		gas:      r.fees.Weights.Gas(Complexity(tx)),
 		consumed: make([]*UTXO, 0, len(base.Ins)),
 	}
 	consumed := make(map[ids.ID]uint64, 1)

@@ -1,0 +1,209 @@
+package wallet
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/platform"
+)
+
+// API path and names of the P-Chain (platform-exchange.md §5.1).
+const (
+	pPath  = "/ext/bc/P"
+	pAlias = "P"
+	// statusCommitted is platform.getTxStatus's answer for an accepted tx (§5.1).
+	statusCommitted = "Committed"
+)
+
+// P is a key's wallet on a node's P-Chain. It is safe for concurrent use.
+type P struct {
+	client *Client
+	key    *Key
+	clock  clock.Clock
+	// builder holds the chain's parameters, read once by NewP; GasPrice and Time are set per tx.
+	builder PBuilder
+	hrp     string
+}
+
+// NewP reads the P-Chain's parameters from the node (info.getNetworkID, the AVAX asset from
+// avm.getAssetDescription, the fee weights from platform.getFeeConfig) and returns key's wallet
+// there. It refuses the well-known local key on a network other than local and custom ones.
+func NewP(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*P, error) {
+	var network struct {
+		NetworkID jsonrpc.Uint32 `json:"networkID"`
+	}
+	if err := client.Call(ctx, infoPath, "info.getNetworkID", nil, &network); err != nil {
+		return nil, err
+	}
+	networkID := uint32(network.NetworkID)
+	if err := CheckKeyForNetwork(key, networkID); err != nil {
+		return nil, err
+	}
+	avax, err := describeAsset(ctx, client, avaxAlias)
+	if err != nil {
+		return nil, err
+	}
+	var cfg platform.GetFeeConfigReply
+	if err := client.Call(ctx, pPath, "platform.getFeeConfig", nil, &cfg); err != nil {
+		return nil, err
+	}
+	return &P{
+		client: client,
+		key:    key,
+		clock:  clk,
+		builder: PBuilder{
+			NetworkID:   networkID,
+			AVAXAssetID: avax.AssetID,
+			Weights:     cfg.Weights,
+		},
+		hrp: address.HRP(networkID),
+	}, nil
+}
+
+// Builder returns the chain's parameters as a builder, with GasPrice from platform.getFeeState
+// and Time set to now.
+func (p *P) Builder(ctx context.Context) (PBuilder, error) {
+	var st platform.GetFeeStateReply
+	if err := p.client.Call(ctx, pPath, "platform.getFeeState", nil, &st); err != nil {
+		return PBuilder{}, err
+	}
+	b := p.builder
+	b.GasPrice = st.Price
+	b.Time = uint64(p.clock.Now().Unix())
+	return b, nil
+}
+
+// Address returns the key's P-Chain address.
+func (p *P) Address() string { return p.key.ChainAddress(pAlias, p.builder.NetworkID) }
+
+// ParseAddress parses a P-Chain address of this network, e.g. `P-local1…`.
+func (p *P) ParseAddress(s string) (ids.ShortID, error) {
+	alias, hrp, addr, err := address.Parse(s)
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
+	}
+	if alias != pAlias || hrp != p.hrp {
+		return ids.ShortID{}, fmt.Errorf("address %q: %w: want P-%s1…", s, ErrWrongChain, p.hrp)
+	}
+	return addr, nil
+}
+
+// UTXOs returns every UTXO the key's address owns on the P-Chain, page by page.
+func (p *P) UTXOs(ctx context.Context) ([]*platform.UTXO, error) {
+	args := platform.GetUTXOsArgs{Addresses: []string{p.Address()}, Limit: pageSize, Encoding: ids.HexNC}
+	var utxos []*platform.UTXO
+	for {
+		var reply platform.GetUTXOsReply
+		if err := p.client.Call(ctx, pPath, "platform.getUTXOs", args, &reply); err != nil {
+			return nil, err
+		}
+		for _, s := range reply.UTXOs {
+			b, err := ids.HexNC.Decode(s)
+			if err != nil {
+				return nil, fmt.Errorf("platform.getUTXOs: decode utxo: %w", err)
+			}
+			ux, err := platform.ParseUTXO(b)
+			if err != nil {
+				return nil, fmt.Errorf("platform.getUTXOs: parse utxo: %w", err)
+			}
+			utxos = append(utxos, ux)
+		}
+		if len(reply.UTXOs) < pageSize {
+			return utxos, nil
+		}
+		args.StartIndex = reply.EndIndex
+	}
+}
+
+// prepare returns the builder at the current price and the key's UTXOs.
+func (p *P) prepare(ctx context.Context) (PBuilder, []*platform.UTXO, error) {
+	b, err := p.Builder(ctx)
+	if err != nil {
+		return PBuilder{}, nil, err
+	}
+	utxos, err := p.UTXOs(ctx)
+	return b, utxos, err
+}
+
+// Send builds and signs a BaseTx sending amount nAVAX to the P-Chain address to. It does not
+// issue it.
+func (p *P) Send(ctx context.Context, to string, amount uint64) (*platform.Tx, error) {
+	addr, err := p.ParseAddress(to)
+	if err != nil {
+		return nil, err
+	}
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.Send(p.key, utxos, addr, amount)
+}
+
+// CreateSubnet builds and signs a CreateSubnetTx owned by the P-Chain address owner, or by the
+// key's address if owner is empty. The subnet's ID is the tx's ID. It does not issue it.
+func (p *P) CreateSubnet(ctx context.Context, owner string) (*platform.Tx, error) {
+	addr := p.key.Address()
+	if owner != "" {
+		var err error
+		if addr, err = p.ParseAddress(owner); err != nil {
+			return nil, err
+		}
+	}
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.CreateSubnet(p.key, utxos, addr)
+}
+
+// CreateChain builds and signs a CreateChainTx on subnetID, authorized by the key, which must be
+// one of the subnet's owners with a threshold of 1 (platform.getSubnet). It does not issue it.
+func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID ids.ID, genesis []byte) (*platform.Tx, error) {
+	var subnet platform.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: subnetID}, &subnet); err != nil {
+		return nil, err
+	}
+	i := slices.Index(subnet.ControlKeys, p.Address())
+	if i < 0 || subnet.Threshold != 1 {
+		return nil, fmt.Errorf("subnet %s: %w: %s", subnetID, ErrNotSubnetOwner, p.Address())
+	}
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.CreateChain(p.key, utxos, subnetID, name, vmID, genesis, PAuth{SigIndices: []uint32{uint32(i)}, Keys: []*Key{p.key}})
+}
+
+// Issue sends a signed tx to the node with platform.issueTx and returns its ID.
+func (p *P) Issue(ctx context.Context, tx *platform.Tx) (ids.ID, error) {
+	s, err := ids.Hex.Encode(tx.Bytes())
+	if err != nil {
+		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
+	}
+	var reply platform.TxIDReply
+	if err := p.client.Call(ctx, pPath, "platform.issueTx", platform.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
+		return ids.ID{}, err
+	}
+	return reply.TxID, nil
+}
+
+// Status returns platform.getTxStatus's answer: "Committed", "Processing" or "Unknown" (§5.1).
+func (p *P) Status(ctx context.Context, txID ids.ID) (string, error) {
+	var reply platform.GetTxStatusReply
+	if err := p.client.Call(ctx, pPath, "platform.getTxStatus", platform.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
+		return "", err
+	}
+	return reply.Status, nil
+}
+
+// WaitAccepted polls platform.getTxStatus until the tx is committed, ctx is done or timeout has
+// passed on the wallet's clock; then it returns an error wrapping ErrNotAccepted.
+func (p *P) WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error {
+	return waitStatus(ctx, p.clock, txID, timeout, statusCommitted, p.Status)
+}

@@ -1,0 +1,251 @@
+package wallet
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// PBuilder builds signed P-Chain txs from UTXOs, without I/O. Its zero value is not usable: set
+// every field but Time, from the node ([NewP] does) or from known values.
+type PBuilder struct {
+	// NetworkID is written into every tx; the P-Chain's ID is all zeros.
+	NetworkID uint32
+	// AVAXAssetID is the fee asset.
+	AVAXAssetID ids.ID
+	// Weights turn a tx's complexity into gas (platform.getFeeConfig, §4.8).
+	Weights platform.Dimensions
+	// GasPrice is the price in nAVAX per gas the fee is paid at: platform.getFeeState's price.
+	// The VM charges the price of the next block's state, which is never higher while no block is
+	// accepted, since the excess only drains with time (§4.8).
+	GasPrice uint64
+	// Time is the chain time in unix seconds: UTXOs locked past it are not spent.
+	Time uint64
+}
+
+// maxFeeRounds bounds the fee's fixed point: each round can only add an input or the change.
+const maxFeeRounds = 8
+
+// Fee returns the fee of tx: its gas under b.Weights times b.GasPrice, saturating at 2^64-1.
+func (b *PBuilder) Fee(tx *platform.Tx) uint64 {
+	hi, lo := bits.Mul64(b.Weights.Gas(platform.Complexity(tx)), b.GasPrice)
+	if hi != 0 {
+		return ^uint64(0)
+	}
+	return lo
+}
+
+// PAuth is the subnet owner's authorization of a CreateChainTx: the owner's signature indices
+// and the keys that sign for them, in the same order.
+type PAuth struct {
+	SigIndices []uint32
+	Keys       []*Key
+}
+
+// Send returns a BaseTx that sends amount nAVAX to the P-Chain address `to`, signed by key,
+// spending utxos the key owns, with the fee paid and the change back to the key's address.
+func (b *PBuilder) Send(key *Key, utxos []*platform.UTXO, to ids.ShortID, amount uint64) (*platform.Tx, error) {
+	if amount == 0 {
+		return nil, ErrZeroAmount
+	}
+	out := pTransferOut(b.AVAXAssetID, amount, to)
+	return b.build(key, utxos, amount, []platform.TransferableOutput{out}, nil, func(base platform.BaseTx) platform.UnsignedTx {
+		return &base
+	})
+}
+
+// CreateSubnet returns a CreateSubnetTx of a subnet owned by owner alone (threshold 1), signed
+// and paid by key. The subnet's ID is the tx's ID (§2.3).
+func (b *PBuilder) CreateSubnet(key *Key, utxos []*platform.UTXO, owner ids.ShortID) (*platform.Tx, error) {
+	return b.build(key, utxos, 0, nil, nil, func(base platform.BaseTx) platform.UnsignedTx {
+		return &platform.CreateSubnetTx{
+			BaseTx: base,
+			Owner:  secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{owner}},
+		}
+	})
+}
+
+// CreateChain returns a CreateChainTx of a chain named name running vmID with genesis on
+// subnetID, paid by key and authorized by auth. The chain's ID is the tx's ID (§2.3).
+func (b *PBuilder) CreateChain(key *Key, utxos []*platform.UTXO, subnetID ids.ID, name string, vmID ids.ID, genesis []byte, auth PAuth) (*platform.Tx, error) {
+	return b.build(key, utxos, 0, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
+		return &platform.CreateChainTx{
+			BaseTx:      base,
+			SubnetID:    subnetID,
+			ChainName:   name,
+			VMID:        vmID,
+			FxIDs:       []ids.ID{},
+			GenesisData: genesis,
+			SubnetAuth:  secp256k1fx.Input{SigIndices: auth.SigIndices},
+		}
+	})
+}
+
+// build funds amount plus the fee from utxos and signs the tx body returns, one credential per
+// input by key, then one holding authKeys' signatures. The fee depends on the signed tx's size,
+// which depends on the inputs and the change: it is found as a fixed point.
+func (b *PBuilder) build(key *Key, utxos []*platform.UTXO, amount uint64, outs []platform.TransferableOutput, authKeys []*Key, body func(platform.BaseTx) platform.UnsignedTx) (*platform.Tx, error) {
+	var fee uint64
+	for range maxFeeRounds {
+		need := amount + fee
+		if need < fee {
+			return nil, fmt.Errorf("%w: the amount plus the fee exceed 2^64-1", ErrInsufficientFunds)
+		}
+		base, err := b.fund(key, utxos, slices.Clone(outs), need)
+		if err != nil {
+			return nil, err
+		}
+		tx, err := b.sign(body(*base), len(base.Ins), key, authKeys)
+		if err != nil {
+			return nil, err
+		}
+		want := b.Fee(tx)
+		if want <= fee {
+			return tx, nil
+		}
+		fee = want
+	}
+	return nil, fmt.Errorf("%w: the fee did not settle", ErrInsufficientFunds)
+}
+
+// sign signs unsigned: n credentials of key's one signature, then, if there are auth keys, one
+// credential with each of their signatures.
+func (b *PBuilder) sign(unsigned platform.UnsignedTx, n int, key *Key, authKeys []*Key) (*platform.Tx, error) {
+	ub, err := platform.UnsignedBytes(unsigned)
+	if err != nil {
+		return nil, fmt.Errorf("encode the unsigned tx: %w", err)
+	}
+	keys := make([]*Key, n, n+len(authKeys))
+	for i := range keys {
+		keys[i] = key
+	}
+	keys = append(keys, authKeys...)
+	creds, err := credentials(ub, keys)
+	if err != nil {
+		return nil, err
+	}
+	if len(authKeys) > 0 {
+		auth := secp256k1fx.Credential{}
+		for _, c := range creds[n:] {
+			auth.Sigs = append(auth.Sigs, c.Sigs...)
+		}
+		creds = append(creds[:n], auth)
+	} else if _, ok := unsigned.(*platform.CreateChainTx); ok {
+		creds = append(creds, secp256k1fx.Credential{Sigs: []secp256k1fx.Signature{}})
+	}
+	tx, err := platform.NewTx(unsigned, creds)
+	if err != nil {
+		return nil, fmt.Errorf("encode the signed tx: %w", err)
+	}
+	return tx, nil
+}
+
+// pSpendable is a P-Chain UTXO a key can spend alone.
+type pSpendable struct {
+	ux       *platform.UTXO
+	amount   uint64
+	sigIndex uint32
+}
+
+// fund returns a BaseTx with outs plus inputs of AVAX covering need, and the change to key. It
+// spends the largest UTXOs first.
+func (b *PBuilder) fund(key *Key, utxos []*platform.UTXO, outs []platform.TransferableOutput, need uint64) (*platform.BaseTx, error) {
+	var avail []pSpendable
+	for _, ux := range utxos {
+		to, ok := ux.Out.(*secp256k1fx.TransferOutput)
+		if !ok || ux.AssetID != b.AVAXAssetID || to.Threshold != 1 || to.Locktime > b.Time {
+			continue
+		}
+		if i := slices.Index(to.Addrs, key.Address()); i >= 0 {
+			avail = append(avail, pSpendable{ux: ux, amount: to.Amount, sigIndex: uint32(i)})
+		}
+	}
+	slices.SortFunc(avail, func(a, c pSpendable) int {
+		if d := cmp.Compare(c.amount, a.amount); d != 0 {
+			return d
+		}
+		return comparePInputs(a.ux.TxID, a.ux.OutputIndex, c.ux.TxID, c.ux.OutputIndex)
+	})
+	var (
+		got uint64
+		ins []platform.TransferableInput
+	)
+	for _, s := range avail {
+		if got >= need && len(ins) > 0 {
+			break
+		}
+		if got+s.amount < got {
+			break
+		}
+		got += s.amount
+		ins = append(ins, platform.TransferableInput{
+			TxID:        s.ux.TxID,
+			OutputIndex: s.ux.OutputIndex,
+			AssetID:     b.AVAXAssetID,
+			In: &secp256k1fx.TransferInput{
+				Amount: s.amount,
+				Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
+			},
+		})
+	}
+	if got < need || len(ins) == 0 {
+		return nil, insufficientFundsError(b.AVAXAssetID, got, max(need, 1))
+	}
+	if got > need {
+		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
+	}
+	slices.SortFunc(ins, func(a, c platform.TransferableInput) int {
+		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
+	})
+	if err := sortPOutputs(outs); err != nil {
+		return nil, err
+	}
+	return &platform.BaseTx{NetworkID: b.NetworkID, Outs: outs, Ins: ins, Memo: []byte{}}, nil
+}
+
+func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
+	if c := aTx.Compare(bTx); c != 0 {
+		return c
+	}
+	return cmp.Compare(aIdx, bIdx)
+}
+
+// pTransferOut returns an output of amount of assetID to addr alone, without a locktime.
+func pTransferOut(assetID ids.ID, amount uint64, addr ids.ShortID) platform.TransferableOutput {
+	return platform.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
+		Amount:       amount,
+		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
+	}}
+}
+
+// sortPOutputs sorts outputs by their codec bytes (§3.3).
+func sortPOutputs(outs []platform.TransferableOutput) error {
+	keys := make(map[*platform.TransferableOutput][]byte, len(outs))
+	for i := range outs {
+		p := codec.NewPacker(make([]byte, 0, 96))
+		outs[i].Marshal(p)
+		k, err := p.Bytes()
+		if err != nil {
+			return fmt.Errorf("encode output %d: %w", i, err)
+		}
+		keys[&outs[i]] = k
+	}
+	sorted := slices.Clone(outs)
+	idx := make([]int, len(outs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, c int) int { return bytes.Compare(keys[&outs[a]], keys[&outs[c]]) })
+	for i, j := range idx {
+		sorted[i] = outs[j]
+	}
+	copy(outs, sorted)
+	return nil
+}

@@ -1,0 +1,151 @@
+package wallet_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+	"github.com/cornice-node/cornice/wallet"
+)
+
+func testPBuilder() wallet.PBuilder {
+	return wallet.PBuilder{
+		NetworkID: 12345, AVAXAssetID: avax, Weights: platform.LocalFeeConfig.Weights,
+		GasPrice: 3, Time: 1000,
+	}
+}
+
+func pUTXO(txByte byte, amount, locktime uint64, owners ...ids.ShortID) *platform.UTXO {
+	return &platform.UTXO{
+		TxID: ids.ID{txByte}, AssetID: avax,
+		Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: secp256k1fx.OutputOwners{
+			Locktime: locktime, Threshold: 1, Addrs: owners,
+		}},
+	}
+}
+
+// pFlow sums a P-Chain tx's inputs and outputs.
+func pFlow(tx *platform.Tx) (in, out uint64) {
+	base := tx.Unsigned().Base()
+	for _, i := range base.Ins {
+		in += i.In.(*secp256k1fx.TransferInput).Amount
+	}
+	for _, o := range base.Outs {
+		out += o.Out.(*secp256k1fx.TransferOutput).Amount
+	}
+	return in, out
+}
+
+func TestPBuilder(t *testing.T) {
+	t.Parallel()
+	key := mustKey(t, wallet.LocalKey)
+	other := ids.ShortID{7}
+	subnet := ids.ID{5}
+	vm := ids.FromName("subnetevm")
+	auth := wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{key}}
+	tests := []struct {
+		name    string
+		utxos   []*platform.UTXO
+		build   func(b *wallet.PBuilder, utxos []*platform.UTXO) (*platform.Tx, error)
+		sent    uint64
+		ins     int
+		creds   int
+		wantErr error
+	}{
+		{
+			name:  "send with change",
+			utxos: []*platform.UTXO{pUTXO(1, 1_000_000, 0, key.Address()), pUTXO(2, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.Send(key, u, other, 10)
+			},
+			sent: 10, ins: 1, creds: 1,
+		},
+		{
+			name: "send spends two small UTXOs, skipping locked and foreign ones",
+			utxos: []*platform.UTXO{
+				pUTXO(1, 14_000, 0, key.Address()), pUTXO(2, 14_000, 0, key.Address()),
+				pUTXO(3, 1<<40, 2000, key.Address()), pUTXO(4, 1<<40, 0, other),
+			},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.Send(key, u, other, 10)
+			},
+			sent: 10, ins: 2, creds: 2,
+		},
+		{
+			name:  "create subnet",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.CreateSubnet(key, u, other)
+			},
+			ins: 1, creds: 1,
+		},
+		{
+			name:  "create chain",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.CreateChain(key, u, subnet, "c", vm, []byte("{}"), auth)
+			},
+			ins: 1, creds: 2,
+		},
+		{
+			name:  "insufficient",
+			utxos: []*platform.UTXO{pUTXO(1, 100, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.Send(key, u, other, 10)
+			},
+			wantErr: wallet.ErrInsufficientFunds,
+		},
+		{
+			name:  "zero",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.Send(key, u, other, 0)
+			},
+			wantErr: wallet.ErrZeroAmount,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := testPBuilder()
+			tx, err := tt.build(&b, tt.utxos)
+			require.ErrorIs(t, err, tt.wantErr)
+			if tt.wantErr != nil {
+				return
+			}
+			in, out := pFlow(tx)
+			fee := b.Fee(tx)
+			require.NotZero(t, fee)
+			require.Equal(t, in-out-fee, uint64(0), "the fee is paid exactly")
+			require.Len(t, tx.Unsigned().Base().Ins, tt.ins)
+			require.Len(t, tx.Creds(), tt.creds)
+			parsed, err := platform.ParseTx(tx.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, tx.ID(), parsed.ID())
+			var toOther uint64
+			for _, o := range tx.Unsigned().Base().Outs {
+				if to := o.Out.(*secp256k1fx.TransferOutput); to.Addrs[0] == other {
+					toOther += to.Amount
+				}
+			}
+			require.Equal(t, tt.sent, toOther)
+		})
+	}
+}
+
+// The builder charges the VM's own complexity (platform.Complexity) at the builder's price.
+func TestPFee(t *testing.T) {
+	t.Parallel()
+	key := mustKey(t, wallet.LocalKey)
+	b := testPBuilder()
+	tx, err := b.CreateChain(key, []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())}, ids.ID{5}, "c",
+		ids.FromName("avm"), nil, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{key}})
+	require.NoError(t, err)
+	c := platform.Complexity(tx)
+	// One input, one change output, the chain's reads and write, two signatures.
+	require.Equal(t, platform.Dimensions{uint64(tx.Size()), 1 + 3, 1 + 1 + 1, 2 * 200}, c)
+	require.Equal(t, 3*platform.LocalFeeConfig.Weights.Gas(c), b.Fee(tx))
+}
