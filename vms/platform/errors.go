@@ -19,7 +19,7 @@ var (
 	// ErrMemoNotEmpty refuses a memo: it must be empty on the P-Chain since Durango (§4.2).
 	ErrMemoNotEmpty = errors.New("memo must be empty")
 	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: permissionless staking,
-	// import and export, and the L1 txs other than ConvertSubnetToL1Tx (issue #5).
+	// import and export, RegisterL1ValidatorTx and SetL1ValidatorWeightTx (issue #5).
 	ErrUnsupportedTx = errors.New("unsupported tx type")
 	// ErrWrongOutputType and ErrWrongInputType refuse outputs and inputs that are not secp256k1fx
 	// transfers (locked outputs are only made by the genesis and staking).
@@ -84,6 +84,13 @@ var (
 	ErrConvertPrimaryNetwork = errors.New("cannot convert primary network")
 	// ErrAddressTooLong refuses a manager address over 4096 bytes (§4.3).
 	ErrAddressTooLong = errors.New("address is too long")
+	// ErrZeroBalance refuses an IncreaseL1ValidatorBalanceTx that adds nothing (§4.3).
+	ErrZeroBalance = errors.New("balance must be greater than 0")
+	// ErrL1ValidatorNotFound refuses a tx naming an unknown L1 validator (§4.4).
+	ErrL1ValidatorNotFound = errors.New("not found")
+	// ErrUnauthorizedL1ValidatorModification refuses a DisableL1ValidatorTx its validator's
+	// deactivation owner did not authorize (§4.4).
+	ErrUnauthorizedL1ValidatorModification = errors.New("unauthorized L1 validator modification")
 	// ErrConvertNoValidators refuses a ConvertSubnetToL1Tx without validators (§4.3).
 	ErrConvertNoValidators = errors.New("tx must include at least one validator")
 	// ErrValidatorsNotSortedUnique refuses validators not sorted and unique by node ID (§4.3).

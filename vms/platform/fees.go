@@ -89,6 +89,8 @@ func Complexity(tx *Tx) Dimensions {
 		c[DBRead] += createChainDBRead
 		c[DBWrite] += createChainDBWrite
 		c[Compute] += signatureCompute * uint64(len(u.SubnetAuth.SigIndices))
+	case *DisableL1ValidatorTx:
+		c[Compute] += signatureCompute * uint64(len(u.DisableAuth.SigIndices))
 	}
 	return c
 }

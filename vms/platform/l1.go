@@ -23,7 +23,8 @@ type subnetConversion struct {
 }
 
 // l1Validator is an L1 validator as the state keeps it (§4.4). The continuous fee (§4.7) is not
-// charged yet, so balance is the balance it was given.
+// charged yet, so balance is the balance it was given, plus what IncreaseL1ValidatorBalanceTxs
+// added; a DisableL1ValidatorTx refunds it and sets it to 0. It is active while balance > 0.
 type l1Validator struct {
 	validationID          ids.ID
 	subnetID              ids.ID
@@ -229,7 +230,8 @@ type L1Validator struct {
 	Weight    uint64
 	// StartTime is the chain time, in unix seconds, of the conversion that added it.
 	StartTime uint64
-	// Balance is the balance it was given; the continuous fee (§4.7) is not charged yet.
+	// Balance is its remaining balance: what it was given and what was added since, 0 once
+	// disabled. The continuous fee (§4.7) is not charged yet. It is active while Balance > 0.
 	Balance               uint64
 	RemainingBalanceOwner PChainOwner
 	DeactivationOwner     PChainOwner

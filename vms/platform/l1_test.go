@@ -1,9 +1,12 @@
 package platform_test
 
 import (
+	"crypto/ecdsa"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -169,4 +173,161 @@ func TestSubnetToL1(t *testing.T) {
 	n.stop()
 	n = startNode(t, dir, clk)
 	check(n)
+}
+
+// TestL1ValidatorBalance converts a subnet with an active and an inactive L1 validator, adds to
+// both balances (reactivating the inactive one), disables one (refunding its balance as the
+// output after the tx's own), refuses what must be refused, and restarts.
+func TestL1ValidatorBalance(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, dir, clk)
+	ewoq, vmrq := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoqAddr, vmrqAddr := addrOf(ewoq), addrOf(vmrq)
+	// The remaining balance owner owns nothing else, so its balance is the refund.
+	rboAddr := ids.ShortID{0xaa, 0x01}
+	rboP, err := address.Format("P", "local", rboAddr)
+	require.NoError(t, err)
+
+	createSubnet := sign(t, &platform.CreateSubnetTx{
+		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+		Owner:  owner(ewoqAddr),
+	}, ewoq)
+	n.issue(createSubnet)
+	subnetID := createSubnet.ID()
+
+	const balance = 2_000_000_000
+	rbo := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{rboAddr}}
+	deact := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{vmrqAddr}}
+	pop0, pop1 := newPoP(t), newPoP(t)
+	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
+	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= balance
+	convTx := &platform.ConvertSubnetToL1Tx{
+		BaseTx:   b,
+		SubnetID: subnetID,
+		ChainID:  ids.ID{1},
+		Address:  []byte{0x01},
+		Validators: []platform.ConvertSubnetToL1Validator{
+			{NodeID: []byte(strings.Repeat("\x01", 20)), Weight: 10, Balance: balance, Signer: pop0, RemainingBalanceOwner: rbo, DeactivationOwner: deact},
+			{NodeID: []byte(strings.Repeat("\x02", 20)), Weight: 20, Signer: pop1, RemainingBalanceOwner: rbo, DeactivationOwner: deact},
+		},
+		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
+	}
+	n.issue(sign(t, convTx, ewoq, ewoq))
+	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
+
+	increase := func(vid ids.ID, amount uint64) *platform.Tx {
+		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
+		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
+		return sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
+	}
+	disable := func(vid ids.ID, auth *ecdsa.PrivateKey) *platform.Tx {
+		return sign(t, &platform.DisableL1ValidatorTx{
+			BaseTx:       n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+			ValidationID: vid,
+			DisableAuth:  secp256k1fx.Input{SigIndices: []uint32{0}},
+		}, ewoq, auth)
+	}
+	balances := func(n *node) map[ids.ID]uint64 {
+		t.Helper()
+		cvm, ok := n.m.VM(ids.Empty)
+		require.True(t, ok)
+		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
+		require.NoError(t, err)
+		out := make(map[ids.ID]uint64, len(vals))
+		for _, v := range vals {
+			out[v.ValidationID] = v.Balance
+		}
+		return out
+	}
+
+	before := n.balance(ewoqP)
+	for _, tt := range []struct {
+		name string
+		tx   *platform.Tx
+		want error
+	}{
+		{"zero increase", increase(vid0, 0), platform.ErrZeroBalance},
+		{"unknown validator", increase(ids.ID{9}, 1), platform.ErrL1ValidatorNotFound},
+		{"increase unpaid", func() *platform.Tx {
+			return sign(t, &platform.IncreaseL1ValidatorBalanceTx{
+				BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), ValidationID: vid0, Balance: burn,
+			}, ewoq)
+		}(), platform.ErrInsufficientFunds},
+		{"disable by the wrong owner", disable(vid0, ewoq), platform.ErrUnauthorizedL1ValidatorModification},
+		{"disable unknown validator", disable(ids.ID{9}, vmrq), platform.ErrL1ValidatorNotFound},
+	} {
+		require.Contains(t, n.issueError(tt.tx), tt.want.Error(), tt.name)
+	}
+	require.Equal(t, before, n.balance(ewoqP))
+	require.Equal(t, map[ids.ID]uint64{vid0: balance, vid1: 0}, balances(n))
+
+	// Increases are paid from the inputs on top of the fee; the inactive validator is reactivated.
+	n.issue(increase(vid0, 300))
+	n.issue(increase(vid1, 700))
+	require.Equal(t, before-2*burn-1000, n.balance(ewoqP))
+	require.Equal(t, map[ids.ID]uint64{vid0: balance + 300, vid1: 700}, balances(n))
+
+	// The deactivation owner disables vid0: its balance goes to the remaining balance owner as
+	// output 1, after the tx's one output.
+	dis := disable(vid0, vmrq)
+	n.issue(dis)
+	require.Equal(t, uint64(balance+300), n.balance(rboP))
+	refunds := n.utxos(rboP)
+	require.Len(t, refunds, 1)
+	require.Equal(t, dis.ID(), refunds[0].TxID)
+	require.Equal(t, uint32(1), refunds[0].OutputIndex)
+	// Disabling again changes nothing and refunds nothing.
+	n.issue(disable(vid0, vmrq))
+	require.Equal(t, uint64(balance+300), n.balance(rboP))
+
+	check := func(n *node) {
+		t.Helper()
+		require.Equal(t, map[ids.ID]uint64{vid0: 0, vid1: 700}, balances(n))
+		require.Equal(t, uint64(balance+300), n.balance(rboP))
+		var reply struct {
+			Validators []map[string]any `json:"validators"`
+		}
+		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
+		require.Len(t, reply.Validators, 2)
+		byID := map[string]map[string]any{}
+		for _, v := range reply.Validators {
+			require.ElementsMatch(t, []string{"nodeID", "weight", "startTime", "validationID", "publicKey",
+				"remainingBalanceOwner", "deactivationOwner", "minNonce", "balance"}, keysOf(v))
+			byID[v["validationID"].(string)] = v
+		}
+		owner := func(p string) map[string]any {
+			return map[string]any{"locktime": "0", "threshold": "1", "addresses": []any{p}}
+		}
+		v1 := byID[vid1.String()]
+		require.Equal(t, ids.NodeID([]byte(strings.Repeat("\x02", 20))).String(), v1["nodeID"])
+		require.Equal(t, "20", v1["weight"])
+		require.Equal(t, strconv.FormatInt(vectorTime.Unix(), 10), v1["startTime"])
+		require.Equal(t, "0x"+hex.EncodeToString(pop1.PublicKey[:]), v1["publicKey"])
+		require.Equal(t, owner(rboP), v1["remainingBalanceOwner"])
+		require.Equal(t, owner(vmrqP), v1["deactivationOwner"])
+		require.Equal(t, "0", v1["minNonce"])
+		require.Equal(t, "700", v1["balance"])
+		require.Equal(t, "0", byID[vid0.String()]["balance"])
+
+		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`","nodeIDs":["`+
+			ids.NodeID([]byte(strings.Repeat("\x01", 20))).String()+`"]}`, &reply)
+		require.Len(t, reply.Validators, 1)
+		require.Equal(t, vid0.String(), reply.Validators[0]["validationID"])
+	}
+	check(n)
+
+	clk.Advance(time.Minute)
+	n.stop()
+	n = startNode(t, dir, clk)
+	check(n)
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -30,6 +30,8 @@ type overlay struct {
 	subnets map[ids.ID]*secp256k1fx.OutputOwners
 	// conversions holds the subnet conversions the overlay's txs make.
 	conversions map[ids.ID]*subnetConversion
+	// l1Validators holds the L1 validators the overlay's txs add or change, as they leave them.
+	l1Validators map[ids.ID]*l1Validator
 }
 
 func newOverlay(base utxoSource) *overlay {
@@ -39,7 +41,8 @@ func newOverlay(base utxoSource) *overlay {
 		created: make(map[ids.ID]*UTXO),
 		subnets: make(map[ids.ID]*secp256k1fx.OutputOwners),
 
-		conversions: make(map[ids.ID]*subnetConversion),
+		conversions:  make(map[ids.ID]*subnetConversion),
+		l1Validators: make(map[ids.ID]*l1Validator),
 	}
 }
 
@@ -78,6 +81,14 @@ func (o *overlay) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
 	return o.base.conversion(subnetID)
 }
 
+// l1Validator implements utxoSource.
+func (o *overlay) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
+	if v, ok := o.l1Validators[validationID]; ok {
+		return v, true, nil
+	}
+	return o.base.l1Validator(validationID)
+}
+
 // apply records a verified tx's effects.
 func (o *overlay) apply(eff *effects) {
 	for _, ux := range eff.consumed {
@@ -92,6 +103,9 @@ func (o *overlay) apply(eff *effects) {
 	}
 	if eff.conversion != nil {
 		o.conversions[eff.convertedSubnet] = eff.conversion
+	}
+	for _, v := range eff.l1Validators {
+		o.l1Validators[v.validationID] = v
 	}
 }
 
@@ -108,6 +122,11 @@ func (o *overlay) revert(eff *effects) {
 	delete(o.subnets, eff.txID)
 	if eff.conversion != nil && o.conversions[eff.convertedSubnet] == eff.conversion {
 		delete(o.conversions, eff.convertedSubnet)
+	}
+	for _, v := range eff.l1Validators {
+		if o.l1Validators[v.validationID] == v {
+			delete(o.l1Validators, v.validationID)
+		}
 	}
 }
 

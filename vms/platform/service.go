@@ -585,12 +585,31 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStat
 	return &GetBlockchainStatusReply{Status: statusUnknown}, nil
 }
 
-// GetCurrentValidators returns the Primary Network's validators, this node alone, filtered by
-// nodeIDs; a subnet has none yet (§5.1).
+// GetCurrentValidators returns the validators of args.SubnetID, filtered by nodeIDs: for the
+// Primary Network this node alone, for an L1 its L1 validators in validation ID order; a subnet
+// not converted lists none yet (§5.1).
 func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValidatorsArgs) (*GetCurrentValidatorsReply, error) {
-	reply := &GetCurrentValidatorsReply{Validators: make([]APIPrimaryValidator, 0, 1)}
+	reply := &GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
+	if args.SubnetID != ids.Empty {
+		vals, err := s.vm.L1Validators(args.SubnetID)
+		if err != nil {
+			return nil, s.internal("getCurrentValidators", err)
+		}
+		for i := range vals {
+			v := &vals[i]
+			if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.NodeID) {
+				continue
+			}
+			apiV, err := s.l1ValidatorJSON(v)
+			if err != nil {
+				return nil, s.internal("getCurrentValidators", err)
+			}
+			reply.Validators = append(reply.Validators, apiV)
+		}
+		return reply, nil
+	}
 	v := &s.vm.validator
-	if args.SubnetID != ids.Empty || (len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.nodeID)) {
+	if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.nodeID) {
 		return reply, nil
 	}
 	apiV := APIPrimaryValidator{
@@ -613,6 +632,33 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 	}
 	reply.Validators = append(reply.Validators, apiV)
 	return reply, nil
+}
+
+// l1ValidatorJSON returns v as platform.getCurrentValidators shows it. No accepted tx raises a
+// validator's minimum nonce yet (SetL1ValidatorWeightTx is not executed), so it is 0.
+func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
+	owner := func(o *PChainOwner) (APIOwner, error) {
+		addrs, err := s.formatAddresses(o.Addresses)
+		return APIOwner{Threshold: jsonrpc.Uint64(o.Threshold), Addresses: addrs}, err
+	}
+	rbo, err := owner(&v.RemainingBalanceOwner)
+	if err != nil {
+		return nil, err
+	}
+	do, err := owner(&v.DeactivationOwner)
+	if err != nil {
+		return nil, err
+	}
+	return &APIL1Validator{
+		NodeID:                v.NodeID,
+		Weight:                jsonrpc.Uint64(v.Weight),
+		StartTime:             jsonrpc.Uint64(v.StartTime),
+		ValidationID:          v.ValidationID,
+		PublicKey:             "0x" + hex.EncodeToString(v.PublicKey[:]),
+		RemainingBalanceOwner: rbo,
+		DeactivationOwner:     do,
+		Balance:               jsonrpc.Uint64(v.Balance),
+	}, nil
 }
 
 // GetTimestamp returns the chain time: the last accepted block's, as committed (§5.1).

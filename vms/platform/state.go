@@ -310,13 +310,12 @@ func (w writer) putTx(tx *Tx) error {
 	return nil
 }
 
-// putConversion records eff's subnet conversion and L1 validators, if any.
-func (w writer) putConversion(eff *effects) error {
-	if eff.conversion == nil {
-		return nil
-	}
-	if err := w.b.Put(idKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
-		return err
+// putL1 records eff's subnet conversion and the L1 validators it adds or changes, if any.
+func (w writer) putL1(eff *effects) error {
+	if eff.conversion != nil {
+		if err := w.b.Put(idKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
+			return err
+		}
 	}
 	for _, v := range eff.l1Validators {
 		b, err := v.bytes()

@@ -206,9 +206,33 @@ type APIPrimaryValidator struct {
 	Delegators *[]struct{} `json:"delegators,omitempty"`
 }
 
-// GetCurrentValidatorsReply is the result of platform.getCurrentValidators.
+// APIOwner is an owner as platform.getCurrentValidators shows it: numbers as strings, addresses
+// `P-<hrp>1…` (§5.1).
+type APIOwner struct {
+	Locktime  jsonrpc.Uint64 `json:"locktime"`
+	Threshold jsonrpc.Uint64 `json:"threshold"`
+	Addresses []string       `json:"addresses"`
+}
+
+// APIL1Validator is an L1 validator of platform.getCurrentValidators (§5.1). Balance is its
+// remaining balance, "0" when it is inactive.
+type APIL1Validator struct {
+	NodeID       ids.NodeID     `json:"nodeID"`
+	Weight       jsonrpc.Uint64 `json:"weight"`
+	StartTime    jsonrpc.Uint64 `json:"startTime"`
+	ValidationID ids.ID         `json:"validationID"`
+	// PublicKey is the compressed BLS public key, "0x" + hex.
+	PublicKey             string         `json:"publicKey"`
+	RemainingBalanceOwner APIOwner       `json:"remainingBalanceOwner"`
+	DeactivationOwner     APIOwner       `json:"deactivationOwner"`
+	MinNonce              jsonrpc.Uint64 `json:"minNonce"`
+	Balance               jsonrpc.Uint64 `json:"balance"`
+}
+
+// GetCurrentValidatorsReply is the result of platform.getCurrentValidators. Each validator is an
+// APIPrimaryValidator, or for an L1 an APIL1Validator.
 type GetCurrentValidatorsReply struct {
-	Validators []APIPrimaryValidator `json:"validators"`
+	Validators []any `json:"validators"`
 }
 
 // GetTimestampReply is the result of platform.getTimestamp: the chain time.

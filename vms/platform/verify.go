@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/big"
+	"slices"
 
 	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -41,6 +42,8 @@ type utxoSource interface {
 	// conversion returns the subnet's conversion to an L1; found is false for a subnet not
 	// converted.
 	conversion(subnetID ids.ID) (c *subnetConversion, found bool, err error)
+	// l1Validator returns the L1 validator validationID; found is false for an unknown one.
+	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -52,10 +55,11 @@ type effects struct {
 	produced []UTXO
 	// subnetOwner is the owner of the subnet the tx creates, or nil.
 	subnetOwner *secp256k1fx.OutputOwners
-	// convertedSubnet, conversion and l1Validators are what a ConvertSubnetToL1Tx records.
+	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
 	convertedSubnet ids.ID
 	conversion      *subnetConversion
-	l1Validators    []*l1Validator
+	// l1Validators are the L1 validators the tx adds or changes, as they are after it.
+	l1Validators []*l1Validator
 }
 
 // syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
@@ -83,6 +87,15 @@ func (r *rules) syntactic(tx *Tx) error {
 	case *ConvertSubnetToL1Tx:
 		if err := verifyConvert(u); err != nil {
 			return err
+		}
+		auths = 1
+	case *IncreaseL1ValidatorBalanceTx:
+		if u.Balance == 0 {
+			return ErrZeroBalance
+		}
+	case *DisableL1ValidatorTx:
+		if err := u.DisableAuth.Verify(); err != nil {
+			return fmt.Errorf("disable authorization: %w", err)
 		}
 		auths = 1
 	default:
@@ -185,8 +198,10 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 			return nil, err
 		}
 	}
-	// balances are the L1 validator balances the inputs pay besides the fee (§4.4).
-	var balances uint64
+	// balances are the L1 validator balances the inputs pay besides the fee, refund what a
+	// DisableL1ValidatorTx gives back (§4.4).
+	var balances, refund uint64
+	var refundOwner *PChainOwner
 	switch u := tx.Unsigned().(type) {
 	case *CreateSubnetTx:
 		eff.subnetOwner = &u.Owner
@@ -210,6 +225,29 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 			return nil, err
 		}
 		eff.convertedSubnet, eff.conversion, eff.l1Validators, balances = u.SubnetID, conv, vals, total
+	case *IncreaseL1ValidatorBalanceTx:
+		v, err := findL1Validator(src, u.ValidationID)
+		if err != nil {
+			return nil, err
+		}
+		after := *v
+		if after.balance, err = add(v.balance, u.Balance); err != nil {
+			return nil, err
+		}
+		eff.l1Validators, balances = []*l1Validator{&after}, u.Balance
+	case *DisableL1ValidatorTx:
+		v, err := findL1Validator(src, u.ValidationID)
+		if err != nil {
+			return nil, err
+		}
+		owner := secp256k1fx.OutputOwners{Threshold: v.deactivationOwner.Threshold, Addrs: v.deactivationOwner.Addresses}
+		creds := tx.Creds()
+		if err := verifyAuth(&u.DisableAuth, &owner, &creds[len(creds)-1], hash, now, signers); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedL1ValidatorModification, err)
+		}
+		after := *v
+		after.balance = 0
+		eff.l1Validators, refund, refundOwner = []*l1Validator{&after}, v.balance, &v.remainingBalanceOwner
 	}
 	fee, overflow := mulOverflow(eff.gas, price)
 	if overflow {
@@ -233,7 +271,32 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 		}
 	}
 	eff.produced = tx.UTXOs()
+	if refund > 0 {
+		// The refund follows the tx's outputs (§4.4).
+		eff.produced = append(eff.produced, UTXO{
+			TxID:        eff.txID,
+			OutputIndex: uint32(len(base.Outs)),
+			AssetID:     r.avaxAssetID,
+			Out: &secp256k1fx.TransferOutput{Amount: refund, OutputOwners: secp256k1fx.OutputOwners{
+				Threshold: refundOwner.Threshold,
+				Addrs:     slices.Clone(refundOwner.Addresses),
+			}},
+		})
+	}
 	return eff, nil
+}
+
+// findL1Validator returns the L1 validator validationID of src, or an error wrapping
+// ErrL1ValidatorNotFound.
+func findL1Validator(src utxoSource, validationID ids.ID) (*l1Validator, error) {
+	v, found, err := src.l1Validator(validationID)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("L1 validator %s: %w", validationID, ErrL1ValidatorNotFound)
+	}
+	return v, nil
 }
 
 func add(a, b uint64) (uint64, error) {

@@ -531,7 +531,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 		eff := b.effs[i]
-		if err := w.putConversion(eff); err != nil {
+		if err := w.putL1(eff); err != nil {
 			return err
 		}
 		for _, ux := range eff.consumed {
