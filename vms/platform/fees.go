@@ -151,6 +151,10 @@ type feeState struct {
 	time     uint64
 	capacity uint64
 	excess   uint64
+	// validatorExcess is the L1 validators' continuous fee excess, and accrued what one validator
+	// active since the genesis would have paid, in nAVAX (§4.7).
+	validatorExcess uint64
+	accrued         uint64
 }
 
 // advance returns the state at time t ≥ s.time: capacity refills at MaxPerSecond up to
@@ -160,7 +164,7 @@ func (s feeState) advance(cfg *FeeConfig, t uint64) feeState {
 		return s
 	}
 	dt := t - s.time
-	next := feeState{time: t}
+	next := feeState{time: t, validatorExcess: s.validatorExcess, accrued: s.accrued}
 	refill := uint64(math.MaxUint64)
 	if hi, lo := bits.Mul64(cfg.MaxPerSecond, dt); hi == 0 {
 		refill = lo
@@ -200,4 +204,84 @@ func satAdd(a, b uint64) uint64 {
 		return s
 	}
 	return math.MaxUint64
+}
+
+// ValidatorFeeConfig is the L1 validators' continuous fee configuration (§4.7).
+type ValidatorFeeConfig struct {
+	// Capacity is the most active L1 validators the fee state is sized for.
+	Capacity uint64
+	// Target is the number of active L1 validators above which the price rises.
+	Target uint64
+	// MinPrice is the price, in nAVAX per validator per second, at zero excess.
+	MinPrice uint64
+	// ExcessConversionConstant (K): the price grows by e every K of excess.
+	ExcessConversionConstant uint64
+}
+
+// LocalValidatorFeeConfig is the local network's continuous fee configuration: the price doubles
+// every minute of excess (§4.7).
+var LocalValidatorFeeConfig = ValidatorFeeConfig{
+	Capacity:                 20_000,
+	Target:                   10_000,
+	MinPrice:                 1,
+	ExcessConversionConstant: 865_617,
+}
+
+// advanceExcess returns the continuous fee excess one second later with current active
+// validators: it grows by current − target above the target and shrinks by target − current
+// below it, floored at 0 (§4.7).
+func (c *ValidatorFeeConfig) advanceExcess(current, excess uint64) uint64 {
+	if current > c.Target {
+		return satAdd(excess, current-c.Target)
+	}
+	if d := c.Target - current; excess > d {
+		return excess - d
+	}
+	return 0
+}
+
+// cost returns what one active validator pays over the next seconds with current active
+// validators and the excess, and the excess after them: each second advances the excess, then
+// charges the price at it (§4.7). It saturates at 2^64-1.
+func (c *ValidatorFeeConfig) cost(current, excess, seconds uint64) (uint64, uint64) {
+	var total uint64
+	for ; seconds > 0; seconds-- {
+		if excess == 0 && current <= c.Target {
+			// The price stays at the minimum from here on.
+			p, overflow := mulOverflow(c.MinPrice, seconds)
+			if overflow {
+				return math.MaxUint64, 0
+			}
+			return satAdd(total, p), 0
+		}
+		excess = c.advanceExcess(current, excess)
+		total = satAdd(total, CalculatePrice(c.MinPrice, excess, c.ExcessConversionConstant))
+		if total == math.MaxUint64 {
+			return total, excess
+		}
+	}
+	return total, excess
+}
+
+// secondsUntil returns the fewest seconds after which one active validator has paid at least
+// remaining, with current active validators and the excess: when a validator with that much
+// left runs out (§4.7). It returns at most limit.
+func (c *ValidatorFeeConfig) secondsUntil(current, excess, remaining, limit uint64) uint64 {
+	var s uint64
+	for s < limit {
+		if excess == 0 && current <= c.Target {
+			if c.MinPrice == 0 {
+				return limit
+			}
+			return min(s+(remaining+c.MinPrice-1)/c.MinPrice, limit)
+		}
+		excess = c.advanceExcess(current, excess)
+		s++
+		p := CalculatePrice(c.MinPrice, excess, c.ExcessConversionConstant)
+		if p >= remaining {
+			return s
+		}
+		remaining -= p
+	}
+	return limit
 }

@@ -71,3 +71,33 @@ func TestFeeStateAdvance(t *testing.T) {
 	require.False(t, ok)
 	require.Equal(t, uint64(1), s.price(&cfg))
 }
+
+// TestValidatorFeeCost checks the continuous fee's per-second charge and eviction time (§4.7).
+func TestValidatorFeeCost(t *testing.T) {
+	t.Parallel()
+	c := LocalValidatorFeeConfig
+	k := c.ExcessConversionConstant
+	tests := []struct {
+		name                     string
+		current, excess, seconds uint64
+		wantCost, wantExcess     uint64
+	}{
+		{"below target", 2, 0, 7, 7, 0},
+		{"at target", 10_000, 0, 3, 3, 0},
+		{"excess drains", 9_999, 2, 3, 3, 0},
+		{"one K of excess", 10_000, k, 2, 4, k},
+		{"above target", 10_000 + k, 0, 1, 2, k},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cost, excess := c.cost(tt.current, tt.excess, tt.seconds)
+			require.Equal(t, tt.wantCost, cost)
+			require.Equal(t, tt.wantExcess, excess)
+			s := c.secondsUntil(tt.current, tt.excess, tt.wantCost, math.MaxUint64)
+			require.Equal(t, tt.seconds, s)
+		})
+	}
+	require.Equal(t, uint64(3), c.secondsUntil(2, 0, 3, 10))
+	require.Equal(t, uint64(10), c.secondsUntil(2, 0, 30, 10))
+}

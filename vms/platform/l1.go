@@ -22,9 +22,10 @@ type subnetConversion struct {
 	address      []byte
 }
 
-// l1Validator is an L1 validator as the state keeps it (§4.4). The continuous fee (§4.7) is not
-// charged yet, so balance is the balance it was given, plus what IncreaseL1ValidatorBalanceTxs
-// added; a DisableL1ValidatorTx refunds it and sets it to 0. It is active while balance > 0.
+// l1Validator is an L1 validator as the state keeps it (§4.4). endFee is its EndAccumulatedFee
+// (§4.7): its balance plus the accrued fees when it was last (re)activated or topped up; its
+// remaining balance is endFee − accrued fees. It is active while endFee ≠ 0; running out of
+// balance or a DisableL1ValidatorTx sets it to 0.
 type l1Validator struct {
 	validationID          ids.ID
 	subnetID              ids.ID
@@ -32,13 +33,21 @@ type l1Validator struct {
 	publicKey             [BLSPublicKeyLen]byte
 	weight                uint64
 	startTime             uint64
-	balance               uint64
+	endFee                uint64
 	remainingBalanceOwner PChainOwner
 	deactivationOwner     PChainOwner
 }
 
-// bytes encodes v for the state: subnet ID, node ID, compressed key, weight, start time, balance,
-// then both owners.
+// remaining returns v's remaining balance when the accrued fees are accrued: 0 when inactive.
+func (v *l1Validator) remaining(accrued uint64) uint64 {
+	if v.endFee <= accrued {
+		return 0
+	}
+	return v.endFee - accrued
+}
+
+// bytes encodes v for the state: subnet ID, node ID, compressed key, weight, start time, end
+// accumulated fee, then both owners.
 func (v *l1Validator) bytes() ([]byte, error) {
 	p := codec.NewPacker(make([]byte, 0, 256))
 	p.ID(v.subnetID)
@@ -46,7 +55,7 @@ func (v *l1Validator) bytes() ([]byte, error) {
 	p.Fixed(v.publicKey[:])
 	p.Uint64(v.weight)
 	p.Uint64(v.startTime)
-	p.Uint64(v.balance)
+	p.Uint64(v.endFee)
 	v.remainingBalanceOwner.Marshal(p)
 	v.deactivationOwner.Marshal(p)
 	return p.Bytes()
@@ -60,7 +69,7 @@ func parseL1Validator(id ids.ID, b []byte) (*l1Validator, error) {
 	u.Fixed(v.publicKey[:])
 	v.weight = u.Uint64()
 	v.startTime = u.Uint64()
-	v.balance = u.Uint64()
+	v.endFee = u.Uint64()
 	v.remainingBalanceOwner.Unmarshal(u)
 	v.deactivationOwner.Unmarshal(u)
 	if err := u.Done(); err != nil {
@@ -193,9 +202,10 @@ func (r *rules) verifySubnetValidatorWindow(v *Validator, now uint64) error {
 	return nil
 }
 
-// convertEffects returns what tx records once executed at chain time now, and the sum of the
-// validators' balances, which the inputs pay.
-func convertEffects(tx *ConvertSubnetToL1Tx, now uint64) (*subnetConversion, []*l1Validator, uint64, error) {
+// convertEffects returns what tx records once executed at chain time now with the accrued fees
+// (§4.7), and the sum of the validators' balances, which the inputs pay. A validator given no
+// balance is inactive from the start.
+func convertEffects(tx *ConvertSubnetToL1Tx, now, accrued uint64) (*subnetConversion, []*l1Validator, uint64, error) {
 	conv := &subnetConversion{conversionID: ConversionID(tx), chainID: tx.ChainID, address: tx.Address}
 	vals := make([]*l1Validator, len(tx.Validators))
 	var total uint64
@@ -205,14 +215,20 @@ func convertEffects(tx *ConvertSubnetToL1Tx, now uint64) (*subnetConversion, []*
 		if total, err = add(total, v.Balance); err != nil {
 			return nil, nil, 0, err
 		}
+		var endFee uint64
+		if v.Balance > 0 {
+			if endFee, err = add(v.Balance, accrued); err != nil {
+				return nil, nil, 0, err
+			}
+		}
 		vals[i] = &l1Validator{
+			endFee:                endFee,
 			validationID:          tx.ValidationID(uint32(i)),
 			subnetID:              tx.SubnetID,
 			nodeID:                ids.NodeID(v.NodeID),
 			publicKey:             v.Signer.PublicKey,
 			weight:                v.Weight,
 			startTime:             now,
-			balance:               v.Balance,
 			remainingBalanceOwner: v.RemainingBalanceOwner,
 			deactivationOwner:     v.DeactivationOwner,
 		}
@@ -230,8 +246,9 @@ type L1Validator struct {
 	Weight    uint64
 	// StartTime is the chain time, in unix seconds, of the conversion that added it.
 	StartTime uint64
-	// Balance is its remaining balance: what it was given and what was added since, 0 once
-	// disabled. The continuous fee (§4.7) is not charged yet. It is active while Balance > 0.
+	// Balance is its remaining balance after the continuous fee (§4.7) charged up to the last
+	// accepted block's time; 0 once it has run out or been disabled. It is active while
+	// Balance > 0.
 	Balance               uint64
 	RemainingBalanceOwner PChainOwner
 	DeactivationOwner     PChainOwner
@@ -241,6 +258,10 @@ type L1Validator struct {
 // subnet that is not an L1.
 func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
 	vids, err := vm.state.l1ValidatorIDs(subnetID)
+	if err != nil {
+		return nil, err
+	}
+	rec, _, err := vm.state.lastAccepted()
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +281,7 @@ func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
 			PublicKey:             v.publicKey,
 			Weight:                v.weight,
 			StartTime:             v.startTime,
-			Balance:               v.balance,
+			Balance:               v.remaining(rec.fees.accrued),
 			RemainingBalanceOwner: v.remainingBalanceOwner,
 			DeactivationOwner:     v.deactivationOwner,
 		})

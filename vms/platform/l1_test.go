@@ -331,3 +331,87 @@ func keysOf(m map[string]any) []string {
 	}
 	return out
 }
+
+// TestL1ValidatorContinuousFee checks the continuous fee (§4.7) at the local constants: with two
+// active validators, below the target, each pays 1 nAVAX a second; the VM builds an empty block
+// when one runs out, and an increase reactivates it.
+func TestL1ValidatorContinuousFee(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, t.TempDir(), clk)
+	ewoq := key(t, ewoqKeyHex)
+	ewoqAddr := addrOf(ewoq)
+	createSubnet := sign(t, &platform.CreateSubnetTx{
+		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+		Owner:  owner(ewoqAddr),
+	}, ewoq)
+	n.issue(createSubnet)
+	subnetID := createSubnet.ID()
+
+	const small, large = 5, 1_000_000
+	po := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
+	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= small + large
+	convTx := &platform.ConvertSubnetToL1Tx{
+		BaseTx:   b,
+		SubnetID: subnetID,
+		ChainID:  ids.ID{1},
+		Address:  []byte{0x01},
+		Validators: []platform.ConvertSubnetToL1Validator{
+			{NodeID: []byte(strings.Repeat("\x01", 20)), Weight: 10, Balance: small, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
+			{NodeID: []byte(strings.Repeat("\x02", 20)), Weight: 20, Balance: large, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
+		},
+		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
+	}
+	n.issue(sign(t, convTx, ewoq, ewoq))
+	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
+	increase := func(vid ids.ID, amount uint64) *platform.Tx {
+		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
+		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
+		return sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
+	}
+	balances := func() map[ids.ID]string {
+		var reply struct {
+			Validators []struct {
+				ValidationID ids.ID `json:"validationID"`
+				Balance      string `json:"balance"`
+			} `json:"validators"`
+		}
+		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
+		out := map[ids.ID]string{}
+		for _, v := range reply.Validators {
+			out[v.ValidationID] = v.Balance
+		}
+		return out
+	}
+	timestamp := func() time.Time {
+		var reply struct {
+			Timestamp time.Time `json:"timestamp"`
+		}
+		n.result("getTimestamp", `{}`, &reply)
+		return reply.Timestamp
+	}
+	require.Equal(t, map[ids.ID]string{vid0: "5", vid1: "1000000"}, balances())
+
+	// Three seconds at 1 nAVAX a second each, charged by the block that carries the increase.
+	clk.Advance(3 * time.Second)
+	n.issue(increase(vid1, 1))
+	require.Equal(t, map[ids.ID]string{vid0: "2", vid1: "999998"}, balances())
+
+	// vid0 runs out 5 s after the conversion: the VM builds an empty block at that time, not at
+	// the clock's, and vid0 stays listed with balance 0.
+	h := n.height()
+	clk.Advance(10 * time.Second)
+	require.Eventually(t, func() bool { return balances()[vid0] == "0" }, 20*time.Second, 5*time.Millisecond)
+	require.Equal(t, vectorTime.Add(5*time.Second).UTC(), timestamp().UTC())
+	require.NotEqual(t, h, n.height())
+	require.Equal(t, map[ids.ID]string{vid0: "0", vid1: "999996"}, balances())
+
+	// From then on vid1 pays alone; an increase reactivates vid0 with the new balance.
+	n.issue(increase(vid0, 100))
+	require.Equal(t, vectorTime.Add(13*time.Second).UTC(), timestamp().UTC())
+	require.Equal(t, map[ids.ID]string{vid0: "100", vid1: "999988"}, balances())
+	clk.Advance(4 * time.Second)
+	n.issue(increase(vid1, 1))
+	require.Equal(t, map[ids.ID]string{vid0: "96", vid1: "999985"}, balances())
+}

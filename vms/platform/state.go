@@ -29,7 +29,8 @@ const (
 	// network's (subnet ids.Empty) included; a chain's fields are its CreateChainTx's.
 	keyChain byte = 'c'
 	// keyLast → the last accepted block's ID, height (8 bytes), then the fee state after it:
-	// chain time, capacity, excess (8 bytes each, big-endian). Written with every block, in the
+	// chain time, capacity, excess, continuous fee excess, accrued fees (8 bytes each,
+	// big-endian). Written with every block, in the
 	// block's batch; absent until the genesis is written.
 	keyLast byte = 'l'
 	// keyConversion | subnetID → the subnet's conversion to an L1: conversion ID, manager chain
@@ -41,10 +42,13 @@ const (
 	keyL1Subnet byte = 'V'
 	// keySubnetValidator | subnetID | txID → empty: the AddSubnetValidatorTxs of each subnet.
 	keySubnetValidator byte = 'w'
+	// keyActive | endAccumulatedFee (8 bytes, big-endian) | validationID → empty: the active L1
+	// validators, in the order they run out (§4.7).
+	keyActive byte = 'A'
 )
 
 // lastRecordLen is the length of the keyLast value.
-const lastRecordLen = ids.IDLen + 8 + 3*8
+const lastRecordLen = ids.IDLen + 8 + 5*8
 
 // state reads the P-Chain's accepted state from the VM's key space. It holds no memory of its
 // own and is safe for concurrent use; every write goes through a block's batch or the genesis
@@ -236,6 +240,8 @@ func (s *state) lastAccepted() (lastRecord, bool, error) {
 	r.fees.time = binary.BigEndian.Uint64(b[8:])
 	r.fees.capacity = binary.BigEndian.Uint64(b[16:])
 	r.fees.excess = binary.BigEndian.Uint64(b[24:])
+	r.fees.validatorExcess = binary.BigEndian.Uint64(b[32:])
+	r.fees.accrued = binary.BigEndian.Uint64(b[40:])
 	return r, true, nil
 }
 
@@ -288,9 +294,76 @@ func owners(out Output) []ids.ShortID {
 	return nil
 }
 
+func activeKey(endFee uint64, validationID ids.ID) []byte {
+	k := make([]byte, 0, 1+8+ids.IDLen)
+	k = append(k, keyActive)
+	k = binary.BigEndian.AppendUint64(k, endFee)
+	return append(k, validationID[:]...)
+}
+
+// activeL1 is an active L1 validator as the keyActive index lists it.
+type activeL1 struct {
+	endFee       uint64
+	validationID ids.ID
+}
+
+// activeL1Validators returns the active L1 validators of every L1, those that run out first
+// first (§4.7).
+func (s *state) activeL1Validators() ([]activeL1, error) {
+	it, err := s.db.NewIterator([]byte{keyActive}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []activeL1
+	for it.Next() {
+		k := it.Key()
+		if len(k) != 1+8+ids.IDLen {
+			return nil, errors.Join(fmt.Errorf("stored active L1 validator key %x", k), it.Close())
+		}
+		out = append(out, activeL1{endFee: binary.BigEndian.Uint64(k[1:]), validationID: ids.ID(k[9:])})
+	}
+	return out, errors.Join(it.Err(), it.Close())
+}
+
 // writer stages changes into a batch.
 type writer struct {
 	b *storage.Batch
+	// s and endFees let putL1 keep the keyActive index: the accepted state, and the end
+	// accumulated fees of the L1 validators the batch has written so far.
+	s       *state
+	endFees map[ids.ID]uint64
+}
+
+// putL1Validator writes v and keeps the keyActive index in step.
+func (w writer) putL1Validator(v *l1Validator) error {
+	old, written := w.endFees[v.validationID]
+	if !written && w.s != nil {
+		prev, found, err := w.s.l1Validator(v.validationID)
+		if err != nil {
+			return err
+		}
+		if found {
+			old = prev.endFee
+		}
+	}
+	if old != 0 {
+		if err := w.b.Delete(activeKey(old, v.validationID)); err != nil {
+			return err
+		}
+	}
+	if v.endFee != 0 {
+		if err := w.b.Put(activeKey(v.endFee, v.validationID), nil); err != nil {
+			return err
+		}
+	}
+	if w.endFees != nil {
+		w.endFees[v.validationID] = v.endFee
+	}
+	b, err := v.bytes()
+	if err != nil {
+		return err
+	}
+	return w.b.Put(idKey(keyL1, v.validationID), b)
 }
 
 func (w writer) putTx(tx *Tx) error {
@@ -318,11 +391,7 @@ func (w writer) putL1(eff *effects) error {
 		}
 	}
 	for _, v := range eff.l1Validators {
-		b, err := v.bytes()
-		if err != nil {
-			return err
-		}
-		if err := w.b.Put(idKey(keyL1, v.validationID), b); err != nil {
+		if err := w.putL1Validator(v); err != nil {
 			return err
 		}
 		k := chainKey(v.subnetID, v.validationID)
@@ -380,5 +449,7 @@ func (w writer) putBlock(blk Block, fees feeState) error {
 	v = binary.BigEndian.AppendUint64(v, fees.time)
 	v = binary.BigEndian.AppendUint64(v, fees.capacity)
 	v = binary.BigEndian.AppendUint64(v, fees.excess)
+	v = binary.BigEndian.AppendUint64(v, fees.validatorExcess)
+	v = binary.BigEndian.AppendUint64(v, fees.accrued)
 	return w.b.Put([]byte{keyLast}, v)
 }

@@ -30,6 +30,8 @@ type rules struct {
 	networkID   uint32
 	avaxAssetID ids.ID
 	fees        FeeConfig
+	// validatorFees is the L1 validators' continuous fee (§4.7).
+	validatorFees ValidatorFeeConfig
 	// primary is the Primary Network's validator, whose period bounds subnet validators'.
 	primary primaryValidator
 }
@@ -170,11 +172,12 @@ func verifyCreateChain(tx *CreateChainTx) error {
 	return tx.SubnetAuth.Verify()
 }
 
-// semantic checks tx against src at chain time now (unix seconds) with the gas price: every
+// semantic checks tx against src at chain time now (unix seconds) with the gas price and the
+// continuous fee's accrued fees (§4.7): every
 // input's UTXO exists, is unlocked and is signed for (§3.3); the subnet authorization is the
 // subnet owner's (§4.4); the inputs cover the outputs plus the fee, gas × price (§4.8). It assumes
 // tx passed syntactic, and returns the tx's effects.
-func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, error) {
+func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
 	hash := tx.UnsignedHash()
 	signers := make(map[secp256k1fx.Signature]ids.ShortID, 1)
@@ -220,7 +223,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
 			return nil, err
 		}
-		conv, vals, total, err := convertEffects(u, now)
+		conv, vals, total, err := convertEffects(u, now, accrued)
 		if err != nil {
 			return nil, err
 		}
@@ -230,8 +233,9 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 		if err != nil {
 			return nil, err
 		}
+		// An inactive validator is reactivated with the new balance (§4.7).
 		after := *v
-		if after.balance, err = add(v.balance, u.Balance); err != nil {
+		if after.endFee, err = add(max(v.endFee, accrued), u.Balance); err != nil {
 			return nil, err
 		}
 		eff.l1Validators, balances = []*l1Validator{&after}, u.Balance
@@ -246,8 +250,8 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price uint64) (*effects, e
 			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedL1ValidatorModification, err)
 		}
 		after := *v
-		after.balance = 0
-		eff.l1Validators, refund, refundOwner = []*l1Validator{&after}, v.balance, &v.remainingBalanceOwner
+		after.endFee = 0
+		eff.l1Validators, refund, refundOwner = []*l1Validator{&after}, v.remaining(accrued), &v.remainingBalanceOwner
 	}
 	fee, overflow := mulOverflow(eff.gas, price)
 	if overflow {

@@ -52,6 +52,9 @@ type Factory struct {
 	StakeDuration time.Duration
 	// Fees is the dynamic fee configuration (§4.8). The zero value means LocalFeeConfig.
 	Fees FeeConfig
+	// ValidatorFees is the L1 validators' continuous fee configuration (§4.7). The zero value
+	// means LocalValidatorFeeConfig.
+	ValidatorFees ValidatorFeeConfig
 	// AVAXAssetID is the asset fees are paid in. Zero means the asset of the genesis UTXOs.
 	AVAXAssetID ids.ID
 	// Aliases resolves chain aliases for platform.getBlockchainStatus and tells which chains this
@@ -94,6 +97,10 @@ type VM struct {
 	// last is the last accepted block, with the fee state after it.
 	last *chainBlock
 	pool *mempool
+	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
+	// stops it for good.
+	evictTimer *time.Timer
+	closed     bool
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -114,8 +121,12 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if fees == (FeeConfig{}) {
 		fees = LocalFeeConfig
 	}
-	if fees.ExcessConversionConstant == 0 {
-		return nil, errors.New("platform: the fee config's excess conversion constant must not be zero")
+	vfees := f.ValidatorFees
+	if vfees == (ValidatorFeeConfig{}) {
+		vfees = LocalValidatorFeeConfig
+	}
+	if fees.ExcessConversionConstant == 0 || vfees.ExcessConversionConstant == 0 {
+		return nil, errors.New("platform: the fee configs' excess conversion constants must not be zero")
 	}
 	avax := f.AVAXAssetID
 	if avax == ids.Empty && len(g.UTXOs) > 0 {
@@ -129,7 +140,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		stake = DefaultStakeDuration
 	}
 	vm := &VM{
-		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees},
+		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees, validatorFees: vfees},
 		hrp:     address.HRP(c.NetworkID),
 		log:     c.Log,
 		clock:   c.Clock,
@@ -151,6 +162,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		return nil, err
 	}
 	vm.handler = vm.newHandler()
+	vm.scheduleEviction()
 	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"validator", f.NodeID.String())
 	return vm, nil
@@ -259,7 +271,7 @@ func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
 // verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
 // (the block's txs so far, recorded here), syntactic and semantic checks, and not committed
 // already.
-func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price uint64, seen map[ids.ID]struct{}) (*effects, error) {
+func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -267,7 +279,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price uint64, seen map[ids.I
 	if err := vm.rules.syntactic(tx); err != nil {
 		return nil, err
 	}
-	eff, err := vm.rules.semantic(tx, src, now, price)
+	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
 	if err != nil {
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
@@ -307,9 +319,15 @@ func (vm *VM) issue(tx *Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t := max(vm.now(), vm.last.fees.time)
-	price := vm.last.fees.advance(&vm.rules.fees, t).price(&vm.rules.fees)
-	eff, err := vm.verifyTx(tx, vm.pool.view, t, price, make(map[ids.ID]struct{}, 1))
+	t, err := vm.blockTime(vm.last.fees)
+	if err != nil {
+		return err
+	}
+	fees, _, err := vm.advance(vm.last.fees, t)
+	if err != nil {
+		return err
+	}
+	eff, err := vm.verifyTx(tx, vm.pool.view, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -332,10 +350,19 @@ func (vm *VM) pending(id ids.ID) bool {
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
 	parent := vm.last
-	t := max(vm.now(), parent.fees.time)
-	fees := parent.fees.advance(&vm.rules.fees, t)
+	t, err := vm.blockTime(parent.fees)
+	if err != nil {
+		vm.mu.Unlock()
+		return nil, err
+	}
+	fees, evicted, err := vm.advance(parent.fees, t)
+	if err != nil {
+		vm.mu.Unlock()
+		return nil, err
+	}
 	price := fees.price(&vm.rules.fees)
 	ov := newOverlay(vm.state)
+	ov.apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	var (
 		txs  []*Tx
@@ -348,7 +375,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(txs) > 0 && size+e.tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(e.tx, ov, t, price, seen)
+		eff, err := vm.verifyTx(e.tx, ov, t, price, fees.accrued, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", e.tx.ID().String(), "err", err)
 			drop[e.tx.ID()] = struct{}{}
@@ -365,7 +392,8 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	}
 	vm.pool.remove(drop)
 	vm.mu.Unlock()
-	if len(txs) == 0 {
+	// A block without txs is built only to deactivate the validators that ran out (§4.7).
+	if len(txs) == 0 && len(evicted) == 0 {
 		return nil, chains.ErrNoWork
 	}
 	after, _ := fees.consume(gas)
@@ -373,7 +401,104 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &chainBlock{vm: vm, blk: blk, effs: effs, fees: after, verifiedOn: parent.ID()}, nil
+	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID()}, nil
+}
+
+// blockTime returns the time of a block on a parent with the fee state parent: the node's time,
+// but no earlier than the parent's and no later than when the next L1 validator runs out
+// (§4.1, §4.7).
+func (vm *VM) blockTime(parent feeState) (uint64, error) {
+	t := max(vm.now(), parent.time)
+	next, ok, err := vm.nextEviction(parent)
+	if err != nil || !ok {
+		return t, err
+	}
+	return min(t, next), nil
+}
+
+// maxEvictionWait bounds how far ahead nextEviction looks, in seconds.
+const maxEvictionWait = 1 << 32
+
+// nextEviction returns the chain time at which the first active L1 validator of the accepted
+// state, whose fee state is parent, runs out of balance; ok is false when none is active (§4.7).
+func (vm *VM) nextEviction(parent feeState) (t uint64, ok bool, err error) {
+	active, err := vm.state.activeL1Validators()
+	if err != nil || len(active) == 0 {
+		return 0, false, err
+	}
+	if active[0].endFee <= parent.accrued {
+		return parent.time, true, nil
+	}
+	s := vm.rules.validatorFees.secondsUntil(uint64(len(active)), parent.validatorExcess,
+		active[0].endFee-parent.accrued, maxEvictionWait)
+	return satAdd(parent.time, s), true, nil
+}
+
+// advance returns the fee state parent (the accepted state's) advanced to time t ≥ parent.time:
+// the dynamic fee state (§4.8) and the continuous fee, which every active L1 validator pays for
+// each second; and the active validators that ran out by then, deactivated (§4.7).
+func (vm *VM) advance(parent feeState, t uint64) (feeState, []*l1Validator, error) {
+	fees := parent.advance(&vm.rules.fees, t)
+	if t <= parent.time {
+		return fees, nil, nil
+	}
+	active, err := vm.state.activeL1Validators()
+	if err != nil {
+		return fees, nil, err
+	}
+	cost, excess := vm.rules.validatorFees.cost(uint64(len(active)), parent.validatorExcess, t-parent.time)
+	fees.validatorExcess = excess
+	fees.accrued = satAdd(parent.accrued, cost)
+	var evicted []*l1Validator
+	for _, a := range active {
+		if a.endFee > fees.accrued {
+			break
+		}
+		v, found, err := vm.state.l1Validator(a.validationID)
+		switch {
+		case err != nil:
+			return fees, nil, err
+		case !found:
+			return fees, nil, fmt.Errorf("platform: active L1 validator %s is missing", a.validationID)
+		}
+		v.endFee = 0
+		evicted = append(evicted, v)
+	}
+	return fees, evicted, nil
+}
+
+// evictionPoll bounds the eviction timer's wait, so that a clock that jumps (a fake one in
+// tests, or a system clock set forward) is noticed within it.
+const evictionPoll = time.Second
+
+// scheduleEviction signals WorkReady when the next L1 validator runs out of balance by the
+// node's clock, so that the pipeline builds the block that deactivates it (§4.7).
+func (vm *VM) scheduleEviction() {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.closed {
+		return
+	}
+	if vm.evictTimer != nil {
+		vm.evictTimer.Stop()
+		vm.evictTimer = nil
+	}
+	next, ok, err := vm.nextEviction(vm.last.fees)
+	switch {
+	case err != nil:
+		vm.log.Error("next L1 validator eviction", "err", err)
+		return
+	case !ok:
+		return
+	}
+	if now := vm.now(); next <= now {
+		vm.signal()
+		return
+	} else if d := time.Duration(next-now) * time.Second; d < evictionPoll {
+		vm.evictTimer = vm.clock.AfterFunc(d, vm.scheduleEviction)
+		return
+	}
+	vm.evictTimer = vm.clock.AfterFunc(evictionPoll, vm.scheduleEviction)
 }
 
 // WorkReady implements chains.VM.
@@ -413,6 +538,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	if pending > 0 {
 		vm.signal()
 	}
+	vm.scheduleEviction()
 	return nil
 }
 
@@ -421,8 +547,17 @@ func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{"": vm.handler}, nil
 }
 
-// Close implements chains.VM. The VM holds no resources of its own.
-func (vm *VM) Close() error { return nil }
+// Close implements chains.VM: it stops the eviction timer.
+func (vm *VM) Close() error {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	vm.closed = true
+	if vm.evictTimer != nil {
+		vm.evictTimer.Stop()
+		vm.evictTimer = nil
+	}
+	return nil
+}
 
 // chainBlock is a P-Chain block as the acceptance pipeline sees it. It is used by the pipeline
 // goroutine only, and is immutable once accepted.
@@ -433,7 +568,10 @@ type chainBlock struct {
 	// once verified against the last accepted block verifiedOn (the builder verifies the blocks
 	// it builds). For an accepted block loaded from the state only fees is set, and only for the
 	// last one.
-	effs       []*effects
+	effs []*effects
+	// evicted are the L1 validators that ran out of balance by the block's time, deactivated
+	// (§4.7), once verified.
+	evicted    []*l1Validator
 	fees       feeState
 	verifiedOn ids.ID
 }
@@ -463,7 +601,9 @@ func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 
 // Verify implements chains.Block: a Banff standard block that extends the last accepted block by
 // one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
-// node's clock, with at least one tx (§4.1). The fee state is advanced to the block's time, every
+// node's clock and no later than the next L1 validator eviction, with at least one tx unless it
+// deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to the block's time,
+// the continuous fee charged and the validators that ran out deactivated; every
 // tx is verified in order on the UTXOs the earlier ones leave (so a UTXO is spent at most once in
 // a block and across blocks) and pays gas × the advanced state's price, and the block's gas must
 // fit the capacity (§4.8).
@@ -479,18 +619,27 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	case sb.Parent() != parent.ID() || sb.Height() != parent.Height()+1:
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
 			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.ID(), parent.Height())
-	case len(sb.Txs()) == 0:
-		return ErrNoTxs
 	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
 	}
 	if b.effs != nil && b.verifiedOn == parent.ID() {
 		return nil
 	}
-	cfg := &vm.rules.fees
-	fees := parent.fees.advance(cfg, sb.Time())
-	price := fees.price(cfg)
+	if next, ok, err := vm.nextEviction(parent.fees); err != nil {
+		return err
+	} else if ok && sb.Time() > next {
+		return fmt.Errorf("%w: %d, after the next L1 validator eviction at %d", ErrBlockTime, sb.Time(), next)
+	}
+	fees, evicted, err := vm.advance(parent.fees, sb.Time())
+	if err != nil {
+		return err
+	}
+	if len(sb.Txs()) == 0 && len(evicted) == 0 {
+		return ErrNoTxs
+	}
+	price := fees.price(&vm.rules.fees)
 	ov := newOverlay(vm.state)
+	ov.apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
 	var gas uint64
@@ -498,7 +647,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		eff, err := vm.verifyTx(tx, ov, sb.Time(), price, seen)
+		eff, err := vm.verifyTx(tx, ov, sb.Time(), price, fees.accrued, seen)
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
@@ -510,7 +659,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
 	}
-	b.effs, b.fees, b.verifiedOn = effs, after, parent.ID()
+	b.effs, b.evicted, b.fees, b.verifiedOn = effs, evicted, after, parent.ID()
 	return nil
 }
 
@@ -523,7 +672,12 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch)}
+	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, endFees: make(map[ids.ID]uint64)}
+	for _, v := range b.evicted {
+		if err := w.putL1Validator(v); err != nil {
+			return err
+		}
+	}
 	created := make(map[ids.ID]struct{})
 	var order []*UTXO
 	for i, tx := range b.blk.Txs() {
