@@ -165,19 +165,88 @@ func (p *P) CreateSubnet(ctx context.Context, owner string) (*platform.Tx, error
 // CreateChain builds and signs a CreateChainTx on subnetID, authorized by the key, which must be
 // one of the subnet's owners with a threshold of 1 (platform.getSubnet). It does not issue it.
 func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID ids.ID, genesis []byte) (*platform.Tx, error) {
-	var subnet platform.GetSubnetReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: subnetID}, &subnet); err != nil {
+	auth, err := p.subnetAuth(ctx, subnetID)
+	if err != nil {
 		return nil, err
-	}
-	i := slices.Index(subnet.ControlKeys, p.Address())
-	if i < 0 || subnet.Threshold != 1 {
-		return nil, fmt.Errorf("subnet %s: %w: %s", subnetID, ErrNotSubnetOwner, p.Address())
 	}
 	b, utxos, err := p.prepare(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return b.CreateChain(p.key, utxos, subnetID, name, vmID, genesis, PAuth{SigIndices: []uint32{uint32(i)}, Keys: []*Key{p.key}})
+	return b.CreateChain(p.key, utxos, subnetID, name, vmID, genesis, auth)
+}
+
+// subnetAuth returns the key's authorization as subnetID's owner, which it must be alone with a
+// threshold of 1 (platform.getSubnet).
+func (p *P) subnetAuth(ctx context.Context, subnetID ids.ID) (PAuth, error) {
+	var subnet platform.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: subnetID}, &subnet); err != nil {
+		return PAuth{}, err
+	}
+	i := slices.Index(subnet.ControlKeys, p.Address())
+	if i < 0 || subnet.Threshold != 1 {
+		return PAuth{}, fmt.Errorf("subnet %s: %w: %s", subnetID, ErrNotSubnetOwner, p.Address())
+	}
+	return PAuth{SigIndices: []uint32{uint32(i)}, Keys: []*Key{p.key}}, nil
+}
+
+// L1Validator is an initial validator of ConvertSubnet. Its remaining balance owner and
+// deactivation owner are the key's address alone.
+type L1Validator struct {
+	NodeID ids.NodeID
+	Weight uint64
+	// Balance in nAVAX pays the continuous fee; the key pays it.
+	Balance uint64
+	Signer  platform.ProofOfPossession
+}
+
+// ConvertSubnet builds and signs a ConvertSubnetToL1Tx turning subnetID into an L1 managed by
+// the address on chainID, authorized by the key as the subnet's sole owner (platform.getSubnet).
+// Each validator's owners are the key's address. The validators are sorted by node ID in the tx;
+// validator i's validation ID is its ValidationID(i). It does not issue it.
+func (p *P) ConvertSubnet(ctx context.Context, subnetID, chainID ids.ID, address []byte, validators []L1Validator) (*platform.Tx, error) {
+	auth, err := p.subnetAuth(ctx, subnetID)
+	if err != nil {
+		return nil, err
+	}
+	owner := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{p.key.Address()}}
+	vals := make([]platform.ConvertSubnetToL1Validator, len(validators))
+	for i, v := range validators {
+		vals[i] = platform.ConvertSubnetToL1Validator{
+			NodeID:                v.NodeID[:],
+			Weight:                v.Weight,
+			Balance:               v.Balance,
+			Signer:                v.Signer,
+			RemainingBalanceOwner: owner,
+			DeactivationOwner:     owner,
+		}
+	}
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.ConvertSubnet(p.key, utxos, subnetID, chainID, address, vals, auth)
+}
+
+// IncreaseBalance builds and signs an IncreaseL1ValidatorBalanceTx adding amount nAVAX to the L1
+// validator validationID's balance. It does not issue it.
+func (p *P) IncreaseBalance(ctx context.Context, validationID ids.ID, amount uint64) (*platform.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.IncreaseBalance(p.key, utxos, validationID, amount)
+}
+
+// DisableValidator builds and signs a DisableL1ValidatorTx of the L1 validator validationID,
+// authorized by the key, which must be the validator's deactivation owner alone with a threshold
+// of 1 (as ConvertSubnet makes it); otherwise the node refuses the tx. It does not issue it.
+func (p *P) DisableValidator(ctx context.Context, validationID ids.ID) (*platform.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.DisableValidator(p.key, utxos, validationID, PAuth{SigIndices: []uint32{0}, Keys: []*Key{p.key}})
 }
 
 // Issue sends a signed tx to the node with platform.issueTx and returns its ID.

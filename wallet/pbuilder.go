@@ -249,3 +249,53 @@ func sortPOutputs(outs []platform.TransferableOutput) error {
 	copy(outs, sorted)
 	return nil
 }
+
+// ConvertSubnet returns a ConvertSubnetToL1Tx turning subnetID into an L1 managed by address on
+// chainID with validators (sorted here by node ID), paid by key, which also pays the validators'
+// balances, and authorized by auth as the subnet's owner. Validator i's validation ID is the
+// tx's ValidationID(i) (§2.3), in the sorted order.
+func (b *PBuilder) ConvertSubnet(key *Key, utxos []*platform.UTXO, subnetID, chainID ids.ID, address []byte, validators []platform.ConvertSubnetToL1Validator, auth PAuth) (*platform.Tx, error) {
+	vals := slices.Clone(validators)
+	slices.SortFunc(vals, func(a, c platform.ConvertSubnetToL1Validator) int { return bytes.Compare(a.NodeID, c.NodeID) })
+	var total uint64
+	for _, v := range vals {
+		if total+v.Balance < total {
+			return nil, fmt.Errorf("%w: the validators' balances exceed 2^64-1", ErrInsufficientFunds)
+		}
+		total += v.Balance
+	}
+	return b.build(key, utxos, total, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
+		return &platform.ConvertSubnetToL1Tx{
+			BaseTx:     base,
+			SubnetID:   subnetID,
+			ChainID:    chainID,
+			Address:    slices.Clone(address),
+			Validators: vals,
+			SubnetAuth: secp256k1fx.Input{SigIndices: auth.SigIndices},
+		}
+	})
+}
+
+// IncreaseBalance returns an IncreaseL1ValidatorBalanceTx adding amount nAVAX to the balance of
+// the L1 validator validationID, paid by key.
+func (b *PBuilder) IncreaseBalance(key *Key, utxos []*platform.UTXO, validationID ids.ID, amount uint64) (*platform.Tx, error) {
+	if amount == 0 {
+		return nil, ErrZeroAmount
+	}
+	return b.build(key, utxos, amount, nil, nil, func(base platform.BaseTx) platform.UnsignedTx {
+		return &platform.IncreaseL1ValidatorBalanceTx{BaseTx: base, ValidationID: validationID, Balance: amount}
+	})
+}
+
+// DisableValidator returns a DisableL1ValidatorTx deactivating the L1 validator validationID,
+// paid by key and authorized by auth as the validator's deactivation owner. The remaining
+// balance is refunded to the validator's remaining balance owner (§4.4).
+func (b *PBuilder) DisableValidator(key *Key, utxos []*platform.UTXO, validationID ids.ID, auth PAuth) (*platform.Tx, error) {
+	return b.build(key, utxos, 0, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
+		return &platform.DisableL1ValidatorTx{
+			BaseTx:       base,
+			ValidationID: validationID,
+			DisableAuth:  secp256k1fx.Input{SigIndices: auth.SigIndices},
+		}
+	})
+}

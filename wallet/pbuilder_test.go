@@ -1,6 +1,7 @@
 package wallet_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -51,6 +52,7 @@ func TestPBuilder(t *testing.T) {
 		utxos   []*platform.UTXO
 		build   func(b *wallet.PBuilder, utxos []*platform.UTXO) (*platform.Tx, error)
 		sent    uint64
+		burned  uint64
 		ins     int
 		creds   int
 		wantErr error
@@ -91,6 +93,48 @@ func TestPBuilder(t *testing.T) {
 			ins: 1, creds: 2,
 		},
 		{
+			name:  "convert subnet sorts the validators and pays their balances",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				vals := []platform.ConvertSubnetToL1Validator{
+					{NodeID: bytes.Repeat([]byte{2}, ids.NodeIDLen), Weight: 1, Balance: 300},
+					{NodeID: bytes.Repeat([]byte{1}, ids.NodeIDLen), Weight: 2, Balance: 400},
+				}
+				tx, err := b.ConvertSubnet(key, u, subnet, ids.ID{1}, []byte{1}, vals, auth)
+				if err == nil {
+					conv := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+					require.Equal(t, uint64(2), conv.Validators[0].Weight)
+					require.Equal(t, bytes.Repeat([]byte{2}, ids.NodeIDLen), vals[0].NodeID, "the caller's slice is left alone")
+				}
+				return tx, err
+			},
+			burned: 700, ins: 1, creds: 2,
+		},
+		{
+			name:  "increase balance",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.IncreaseBalance(key, u, ids.ID{9}, 1234)
+			},
+			burned: 1234, ins: 1, creds: 1,
+		},
+		{
+			name:  "increase nothing",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.IncreaseBalance(key, u, ids.ID{9}, 0)
+			},
+			wantErr: wallet.ErrZeroAmount,
+		},
+		{
+			name:  "disable validator",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.DisableValidator(key, u, ids.ID{9}, auth)
+			},
+			ins: 1, creds: 2,
+		},
+		{
 			name:  "insufficient",
 			utxos: []*platform.UTXO{pUTXO(1, 100, 0, key.Address())},
 			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
@@ -119,7 +163,7 @@ func TestPBuilder(t *testing.T) {
 			in, out := pFlow(tx)
 			fee := b.Fee(tx)
 			require.NotZero(t, fee)
-			require.Equal(t, in-out-fee, uint64(0), "the fee is paid exactly")
+			require.Equal(t, tt.burned, in-out-fee, "the fee and the balances are paid exactly")
 			require.Len(t, tx.Unsigned().Base().Ins, tt.ins)
 			require.Len(t, tx.Creds(), tt.creds)
 			parsed, err := platform.ParseTx(tx.Bytes())

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,10 +21,11 @@ import (
 func newPCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "p",
-		Short: "Send AVAX, create subnets and create chains on the P-Chain",
+		Short: "Send AVAX, create subnets and chains, and manage L1s on the P-Chain",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout))
+	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout),
+		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout))
 	return cmd
 }
 
@@ -172,6 +175,16 @@ func (f *walletFlags) openP(ctx context.Context) (*wallet.P, error) {
 // issueP issues tx, prints its ID (and, if label is set, the same ID under label), waits for
 // the commit and says so.
 func (f *walletFlags) issueP(ctx context.Context, stdout io.Writer, p *wallet.P, tx *platform.Tx, label string) error {
+	var extra []string
+	if label != "" {
+		extra = []string{label, tx.ID().String()}
+	}
+	return f.issuePLines(ctx, stdout, p, tx, extra...)
+}
+
+// issuePLines issues tx, prints its ID, then each pair of extra as "name: value", waits for the
+// commit and says so.
+func (f *walletFlags) issuePLines(ctx context.Context, stdout io.Writer, p *wallet.P, tx *platform.Tx, extra ...string) error {
 	txID, err := p.Issue(ctx, tx)
 	if err != nil {
 		return err
@@ -179,8 +192,8 @@ func (f *walletFlags) issueP(ctx context.Context, stdout io.Writer, p *wallet.P,
 	if _, err := fmt.Fprintf(stdout, "txID: %s\n", txID); err != nil {
 		return err
 	}
-	if label != "" {
-		if _, err := fmt.Fprintf(stdout, "%s: %s\n", label, txID); err != nil {
+	for i := 0; i+1 < len(extra); i += 2 {
+		if _, err := fmt.Fprintf(stdout, "%s: %s\n", extra[i], extra[i+1]); err != nil {
 			return err
 		}
 	}
@@ -189,4 +202,171 @@ func (f *walletFlags) issueP(ctx context.Context, stdout io.Writer, p *wallet.P,
 	}
 	_, err = fmt.Fprintln(stdout, "status: Committed")
 	return err
+}
+
+// newPConvertSubnetCmd builds `cornice p convert-subnet`.
+func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
+	var (
+		f                                        walletFlags
+		subnet, chain, addr, nodeID, blsKey, pop string
+		weight, balance                          uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "convert-subnet",
+		Short: "Convert a subnet the key owns into an L1 with one validator",
+		Long: "Convert --subnet into an L1 managed by --address on --chain, with one initial validator:\n" +
+			"--validator-node-id with the BLS key --validator-bls-key and its proof of possession\n" +
+			"--validator-pop, --weight, and --balance nAVAX for its continuous fee, paid by the key. The key\n" +
+			"signs as the subnet's owner and is the validator's remaining balance and deactivation owner.\n" +
+			"Then wait until the node commits it. Prints the validator's validation ID.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			subnetID, err := ids.FromString(subnet)
+			if err != nil {
+				return fmt.Errorf("--subnet: %w", err)
+			}
+			chainID, err := ids.FromString(chain)
+			if err != nil {
+				return fmt.Errorf("--chain: %w", err)
+			}
+			address, err := decodeHexFlag("address", addr, -1)
+			if err != nil {
+				return err
+			}
+			v := wallet.L1Validator{Weight: weight, Balance: balance}
+			if v.NodeID, err = ids.NodeIDFromString(nodeID); err != nil {
+				return fmt.Errorf("--validator-node-id: %w", err)
+			}
+			pk, err := decodeHexFlag("validator-bls-key", blsKey, platform.BLSPublicKeyLen)
+			if err != nil {
+				return err
+			}
+			sig, err := decodeHexFlag("validator-pop", pop, platform.BLSSignatureLen)
+			if err != nil {
+				return err
+			}
+			copy(v.Signer.PublicKey[:], pk)
+			copy(v.Signer.Signature[:], sig)
+			p, err := f.openP(ctx)
+			if err != nil {
+				return err
+			}
+			tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, []wallet.L1Validator{v})
+			if err != nil {
+				return err
+			}
+			conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+			if !ok {
+				return fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
+			}
+			return f.issuePLines(ctx, stdout, p, tx, "validationID", conv.ValidationID(0).String())
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
+	fs.StringVar(&chain, "chain", "", "manager chain `ID`")
+	fs.StringVar(&addr, "address", "", "manager address in `hex`, at most 4096 bytes")
+	fs.StringVar(&nodeID, "validator-node-id", "", "validator's node `ID`, NodeID-…")
+	fs.StringVar(&blsKey, "validator-bls-key", "", "validator's compressed BLS public key, 48 bytes in `hex`")
+	fs.StringVar(&pop, "validator-pop", "", "validator's BLS proof of possession, 96 bytes in `hex`")
+	fs.Uint64Var(&weight, "weight", 0, "validator's weight, greater than zero")
+	fs.Uint64Var(&balance, "balance", 0, "validator's balance in nAVAX; 0 leaves it inactive")
+	f.register(fs)
+	for _, name := range []string{"subnet", "chain", "address", "validator-node-id", "validator-bls-key", "validator-pop", "weight"} {
+		_ = cmd.MarkFlagRequired(name)
+	}
+	return cmd
+}
+
+// newPIncreaseBalanceCmd builds `cornice p increase-balance`.
+func newPIncreaseBalanceCmd(stdout io.Writer) *cobra.Command {
+	var (
+		f      walletFlags
+		vid    string
+		amount uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "increase-balance",
+		Short: "Add to an L1 validator's balance",
+		Long: "Add --amount nAVAX to the balance of the L1 validator --validation-id, paid by the key with\n" +
+			"the dynamic fee; then wait until the node commits it.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			validationID, err := ids.FromString(vid)
+			if err != nil {
+				return fmt.Errorf("--validation-id: %w", err)
+			}
+			p, err := f.openP(ctx)
+			if err != nil {
+				return err
+			}
+			tx, err := p.IncreaseBalance(ctx, validationID, amount)
+			if err != nil {
+				return err
+			}
+			return f.issueP(ctx, stdout, p, tx, "")
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&vid, "validation-id", "", "validation `ID` of the L1 validator")
+	fs.Uint64Var(&amount, "amount", 0, "amount in nAVAX")
+	f.register(fs)
+	_ = cmd.MarkFlagRequired("validation-id")
+	_ = cmd.MarkFlagRequired("amount")
+	return cmd
+}
+
+// newPDisableValidatorCmd builds `cornice p disable-validator`.
+func newPDisableValidatorCmd(stdout io.Writer) *cobra.Command {
+	var (
+		f   walletFlags
+		vid string
+	)
+	cmd := &cobra.Command{
+		Use:   "disable-validator",
+		Short: "Disable an L1 validator and refund its balance",
+		Long: "Disable the L1 validator --validation-id, signed by the key as its sole deactivation owner and\n" +
+			"paying the dynamic fee; its remaining balance goes to its remaining balance owner. Then wait\n" +
+			"until the node commits it.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			validationID, err := ids.FromString(vid)
+			if err != nil {
+				return fmt.Errorf("--validation-id: %w", err)
+			}
+			p, err := f.openP(ctx)
+			if err != nil {
+				return err
+			}
+			tx, err := p.DisableValidator(ctx, validationID)
+			if err != nil {
+				return err
+			}
+			return f.issueP(ctx, stdout, p, tx, "")
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&vid, "validation-id", "", "validation `ID` of the L1 validator")
+	f.register(fs)
+	_ = cmd.MarkFlagRequired("validation-id")
+	return cmd
+}
+
+// decodeHexFlag decodes the hex value s of --name, with or without "0x", which must be n bytes
+// long unless n is negative.
+func decodeHexFlag(name, s string, n int) ([]byte, error) {
+	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X"))
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w: %w", name, errHexFlag, err)
+	}
+	if n >= 0 && len(b) != n {
+		return nil, fmt.Errorf("--%s: %w: %d bytes, want %d", name, errHexFlag, len(b), n)
+	}
+	return b, nil
 }
