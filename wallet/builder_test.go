@@ -91,7 +91,7 @@ func checkTx(t *testing.T, tx *exchange.Tx, utxos []*exchange.UTXO) {
 		require.Equal(t, ux.AssetID, in.AssetID)
 		require.Equal(t, out.Amount, in.In.Amount)
 		require.Len(t, in.In.SigIndices, 1)
-		addr, err := exchange.RecoverAddress(tx.UnsignedHash(), tx.Creds()[i].Sigs[0])
+		addr, err := secp256k1fx.RecoverAddress(tx.UnsignedHash(), tx.Creds()[i].Sigs[0])
 		require.NoError(t, err)
 		require.Equal(t, out.Addrs[in.In.SigIndices[0]], addr)
 	}
@@ -246,7 +246,7 @@ func TestSignTx(t *testing.T) {
 	require.Equal(t, tx.Creds()[0], tx.Creds()[2])
 	require.NotEqual(t, tx.Creds()[0], tx.Creds()[1])
 	for i, k := range []*wallet.Key{k1, k2, k1} {
-		addr, err := exchange.RecoverAddress(tx.UnsignedHash(), tx.Creds()[i].Sigs[0])
+		addr, err := secp256k1fx.RecoverAddress(tx.UnsignedHash(), tx.Creds()[i].Sigs[0])
 		require.NoError(t, err)
 		require.Equal(t, k.Address(), addr)
 	}

@@ -61,7 +61,7 @@ func ParseKey(s string) (*Key, error) {
 
 // NewKey wraps an ECDSA secp256k1 private key. The caller must not change priv afterwards.
 func NewKey(priv *ecdsa.PrivateKey) *Key {
-	return &Key{priv: priv, addr: exchange.PublicKeyAddress(crypto.CompressPubkey(&priv.PublicKey))}
+	return &Key{priv: priv, addr: secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&priv.PublicKey))}
 }
 
 // String returns the key's `PrivateKey-<CB58>` form. It is the secret: do not log it.

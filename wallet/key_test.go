@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -112,7 +112,7 @@ func TestSign(t *testing.T) {
 			digest := sha256.Sum256([]byte{byte(i)})
 			sig, err := k.Sign(digest)
 			require.NoError(t, err)
-			addr, err := exchange.RecoverAddress(digest, sig)
+			addr, err := secp256k1fx.RecoverAddress(digest, sig)
 			require.NoError(t, err)
 			require.Equal(t, k.Address(), addr)
 		}

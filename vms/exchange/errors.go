@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Encoding errors. Decoding errors are the codec's sentinels (codec.ErrTruncated,
@@ -68,9 +69,9 @@ var (
 	// ErrIndexOutOfBounds refuses a signature index past the owners' addresses.
 	ErrIndexOutOfBounds = errors.New("input referenced a nonexistent address in the output")
 	// ErrWrongSig refuses a signature that does not recover to the owner's address.
-	ErrWrongSig = errors.New("wrong signature")
+	ErrWrongSig = secp256k1fx.ErrWrongSig
 	// ErrMutatedSig refuses a signature with a high S or a recovery flag other than 0 or 1 (§3.2).
-	ErrMutatedSig = errors.New("signature was mutated from its original format")
+	ErrMutatedSig = secp256k1fx.ErrMutatedSig
 	// ErrDoubleSpend refuses a tx spending a UTXO that an earlier tx of the same block, or a
 	// pending tx, already spends.
 	ErrDoubleSpend = errors.New("double spend")

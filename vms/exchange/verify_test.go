@@ -27,25 +27,25 @@ func TestSignatureVector(t *testing.T) {
 	require.Equal(t, tx.Creds()[0].Sigs[0], sig)
 	require.Equal(t, unhex(t, str(t, vec, "signatureHex")), raw)
 
-	addr, err := RecoverAddress(h, sig)
+	addr, err := secp256k1fx.RecoverAddress(h, sig)
 	require.NoError(t, err)
 	require.Equal(t, ewoq, addr)
-	require.Equal(t, ewoq, PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey)))
+	require.Equal(t, ewoq, secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey)))
 
 	// The same signature with S replaced by n-S (and the flag flipped) is the mutated form.
 	mutated := sig
 	s := new(big.Int).SetBytes(sig[32:64])
 	new(big.Int).Sub(crypto.S256().Params().N, s).FillBytes(mutated[32:64])
 	mutated[64] ^= 1
-	_, err = RecoverAddress(h, mutated)
+	_, err = secp256k1fx.RecoverAddress(h, mutated)
 	require.ErrorIs(t, err, ErrMutatedSig)
 	flag := sig
 	flag[64] = 4
-	_, err = RecoverAddress(h, flag)
+	_, err = secp256k1fx.RecoverAddress(h, flag)
 	require.ErrorIs(t, err, ErrMutatedSig)
 	// Another message recovers to another key.
 	h[0] ^= 1
-	other, err := RecoverAddress(h, sig)
+	other, err := secp256k1fx.RecoverAddress(h, sig)
 	if err == nil {
 		require.NotEqual(t, ewoq, other)
 	}

@@ -317,7 +317,7 @@ func key(t *testing.T, h string) *ecdsa.PrivateKey {
 }
 
 func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
-	return exchange.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
+	return secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
 }
 
 func parseAddr(t *testing.T, s string) ids.ShortID {

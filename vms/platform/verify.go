@@ -4,13 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"math/big"
 	"slices"
-
-	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
-	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
-	//lint:ignore SA1019 short addresses are defined with RIPEMD-160 (platform-exchange.md §2.4).
-	"golang.org/x/crypto/ripemd160"
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
@@ -359,7 +353,7 @@ func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, cred *se
 		addr, ok := signers[sig]
 		if !ok {
 			var err error
-			if addr, err = RecoverAddress(hash, sig); err != nil {
+			if addr, err = secp256k1fx.RecoverAddress(hash, sig); err != nil {
 				return err
 			}
 			signers[sig] = addr
@@ -391,40 +385,4 @@ func compareInputs(a, b *TransferableInput) int {
 		return 1
 	}
 	return 0
-}
-
-// secp256k1HalfN is half the order of the secp256k1 group: a valid signature's S is at most this.
-var secp256k1HalfN = new(big.Int).Rsh(secp.S256().Params().N, 1)
-
-// RecoverAddress returns the short address of the key that made sig over hash: ripemd160 of
-// sha256 of the compressed public key (§2.4, §3.2). A high S or a recovery flag other than 0 or 1
-// fails with ErrMutatedSig.
-//
-// Recovery uses decred's pure-Go secp256k1, never go-ethereum's cgo crypto/secp256k1: the genesis
-// package, and so the node, link this package (docs/decisions.md).
-func RecoverAddress(hash [sha256.Size]byte, sig secp256k1fx.Signature) (ids.ShortID, error) {
-	s := new(big.Int).SetBytes(sig[32:64])
-	if sig[64] > 1 || s.Cmp(secp256k1HalfN) > 0 {
-		return ids.ShortID{}, ErrMutatedSig
-	}
-	// Compact form: header 27 + recovery flag (uncompressed key), then r and s.
-	var compact [65]byte
-	compact[0] = 27 + sig[64]
-	copy(compact[1:], sig[:64])
-	pub, _, err := ecdsa.RecoverCompact(compact[:], hash[:])
-	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("%w: %w", ErrWrongSig, err)
-	}
-	return PublicKeyAddress(pub.SerializeCompressed()), nil
-}
-
-// PublicKeyAddress returns the short address of a 33-byte compressed secp256k1 public key:
-// ripemd160(sha256(key)) (§2.4).
-func PublicKeyAddress(compressed []byte) ids.ShortID {
-	sum := sha256.Sum256(compressed)
-	h := ripemd160.New()
-	h.Write(sum[:])
-	var addr ids.ShortID
-	h.Sum(addr[:0])
-	return addr
 }

@@ -343,7 +343,7 @@ func key(t *testing.T, h string) *ecdsa.PrivateKey {
 }
 
 func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
-	return platform.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
+	return secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
 }
 
 // sign signs unsigned with one credential per key, each holding that key's signature (§3.2).

@@ -6,6 +6,10 @@ import "errors"
 // documents the rules but not these texts; they are worded after the reference node's
 // vms/secp256k1fx and no golden test pins them yet.
 var (
+	// ErrWrongSig refuses a signature that does not recover to the owner's address.
+	ErrWrongSig = errors.New("wrong signature")
+	// ErrMutatedSig refuses a signature with a high S or a recovery flag other than 0 or 1 (§3.2).
+	ErrMutatedSig = errors.New("signature was mutated from its original format")
 	// ErrNilOutput is returned for a missing output or owners.
 	ErrNilOutput = errors.New("nil output")
 	// ErrOutputUnspendable is returned when the threshold exceeds the number of addresses.

@@ -1,0 +1,52 @@
+package secp256k1fx
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/big"
+
+	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
+	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+	//lint:ignore SA1019 short addresses are defined with RIPEMD-160 (platform-exchange.md §2.4).
+	"golang.org/x/crypto/ripemd160"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// halfN is half the order of the secp256k1 group: a valid signature's S is at most this.
+var halfN = new(big.Int).Rsh(secp.S256().Params().N, 1)
+
+// RecoverAddress returns the short address of the key that made sig over hash: ripemd160 of
+// sha256 of the compressed public key (platform-exchange.md §2.4, §3.2). A high S or a recovery
+// flag other than 0 or 1 fails with ErrMutatedSig; a signature no key made fails with ErrWrongSig.
+//
+// Recovery uses decred's pure-Go secp256k1 (the code go-ethereum's crypto runs without cgo), never
+// go-ethereum's cgo build: the genesis package, and so the node, link the VMs that call this, and
+// the node's tests also link the reference node's clients, whose C secp256k1 symbols clash with
+// go-ethereum's (docs/decisions.md).
+func RecoverAddress(hash [sha256.Size]byte, sig Signature) (ids.ShortID, error) {
+	s := new(big.Int).SetBytes(sig[32:64])
+	if sig[64] > 1 || s.Cmp(halfN) > 0 {
+		return ids.ShortID{}, ErrMutatedSig
+	}
+	// Compact form: header 27 + recovery flag (uncompressed key), then r and s.
+	var compact [65]byte
+	compact[0] = 27 + sig[64]
+	copy(compact[1:], sig[:64])
+	pub, _, err := ecdsa.RecoverCompact(compact[:], hash[:])
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("%w: %w", ErrWrongSig, err)
+	}
+	return PublicKeyAddress(pub.SerializeCompressed()), nil
+}
+
+// PublicKeyAddress returns the short address of a 33-byte compressed secp256k1 public key:
+// ripemd160(sha256(key)) (§2.4).
+func PublicKeyAddress(compressed []byte) ids.ShortID {
+	sum := sha256.Sum256(compressed)
+	h := ripemd160.New()
+	h.Write(sum[:])
+	var addr ids.ShortID
+	h.Sum(addr[:0])
+	return addr
+}
