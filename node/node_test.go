@@ -158,6 +158,8 @@ func TestHealthAndMetrics(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	require.Contains(t, string(body), `"database":`)
+	// Each running chain has a check with its last accepted block: the P-Chain always runs.
+	require.Contains(t, string(body), `"chain-P":{"message":{"lastAccepted":`)
 	require.Contains(t, string(body), `"healthy":true`)
 
 	post(t, n.url+"/ext/info", `{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}`)
