@@ -44,15 +44,10 @@ func newPSendCmd(stdout io.Writer) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.Send(ctx, to, amount)
-			if err != nil {
-				return err
-			}
-			return f.issueP(ctx, stdout, p, tx, "")
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.Send(ctx, to, amount)
+				return tx, nil, err
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -79,15 +74,13 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.CreateSubnet(ctx, owner)
-			if err != nil {
-				return err
-			}
-			return f.issueP(ctx, stdout, p, tx, "subnetID")
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.CreateSubnet(ctx, owner)
+				if err != nil {
+					return nil, nil, err
+				}
+				return tx, []string{"subnetID", tx.ID().String()}, nil
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -124,15 +117,13 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--genesis: %w", err)
 			}
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.CreateChain(ctx, subnetID, name, vmID, genesis)
-			if err != nil {
-				return err
-			}
-			return f.issueP(ctx, stdout, p, tx, "blockchainID")
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.CreateChain(ctx, subnetID, name, vmID, genesis)
+				if err != nil {
+					return nil, nil, err
+				}
+				return tx, []string{"blockchainID", tx.ID().String()}, nil
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -172,19 +163,18 @@ func (f *walletFlags) openP(ctx context.Context) (*wallet.P, error) {
 	return wallet.NewP(ctx, client, key, clock.Real{})
 }
 
-// issueP issues tx, prints its ID (and, if label is set, the same ID under label), waits for
-// the commit and says so.
-func (f *walletFlags) issueP(ctx context.Context, stdout io.Writer, p *wallet.P, tx *platform.Tx, label string) error {
-	var extra []string
-	if label != "" {
-		extra = []string{label, tx.ID().String()}
+// runP opens the key's P-Chain wallet on the node and runs build with it, then issues the tx it
+// returns, prints the tx ID and each pair of extra lines as "name: value", waits for the commit and
+// says so: the tail of every `cornice p` command, run after its flags parsed.
+func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *platform.Tx, extra []string, err error)) error {
+	p, err := f.openP(ctx)
+	if err != nil {
+		return err
 	}
-	return f.issuePLines(ctx, stdout, p, tx, extra...)
-}
-
-// issuePLines issues tx, prints its ID, then each pair of extra as "name: value", waits for the
-// commit and says so.
-func (f *walletFlags) issuePLines(ctx context.Context, stdout io.Writer, p *wallet.P, tx *platform.Tx, extra ...string) error {
+	tx, extra, err := build(ctx, p)
+	if err != nil {
+		return err
+	}
 	txID, err := p.Issue(ctx, tx)
 	if err != nil {
 		return err
@@ -248,19 +238,17 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 			}
 			copy(v.Signer.PublicKey[:], pk)
 			copy(v.Signer.Signature[:], sig)
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, []wallet.L1Validator{v})
-			if err != nil {
-				return err
-			}
-			conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
-			if !ok {
-				return fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
-			}
-			return f.issuePLines(ctx, stdout, p, tx, "validationID", conv.ValidationID(0).String())
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, []wallet.L1Validator{v})
+				if err != nil {
+					return nil, nil, err
+				}
+				conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+				if !ok {
+					return nil, nil, fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
+				}
+				return tx, []string{"validationID", conv.ValidationID(0).String()}, nil
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -299,15 +287,10 @@ func newPIncreaseBalanceCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--validation-id: %w", err)
 			}
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.IncreaseBalance(ctx, validationID, amount)
-			if err != nil {
-				return err
-			}
-			return f.issueP(ctx, stdout, p, tx, "")
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.IncreaseBalance(ctx, validationID, amount)
+				return tx, nil, err
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -339,15 +322,10 @@ func newPDisableValidatorCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--validation-id: %w", err)
 			}
-			p, err := f.openP(ctx)
-			if err != nil {
-				return err
-			}
-			tx, err := p.DisableValidator(ctx, validationID)
-			if err != nil {
-				return err
-			}
-			return f.issueP(ctx, stdout, p, tx, "")
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+				tx, err := p.DisableValidator(ctx, validationID)
+				return tx, nil, err
+			})
 		},
 	}
 	fs := cmd.Flags()
