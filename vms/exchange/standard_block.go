@@ -31,7 +31,7 @@ func NewStandardBlock(parent ids.ID, height, time uint64, txs []*Tx) (*StandardB
 	size := 2 + 4 + blockHeaderSize + 4
 	for _, tx := range txs {
 		if tx != nil {
-			size += len(tx.bytes) - 2
+			size += tx.Size() - 2
 		}
 	}
 	p := codec.NewPacker(make([]byte, 0, size))

@@ -19,7 +19,7 @@ func NewStandardBlock(parent ids.ID, height, time uint64, txs []*Tx) (*StandardB
 	size := banffHeaderSize + 4
 	for _, tx := range txs {
 		if tx != nil {
-			size += len(tx.bytes) - 2
+			size += tx.Size() - 2
 		}
 	}
 	if err := encodeBlock(b, &b.commonBlock, size); err != nil {

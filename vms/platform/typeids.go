@@ -236,28 +236,3 @@ func unmarshalAuth(u *codec.Unpacker, field string, in *secp256k1fx.Input) {
 	}
 	in.Unmarshal(u)
 }
-
-// marshalCredentials writes a tx's credentials, each as type ID 9 and body.
-func marshalCredentials(p *codec.Packer, creds []secp256k1fx.Credential) {
-	p.Count(len(creds))
-	for i := range creds {
-		p.TypeID(TypeIDCredential)
-		creds[i].Marshal(p)
-	}
-}
-
-// unmarshalCredentials reads the credentials written by marshalCredentials.
-func unmarshalCredentials(u *codec.Unpacker) []secp256k1fx.Credential {
-	n := u.Count(4 + 4)
-	if u.Err() != nil {
-		return nil
-	}
-	creds := make([]secp256k1fx.Credential, n)
-	for i := range creds {
-		if id := u.TypeID(); u.Err() == nil && id != TypeIDCredential {
-			u.Fail(codec.UnknownTypeIDError("credential", id))
-		}
-		creds[i].Unmarshal(u)
-	}
-	return creds
-}
