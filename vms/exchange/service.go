@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -243,66 +244,53 @@ func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsRe
 	if limit <= 0 || limit > maxPageSize {
 		limit = maxPageSize
 	}
-	var (
-		lastAddr ids.ShortID
-		lastUTXO ids.ID
-		utxos    = make([]string, 0)
-		seen     = make(map[ids.ID]struct{})
-	)
-fill:
-	for _, addr := range addrs {
-		start := ids.Empty
-		switch c := addr.Compare(startAddr); {
-		case c < 0:
-			continue
-		case c == 0:
-			start = startUTXO
-		}
-		lastAddr = addr
-		utxoIDs, err := s.vm.state.utxoIDs(addr, start, limit-len(utxos))
-		if err != nil {
-			return nil, s.internal("getUTXOs", err)
-		}
-		for _, id := range utxoIDs {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			lastUTXO = id
-			if _, dup := seen[id]; dup {
-				continue
-			}
-			seen[id] = struct{}{}
-			ux, found, err := s.vm.state.getUTXO(id)
-			if err != nil {
-				return nil, s.internal("getUTXOs", err)
-			}
-			if !found {
-				continue // spent by a block accepted since the index was read
-			}
-			b, err := ux.Bytes()
-			if err != nil {
-				return nil, s.internal("getUTXOs", err)
-			}
-			str, err := args.Encoding.Encode(b)
-			if err != nil {
-				return nil, encodeError("utxo", args.Encoding, err)
-			}
-			utxos = append(utxos, str)
-			if len(utxos) >= limit {
-				break fill
-			}
-		}
+	page, err := utxopage.Walk(ctx, utxoStore{s, args.Encoding}, addrs, startAddr, startUTXO, limit)
+	if err != nil {
+		return nil, err
 	}
-	endAddr, err := s.formatAddress(lastAddr)
+	endAddr, err := s.formatAddress(page.LastAddr)
 	if err != nil {
 		return nil, s.internal("getUTXOs", err)
 	}
 	return &GetUTXOsReply{
-		NumFetched: jsonrpc.Uint64(len(utxos)),
-		UTXOs:      utxos,
-		EndIndex:   Index{Address: endAddr, UTXO: lastUTXO.String()},
+		NumFetched: jsonrpc.Uint64(len(page.UTXOs)),
+		UTXOs:      page.UTXOs,
+		EndIndex:   Index{Address: endAddr, UTXO: page.LastUTXO.String()},
 		Encoding:   args.Encoding,
 	}, nil
+}
+
+// utxoStore reads the chain's UTXO index for utxopage.Walk, in the texts of getUTXOs.
+type utxoStore struct {
+	s   *service
+	enc ids.Encoding
+}
+
+func (st utxoStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
+	utxoIDs, err := st.s.vm.state.utxoIDs(addr, start, n)
+	if err != nil {
+		return nil, st.s.internal("getUTXOs", err)
+	}
+	return utxoIDs, nil
+}
+
+func (st utxoStore) UTXO(id ids.ID) (string, bool, error) {
+	ux, found, err := st.s.vm.state.getUTXO(id)
+	if err != nil {
+		return "", false, st.s.internal("getUTXOs", err)
+	}
+	if !found {
+		return "", false, nil
+	}
+	b, err := ux.Bytes()
+	if err != nil {
+		return "", false, st.s.internal("getUTXOs", err)
+	}
+	str, err := st.enc.Encode(b)
+	if err != nil {
+		return "", false, encodeError("utxo", st.enc, err)
+	}
+	return str, true, nil
 }
 
 // lookupAsset resolves an asset alias ("AVAX") or ID.
