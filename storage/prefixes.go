@@ -31,6 +31,10 @@ const (
 	// (C-Chain and L1s), each under the 32-byte chain ID that follows
 	// this byte.
 	PrefixEVM Prefix = 'e'
+	// PrefixUptime is owned by uptime: the validators' up time of each
+	// chain that tracks it (L1s), under the 32-byte chain ID that follows
+	// this byte.
+	PrefixUptime Prefix = 'u'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -41,6 +45,7 @@ var allPrefixes = []Prefix{
 	PrefixPlatform,
 	PrefixExchange,
 	PrefixEVM,
+	PrefixUptime,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.
