@@ -1,6 +1,7 @@
 package info
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/netip"
@@ -86,12 +87,16 @@ func BuiltinFxs() []Fx {
 	return fxs
 }
 
-// Deps are the parts of the node the Info service reads. Every field is required.
+// Deps are the parts of the node the Info service reads. Every field is required unless its
+// comment says otherwise.
 type Deps struct {
 	Chains     Chains
 	Aliases    Aliases
 	Peers      Peers
 	Validators Validators
+	// SubnetValidators gives the validator sets of subnets and L1s for info.uptime with a
+	// subnetID other than the Primary Network's. Optional: nil leaves every set to Validators.
+	SubnetValidators SubnetValidators
 	// NodeIP returns the node's current public P2P address (its IP and the bound staking port),
 	// which may change while the node runs (node-api.md §3.7).
 	NodeIP func() netip.AddrPort
@@ -129,6 +134,17 @@ type Validators interface {
 	GetWeight(subnetID ids.ID, nodeID ids.NodeID) uint64
 	// TotalWeight returns the sum of the weights of subnetID's validators.
 	TotalWeight(subnetID ids.ID) (uint64, error)
+}
+
+// SubnetValidators reads the current validator set of a subnet or L1 from the P-Chain: the set
+// validators.getCurrentValidators serves for the subnet's chains (reference/README.md,
+// "Precedence": info.uptime with subnetID).
+type SubnetValidators interface {
+	// SubnetWeights returns the weight of each current validator of subnetID: the L1 validators
+	// that are active (the reference's validator set leaves out inactive ones), or the legacy
+	// subnet validators. An unknown subnet has none. An error is sent to the client as
+	// `couldn't get node uptime: <err>`. The map is only read.
+	SubnetWeights(ctx context.Context, subnetID ids.ID) (map[ids.NodeID]uint64, error)
 }
 
 // Peer is what the network layer knows of one connected peer (node-api.md §3.11).

@@ -20,6 +20,10 @@ var (
 	// errNotValidator is the cause inside uptimeError when this node has no weight in the
 	// requested validator set (node-api.md §3.12 step 1, §7 item 14).
 	errNotValidator = errors.New("node is not a validator")
+	// errTotalWeightOverflow is the cause inside uptimeError when the weights of a subnet's
+	// validators add up to more than a uint64, which the P-Chain never allows. The text is ours:
+	// the reference's validator set fails the same way before info.uptime runs.
+	errTotalWeightOverflow = errors.New("total weight overflows uint64")
 )
 
 // uptimeError wraps every failure of info.uptime: `couldn't get node uptime: <cause>` (node-api.md

@@ -31,7 +31,7 @@ func (s *Service) ACPs(context.Context, *struct{}) (*ACPsReply, error) {
 		}
 		return e
 	}
-	for _, p := range s.validatorPeers(ids.Empty) {
+	for _, p := range s.validatorPeers(s.setWeight(ids.Empty)) {
 		// sortedACPs also removes duplicates, so a peer's weight counts once per ACP.
 		for _, acp := range sortedACPs(p.peer.SupportedACPs) {
 			e := entry(acp)
@@ -64,30 +64,26 @@ func (s *Service) ACPs(context.Context, *struct{}) (*ACPsReply, error) {
 // Uptime reports how this node's uptime looks to the validators of a subnet, weighted by their
 // stake (node-api.md §3.12). Without subnetID it is the Primary Network, as in the reference; with
 // it, the same computation runs over that subnet's validators and the uptimes its peers report for
-// that subnet (reference/README.md).
+// that subnet (reference/README.md). The weights of a subnet other than the Primary Network come
+// from Deps.SubnetValidators when it is set, the P-Chain's current set of that subnet or L1, the
+// data validators.getCurrentValidators serves; otherwise from Deps.Validators.
 //
 // The node counts itself 100% up. Each connected validator adds its observed uptime times its
 // weight, and its weight to the rewarding stake if that uptime meets Config.UptimeRequirement.
-// Validators that are not connected count as 0% but stay in the total.
-func (s *Service) Uptime(_ context.Context, args *UptimeArgs) (*UptimeReply, error) {
+// Validators that are not connected count as 0% but stay in the total. On a single node without
+// peers, a validator of the subnet is therefore 100% up.
+func (s *Service) Uptime(ctx context.Context, args *UptimeArgs) (*UptimeReply, error) {
 	subnetID := args.SubnetID
-	myStake := s.deps.Validators.GetWeight(subnetID, s.cfg.NodeID)
-	if myStake == 0 {
-		return nil, uptimeError(errNotValidator)
-	}
-	total, err := s.deps.Validators.TotalWeight(subnetID)
+	weight, total, err := s.uptimeWeights(ctx, subnetID)
 	if err != nil {
 		return nil, uptimeError(err)
 	}
-	if total == 0 {
-		// The node left the set between the two reads.
-		return nil, uptimeError(errNotValidator)
-	}
+	myStake := weight(s.cfg.NodeID)
 
 	// Float arithmetic in the reference's order, so results match it to the last digit.
 	weighted := 100 * float64(myStake)
 	rewarding := float64(myStake)
-	for _, p := range s.validatorPeers(subnetID) {
+	for _, p := range s.validatorPeers(weight) {
 		uptime := float64(min(p.peer.observedUptime(subnetID), 100))
 		w := float64(p.weight)
 		weighted += uptime * w
@@ -101,16 +97,57 @@ func (s *Service) Uptime(_ context.Context, args *UptimeArgs) (*UptimeReply, err
 	}, nil
 }
 
+// uptimeWeights returns how to weigh the validators of subnetID and their total weight, for
+// info.uptime. It fails with errNotValidator when this node has no weight in the set.
+func (s *Service) uptimeWeights(ctx context.Context, subnetID ids.ID) (func(ids.NodeID) uint64, uint64, error) {
+	if subnetID == ids.Empty || s.deps.SubnetValidators == nil {
+		weight := s.setWeight(subnetID)
+		if weight(s.cfg.NodeID) == 0 {
+			return nil, 0, errNotValidator
+		}
+		total, err := s.deps.Validators.TotalWeight(subnetID)
+		if err != nil {
+			return nil, 0, err
+		}
+		if total == 0 {
+			// The node left the set between the two reads.
+			return nil, 0, errNotValidator
+		}
+		return weight, total, nil
+	}
+
+	weights, err := s.deps.SubnetValidators.SubnetWeights(ctx, subnetID)
+	if err != nil {
+		return nil, 0, err
+	}
+	if weights[s.cfg.NodeID] == 0 {
+		return nil, 0, errNotValidator
+	}
+	var total uint64
+	for _, w := range weights {
+		sum, carry := bits.Add64(total, w, 0)
+		if carry != 0 {
+			return nil, 0, errTotalWeightOverflow
+		}
+		total = sum
+	}
+	return func(nodeID ids.NodeID) uint64 { return weights[nodeID] }, total, nil
+}
+
+// setWeight returns the weight of a node in subnetID's set of Deps.Validators.
+func (s *Service) setWeight(subnetID ids.ID) func(ids.NodeID) uint64 {
+	return func(nodeID ids.NodeID) uint64 { return s.deps.Validators.GetWeight(subnetID, nodeID) }
+}
+
 // weightedPeer is a connected peer with its weight in one validator set.
 type weightedPeer struct {
 	peer   *Peer
 	weight uint64
 }
 
-// validatorPeers returns the connected peers with non-zero weight in subnetID's validator set, in
-// the order of the peer set. The node itself and repeated NodeIDs are left out, so no stake counts
-// twice.
-func (s *Service) validatorPeers(subnetID ids.ID) []weightedPeer {
+// validatorPeers returns the connected peers with non-zero weight in a validator set, in the order
+// of the peer set. The node itself and repeated NodeIDs are left out, so no stake counts twice.
+func (s *Service) validatorPeers(weight func(ids.NodeID) uint64) []weightedPeer {
 	connected := s.deps.Peers.Connected()
 	out := make([]weightedPeer, 0, len(connected))
 	seen := make(map[ids.NodeID]bool, len(connected))
@@ -120,7 +157,7 @@ func (s *Service) validatorPeers(subnetID ids.ID) []weightedPeer {
 			continue
 		}
 		seen[p.NodeID] = true
-		if w := s.deps.Validators.GetWeight(subnetID, p.NodeID); w > 0 {
+		if w := weight(p.NodeID); w > 0 {
 			out = append(out, weightedPeer{peer: p, weight: w})
 		}
 	}

@@ -315,3 +315,89 @@ func TestSortPairDisagrees(t *testing.T) {
 	require.Negative(t, a.Compare(b))
 	require.Greater(t, a.String(), b.String())
 }
+
+// TestUptimeSubnetValidators checks info.uptime when node/ supplies the P-Chain's subnet and L1
+// validator sets: they replace Deps.Validators for every subnet but the Primary Network.
+func TestUptimeSubnetValidators(t *testing.T) {
+	t.Parallel()
+	errPChain := errors.New("P-Chain not bootstrapped")
+	tests := []struct {
+		name     string
+		subnetID ids.ID
+		weights  map[ids.ID]map[ids.NodeID]uint64
+		err      error
+		peers    infotest.Peers
+		want     string
+		wantErr  string
+	}{
+		{
+			name:     "single node validating the L1 is fully up",
+			subnetID: l1ID,
+			weights:  map[ids.ID]map[ids.NodeID]uint64{l1ID: {staker1: 10}},
+			want:     `{"rewardingStakePercentage":"100.0000","weightedAveragePercentage":"100.0000"}`,
+		},
+		{
+			name:     "peers weighted by the L1 set, not by the validators.Set",
+			subnetID: l1ID,
+			weights:  map[ids.ID]map[ids.NodeID]uint64{l1ID: {staker1: 10, staker2: 30, staker4: 60}},
+			peers: infotest.Peers{
+				{NodeID: staker2, ObservedUptime: 100, ObservedSubnetUptimes: map[ids.ID]uint32{l1ID: 50}},
+				// staker3 has weight in the validators.Set's L1 entry only: ignored.
+				{NodeID: staker3, ObservedSubnetUptimes: map[ids.ID]uint32{l1ID: 100}},
+			},
+			// (100*10 + 50*30 + 0*60) / 100 = 25; 100 * 10 / 100 = 10.
+			want: `{"rewardingStakePercentage":"10.0000","weightedAveragePercentage":"25.0000"}`,
+		},
+		{
+			name:     "Primary Network still comes from the validators.Set",
+			subnetID: ids.Empty,
+			weights:  map[ids.ID]map[ids.NodeID]uint64{ids.Empty: {staker1: 1, staker2: 1}},
+			want:     `{"rewardingStakePercentage":"100.0000","weightedAveragePercentage":"100.0000"}`,
+		},
+		{
+			name:     "not a validator of the L1",
+			subnetID: l1ID,
+			weights:  map[ids.ID]map[ids.NodeID]uint64{l1ID: {staker2: 10}},
+			wantErr:  "couldn't get node uptime: node is not a validator",
+		},
+		{
+			name:     "unknown subnet",
+			subnetID: ids.FromName("unknown"),
+			weights:  map[ids.ID]map[ids.NodeID]uint64{l1ID: {staker1: 10}},
+			wantErr:  "couldn't get node uptime: node is not a validator",
+		},
+		{
+			name:     "P-Chain lookup fails",
+			subnetID: l1ID,
+			err:      errPChain,
+			wantErr:  "couldn't get node uptime: P-Chain not bootstrapped",
+		},
+		{
+			name:     "total weight overflows",
+			subnetID: l1ID,
+			weights:  map[ids.ID]map[ids.NodeID]uint64{l1ID: {staker1: 1 << 63, staker2: 1 << 63}},
+			wantErr:  "couldn't get node uptime: total weight overflows uint64",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			f.addValidator(t, ids.Empty, staker1, 5)
+			f.addValidator(t, l1ID, staker1, 1)
+			f.addValidator(t, l1ID, staker3, 1)
+			f.deps.Peers = tt.peers
+			f.deps.SubnetValidators = &infotest.SubnetValidators{Weights: tt.weights, Err: tt.err}
+			reply, err := f.service(t).Uptime(t.Context(), &info.UptimeArgs{SubnetID: tt.subnetID})
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				if tt.err != nil {
+					require.ErrorIs(t, err, tt.err)
+				}
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, marshal(t, reply))
+		})
+	}
+}

@@ -6,6 +6,7 @@
 package infotest
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 
@@ -84,4 +85,20 @@ func (p Peers) Connected() []info.Peer { return p }
 // NodeIP returns a Deps.NodeIP that always reports ap.
 func NodeIP(ap netip.AddrPort) func() netip.AddrPort {
 	return func() netip.AddrPort { return ap }
+}
+
+// SubnetValidators holds fixed validator weights per subnet, or fails with Err when it is set.
+type SubnetValidators struct {
+	Weights map[ids.ID]map[ids.NodeID]uint64
+	Err     error
+}
+
+var _ info.SubnetValidators = (*SubnetValidators)(nil)
+
+// SubnetWeights returns v.Weights[subnetID], or v.Err.
+func (v *SubnetValidators) SubnetWeights(_ context.Context, subnetID ids.ID) (map[ids.NodeID]uint64, error) {
+	if v.Err != nil {
+		return nil, v.Err
+	}
+	return v.Weights[subnetID], nil
 }
