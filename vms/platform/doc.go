@@ -27,10 +27,12 @@
 // (recoverable secp256k1 signatures over sha256 of the unsigned bytes, recovered with decred's
 // pure-Go code), owners, thresholds and locktimes, UTXO existence and spending with no double
 // spend within or across blocks, subnet authorization, and the dynamic fee of §4.8 with the
-// network's FeeConfig. It executes BaseTx, CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx and
-// ConvertSubnetToL1Tx (BLS proofs of possession checked with package crypto/bls); the other staking
-// and L1 kinds are refused with ErrUnsupportedTx for now, and the L1 continuous fee is not charged
-// yet (issue #5).
+// network's FeeConfig. It executes BaseTx, CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx,
+// ConvertSubnetToL1Tx (BLS proofs of possession checked with package crypto/bls),
+// IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, and charges the L1 validators'
+// continuous fee as chain time advances (§4.7), with at most the fee's capacity of them active;
+// RegisterL1ValidatorTx, SetL1ValidatorWeightTx and the staking kinds are refused with
+// ErrUnsupportedTx for now (issue #5).
 //
 // # VM state and concurrency
 //
@@ -38,5 +40,9 @@
 // change of a block into the pipeline's batch in Block.Accept; its memory (the last accepted block,
 // the mempool) changes only in Accepted. The API reads committed state, so it never reports a
 // block's txs as committed before the block is. A fresh single-node network's Primary Network
-// validator set is this node alone, as the Factory describes it.
+// validator set is this node alone, as the Factory describes it. Each block also records the
+// validators it changes, so that validator sets at past heights can be rebuilt (validatorset.go,
+// ValidatorsAt). The read accessors for the node (Height, Blockchains, Subnet, SubnetValidators,
+// L1Validators, L1Validator, ValidatesSubnet, ValidatorsAt) read the committed state and are safe
+// for concurrent use.
 package platform

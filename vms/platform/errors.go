@@ -92,6 +92,9 @@ var (
 	// ErrUnauthorizedL1ValidatorModification refuses a DisableL1ValidatorTx its validator's
 	// deactivation owner did not authorize (§4.4).
 	ErrUnauthorizedL1ValidatorModification = errors.New("unauthorized L1 validator modification")
+	// ErrMaxActiveL1Validators refuses a ConvertSubnetToL1Tx or IncreaseL1ValidatorBalanceTx that
+	// would make more L1 validators active than the continuous fee's Capacity (§4.4).
+	ErrMaxActiveL1Validators = errors.New("already at the max number of active validators")
 	// ErrConvertNoValidators refuses a ConvertSubnetToL1Tx without validators (§4.3).
 	ErrConvertNoValidators = errors.New("tx must include at least one validator")
 	// ErrValidatorsNotSortedUnique refuses validators not sorted and unique by node ID (§4.3).
@@ -187,6 +190,9 @@ var (
 	// errSharedMemory answers getUTXOs with a source chain: cornice has no shared memory yet. The
 	// text is ours.
 	errSharedMemory = errors.New("atomic UTXOs are not supported: sourceChain must be empty or this chain")
+	// errInvalidHeight refuses a getValidatorsAt height that is neither a uint64 below 2^64-1 nor
+	// "proposed" (vms/platformvm/api/height.go, §5.1).
+	errInvalidHeight = errors.New("invalid height")
 	// errInternal answers a call that failed for a reason the client cannot act on (a database
 	// error); the cause is logged. The text is ours.
 	errInternal = errors.New("internal error")
@@ -245,4 +251,19 @@ func startIndexError(err error) error {
 // encodeError answers a call asking for raw bytes in an encoding that cannot render them.
 func encodeError(what string, err error) error {
 	return fmt.Errorf("couldn't encode %s: %w", what, err)
+}
+
+// l1ValidatorNotFoundError answers getL1Validator for an unknown validation ID:
+// `fetching L1 validator "<ID>" failed: not found` (§5.1).
+func l1ValidatorNotFoundError(id ids.ID) error {
+	return fmt.Errorf("fetching L1 validator %q failed: %w", id.String(), errNotFound)
+}
+
+// unfinalizedHeightError answers getValidatorsAt for a height above the last accepted block's,
+// in the reference's words (§5.1): `failed to get validator set at 9999: failed to fetch validator
+// set at unfinalized height with SubnetID = <ID>: current P-chain height (6) < requested P-Chain
+// height (9999)`.
+func unfinalizedHeightError(height uint64, subnetID ids.ID, current uint64) error {
+	return fmt.Errorf("failed to get validator set at %d: failed to fetch validator set at unfinalized height with SubnetID = %s: current P-chain height (%d) < requested P-Chain height (%d)",
+		height, subnetID, current, height)
 }

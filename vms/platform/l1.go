@@ -255,36 +255,96 @@ type L1Validator struct {
 }
 
 // L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a
-// subnet that is not an L1.
+// subnet that is not an L1. The validators and their balances are read as of one last accepted
+// block.
 func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
-	vids, err := vm.state.l1ValidatorIDs(subnetID)
-	if err != nil {
-		return nil, err
-	}
-	rec, _, err := vm.state.lastAccepted()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]L1Validator, 0, len(vids))
-	for _, id := range vids {
-		v, found, err := vm.state.l1Validator(id)
-		switch {
-		case err != nil:
-			return nil, err
-		case !found:
-			return nil, fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
+	var out []L1Validator
+	_, err := vm.readConsistent(func(rec lastRecord) error {
+		vids, err := vm.state.l1ValidatorIDs(subnetID)
+		if err != nil {
+			return err
 		}
-		out = append(out, L1Validator{
-			ValidationID:          v.validationID,
-			SubnetID:              v.subnetID,
-			NodeID:                v.nodeID,
-			PublicKey:             v.publicKey,
-			Weight:                v.weight,
-			StartTime:             v.startTime,
-			Balance:               v.remaining(rec.fees.accrued),
-			RemainingBalanceOwner: v.remainingBalanceOwner,
-			DeactivationOwner:     v.deactivationOwner,
-		})
+		out = make([]L1Validator, 0, len(vids))
+		for _, id := range vids {
+			v, found, err := vm.state.l1Validator(id)
+			switch {
+			case err != nil:
+				return err
+			case !found:
+				return fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
+			}
+			out = append(out, v.export(rec.fees.accrued))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// L1Validator returns the accepted L1 validator validationID, active or not; found is false for
+// an unknown validation ID.
+func (vm *VM) L1Validator(validationID ids.ID) (L1Validator, bool, error) {
+	v, _, found, err := vm.l1ValidatorAt(validationID)
+	return v, found, err
+}
+
+// l1ValidatorAt returns the accepted L1 validator validationID and the height of the last
+// accepted block it was read at.
+func (vm *VM) l1ValidatorAt(validationID ids.ID) (L1Validator, uint64, bool, error) {
+	var (
+		out   L1Validator
+		found bool
+	)
+	rec, err := vm.readConsistent(func(rec lastRecord) error {
+		v, ok, err := vm.state.l1Validator(validationID)
+		if err != nil || !ok {
+			found = false
+			return err
+		}
+		out, found = v.export(rec.fees.accrued), true
+		return nil
+	})
+	return out, rec.height, found, err
+}
+
+// export returns v as the API shows it when the accrued fees are accrued.
+func (v *l1Validator) export(accrued uint64) L1Validator {
+	return L1Validator{
+		ValidationID:          v.validationID,
+		SubnetID:              v.subnetID,
+		NodeID:                v.nodeID,
+		PublicKey:             v.publicKey,
+		Weight:                v.weight,
+		StartTime:             v.startTime,
+		Balance:               v.remaining(accrued),
+		RemainingBalanceOwner: v.remainingBalanceOwner,
+		DeactivationOwner:     v.deactivationOwner,
 	}
-	return out, nil
+}
+
+// maxConsistentReads bounds readConsistent's retries; blocks are accepted far less often than
+// a read takes, so a second try is already rare.
+const maxConsistentReads = 8
+
+// readConsistent calls read with the last accepted block's record until no block was accepted
+// while it ran (the record's height is the same after it), so that what read combines, such as
+// a validator and the accrued fees its balance depends on, belongs to one block: each block is
+// committed in one batch and moves the height. After maxConsistentReads tries it keeps the last
+// read. It returns the record read ran with.
+func (vm *VM) readConsistent(read func(rec lastRecord) error) (lastRecord, error) {
+	for i := 0; ; i++ {
+		rec, _, err := vm.state.lastAccepted()
+		if err != nil {
+			return rec, fmt.Errorf("read last accepted block: %w", err)
+		}
+		if err := read(rec); err != nil {
+			return rec, err
+		}
+		after, _, err := vm.state.lastAccepted()
+		if err != nil {
+			return rec, fmt.Errorf("read last accepted block: %w", err)
+		}
+		if after.height == rec.height || i+1 == maxConsistentReads {
+			return rec, nil
+		}
+	}
 }

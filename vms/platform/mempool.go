@@ -89,6 +89,28 @@ func (o *overlay) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
 	return o.base.l1Validator(validationID)
 }
 
+// activeL1Count implements utxoSource: the base's count, corrected for the validators the
+// overlay changed.
+func (o *overlay) activeL1Count() (uint64, error) {
+	n, err := o.base.activeL1Count()
+	if err != nil {
+		return 0, err
+	}
+	for id, v := range o.l1Validators {
+		prev, found, err := o.base.l1Validator(id)
+		if err != nil {
+			return 0, err
+		}
+		if found && prev.endFee != 0 {
+			n--
+		}
+		if v.endFee != 0 {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // apply records a verified tx's effects.
 func (o *overlay) apply(eff *effects) {
 	for _, ux := range eff.consumed {

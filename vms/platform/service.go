@@ -56,9 +56,13 @@ func (vm *VM) newHandler() http.Handler {
 	jsonrpc.Register(srv, "getBlockchains", s.GetBlockchains)
 	jsonrpc.Register(srv, "getBlockchainStatus", s.GetBlockchainStatus)
 	jsonrpc.Register(srv, "getCurrentValidators", s.GetCurrentValidators)
+	jsonrpc.Register(srv, "getL1Validator", s.GetL1Validator)
+	jsonrpc.Register(srv, "getValidatorsAt", s.GetValidatorsAt)
 	jsonrpc.Register(srv, "getTimestamp", s.GetTimestamp)
 	jsonrpc.Register(srv, "getFeeConfig", s.GetFeeConfig)
 	jsonrpc.Register(srv, "getFeeState", s.GetFeeState)
+	jsonrpc.Register(srv, "getValidatorFeeConfig", s.GetValidatorFeeConfig)
+	jsonrpc.Register(srv, "getValidatorFeeState", s.GetValidatorFeeState)
 	return srv
 }
 
@@ -524,15 +528,7 @@ func (s *service) GetBlockchains(context.Context, *struct{}) (*GetBlockchainsRep
 
 // createChainTx returns the committed CreateChainTx of chain id, or nil if there is none.
 func (s *service) createChainTx(id ids.ID) (*CreateChainTx, error) {
-	tx, found, err := s.vm.state.getTx(id)
-	if err != nil || !found {
-		return nil, err
-	}
-	cc, ok := tx.Unsigned().(*CreateChainTx)
-	if !ok {
-		return nil, nil
-	}
-	return cc, nil
+	return s.vm.state.createChainTx(id)
 }
 
 // GetBlockchainStatus returns "Validating" for a chain this node runs on a subnet it validates
@@ -574,11 +570,27 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStat
 }
 
 // GetCurrentValidators returns the validators of args.SubnetID, filtered by nodeIDs: for the
-// Primary Network this node alone, for an L1 its L1 validators in validation ID order; a subnet
-// not converted lists none yet (§5.1).
+// Primary Network this node alone; for a subnet its current legacy validators as bare stakers
+// (tx ID order), then, for an L1, its L1 validators in validation ID order (§5.1).
 func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValidatorsArgs) (*GetCurrentValidatorsReply, error) {
 	reply := &GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
 	if args.SubnetID != ids.Empty {
+		legacy, err := s.vm.SubnetValidators(args.SubnetID)
+		if err != nil {
+			return nil, s.internal("getCurrentValidators", err)
+		}
+		for _, v := range legacy {
+			if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.NodeID) {
+				continue
+			}
+			reply.Validators = append(reply.Validators, APIStaker{
+				TxID:      v.TxID,
+				StartTime: jsonrpc.Uint64(v.StartTime),
+				EndTime:   jsonrpc.Uint64(v.EndTime),
+				Weight:    jsonrpc.Uint64(v.Weight),
+				NodeID:    v.NodeID,
+			})
+		}
 		vals, err := s.vm.L1Validators(args.SubnetID)
 		if err != nil {
 			return nil, s.internal("getCurrentValidators", err)
@@ -623,7 +635,7 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 }
 
 // l1ValidatorJSON returns v as platform.getCurrentValidators shows it. No accepted tx raises a
-// validator's minimum nonce yet (SetL1ValidatorWeightTx is not executed), so it is 0.
+// validator's minimum nonce yet (SetL1ValidatorWeightTx is not executed), so minNonce is 0.
 func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
 	owner := func(o *PChainOwner) (APIOwner, error) {
 		addrs, err := s.formatAddresses(o.Addresses)
@@ -647,6 +659,53 @@ func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
 		DeactivationOwner:     do,
 		Balance:               jsonrpc.Uint64(v.Balance),
 	}, nil
+}
+
+// GetL1Validator returns an L1 validator, active or not, as getCurrentValidators shows it, with
+// its subnet and the last accepted height it was read at (§5.1).
+func (s *service) GetL1Validator(_ context.Context, args *GetL1ValidatorArgs) (*GetL1ValidatorReply, error) {
+	v, height, found, err := s.vm.l1ValidatorAt(args.ValidationID)
+	switch {
+	case err != nil:
+		return nil, s.internal("getL1Validator", err)
+	case !found:
+		return nil, l1ValidatorNotFoundError(args.ValidationID)
+	}
+	apiV, err := s.l1ValidatorJSON(&v)
+	if err != nil {
+		return nil, s.internal("getL1Validator", err)
+	}
+	return &GetL1ValidatorReply{APIL1Validator: *apiV, SubnetID: v.SubnetID, Height: jsonrpc.Uint64(height)}, nil
+}
+
+// GetValidatorsAt returns the validator set of a subnet (the primary network by default) as of an
+// accepted height, or of the last accepted block for "proposed" (§5.1, ValidatorsAt).
+func (s *service) GetValidatorsAt(_ context.Context, args *GetValidatorsAtArgs) (*GetValidatorsAtReply, error) {
+	rec, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getValidatorsAt", err)
+	}
+	height := uint64(args.Height)
+	if args.Height == ProposedHeight {
+		height = rec.height
+	}
+	if height > rec.height {
+		return nil, unfinalizedHeightError(height, args.SubnetID, rec.height)
+	}
+	set, err := s.vm.ValidatorsAt(args.SubnetID, height)
+	if err != nil {
+		return nil, s.internal("getValidatorsAt", err)
+	}
+	reply := make(GetValidatorsAtReply, len(set))
+	for _, v := range set {
+		apiV := APIValidatorAt{Weight: jsonrpc.Uint64(v.Weight)}
+		if v.PublicKey != nil {
+			pk := "0x" + hex.EncodeToString(v.PublicKey[:])
+			apiV.PublicKey = &pk
+		}
+		reply[v.NodeID] = apiV
+	}
+	return &reply, nil
 }
 
 // GetTimestamp returns the chain time: the last accepted block's, as committed (§5.1).
@@ -687,5 +746,31 @@ func (s *service) GetFeeState(context.Context, *struct{}) (*GetFeeStateReply, er
 		Excess:    f.excess,
 		Price:     f.price(&s.vm.rules.fees),
 		Timestamp: f.timestamp().Format(timeFormat),
+	}, nil
+}
+
+// GetValidatorFeeConfig returns the L1 validators' continuous fee configuration (§4.7, §5.1).
+func (s *service) GetValidatorFeeConfig(context.Context, *struct{}) (*GetValidatorFeeConfigReply, error) {
+	c := &s.vm.rules.validatorFees
+	return &GetValidatorFeeConfigReply{
+		Capacity:                 c.Capacity,
+		Target:                   c.Target,
+		MinPrice:                 c.MinPrice,
+		ExcessConversionConstant: c.ExcessConversionConstant,
+	}, nil
+}
+
+// GetValidatorFeeState returns the continuous fee's excess and price after the last accepted
+// block, as committed, with its chain time (§4.7, §5.1).
+func (s *service) GetValidatorFeeState(context.Context, *struct{}) (*GetValidatorFeeStateReply, error) {
+	rec, _, err := s.vm.state.lastAccepted()
+	if err != nil {
+		return nil, s.internal("getValidatorFeeState", err)
+	}
+	c := &s.vm.rules.validatorFees
+	return &GetValidatorFeeStateReply{
+		Excess:    rec.fees.validatorExcess,
+		Price:     CalculatePrice(c.MinPrice, rec.fees.validatorExcess, c.ExcessConversionConstant),
+		Timestamp: rec.fees.timestamp().Format(timeFormat),
 	}, nil
 }

@@ -45,6 +45,7 @@ const (
 	// keyActive | endAccumulatedFee (8 bytes, big-endian) | validationID → empty: the active L1
 	// validators, in the order they run out (§4.7).
 	keyActive byte = 'A'
+	// keyValidatorDiff (validatorset.go) holds the per-height validator diffs.
 )
 
 // lastRecordLen is the length of the keyLast value.
@@ -325,29 +326,48 @@ func (s *state) activeL1Validators() ([]activeL1, error) {
 	return out, errors.Join(it.Err(), it.Close())
 }
 
+// activeL1Count implements utxoSource: the number of keyActive entries.
+func (s *state) activeL1Count() (uint64, error) {
+	it, err := s.db.NewIterator([]byte{keyActive}, nil)
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	for it.Next() {
+		n++
+	}
+	return n, errors.Join(it.Err(), it.Close())
+}
+
 // writer stages changes into a batch.
 type writer struct {
 	b *storage.Batch
-	// s and endFees let putL1 keep the keyActive index: the accepted state, and the end
-	// accumulated fees of the L1 validators the batch has written so far.
+	// s and written let putL1Validator keep the keyActive index and the validator diffs: the
+	// accepted state, and the L1 validators the batch has written so far, as written.
 	s       *state
-	endFees map[ids.ID]uint64
+	written map[ids.ID]*l1Validator
+	// height is the height of the block being written: the validator diffs' (validatorset.go).
+	height uint64
 }
 
-// putL1Validator writes v and keeps the keyActive index in step.
+// putL1Validator writes v and keeps the keyActive index and the validator diffs in step.
 func (w writer) putL1Validator(v *l1Validator) error {
-	old, written := w.endFees[v.validationID]
+	old, written := w.written[v.validationID]
 	if !written && w.s != nil {
 		prev, found, err := w.s.l1Validator(v.validationID)
 		if err != nil {
 			return err
 		}
 		if found {
-			old = prev.endFee
+			old = prev
 		}
 	}
-	if old != 0 {
-		if err := w.b.Delete(activeKey(old, v.validationID)); err != nil {
+	var oldEnd uint64
+	if old != nil {
+		oldEnd = old.endFee
+	}
+	if oldEnd != 0 {
+		if err := w.b.Delete(activeKey(oldEnd, v.validationID)); err != nil {
 			return err
 		}
 	}
@@ -356,8 +376,14 @@ func (w writer) putL1Validator(v *l1Validator) error {
 			return err
 		}
 	}
-	if w.endFees != nil {
-		w.endFees[v.validationID] = v.endFee
+	if old == nil || old.weight != v.weight || (old.endFee != 0) != (v.endFee != 0) {
+		if err := w.putValidatorDiff(v.subnetID, v.validationID, l1Diff(v)); err != nil {
+			return err
+		}
+	}
+	if w.written != nil {
+		c := *v
+		w.written[v.validationID] = &c
 	}
 	b, err := v.bytes()
 	if err != nil {
@@ -378,7 +404,11 @@ func (w writer) putTx(tx *Tx) error {
 	case *AddSubnetValidatorTx:
 		k := chainKey(u.SubnetID, tx.ID())
 		k[0] = keySubnetValidator
-		return w.b.Put(k, nil)
+		if err := w.b.Put(k, nil); err != nil {
+			return err
+		}
+		return w.putValidatorDiff(u.SubnetID, tx.ID(), &diffRecord{kind: diffLegacy, nodeID: u.Validator.NodeID,
+			weight: u.Validator.Weight, start: u.Validator.Start, end: u.Validator.End})
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"encoding/json"
+	"math"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -206,6 +207,16 @@ type APIPrimaryValidator struct {
 	Delegators *[]struct{} `json:"delegators,omitempty"`
 }
 
+// APIStaker is a legacy subnet validator of platform.getCurrentValidators: the reference's bare
+// staker object (§5.1).
+type APIStaker struct {
+	TxID      ids.ID         `json:"txID"`
+	StartTime jsonrpc.Uint64 `json:"startTime"`
+	EndTime   jsonrpc.Uint64 `json:"endTime"`
+	Weight    jsonrpc.Uint64 `json:"weight"`
+	NodeID    ids.NodeID     `json:"nodeID"`
+}
+
 // APIOwner is an owner as platform.getCurrentValidators shows it: numbers as strings, addresses
 // `P-<hrp>1…` (§5.1).
 type APIOwner struct {
@@ -254,6 +265,91 @@ type GetFeeConfigReply struct {
 // state and chain time.
 type GetFeeStateReply struct {
 	Capacity  uint64 `json:"capacity"`
+	Excess    uint64 `json:"excess"`
+	Price     uint64 `json:"price"`
+	Timestamp string `json:"timestamp"`
+}
+
+// GetL1ValidatorArgs are the params of platform.getL1Validator.
+type GetL1ValidatorArgs struct {
+	ValidationID ids.ID `json:"validationID"`
+}
+
+// GetL1ValidatorReply is the result of platform.getL1Validator (§5.1): the validator as
+// platform.getCurrentValidators shows it, then its subnet and the height of the last accepted
+// block it was read at.
+type GetL1ValidatorReply struct {
+	APIL1Validator
+	SubnetID ids.ID         `json:"subnetID"`
+	Height   jsonrpc.Uint64 `json:"height"`
+}
+
+// ProposedHeight is the Height that "proposed" decodes to: the height a new block would be
+// proposed on, which on cornice (no proposer VM) is the last accepted block's
+// (reference/platform-exchange.md §5.1, vms/platformvm/api/height.go).
+const ProposedHeight Height = math.MaxUint64
+
+// Height is a P-Chain height parameter: a uint64 as a string or a bare number, or "proposed"
+// (ProposedHeight). The number 2^64-1 is refused: it stands for "proposed". Null leaves it
+// unchanged.
+type Height uint64
+
+// MarshalJSON writes "proposed" or the height as a string.
+func (h Height) MarshalJSON() ([]byte, error) {
+	if h == ProposedHeight {
+		return []byte(`"proposed"`), nil
+	}
+	return jsonrpc.Uint64(h).MarshalJSON()
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, and bare numbers.
+func (h *Height) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "null":
+		return nil
+	case `"proposed"`:
+		*h = ProposedHeight
+		return nil
+	}
+	var u jsonrpc.Uint64
+	if err := u.UnmarshalJSON(b); err != nil || Height(u) == ProposedHeight {
+		return errInvalidHeight
+	}
+	*h = Height(u)
+	return nil
+}
+
+// GetValidatorsAtArgs are the params of platform.getValidatorsAt: a height and a subnet (the
+// primary network when omitted).
+type GetValidatorsAtArgs struct {
+	Height   Height `json:"height"`
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+// APIValidatorAt is one validator of platform.getValidatorsAt: its compressed BLS key ("0x" + hex,
+// or null) and its weight as a string (§5.1, the reference's custom marshaller).
+type APIValidatorAt struct {
+	PublicKey *string        `json:"publicKey"`
+	Weight    jsonrpc.Uint64 `json:"weight"`
+}
+
+// GetValidatorsAtReply is the result of platform.getValidatorsAt: node ID → validator, keys in
+// node ID string order (encoding/json sorts map keys). For an L1 the inactive validators' weights
+// are summed under NodeID-111111111111111111116DBWJs with a null key (§4.7).
+type GetValidatorsAtReply map[ids.NodeID]APIValidatorAt
+
+// GetValidatorFeeConfigReply is the result of platform.getValidatorFeeConfig (§5.1): the L1
+// validators' continuous fee configuration, plain numbers.
+type GetValidatorFeeConfigReply struct {
+	Capacity                 uint64 `json:"capacity"`
+	Target                   uint64 `json:"target"`
+	MinPrice                 uint64 `json:"minPrice"`
+	ExcessConversionConstant uint64 `json:"excessConversionConstant"`
+}
+
+// GetValidatorFeeStateReply is the result of platform.getValidatorFeeState (§5.1): the continuous
+// fee's excess and price per validator-second after the last accepted block, and its chain time.
+type GetValidatorFeeStateReply struct {
 	Excess    uint64 `json:"excess"`
 	Price     uint64 `json:"price"`
 	Timestamp string `json:"timestamp"`

@@ -40,6 +40,8 @@ type utxoSource interface {
 	conversion(subnetID ids.ID) (c *subnetConversion, found bool, err error)
 	// l1Validator returns the L1 validator validationID; found is false for an unknown one.
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
+	// activeL1Count returns the number of active L1 validators, of every L1.
+	activeL1Count() (uint64, error)
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -221,13 +223,27 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 		if err != nil {
 			return nil, err
 		}
+		var activated uint64
+		for _, v := range vals {
+			if v.endFee != 0 {
+				activated++
+			}
+		}
+		if err := r.checkActiveCapacity(src, activated); err != nil {
+			return nil, err
+		}
 		eff.convertedSubnet, eff.conversion, eff.l1Validators, balances = u.SubnetID, conv, vals, total
 	case *IncreaseL1ValidatorBalanceTx:
 		v, err := findL1Validator(src, u.ValidationID)
 		if err != nil {
 			return nil, err
 		}
-		// An inactive validator is reactivated with the new balance (§4.7).
+		// An inactive validator is reactivated with the new balance (§4.7), if there is room.
+		if v.endFee == 0 {
+			if err := r.checkActiveCapacity(src, 1); err != nil {
+				return nil, err
+			}
+		}
 		after := *v
 		if after.endFee, err = add(max(v.endFee, accrued), u.Balance); err != nil {
 			return nil, err
@@ -282,6 +298,22 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 		})
 	}
 	return eff, nil
+}
+
+// checkActiveCapacity refuses activating n more L1 validators when that would make more active
+// than the continuous fee's Capacity (local: 20,000; §4.4, §4.7).
+func (r *rules) checkActiveCapacity(src utxoSource, n uint64) error {
+	if n == 0 {
+		return nil
+	}
+	active, err := src.activeL1Count()
+	if err != nil {
+		return err
+	}
+	if active+n > r.validatorFees.Capacity || active+n < active {
+		return fmt.Errorf("%w: %d active, %d more, capacity %d", ErrMaxActiveL1Validators, active, n, r.validatorFees.Capacity)
+	}
+	return nil
 }
 
 // findL1Validator returns the L1 validator validationID of src, or an error wrapping

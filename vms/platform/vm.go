@@ -672,7 +672,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, endFees: make(map[ids.ID]uint64)}
+	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
 		if err := w.putL1Validator(v); err != nil {
 			return err

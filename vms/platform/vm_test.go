@@ -86,7 +86,7 @@ func (r *blockRecorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, bl
 // node is a chain manager running the local P-Chain over a database in a directory, its API served
 // by an httptest server.
 type node struct {
-	t     *testing.T
+	t     testing.TB
 	db    *storage.DB
 	m     *chains.Manager
 	srv   *httptest.Server
@@ -94,7 +94,13 @@ type node struct {
 	g     *genesis.Genesis
 }
 
-func startNode(t *testing.T, dir string, clk clock.Clock) *node {
+func startNode(t testing.TB, dir string, clk clock.Clock) *node {
+	t.Helper()
+	return startNodeWith(t, dir, clk, thisNode)
+}
+
+// startNodeWith is startNode with the P-Chain factory f (its Aliases are set here).
+func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory) *node {
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
@@ -110,7 +116,6 @@ func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
 	})
 	require.NoError(t, err)
-	f := thisNode
 	f.Aliases = reg
 	require.NoError(t, m.Create(t.Context(), chains.Spec{
 		Chain:   chains.Chain{ID: ids.Empty, VMID: ids.FromName("platformvm"), Name: "P-Chain"},
@@ -190,14 +195,14 @@ func (n *node) callError(method, params string) string {
 	return reply.Error.Message
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
 }
 
-func compact(t *testing.T, raw []byte) string {
+func compact(t testing.TB, raw []byte) string {
 	t.Helper()
 	var b bytes.Buffer
 	require.NoError(t, json.Compact(&b, raw))
@@ -335,7 +340,7 @@ func liveError(t *testing.T, method, params string) string {
 	return ""
 }
 
-func key(t *testing.T, h string) *ecdsa.PrivateKey {
+func key(t testing.TB, h string) *ecdsa.PrivateKey {
 	t.Helper()
 	k, err := crypto.HexToECDSA(h)
 	require.NoError(t, err)
@@ -347,7 +352,7 @@ func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
 }
 
 // sign signs unsigned with one credential per key, each holding that key's signature (§3.2).
-func sign(t *testing.T, unsigned platform.UnsignedTx, keys ...*ecdsa.PrivateKey) *platform.Tx {
+func sign(t testing.TB, unsigned platform.UnsignedTx, keys ...*ecdsa.PrivateKey) *platform.Tx {
 	t.Helper()
 	b, err := platform.UnsignedBytes(unsigned)
 	require.NoError(t, err)
@@ -452,6 +457,8 @@ func TestGenesisState(t *testing.T) {
 	require.Equal(t, `{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}`,
 		n.rawResult("getFeeConfig", `{}`))
 	ts := time.Unix(int64(start), 0).UTC().Format(time.RFC3339)
+	require.Equal(t, `{"capacity":20000,"target":10000,"minPrice":1,"excessConversionConstant":865617}`, n.rawResult("getValidatorFeeConfig", `{}`))
+	require.Equal(t, `{"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.rawResult("getValidatorFeeState", `{}`))
 	require.Equal(t, `{"timestamp":"`+ts+`"}`, n.rawResult("getTimestamp", `{}`))
 	require.Equal(t, `{"capacity":0,"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.rawResult("getFeeState", `{}`))
 	require.Equal(t, liveError(t, "platform.getBlockByHeight", `{"height":"99","encoding":"hex"}`),

@@ -1,0 +1,44 @@
+package platform
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// PutL1ValidatorsForTest records subnetID as converted and gives it n active L1 validators, each
+// with the given balance, committed in one batch at the last accepted height as a conversion
+// would write them. Benchmarks use it to reach sizes no single tx can carry (a
+// ConvertSubnetToL1Tx with 1,000 validators is over MaxTxSize).
+func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) error {
+	rec, _, err := vm.state.lastAccepted()
+	if err != nil {
+		return err
+	}
+	b := vm.state.db.NewBatch()
+	defer b.Close()
+	w := writer{b: b, s: vm.state, written: make(map[ids.ID]*l1Validator), height: rec.height}
+	eff := &effects{convertedSubnet: subnetID, conversion: &subnetConversion{chainID: ids.ID{1}, address: []byte{1}}}
+	owner := PChainOwner{Threshold: 1, Addresses: []ids.ShortID{{1}}}
+	for i := range n {
+		var nodeID ids.NodeID
+		binary.BigEndian.PutUint32(nodeID[:], uint32(i)+1)
+		v := &l1Validator{
+			validationID:          subnetID.Append(uint32(i)),
+			subnetID:              subnetID,
+			nodeID:                nodeID,
+			weight:                uint64(i) + 1,
+			startTime:             rec.fees.time,
+			endFee:                rec.fees.accrued + balance,
+			remainingBalanceOwner: owner,
+			deactivationOwner:     owner,
+		}
+		v.publicKey[0] = 0x80
+		eff.l1Validators = append(eff.l1Validators, v)
+	}
+	if err := w.putL1(eff); err != nil {
+		return fmt.Errorf("write L1 validators: %w", err)
+	}
+	return b.Commit()
+}

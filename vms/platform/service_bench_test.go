@@ -1,0 +1,121 @@
+package platform_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// benchFees lifts the dynamic fee's capacity and target so that the benchmark measures the
+// node, not the fee mechanism: at the local network's constants the capacity refills at 100,000
+// gas a second, which caps a sustained stream of 5,179-gas BaseTxs at about 19 a second (§4.8).
+var benchFees = platform.FeeConfig{
+	Weights:                  platform.LocalFeeConfig.Weights,
+	MaxCapacity:              1 << 50,
+	MaxPerSecond:             1 << 50,
+	TargetPerSecond:          1 << 50,
+	MinPrice:                 1,
+	ExcessConversionConstant: platform.LocalFeeConfig.ExcessConversionConstant,
+}
+
+// BenchmarkIssueTx issues 1,000 signed BaseTxs through platform.issueTx over HTTP, one after the
+// other, and waits until the chains pipeline has accepted the last one (the blocks hold them in
+// arrival order): one op is the whole batch, and tx/s is what the node sustains. Signing happens
+// outside the timer. The node runs on a Pebble database in a temp directory.
+func BenchmarkIssueTx(b *testing.B) {
+	const batch = 1000
+	clk := clock.NewFake(vectorTime)
+	f := thisNode
+	f.Fees = benchFees
+	n := startNodeWith(b, b.TempDir(), clk, f)
+	ewoq := key(b, ewoqKeyHex)
+	ewoqAddr := addrOf(ewoq)
+	avax := n.g.AVAXAssetID
+
+	// Split ewoq's largest UTXO into batch UTXOs of distinct amounts (outputs sorted by amount),
+	// in txs small enough for MaxTxSize.
+	var coins []*platform.UTXO
+	for len(coins) < batch {
+		src := n.largest(ewoqP)
+		k := min(batch-len(coins), 500)
+		outs := make([]platform.TransferableOutput, 0, k+1)
+		var total uint64
+		for i := range k {
+			amount := uint64(1_000_000_000_000 + len(coins) + i)
+			outs = append(outs, out(avax, amount, ewoqAddr))
+			total += amount
+		}
+		outs = append(outs, out(avax, amountOf(src)-total-burn, ewoqAddr))
+		split := sign(b, &platform.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []platform.TransferableInput{in(src)}}, ewoq)
+		n.issue(split)
+		for i := range k {
+			o := outs[i]
+			coins = append(coins, &platform.UTXO{TxID: split.ID(), OutputIndex: uint32(i), AssetID: avax, Out: o.Out})
+		}
+	}
+
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		clk.Advance(time.Second)
+		txs := make([]string, batch)
+		next := make([]*platform.UTXO, batch)
+		var last ids.ID
+		for i, c := range coins {
+			rest := amountOf(c) - burn
+			tx := sign(b, &platform.BaseTx{NetworkID: genesis.LocalNetworkID,
+				Outs: []platform.TransferableOutput{out(avax, rest, ewoqAddr)},
+				Ins:  []platform.TransferableInput{in(c)}}, ewoq)
+			hexTx, err := ids.Hex.Encode(tx.Bytes())
+			require.NoError(b, err)
+			txs[i] = mustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
+			next[i] = &platform.UTXO{TxID: tx.ID(), AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
+			last = tx.ID()
+		}
+		b.StartTimer()
+		for _, params := range txs {
+			var reply platform.TxIDReply
+			n.result("issueTx", params, &reply)
+		}
+		n.waitCommitted(last)
+		coins = next
+	}
+	b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "tx/s")
+}
+
+// BenchmarkGetCurrentValidators calls platform.getCurrentValidators over HTTP on an L1 with
+// 1,000, 100 and 10 active validators (written straight into the state: no tx can carry 1,000).
+func BenchmarkGetCurrentValidators(b *testing.B) {
+	for _, size := range []int{10, 100, 1000} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			clk := clock.NewFake(vectorTime)
+			n := startNode(b, b.TempDir(), clk)
+			ewoq := key(b, ewoqKeyHex)
+			ewoqAddr := addrOf(ewoq)
+			createSubnet := sign(b, &platform.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+			n.issue(createSubnet)
+			cvm, ok := n.m.VM(ids.Empty)
+			require.True(b, ok)
+			require.NoError(b, cvm.(*platform.VM).PutL1ValidatorsForTest(createSubnet.ID(), size, 1_000_000_000))
+			params := `{"subnetID":"` + createSubnet.ID().String() + `"}`
+			var reply struct {
+				Validators []struct{} `json:"validators"`
+			}
+			n.result("getCurrentValidators", params, &reply)
+			require.Len(b, reply.Validators, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				n.call("getCurrentValidators", params)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+		})
+	}
+}
