@@ -1,10 +1,3 @@
-// Package l1params holds the configuration of an L1 EVM chain as Subnet-EVM defines it
-// (reference/l1-evm.md §3–§6): the fee config, the network upgrade timestamps, the genesis
-// precompile configs, the upgrade file (precompile and state upgrades, network upgrade
-// overrides), and what follows from them at a timestamp: the active rules and precompiles. It
-// parses and verifies these with the reference's error texts and renders the JSON of
-// eth_getChainConfig, eth_getActiveRulesAt and eth_getActivePrecompilesAt. It executes nothing:
-// package precompile runs the precompiles, package evm the chain.
 package l1params
 
 import (
@@ -131,6 +124,11 @@ type PrecompileConfig interface {
 	Timestamp() *uint64
 	// IsDisabled reports whether this config disables the precompile.
 	IsDisabled() bool
+	// Verify checks the config against the chain config it belongs to (l1-evm.md §5), with
+	// the reference's texts.
+	Verify(c *ChainConfig) error
+	// Equal reports whether other is the same kind of config with the same settings.
+	Equal(other PrecompileConfig) bool
 }
 
 // StateUpgrade is one entry of the upgrade file's stateUpgrades (l1-evm.md §4.5).
