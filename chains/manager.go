@@ -89,6 +89,10 @@ type Spec struct {
 	Factory Factory
 	// Genesis is the chain's genesis, in the VM's own format.
 	Genesis []byte
+	// Upgrade and Config are the chain's upgrade and config files, handed to the VM as
+	// Context.Upgrade and Context.Config; nil when the chain has none.
+	Upgrade []byte
+	Config  []byte
 	// MinBlockGap is the least time between two accepted blocks of the
 	// chain. Zero builds a block the moment the VM signals work.
 	MinBlockGap time.Duration
@@ -248,6 +252,8 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *pipeline, err error
 		NetworkID: m.cfg.NetworkID,
 		Chain:     spec.Chain,
 		Genesis:   spec.Genesis,
+		Upgrade:   spec.Upgrade,
+		Config:    spec.Config,
 		DB:        m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
 		Log:       log,
 		Clock:     m.clock,

@@ -555,3 +555,30 @@ func TestHealth(t *testing.T) {
 	_, _, ok := e.m.LastAccepted(chainB)
 	require.False(t, ok)
 }
+
+// TestContextFiles checks that a Spec's upgrade and config files reach the VM's Context.
+func TestContextFiles(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t.TempDir(), nil)
+	defer e.close()
+	tests := []struct {
+		name            string
+		upgrade, config []byte
+	}{
+		{name: "none"},
+		{name: "both", upgrade: []byte(`{"precompileUpgrades":[]}`), config: []byte(`{"a":1}`)},
+		{name: "config only", config: []byte(`{}`)},
+	}
+	for i, tt := range tests {
+		var got Context
+		e.create(ids.ID{byte(i + 1)}, func(s *Spec) {
+			s.Upgrade, s.Config = tt.upgrade, tt.config
+			s.Factory = FactoryFunc(func(ctx context.Context, c Context) (VM, error) {
+				got = c
+				return e.factory().New(ctx, c)
+			})
+		})
+		require.Equal(t, tt.upgrade, got.Upgrade, tt.name)
+		require.Equal(t, tt.config, got.Config, tt.name)
+	}
+}

@@ -99,6 +99,12 @@ type Context struct {
 	Chain Chain
 	// Genesis is the chain's genesis, in the VM's own format.
 	Genesis []byte
+	// Upgrade is the chain's upgrade file (<chain-config-dir>/<chain>/upgrade.json,
+	// l1-evm.md §4.5), in the VM's own format; nil when there is none.
+	Upgrade []byte
+	// Config is the chain's config file (<chain-config-dir>/<chain>/config.json), in the VM's
+	// own format; nil when there is none.
+	Config []byte
 	// DB is the VM's own key space; it writes nothing outside it.
 	DB *storage.View
 	// Log is the VM's logger, already tagged with the chain.

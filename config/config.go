@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/cornice-node/cornice/ids"
 )
 
 // Config holds every setting of a node. It holds values only: nothing in it is opened or
@@ -128,6 +130,17 @@ type Config struct {
 	// maximum block range: <cap>". Default 2048 (DefaultEVMLogsBlockRangeCap, the same as
 	// vms/evm's). Zero, the zero value, means no cap.
 	EVMLogsBlockRangeCap uint64
+
+	// TrackSubnets lists the subnets whose chains this node runs besides the Primary Network's
+	// (--track-subnets, CB58 subnet IDs separated by commas or spaces). Default none. A node
+	// always runs the chains of the subnets it validates, tracked or not. The Primary Network
+	// (the empty ID) may not be listed.
+	TrackSubnets []ids.ID
+	// ChainConfigDir holds one directory per chain, named by its blockchain ID or an alias, with
+	// the chain's config.json and upgrade.json (--chain-config-dir; l1-evm.md §4.5). Default "":
+	// <DataDir>/configs/chains (see ChainConfigPath). A missing directory means no chain has a
+	// config; a path that exists must be a directory.
+	ChainConfigDir string
 
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
@@ -248,6 +261,22 @@ func (c *Config) Validate() error {
 		}
 	}
 
+	seen := make(map[ids.ID]bool, len(c.TrackSubnets))
+	for _, id := range c.TrackSubnets {
+		switch {
+		case id == ids.Empty:
+			add(fmt.Errorf("track-subnets: %s is the Primary Network, which every node runs", id))
+		case seen[id]:
+			add(fmt.Errorf("track-subnets: subnet %s is listed twice", id))
+		}
+		seen[id] = true
+	}
+	if info, err := os.Stat(c.ChainConfigPath()); err == nil && !info.IsDir() {
+		add(chainConfigDirError(c.ChainConfigPath(), errors.New("not a directory")))
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		add(chainConfigDirError(c.ChainConfigPath(), err))
+	}
+
 	if hasFixedUpgrades(c.NetworkID) && (c.UpgradeFile != "" || !c.Upgrades.equal(UpgradesFor(c.NetworkID))) {
 		add(upgradesNotConfigurableError(c.NetworkID))
 	} else {
@@ -303,6 +332,15 @@ func (c Config) StakingKeyPaths() (key, cert string, generate bool) {
 		cert = filepath.Join(c.DataDir, "staking", "staker.crt")
 	}
 	return key, cert, generate
+}
+
+// ChainConfigPath returns the chain-config directory: ChainConfigDir, or
+// <DataDir>/configs/chains when it is empty.
+func (c Config) ChainConfigPath() string {
+	if c.ChainConfigDir != "" {
+		return c.ChainConfigDir
+	}
+	return filepath.Join(c.DataDir, "configs", "chains")
 }
 
 // SignerKeyPath returns the file of the BLS signer key: the configured one, or

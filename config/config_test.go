@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
 )
 
 func TestDefault(t *testing.T) {
@@ -83,6 +85,9 @@ func TestValidate(t *testing.T) {
 		}},
 		{name: "uptime bounds", modify: func(c *Config) { c.UptimeRequirement = 1 }},
 		{name: "block time", modify: func(c *Config) { c.EVMBlockTime = 2 * time.Second }},
+		{name: "tracked subnets", modify: func(c *Config) { c.TrackSubnets = []ids.ID{{1}, {2}} }},
+		{name: "chain config dir", modify: func(c *Config) { c.ChainConfigDir = dir }},
+		{name: "missing chain config dir", modify: func(c *Config) { c.ChainConfigDir = missing }},
 		{name: "distinct ACPs", modify: func(c *Config) { c.ACPSupport, c.ACPObject = []uint32{1, 2}, []uint32{3} }},
 
 		{name: "empty data dir", modify: func(c *Config) { c.DataDir = "" }, wantErr: "data-dir must not be empty"},
@@ -105,6 +110,12 @@ func TestValidate(t *testing.T) {
 			c.Upgrades.ApricotPhase1Time = time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
 		}, wantErr: "upgrade apricotPhase2Time (2020-12-05T05:00:00Z) is before apricotPhase1Time (2021-01-01T00:00:00Z)"},
 		{name: "zero schedule", modify: func(c *Config) { c.NetworkID, c.Upgrades = 99, Upgrades{} }, wantErr: "upgrade graniteEpochDuration must be positive, not 0"},
+		{name: "primary network tracked", modify: func(c *Config) { c.TrackSubnets = []ids.ID{{}} },
+			wantErr: "track-subnets: 11111111111111111111111111111111LpoYY is the Primary Network, which every node runs"},
+		{name: "subnet tracked twice", modify: func(c *Config) { c.TrackSubnets = []ids.ID{{1}, {1}} },
+			wantErr: "track-subnets: subnet " + ids.ID{1}.String() + " is listed twice"},
+		{name: "chain config dir is a file", modify: func(c *Config) { c.ChainConfigDir = keyFile },
+			wantErr: "invalid chain-config-dir " + keyFile + ": not a directory"},
 		{name: "missing key", modify: func(c *Config) { c.StakingTLSKeyFile = missing }, wantErr: "couldn't find staking key at " + missing + "\ncouldn't find staking certificate at " + filepath.Join(noStakingDir, "staking", "staker.crt")},
 		{name: "missing cert", modify: func(c *Config) { c.StakingTLSKeyFile, c.StakingTLSCertFile = keyFile, missing }, wantErr: "couldn't find staking certificate at " + missing},
 		{name: "missing signer", modify: func(c *Config) { c.StakingSignerKeyFile = missing }, wantErr: "could not read signing key from " + missing + ": file does not exist"},
@@ -175,6 +186,15 @@ func TestStakingKeyPaths(t *testing.T) {
 			require.Equal(t, tt.wantGenerate, generate)
 		})
 	}
+}
+
+func TestChainConfigPath(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	c.DataDir = "/d"
+	require.Equal(t, filepath.Join("/d", "configs", "chains"), c.ChainConfigPath())
+	c.ChainConfigDir = "/etc/chains"
+	require.Equal(t, "/etc/chains", c.ChainConfigPath())
 }
 
 func TestSignerKeyPath(t *testing.T) {

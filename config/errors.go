@@ -80,3 +80,14 @@ func unknownKeyError(key string) error {
 func keyError(key string, err error) error {
 	return fmt.Errorf("key %q: %w", key, err)
 }
+
+// invalidIDError reports a --track-subnets item that is not a CB58 ID.
+func invalidIDError(s string, err error) error {
+	return fmt.Errorf("invalid subnet ID %q: %w", s, err)
+}
+
+// chainConfigDirError reports a --chain-config-dir that exists but is not a directory, or cannot
+// be inspected.
+func chainConfigDirError(path string, err error) error {
+	return fmt.Errorf("invalid chain-config-dir %s: %w", path, err)
+}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
 )
 
 func TestLoadFile(t *testing.T) {
@@ -51,6 +53,9 @@ func TestLoadFile(t *testing.T) {
 		},
 		{name: "empty list", file: `{"http-allowed-hosts": []}`, modify: func(c *Config) { c.HTTPAllowedHosts = []string{} }},
 		{name: "network number", file: `{"network-id": 77}`, modify: func(c *Config) { c.NetworkID = 77 }},
+		{name: "tracked subnets and chain configs", file: `{"track-subnets": ["` + ids.ID{1}.String() + `"], "chain-config-dir": "/c"}`,
+			modify: func(c *Config) { c.TrackSubnets, c.ChainConfigDir = []ids.ID{{1}}, "/c" }},
+		{name: "bad subnet", file: `{"track-subnets": ["x"]}`, wantErr: `key "track-subnets": invalid subnet ID "x": ` + idErr("x")},
 		{name: "unknown key", file: `{"http-prot": 1}`, wantErr: `unknown key "http-prot"`},
 		{name: "config-file is not a key", file: `{"config-file": "x"}`, wantErr: `unknown key "config-file"`},
 		{name: "bad port", file: `{"http-port": 70000}`, wantErr: `key "http-port": invalid port "70000": must be a number from 0 to 65535`},

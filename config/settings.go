@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/cornice-node/cornice/ids"
 )
 
 // Value is the text form of one setting, bound to a field of a Config. Its method set is
@@ -117,6 +119,10 @@ var settings = []Setting{
 		func(c *Config) *time.Duration { return &c.EVMBlockTime }, newDurationValue),
 	setting("evm-logs-block-range-cap", "most blocks one C-Chain eth_getLogs or eth_getFilterLogs query may span; 0 means no cap",
 		func(c *Config) *uint64 { return &c.EVMLogsBlockRangeCap }, newUint64Value),
+	setting("track-subnets", "subnet IDs whose chains this node runs, separated by commas or spaces (it always runs those of subnets it validates)",
+		func(c *Config) *[]ids.ID { return &c.TrackSubnets }, newIDsValue),
+	setting("chain-config-dir", "directory of per-chain configs: <dir>/<blockchainID or alias>/config.json and upgrade.json (default <data-dir>/configs/chains)",
+		func(c *Config) *string { return &c.ChainConfigDir }, newPathValue),
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
 }
@@ -362,4 +368,58 @@ func parseUint32s(items []string) ([]uint32, error) {
 		ns = append(ns, uint32(n))
 	}
 	return ns, nil
+}
+
+// idsValue is a list of CB58 IDs (see splitList), such as subnet IDs.
+type idsValue struct {
+	p   *[]ids.ID
+	set bool // whether Set was called: the first Set replaces the default
+}
+
+func newIDsValue(p *[]ids.ID) Value { return &idsValue{p: p} }
+func (v *idsValue) Type() string    { return "ids" }
+func (v *idsValue) String() string {
+	texts := make([]string, len(*v.p))
+	for i, id := range *v.p {
+		texts[i] = id.String()
+	}
+	return strings.Join(texts, ",")
+}
+
+func (v *idsValue) Set(text string) error {
+	parsed, err := parseIDs(splitList(text))
+	if err != nil {
+		return err
+	}
+	if !v.set {
+		v.set = true
+		*v.p = parsed
+		return nil
+	}
+	*v.p = append(*v.p, parsed...)
+	return nil
+}
+
+// Replace sets the whole list, as a JSON array in a config file does.
+func (v *idsValue) Replace(items []string) error {
+	parsed, err := parseIDs(items)
+	if err != nil {
+		return err
+	}
+	v.set = true
+	*v.p = parsed
+	return nil
+}
+
+// parseIDs parses CB58 IDs; nil for none.
+func parseIDs(items []string) ([]ids.ID, error) {
+	var out []ids.ID
+	for _, s := range items {
+		id, err := ids.FromString(s)
+		if err != nil {
+			return nil, invalidIDError(s, err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
 )
 
 func TestSettingsNames(t *testing.T) {
@@ -23,7 +25,7 @@ func TestSettingsNames(t *testing.T) {
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
 		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "evm-logs-block-range-cap",
-		"log-level",
+		"track-subnets", "chain-config-dir", "log-level",
 	}, names)
 }
 
@@ -56,6 +58,8 @@ func settingCfg() Config {
 		ACPObject:             []uint32{4294967295},
 		EVMBlockTime:          200 * time.Millisecond,
 		EVMLogsBlockRangeCap:  10,
+		TrackSubnets:          []ids.ID{{1}, {2, 3}},
+		ChainConfigDir:        "/chains",
 		LogLevel:              slog.LevelWarn,
 	}
 }
@@ -114,6 +118,11 @@ func TestSettingsSet(t *testing.T) {
 		{name: "http-allowed-hosts", texts: []string{""}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string(nil)},
 		{name: "acp-support", texts: []string{"1, 2", "3"}, want: func(c *Config) any { return c.ACPSupport }, wantVal: []uint32{1, 2, 3}},
 		{name: "acp-object", texts: []string{"1,x"}, wantErr: `invalid ACP number "x"`},
+		{name: "track-subnets", texts: []string{ids.ID{1}.String() + " " + ids.ID{2}.String(), ids.ID{3}.String()},
+			want: func(c *Config) any { return c.TrackSubnets }, wantVal: []ids.ID{{1}, {2}, {3}}},
+		{name: "track-subnets", texts: []string{""}, want: func(c *Config) any { return c.TrackSubnets }, wantVal: []ids.ID(nil)},
+		{name: "track-subnets", texts: []string{"nope"}, wantErr: `invalid subnet ID "nope": ` + idErr("nope")},
+		{name: "chain-config-dir", texts: []string{"/etc/chains"}, want: func(c *Config) any { return c.ChainConfigDir }, wantVal: "/etc/chains"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,4 +157,28 @@ func TestSettingIsBool(t *testing.T) {
 	require.True(t, s.IsBool())
 	s, _ = lookupSetting("http-port")
 	require.False(t, s.IsBool())
+}
+
+// idErr is the text of ids.FromString's error for s.
+func idErr(s string) string {
+	_, err := ids.FromString(s)
+	return err.Error()
+}
+
+// FuzzIDsValue checks that a --track-subnets text either fails or parses into IDs whose text form
+// parses back to the same IDs.
+func FuzzIDsValue(f *testing.F) {
+	f.Add(ids.ID{1}.String() + "," + ids.ID{2}.String())
+	f.Add("11111111111111111111111111111111LpoYY")
+	f.Add(" , x")
+	f.Fuzz(func(t *testing.T, text string) {
+		var got []ids.ID
+		if err := newIDsValue(&got).Set(text); err != nil {
+			return
+		}
+		var again []ids.ID
+		v := newIDsValue(&again)
+		require.NoError(t, v.Set(newIDsValue(&got).String()))
+		require.Equal(t, got, again)
+	})
 }

@@ -65,6 +65,12 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 		return fmt.Errorf("register index: %w", err)
 	}
 	spec.Indexed = n.cfg.IndexEnabled
+	if spec.Upgrade == nil && spec.Config == nil {
+		spec.Upgrade, spec.Config, err = chainFiles(n.cfg.ChainConfigPath(), id, spec.Aliases)
+		if err != nil {
+			return err
+		}
+	}
 	if err := n.manager.Create(ctx, spec); err != nil {
 		return err
 	}

@@ -5,6 +5,12 @@
 // when the port is 0) and serves nothing until Run is called. Run blocks until its context is done,
 // then shuts down gracefully. A Node is used by one goroutine; its accessors are safe for concurrent
 // use.
+//
+// Chains outside the Primary Network come from the P-Chain (issue #6 §1): at start-up, and after
+// every accepted P-Chain block on one worker goroutine, the node creates each recorded chain whose
+// VM it has and whose subnet it tracks (--track-subnets) or validates, with its upgrade.json and
+// config.json from the chain-config directory, serves its validators API (api/l1validators over
+// an uptime.Tracker), and sets each subnet's validator set to the P-Chain's.
 package node
 
 import (
@@ -52,6 +58,11 @@ type Node struct {
 	metrics    *prometheus.Registry
 	http       *api.Server
 	httpAddr   net.Addr
+	// vms are the VMs the node can run, by VM ID.
+	vms VMs
+	// subnets runs the chains of other subnets and refreshes their validators; nil without a
+	// P-Chain.
+	subnets *subnets
 
 	nodeID  ids.NodeID
 	tlsCert *tls.Certificate
@@ -64,12 +75,14 @@ type Node struct {
 // everything opened so far is closed again.
 //
 // The node runs the Primary Network chains of its network's genesis whose VM is in vms, then the
-// extra chains (tests use them to run test VMs).
+// extra chains (tests use them to run test VMs), then every chain recorded on the P-Chain whose VM
+// is in vms and whose subnet the node tracks (config.Config.TrackSubnets) or validates; it keeps
+// starting such chains as the P-Chain accepts them, until it stops.
 func New(cfg config.Config, log *slog.Logger, vms VMs, extra ...Chain) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry()}
+	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry(), vms: vms}
 	if err := n.build(vms, extra); err != nil {
 		if n.http != nil {
 			// Releases the bound listener; nothing is being served yet.
@@ -105,8 +118,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	}
 
 	n.validators = validators.New()
-	// A fresh local network has this node as its only Primary Network validator, holding the local
-	// genesis's whole initial stake. TODO(#5): read the validator set from the P-Chain.
+	// The Primary Network's only validator is this node, holding the local genesis's whole
+	// initial stake: the P-Chain is built with it (platform.Factory below). The other subnets'
+	// sets are read from the P-Chain at start-up and after every accepted block (startSubnets).
 	if err := n.validators.Add(ids.Empty, n.nodeID, config.LocalGenesisStake); err != nil {
 		return fmt.Errorf("seed validator set: %w", err)
 	}
@@ -137,7 +151,12 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	if err != nil {
 		return err
 	}
-	return n.createChains(context.Background(), append(primary, extra...))
+	if err := n.createChains(context.Background(), append(primary, extra...)); err != nil {
+		return err
+	}
+	// The chains of other subnets come from the P-Chain's state, so a restart brings back every
+	// chain that ran before.
+	return n.startSubnets(context.Background())
 }
 
 // loadIdentity loads the staking TLS certificate and BLS key, generating them on first start.
@@ -213,10 +232,12 @@ func (n *Node) shutdown(serveErr <-chan error) error {
 // close releases what build opened, in reverse order: the chains (their pipelines finish the
 // block they are committing), then the database. It is safe on a partly built node.
 func (n *Node) close() error {
-	var err error
+	// The subnet worker creates chains through the manager: it stops first.
+	err := n.subnets.close()
+	n.subnets = nil
 	if n.manager != nil {
 		if cerr := n.manager.Close(); cerr != nil {
-			err = fmt.Errorf("close chains: %w", cerr)
+			err = errors.Join(err, fmt.Errorf("close chains: %w", cerr))
 		}
 		n.manager = nil
 	}

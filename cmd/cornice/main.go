@@ -1,6 +1,7 @@
-// Command cornice is the cornice node's command line: `cornice run` starts a node, `cornice x`
-// sends and creates assets on a node's X-Chain, `cornice keys` prints a key's addresses and
-// `cornice version` prints the version.
+// Command cornice is the cornice node's command line: `cornice run` starts a node (and with --l1
+// creates L1s on it), `cornice x` sends and creates assets on a node's X-Chain, `cornice p` does
+// the same for the P-Chain's subnets, chains and L1s, `cornice l1 create` makes an EVM L1 in one
+// step, `cornice keys` prints a key's addresses and `cornice version` prints the version.
 //
 // The CLI is thin: it parses flags and an optional config file into a config.Config, then hands
 // it to package node; the wallet commands hand their flags to package wallet. It is the only code
@@ -29,6 +30,7 @@ import (
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/wallet"
 )
 
 func main() {
@@ -43,7 +45,15 @@ func main() {
 
 // startFunc runs a node with a validated config until ctx is done. Tests replace startNode with
 // a function that records the config.
-type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger) error
+type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error
+
+// runOptions are what `cornice run` asks of the node beyond its config.
+type runOptions struct {
+	// L1s are the L1s of --l1, in order, created (or found) once the node serves.
+	L1s []l1Request
+	// Stdout receives each L1's URLs.
+	Stdout io.Writer
+}
 
 // vms are the VMs this binary runs, configured for cfg's network. They are linked here, not in
 // package node, so that node and its tests stay free of any VM's dependencies (docs/decisions.md).
@@ -63,16 +73,56 @@ func vms(cfg config.Config) node.VMs {
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
 		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+		// L1 chains of the Subnet-EVM VM (issue #6 §1). TODO(#6): the Subnet-EVM factory
+		// (fee config, precompiles, upgrades from the genesis) replaces the C-Chain's here.
+		node.SubnetEVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
 	}
 }
 
-// startNode builds the node and runs it until ctx is done.
-func startNode(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+// startNode builds the node and runs it until ctx is done. With --l1, once the node serves it
+// creates each L1 (or finds the one a previous run created) with the well-known local key and
+// prints its URLs; a failure stops the node and is returned.
+func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error {
 	n, err := node.New(cfg, log, vms(cfg))
 	if err != nil {
 		return err
 	}
-	return n.Run(ctx)
+	if len(opts.L1s) == 0 {
+		return n.Run(ctx)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	// The listener is bound: requests wait in its backlog until Run serves them.
+	go func() { done <- n.Run(ctx) }()
+	if err := createL1s(ctx, "http://"+n.HTTPAddr().String(), opts); err != nil {
+		cancel()
+		return errors.Join(err, <-done)
+	}
+	return <-done
+}
+
+// createL1s creates the L1s of opts on the node at uri, one after the other, with the well-known
+// local key, and prints each one's URLs.
+func createL1s(ctx context.Context, uri string, opts runOptions) error {
+	client, err := wallet.NewClient(uri, nil)
+	if err != nil {
+		return err
+	}
+	key, err := wallet.ParseKey(wallet.LocalKey)
+	if err != nil {
+		return err
+	}
+	for _, req := range opts.L1s {
+		res, err := createL1(ctx, client, key, req, defaultWait)
+		if err != nil {
+			return fmt.Errorf("--l1 %s: %w", req.Name, err)
+		}
+		if err := printL1(opts.Stdout, uri, res); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // execute runs the command line args and returns the process exit code: 0 on success, 1 after
@@ -108,7 +158,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stderr, start), newXCmd(stdout), newPCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	return root
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 
@@ -22,28 +23,41 @@ const configFileFlag = "config-file"
 type runFlags struct {
 	values     config.Config
 	configFile string
+	// l1 lists the genesis files of --l1.
+	l1 []string
 }
 
 // newRunCmd builds `cornice run`.
-func newRunCmd(stderr io.Writer, start startFunc) *cobra.Command {
+func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	f := &runFlags{values: config.Default()}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a node",
 		Long: "Run a node until SIGINT or SIGTERM.\n\n" +
 			"Settings come from the defaults, then --config-file (a JSON object keyed by flag name),\n" +
-			"then the flags given on the command line, each overriding the one before.",
+			"then the flags given on the command line, each overriding the one before.\n\n" +
+			"Each --l1 creates an L1 from a Subnet-EVM genesis once the node serves, as `cornice l1 create`\n" +
+			"does with the well-known local key, and prints its URLs; a later run with the same genesis\n" +
+			"reuses it.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := f.parseRunConfig(cmd.Flags())
 			if err != nil {
 				return err
 			}
+			opts := runOptions{Stdout: stdout}
+			for _, path := range f.l1 {
+				req, err := readL1Genesis(path, "", defaultL1Balance, defaultL1Weight)
+				if err != nil {
+					return fmt.Errorf("--l1: %w", err)
+				}
+				opts.L1s = append(opts.L1s, req)
+			}
 			log := newLogger(stderr, cfg.LogLevel)
 			// go-ethereum, the C-Chain's library, logs through a process-wide logger that
 			// discards everything until it is set: its warnings and errors go to ours.
 			gethlog.SetDefault(evm.GethLogger(log))
-			return start(cmd.Context(), cfg, log)
+			return start(cmd.Context(), cfg, log, opts)
 		},
 	}
 	f.register(cmd.Flags())
@@ -61,6 +75,8 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	}
 	fs.StringVar(&f.configFile, configFileFlag, "",
 		"`path` of a JSON file of settings keyed by flag name; flags given on the command line override it")
+	fs.StringArrayVar(&f.l1, "l1", nil,
+		"Subnet-EVM genesis `file` of an L1 to create once the node serves, or reuse if it exists; repeatable")
 }
 
 // parseRunConfig builds the node's config: the defaults, then the config file if one was given,

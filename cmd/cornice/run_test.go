@@ -20,7 +20,7 @@ import (
 func runCLI(t *testing.T, args ...string) (cfg config.Config, started bool, code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	start := func(_ context.Context, c config.Config, log *slog.Logger) error {
+	start := func(_ context.Context, c config.Config, log *slog.Logger, _ runOptions) error {
 		require.NotNil(t, log)
 		cfg, started = c, true
 		return nil
@@ -258,7 +258,7 @@ func TestBadFlagsWriteNothing(t *testing.T) {
 func TestStartError(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
-	start := func(context.Context, config.Config, *slog.Logger) error {
+	start := func(context.Context, config.Config, *slog.Logger, runOptions) error {
 		return errors.Join(errors.New("first"), errors.New("second"))
 	}
 	code := execute(t.Context(), []string{"run", "--data-dir", t.TempDir()}, &out, &errOut, start)

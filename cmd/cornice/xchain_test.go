@@ -43,11 +43,24 @@ type xNode struct {
 // startXNode starts a node on port 0 with its data in dir.
 func startXNode(t testing.TB, dir string) *xNode {
 	t.Helper()
+	return startXNodeWith(t, dir, func(*config.Config) {})
+}
+
+// startXNodeWith starts a node on port 0 with its data in dir and the config changed by modify.
+func startXNodeWith(t testing.TB, dir string, modify func(*config.Config)) *xNode {
+	t.Helper()
+	return startXNodeVMs(t, dir, modify, vms)
+}
+
+// startXNodeVMs is startXNodeWith running the VMs vmsFor gives.
+func startXNodeVMs(t testing.TB, dir string, modify func(*config.Config), vmsFor func(config.Config) node.VMs) *xNode {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
-	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vms(cfg))
+	modify(&cfg)
+	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vmsFor(cfg))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	xn := &xNode{

@@ -1,0 +1,14 @@
+package node
+
+import (
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// chainStartError is the health check error of a chain recorded on the P-Chain that this node
+// should run but could not create (issue #6 §1). cornice's own text: the reference node reports
+// such a chain only in its logs.
+func chainStartError(chainID ids.ID, err error) error {
+	return fmt.Errorf("chain %s failed to start: %w", chainID, err)
+}
