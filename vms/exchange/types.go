@@ -1,94 +1,53 @@
 package exchange
 
 import (
-	"encoding/json"
-
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 )
 
 // Arguments and replies of the avm service (reference/platform-exchange.md §6.5, §5.1). Keys
 // match case-insensitively and unknown keys are ignored; an omitted encoding is hex.
 
 // IssueTxArgs are the params of avm.issueTx: a signed tx in an encoding.
-type IssueTxArgs struct {
-	Tx       string       `json:"tx"`
-	Encoding ids.Encoding `json:"encoding"`
-}
+type IssueTxArgs = chainapi.IssueTxArgs
 
 // TxIDReply is the result of avm.issueTx.
-type TxIDReply struct {
-	TxID ids.ID `json:"txID"`
-}
+type TxIDReply = chainapi.TxIDReply
 
 // GetTxArgs are the params of avm.getTx.
-type GetTxArgs struct {
-	TxID     ids.ID       `json:"txID"`
-	Encoding ids.Encoding `json:"encoding"`
-}
+type GetTxArgs = chainapi.GetTxArgs
 
 // GetTxReply is the result of avm.getTx: the tx as a string in a hex encoding, or as an object
 // in the json encoding.
-type GetTxReply struct {
-	Tx       json.RawMessage `json:"tx"`
-	Encoding ids.Encoding    `json:"encoding"`
-}
+type GetTxReply = chainapi.GetTxReply
 
 // GetTxStatusArgs are the params of avm.getTxStatus.
-type GetTxStatusArgs struct {
-	TxID ids.ID `json:"txID"`
-}
+type GetTxStatusArgs = chainapi.GetTxStatusArgs
 
 // GetTxStatusReply is the result of avm.getTxStatus: "Accepted" or "Unknown" (§6.5).
-type GetTxStatusReply struct {
-	Status string `json:"status"`
-}
+type GetTxStatusReply = chainapi.GetTxStatusReply
 
 // GetHeightReply is the result of avm.getHeight.
-type GetHeightReply struct {
-	Height jsonrpc.Uint64 `json:"height"`
-}
+type GetHeightReply = chainapi.GetHeightReply
 
 // GetBlockArgs are the params of avm.getBlock.
-type GetBlockArgs struct {
-	BlockID  ids.ID       `json:"blockID"`
-	Encoding ids.Encoding `json:"encoding"`
-}
+type GetBlockArgs = chainapi.GetBlockArgs
 
 // GetBlockByHeightArgs are the params of avm.getBlockByHeight.
-type GetBlockByHeightArgs struct {
-	Height   jsonrpc.Uint64 `json:"height"`
-	Encoding ids.Encoding   `json:"encoding"`
-}
+type GetBlockByHeightArgs = chainapi.GetBlockByHeightArgs
 
 // GetBlockReply is the result of avm.getBlock and avm.getBlockByHeight.
-type GetBlockReply struct {
-	Block    json.RawMessage `json:"block"`
-	Encoding ids.Encoding    `json:"encoding"`
-}
+type GetBlockReply = chainapi.GetBlockReply
 
 // Index is a position in the pages of avm.getUTXOs: an address and a UTXO ID.
-type Index struct {
-	Address string `json:"address"`
-	UTXO    string `json:"utxo"`
-}
+type Index = chainapi.Index
 
 // GetUTXOsArgs are the params of avm.getUTXOs (§5.1).
-type GetUTXOsArgs struct {
-	Addresses   []string       `json:"addresses"`
-	SourceChain string         `json:"sourceChain"`
-	Limit       jsonrpc.Uint32 `json:"limit"`
-	StartIndex  Index          `json:"startIndex"`
-	Encoding    ids.Encoding   `json:"encoding"`
-}
+type GetUTXOsArgs = chainapi.GetUTXOsArgs
 
 // GetUTXOsReply is the result of avm.getUTXOs.
-type GetUTXOsReply struct {
-	NumFetched jsonrpc.Uint64 `json:"numFetched"`
-	UTXOs      []string       `json:"utxos"`
-	EndIndex   Index          `json:"endIndex"`
-	Encoding   ids.Encoding   `json:"encoding"`
-}
+type GetUTXOsReply = chainapi.GetUTXOsReply
 
 // GetAssetDescriptionArgs are the params of avm.getAssetDescription: an asset ID or alias.
 type GetAssetDescriptionArgs struct {
@@ -111,10 +70,7 @@ type GetBalanceArgs struct {
 }
 
 // UTXORef names a UTXO by tx ID and output index.
-type UTXORef struct {
-	TxID        ids.ID `json:"txID"`
-	OutputIndex uint32 `json:"outputIndex"`
-}
+type UTXORef = chainapi.UTXORef
 
 // GetBalanceReply is the result of avm.getBalance.
 type GetBalanceReply struct {
