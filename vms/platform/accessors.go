@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -130,7 +131,7 @@ func (vm *VM) Subnet(subnetID ids.ID) (SubnetInfo, bool, error) {
 	if subnetID == ids.Empty {
 		return SubnetInfo{}, false, nil
 	}
-	ok, err := vm.state.db.Has(idKey(keySubnet, subnetID))
+	ok, err := vm.state.db.Has(chainstate.IDKey(keySubnet, subnetID))
 	if err != nil || !ok {
 		return SubnetInfo{}, false, err
 	}
@@ -196,7 +197,7 @@ func (vm *VM) ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error) 
 
 // subnetValidators returns every AddSubnetValidatorTx of subnetID, in tx ID order.
 func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
-	txIDs, err := s.idsUnder(append([]byte{keySubnetValidator}, subnetID[:]...), ids.Empty, int(^uint(0)>>1))
+	txIDs, err := chainstate.IDsUnder(s.db, append([]byte{keySubnetValidator}, subnetID[:]...), ids.Empty, chainstate.All)
 	if err != nil {
 		return nil, fmt.Errorf("list validators of subnet %s: %w", subnetID, err)
 	}

@@ -7,32 +7,33 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Key layout of the VM's key space (its chains.Context.DB). Every key starts with one of these
-// bytes; IDs are fixed-width, so no key is a prefix of another kind's.
+// bytes; IDs are fixed-width, so no key is a prefix of another kind's. The kinds it shares with
+// the X-Chain are chainstate's:
+//
+//   - chainstate.KeyUTXO | utxoID → the UTXO's bytes (UTXO.Bytes).
+//   - chainstate.KeyAddr | address[20] | utxoID → empty: the UTXOs an address owns, in UTXO ID
+//     order.
+//   - chainstate.KeyTx | txID → the committed tx's signed bytes (status Committed).
+//   - chainstate.KeyBlock | blockID → the accepted block's bytes.
+//   - chainstate.KeyHeight | height (8 bytes, big-endian) → the ID of the accepted block at that
+//     height.
+//   - chainstate.KeyLast → the last accepted block's ID, height (8 bytes), then the fee state
+//     after it: chain time, capacity, excess, continuous fee excess, accrued fees (8 bytes each,
+//     big-endian). Written with every block, in the block's batch; absent until the genesis is
+//     written.
+//
+// The P-Chain's own kinds:
 const (
-	// keyUTXO | utxoID → the UTXO's bytes (UTXO.Bytes).
-	keyUTXO byte = 'u'
-	// keyAddr | address[20] | utxoID → empty: the UTXOs an address owns, in UTXO ID order.
-	keyAddr byte = 'a'
-	// keyTx | txID → the committed tx's signed bytes (status Committed).
-	keyTx byte = 't'
-	// keyBlock | blockID → the accepted block's bytes.
-	keyBlock byte = 'b'
-	// keyHeight | height (8 bytes, big-endian) → the ID of the accepted block at that height.
-	keyHeight byte = 'h'
 	// keySubnet | subnetID → empty: the subnet exists; its owner is its CreateSubnetTx's.
 	keySubnet byte = 's'
 	// keyChain | subnetID | chainID → empty: the blockchains of each subnet, the primary
 	// network's (subnet ids.Empty) included; a chain's fields are its CreateChainTx's.
 	keyChain byte = 'c'
-	// keyLast → the last accepted block's ID, height (8 bytes), then the fee state after it:
-	// chain time, capacity, excess, continuous fee excess, accrued fees (8 bytes each,
-	// big-endian). Written with every block, in the
-	// block's batch; absent until the genesis is written.
-	keyLast byte = 'l'
 	// keyConversion | subnetID → the subnet's conversion to an L1: conversion ID, manager chain
 	// ID, then the manager address (subnetConversion.bytes).
 	keyConversion byte = 'v'
@@ -48,7 +49,7 @@ const (
 	// keyValidatorDiff (validatorset.go) holds the per-height validator diffs.
 )
 
-// lastRecordLen is the length of the keyLast value.
+// lastRecordLen is the length of the chainstate.KeyLast value.
 const lastRecordLen = ids.IDLen + 8 + 5*8
 
 // state reads the P-Chain's accepted state from the VM's key space. It holds no memory of its
@@ -56,43 +57,6 @@ const lastRecordLen = ids.IDLen + 8 + 5*8
 // batch (writer).
 type state struct {
 	db *storage.View
-}
-
-func idKey(kind byte, id ids.ID) []byte {
-	k := make([]byte, 1+ids.IDLen)
-	k[0] = kind
-	copy(k[1:], id[:])
-	return k
-}
-
-func heightKey(h uint64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{keyHeight}, h)
-}
-
-func addrKey(addr ids.ShortID, utxoID ids.ID) []byte {
-	k := make([]byte, 0, 1+ids.ShortIDLen+ids.IDLen)
-	k = append(k, keyAddr)
-	k = append(k, addr[:]...)
-	return append(k, utxoID[:]...)
-}
-
-func chainKey(subnetID, chainID ids.ID) []byte {
-	k := make([]byte, 0, 1+2*ids.IDLen)
-	k = append(k, keyChain)
-	k = append(k, subnetID[:]...)
-	return append(k, chainID[:]...)
-}
-
-// get reads key; found is false when it is absent.
-func (s *state) get(key []byte) (v []byte, found bool, err error) {
-	v, err = s.db.Get(key)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, err
-	}
-	return v, true, nil
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
@@ -109,7 +73,7 @@ func (s *state) utxo(in *TransferableInput) (*UTXO, error) {
 
 // subnetOwner implements utxoSource: the owner of an accepted subnet.
 func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
-	ok, err := s.db.Has(idKey(keySubnet, id))
+	ok, err := s.db.Has(chainstate.IDKey(keySubnet, id))
 	switch {
 	case err != nil:
 		return nil, err
@@ -132,7 +96,7 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 
 // conversion implements utxoSource: the accepted conversion of subnetID.
 func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
-	b, found, err := s.get(idKey(keyConversion, subnetID))
+	b, found, err := chainstate.Get(s.db, chainstate.IDKey(keyConversion, subnetID))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -145,7 +109,7 @@ func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
 
 // l1Validator returns the L1 validator validationID.
 func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
-	b, found, err := s.get(idKey(keyL1, validationID))
+	b, found, err := chainstate.Get(s.db, chainstate.IDKey(keyL1, validationID))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -158,12 +122,12 @@ func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
 
 // l1ValidatorIDs returns the validation IDs of subnetID's L1 validators, in ID order.
 func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
-	return s.idsUnder(append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, int(^uint(0)>>1))
+	return chainstate.IDsUnder(s.db, append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, chainstate.All)
 }
 
 // getUTXO returns the unspent UTXO id.
 func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
-	b, found, err := s.get(idKey(keyUTXO, id))
+	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyUTXO, id))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -176,7 +140,7 @@ func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
 
 // getTx returns the committed tx id.
 func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
-	b, found, err := s.get(idKey(keyTx, id))
+	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyTx, id))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -189,12 +153,12 @@ func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
 
 // hasTx reports whether tx id is committed.
 func (s *state) hasTx(id ids.ID) (bool, error) {
-	return s.db.Has(idKey(keyTx, id))
+	return s.db.Has(chainstate.IDKey(chainstate.KeyTx, id))
 }
 
 // getBlock returns the accepted block id.
 func (s *state) getBlock(id ids.ID) (Block, bool, error) {
-	b, found, err := s.get(idKey(keyBlock, id))
+	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyBlock, id))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -207,18 +171,10 @@ func (s *state) getBlock(id ids.ID) (Block, bool, error) {
 
 // blockIDAt returns the ID of the accepted block at height.
 func (s *state) blockIDAt(height uint64) (ids.ID, bool, error) {
-	b, found, err := s.get(heightKey(height))
-	if err != nil || !found {
-		return ids.ID{}, false, err
-	}
-	id, err := ids.ToID(b)
-	if err != nil {
-		return ids.ID{}, false, fmt.Errorf("stored block ID at height %d: %w", height, err)
-	}
-	return id, true, nil
+	return chainstate.BlockIDAt(s.db, height)
 }
 
-// lastRecord is what keyLast holds.
+// lastRecord is what chainstate.KeyLast holds.
 type lastRecord struct {
 	id     ids.ID
 	height uint64
@@ -228,7 +184,7 @@ type lastRecord struct {
 // lastAccepted returns the last accepted block's record; found is false before the genesis is
 // written.
 func (s *state) lastAccepted() (lastRecord, bool, error) {
-	b, found, err := s.get([]byte{keyLast})
+	b, found, err := chainstate.Get(s.db, []byte{chainstate.KeyLast})
 	if err != nil || !found {
 		return lastRecord{}, false, err
 	}
@@ -246,40 +202,19 @@ func (s *state) lastAccepted() (lastRecord, bool, error) {
 	return r, true, nil
 }
 
-// idsUnder returns the IDs that follow prefix in its keys, in order, up to limit, starting after
-// start (from the first when start is empty).
-func (s *state) idsUnder(prefix []byte, start ids.ID, limit int) ([]ids.ID, error) {
-	it, err := s.db.NewIterator(prefix, start[:])
-	if err != nil {
-		return nil, err
-	}
-	var out []ids.ID
-	for len(out) < limit && it.Next() {
-		id, err := ids.ToID(it.Key()[len(prefix):])
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("stored key under %x: %w", prefix, err), it.Close())
-		}
-		if id == start {
-			continue
-		}
-		out = append(out, id)
-	}
-	return out, errors.Join(it.Err(), it.Close())
-}
-
 // utxoIDs returns up to limit IDs of the UTXOs addr owns, in ID order, after start.
 func (s *state) utxoIDs(addr ids.ShortID, start ids.ID, limit int) ([]ids.ID, error) {
-	return s.idsUnder(append([]byte{keyAddr}, addr[:]...), start, limit)
+	return chainstate.UTXOIDs(s.db, addr, start, limit)
 }
 
 // subnetIDs returns the IDs of every subnet, in ID order.
 func (s *state) subnetIDs() ([]ids.ID, error) {
-	return s.idsUnder([]byte{keySubnet}, ids.Empty, int(^uint(0)>>1))
+	return chainstate.IDsUnder(s.db, []byte{keySubnet}, ids.Empty, chainstate.All)
 }
 
 // chainIDs returns the IDs of subnetID's blockchains, in ID order.
 func (s *state) chainIDs(subnetID ids.ID) ([]ids.ID, error) {
-	return s.idsUnder(append([]byte{keyChain}, subnetID[:]...), ids.Empty, int(^uint(0)>>1))
+	return chainstate.IDsUnder(s.db, append([]byte{keyChain}, subnetID[:]...), ids.Empty, chainstate.All)
 }
 
 // owners returns the addresses that own ux's output.
@@ -389,22 +324,20 @@ func (w writer) putL1Validator(v *l1Validator) error {
 	if err != nil {
 		return err
 	}
-	return w.b.Put(idKey(keyL1, v.validationID), b)
+	return w.b.Put(chainstate.IDKey(keyL1, v.validationID), b)
 }
 
 func (w writer) putTx(tx *Tx) error {
-	if err := w.b.Put(idKey(keyTx, tx.ID()), tx.Bytes()); err != nil {
+	if err := w.b.Put(chainstate.IDKey(chainstate.KeyTx, tx.ID()), tx.Bytes()); err != nil {
 		return err
 	}
 	switch u := tx.Unsigned().(type) {
 	case *CreateSubnetTx:
-		return w.b.Put(idKey(keySubnet, tx.ID()), nil)
+		return w.b.Put(chainstate.IDKey(keySubnet, tx.ID()), nil)
 	case *CreateChainTx:
-		return w.b.Put(chainKey(u.SubnetID, tx.ID()), nil)
+		return w.b.Put(chainstate.PairKey(keyChain, u.SubnetID, tx.ID()), nil)
 	case *AddSubnetValidatorTx:
-		k := chainKey(u.SubnetID, tx.ID())
-		k[0] = keySubnetValidator
-		if err := w.b.Put(k, nil); err != nil {
+		if err := w.b.Put(chainstate.PairKey(keySubnetValidator, u.SubnetID, tx.ID()), nil); err != nil {
 			return err
 		}
 		return w.putValidatorDiff(u.SubnetID, tx.ID(), &diffRecord{kind: diffLegacy, nodeID: u.Validator.NodeID,
@@ -416,7 +349,7 @@ func (w writer) putTx(tx *Tx) error {
 // putL1 records eff's subnet conversion and the L1 validators it adds or changes, if any.
 func (w writer) putL1(eff *effects) error {
 	if eff.conversion != nil {
-		if err := w.b.Put(idKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
+		if err := w.b.Put(chainstate.IDKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
 			return err
 		}
 	}
@@ -424,9 +357,7 @@ func (w writer) putL1(eff *effects) error {
 		if err := w.putL1Validator(v); err != nil {
 			return err
 		}
-		k := chainKey(v.subnetID, v.validationID)
-		k[0] = keyL1Subnet
-		if err := w.b.Put(k, nil); err != nil {
+		if err := w.b.Put(chainstate.PairKey(keyL1Subnet, v.subnetID, v.validationID), nil); err != nil {
 			return err
 		}
 	}
@@ -438,39 +369,18 @@ func (w writer) putUTXO(ux *UTXO) error {
 	if err != nil {
 		return err
 	}
-	id := ux.InputID()
-	if err := w.b.Put(idKey(keyUTXO, id), b); err != nil {
-		return err
-	}
-	for _, addr := range owners(ux.Out) {
-		if err := w.b.Put(addrKey(addr, id), nil); err != nil {
-			return err
-		}
-	}
-	return nil
+	return chainstate.PutUTXO(w.b, ux.InputID(), b, owners(ux.Out))
 }
 
 func (w writer) deleteUTXO(ux *UTXO) error {
-	id := ux.InputID()
-	if err := w.b.Delete(idKey(keyUTXO, id)); err != nil {
-		return err
-	}
-	for _, addr := range owners(ux.Out) {
-		if err := w.b.Delete(addrKey(addr, id)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return chainstate.DeleteUTXO(w.b, ux.InputID(), owners(ux.Out))
 }
 
 // putBlock records blk as accepted at its height and as the last accepted block, with the fee
 // state after it.
 func (w writer) putBlock(blk Block, fees feeState) error {
 	id := blk.ID()
-	if err := w.b.Put(idKey(keyBlock, id), blk.Bytes()); err != nil {
-		return err
-	}
-	if err := w.b.Put(heightKey(blk.Height()), id[:]); err != nil {
+	if err := chainstate.PutBlock(w.b, id, blk.Height(), blk.Bytes()); err != nil {
 		return err
 	}
 	v := make([]byte, 0, lastRecordLen)
@@ -481,5 +391,5 @@ func (w writer) putBlock(blk Block, fees feeState) error {
 	v = binary.BigEndian.AppendUint64(v, fees.excess)
 	v = binary.BigEndian.AppendUint64(v, fees.validatorExcess)
 	v = binary.BigEndian.AppendUint64(v, fees.accrued)
-	return w.b.Put([]byte{keyLast}, v)
+	return w.b.Put([]byte{chainstate.KeyLast}, v)
 }
