@@ -130,11 +130,6 @@ var (
 	errNotFound = errors.New("not found")
 	// errNotAsset answers getAssetDescription for a tx that is not a CreateAssetTx (§6.5).
 	errNotAsset = errors.New("transaction doesn't create an asset")
-	// errNoAddresses answers getUTXOs without addresses (§5.1).
-	errNoAddresses = errors.New("no addresses provided")
-	// errSharedMemory answers getUTXOs with another chain as sourceChain: cornice has no shared
-	// memory yet, so there are no atomic UTXOs to list. The text is ours.
-	errSharedMemory = errors.New("atomic UTXOs are not supported: sourceChain must be empty or this chain")
 	// errInternal answers a call that failed for a reason the client cannot act on (a database
 	// error); the cause is logged. The text is ours, as the jsonrpc engine's for a panic.
 	errInternal = errors.New("internal error")
@@ -156,11 +151,6 @@ func heightNotFoundError(height uint64) error {
 	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
 }
 
-// tooManyAddressesError answers getUTXOs with more than maxAddresses addresses.
-func tooManyAddressesError(n int) error {
-	return fmt.Errorf("number of addresses given, %d, exceeds maximum, %d", n, maxAddresses)
-}
-
 // parseAddressError answers a call with an address that is not this chain's.
 func parseAddressError(s string, err error) error {
 	return fmt.Errorf("couldn't parse address %q: %w", s, err)
@@ -173,11 +163,6 @@ func wrongChainAliasError(want, got string) error {
 
 func wrongHRPError(want, got string) error {
 	return fmt.Errorf("expected hrp %q but got %q", want, got)
-}
-
-// startIndexError answers getUTXOs with a start index that cannot be parsed.
-func startIndexError(err error) error {
-	return fmt.Errorf("couldn't parse start index: %w", err)
 }
 
 // unknownAssetError answers a call naming an asset that is neither an alias nor an ID.

@@ -14,14 +14,6 @@ import (
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
-// getUTXOs limits (§5.1).
-const (
-	// maxAddresses is the most addresses one getUTXOs call may name.
-	maxAddresses = 1024
-	// maxPageSize is the most UTXOs one getUTXOs call returns.
-	maxPageSize = 1024
-)
-
 // Statuses avm.getTxStatus reports: only these two, although the reference's docs list more
 // (§6.5).
 const (
@@ -182,6 +174,11 @@ func (s *service) blockReply(method string, blk *StandardBlock, enc ids.Encoding
 	return &GetBlockReply{Block: raw, Encoding: enc}, nil
 }
 
+// isThisChain reports whether alias names the X-Chain: "X", "avm" or its ID.
+func (s *service) isThisChain(alias string) bool {
+	return alias == chainAlias || alias == "avm" || alias == s.vm.rules.chainID.String()
+}
+
 // parseAddress parses one of this chain's addresses: its alias "X", "avm" or its ID, and the
 // network's HRP (§2.4).
 func (s *service) parseAddress(str string) (ids.ShortID, error) {
@@ -189,7 +186,7 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 	if err != nil {
 		return ids.ShortID{}, parseAddressError(str, err)
 	}
-	if alias != chainAlias && alias != "avm" && alias != s.vm.rules.chainID.String() {
+	if !s.isThisChain(alias) {
 		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
 	}
 	if hrp != s.vm.hrp {
@@ -198,100 +195,42 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 	return addr, nil
 }
 
-// formatAddress formats one of this chain's addresses.
-func (s *service) formatAddress(addr ids.ShortID) (string, error) {
-	return address.Format(chainAlias, s.vm.hrp, addr)
-}
-
-// GetUTXOs returns a page of the UTXOs the addresses own: addresses in byte order, each one's
-// UTXOs in ID order, from after startIndex, each UTXO once, at most limit (1024 when 0 or more).
-// endIndex is where the next page starts (§5.1).
+// GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
 func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
-	switch n := len(args.Addresses); {
-	case n == 0:
-		return nil, errNoAddresses
-	case n > maxAddresses:
-		return nil, tooManyAddressesError(n)
-	}
-	if args.SourceChain != "" && args.SourceChain != chainAlias && args.SourceChain != "avm" &&
-		args.SourceChain != s.vm.rules.chainID.String() {
-		return nil, errSharedMemory
-	}
-	addrs := make([]ids.ShortID, 0, len(args.Addresses))
-	for _, str := range args.Addresses {
-		addr, err := s.parseAddress(str)
-		if err != nil {
-			return nil, err
-		}
-		addrs = append(addrs, addr)
-	}
-	slices.SortFunc(addrs, ids.ShortID.Compare)
-	addrs = slices.Compact(addrs)
-	var (
-		startAddr ids.ShortID
-		startUTXO ids.ID
-	)
-	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
-		var err error
-		if startAddr, err = s.parseAddress(args.StartIndex.Address); err != nil {
-			return nil, startIndexError(err)
-		}
-		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
-			return nil, startIndexError(err)
-		}
-	}
-	limit := int(args.Limit)
-	if limit <= 0 || limit > maxPageSize {
-		limit = maxPageSize
-	}
-	page, err := utxopage.Walk(ctx, utxoStore{s, args.Encoding}, addrs, startAddr, startUTXO, limit)
-	if err != nil {
-		return nil, err
-	}
-	endAddr, err := s.formatAddress(page.LastAddr)
-	if err != nil {
-		return nil, s.internal("getUTXOs", err)
-	}
-	return &GetUTXOsReply{
-		NumFetched: jsonrpc.Uint64(len(page.UTXOs)),
-		UTXOs:      page.UTXOs,
-		EndIndex:   Index{Address: endAddr, UTXO: page.LastUTXO.String()},
-		Encoding:   args.Encoding,
-	}, nil
+	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
-// utxoStore reads the chain's UTXO index for utxopage.Walk, in the texts of getUTXOs.
-type utxoStore struct {
-	s   *service
-	enc ids.Encoding
+// utxoChain is the X-Chain as utxopage.Serve reads it, in the texts of avm.getUTXOs.
+type utxoChain struct{ s *service }
+
+var _ utxopage.Chain = utxoChain{}
+
+func (c utxoChain) IsThisChain(alias string) bool { return c.s.isThisChain(alias) }
+
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+
+func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
+	return address.Format(chainAlias, c.s.vm.hrp, addr)
 }
 
-func (st utxoStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	utxoIDs, err := st.s.vm.state.utxoIDs(addr, start, n)
-	if err != nil {
-		return nil, st.s.internal("getUTXOs", err)
-	}
-	return utxoIDs, nil
+func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
+	return c.s.vm.state.utxoIDs(addr, start, n)
 }
 
-func (st utxoStore) UTXO(id ids.ID) (string, bool, error) {
-	ux, found, err := st.s.vm.state.getUTXO(id)
-	if err != nil {
-		return "", false, st.s.internal("getUTXOs", err)
-	}
-	if !found {
-		return "", false, nil
+func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
+	ux, found, err := c.s.vm.state.getUTXO(id)
+	if err != nil || !found {
+		return nil, false, err
 	}
 	b, err := ux.Bytes()
-	if err != nil {
-		return "", false, st.s.internal("getUTXOs", err)
-	}
-	str, err := st.enc.Encode(b)
-	if err != nil {
-		return "", false, encodeError("utxo", st.enc, err)
-	}
-	return str, true, nil
+	return b, err == nil, err
 }
+
+func (c utxoChain) EncodeError(enc ids.Encoding, err error) error {
+	return encodeError("utxo", enc, err)
+}
+
+func (c utxoChain) Internal(err error) error { return c.s.internal("getUTXOs", err) }
 
 // lookupAsset resolves an asset alias ("AVAX") or ID.
 func (s *service) lookupAsset(str string) (ids.ID, error) {
@@ -345,7 +284,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 		start ids.ID
 	)
 	for {
-		page, err := s.vm.state.utxoIDs(addr, start, maxPageSize)
+		page, err := s.vm.state.utxoIDs(addr, start, utxopage.MaxPageSize)
 		if err != nil {
 			return nil, s.internal(method, err)
 		}
@@ -369,7 +308,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 			}
 			out = append(out, ownedUTXO{ux: ux, out: to})
 		}
-		if len(page) < maxPageSize {
+		if len(page) < utxopage.MaxPageSize {
 			return out, nil
 		}
 		start = page[len(page)-1]

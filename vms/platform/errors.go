@@ -183,13 +183,8 @@ var (
 	errNotFound = errors.New("not found")
 	// errPrimaryNotSubnet answers getSubnet for the primary network (§5.1).
 	errPrimaryNotSubnet = errors.New("the primary network isn't a subnet")
-	// errNoAddresses answers getUTXOs and getBalance without addresses (§5.1).
-	errNoAddresses = errors.New("no addresses provided")
 	// errNoBlockchainID answers getBlockchainStatus without a blockchain ID (§5.1).
 	errNoBlockchainID = errors.New("argument 'blockchainID' not given")
-	// errSharedMemory answers getUTXOs with a source chain: cornice has no shared memory yet. The
-	// text is ours.
-	errSharedMemory = errors.New("atomic UTXOs are not supported: sourceChain must be empty or this chain")
 	// errInvalidHeight refuses a getValidatorsAt height that is neither a uint64 below 2^64-1 nor
 	// "proposed" (vms/platformvm/api/height.go, §5.1).
 	errInvalidHeight = errors.New("invalid height")
@@ -224,11 +219,6 @@ func heightNotFoundError(height uint64) error {
 	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
 }
 
-// tooManyAddressesError answers getUTXOs with more than maxAddresses addresses.
-func tooManyAddressesError(n int) error {
-	return fmt.Errorf("number of addresses given, %d, exceeds maximum, %d", n, maxAddresses)
-}
-
 // parseAddressError answers a call with an address that is not this chain's.
 func parseAddressError(s string, err error) error {
 	return fmt.Errorf("couldn't parse address %q: %w", s, err)
@@ -241,11 +231,6 @@ func wrongChainAliasError(want, got string) error {
 
 func wrongHRPError(want, got string) error {
 	return fmt.Errorf("expected hrp %q but got %q", want, got)
-}
-
-// startIndexError answers getUTXOs with a start index that cannot be parsed.
-func startIndexError(err error) error {
-	return fmt.Errorf("couldn't parse start index: %w", err)
 }
 
 // encodeError answers a call asking for raw bytes in an encoding that cannot render them.

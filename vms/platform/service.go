@@ -11,16 +11,9 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
-)
-
-// getUTXOs limits (reference/platform-exchange.md §5.1).
-const (
-	// maxAddresses is the most addresses one getUTXOs call may name.
-	maxAddresses = 1024
-	// maxPageSize is the most UTXOs one getUTXOs call returns.
-	maxPageSize = 1024
 )
 
 // Statuses of txs and blockchains (§5.1).
@@ -208,20 +201,6 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 	return addr, nil
 }
 
-// parseAddresses parses, sorts and deduplicates addresses.
-func (s *service) parseAddresses(strs []string) ([]ids.ShortID, error) {
-	addrs := make([]ids.ShortID, 0, len(strs))
-	for _, str := range strs {
-		addr, err := s.parseAddress(str)
-		if err != nil {
-			return nil, err
-		}
-		addrs = append(addrs, addr)
-	}
-	slices.SortFunc(addrs, ids.ShortID.Compare)
-	return slices.Compact(addrs), nil
-}
-
 // formatAddresses formats this chain's addresses.
 func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 	out := make([]string, len(addrs))
@@ -235,96 +214,49 @@ func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 	return out, nil
 }
 
-// GetUTXOs returns a page of the UTXOs the addresses own: addresses in byte order, each one's
-// UTXOs in ID order, from after startIndex, each UTXO once, at most limit (1024 when 0 or more).
-// endIndex is where the next page starts (§5.1).
+// GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
 func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
-	switch n := len(args.Addresses); {
-	case n == 0:
-		return nil, errNoAddresses
-	case n > maxAddresses:
-		return nil, tooManyAddressesError(n)
-	}
-	if args.SourceChain != "" && !isThisChain(args.SourceChain) {
-		return nil, errSharedMemory
-	}
-	addrs, err := s.parseAddresses(args.Addresses)
-	if err != nil {
-		return nil, err
-	}
-	var (
-		startAddr ids.ShortID
-		startUTXO ids.ID
-	)
-	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
-		if startAddr, err = s.parseAddress(args.StartIndex.Address); err != nil {
-			return nil, startIndexError(err)
-		}
-		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
-			return nil, startIndexError(err)
-		}
-	}
-	limit := int(args.Limit)
-	if limit <= 0 || limit > maxPageSize {
-		limit = maxPageSize
-	}
-	page, err := utxopage.Walk(ctx, utxoStore{s, args.Encoding}, addrs, startAddr, startUTXO, limit)
-	if err != nil {
-		return nil, err
-	}
-	endAddr, err := address.Format(chainAlias, s.vm.hrp, page.LastAddr)
-	if err != nil {
-		return nil, s.internal("getUTXOs", err)
-	}
-	return &GetUTXOsReply{
-		NumFetched: jsonrpc.Uint64(len(page.UTXOs)),
-		UTXOs:      page.UTXOs,
-		EndIndex:   Index{Address: endAddr, UTXO: page.LastUTXO.String()},
-		Encoding:   args.Encoding,
-	}, nil
+	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
-// utxoStore reads the chain's UTXO index for utxopage.Walk, in the texts of getUTXOs.
-type utxoStore struct {
-	s   *service
-	enc ids.Encoding
+// utxoChain is the P-Chain as utxopage.Serve reads it, in the texts of platform.getUTXOs.
+type utxoChain struct{ s *service }
+
+var _ utxopage.Chain = utxoChain{}
+
+func (utxoChain) IsThisChain(alias string) bool { return isThisChain(alias) }
+
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+
+func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
+	return address.Format(chainAlias, c.s.vm.hrp, addr)
 }
 
-func (st utxoStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	utxoIDs, err := st.s.vm.state.utxoIDs(addr, start, n)
-	if err != nil {
-		return nil, st.s.internal("getUTXOs", err)
-	}
-	return utxoIDs, nil
+func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
+	return c.s.vm.state.utxoIDs(addr, start, n)
 }
 
-func (st utxoStore) UTXO(id ids.ID) (string, bool, error) {
-	ux, found, err := st.s.vm.state.getUTXO(id)
-	if err != nil {
-		return "", false, st.s.internal("getUTXOs", err)
-	}
-	if !found {
-		return "", false, nil
+func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
+	ux, found, err := c.s.vm.state.getUTXO(id)
+	if err != nil || !found {
+		return nil, false, err
 	}
 	b, err := ux.Bytes()
-	if err != nil {
-		return "", false, st.s.internal("getUTXOs", err)
-	}
-	str, err := st.enc.Encode(b)
-	if err != nil {
-		return "", false, encodeError("utxo", err)
-	}
-	return str, true, nil
+	return b, err == nil, err
 }
+
+func (utxoChain) EncodeError(_ ids.Encoding, err error) error { return encodeError("utxo", err) }
+
+func (c utxoChain) Internal(err error) error { return c.s.internal("getUTXOs", err) }
 
 // GetBalance returns what the addresses own, split into unlocked, locked-stakeable (a LockOut
 // before its locktime) and locked-not-stakeable (a TransferOutput before its locktime), in total
 // for AVAX and per asset, with the UTXOs counted (§5.1).
 func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBalanceReply, error) {
 	if len(args.Addresses) == 0 {
-		return nil, errNoAddresses
+		return nil, utxopage.ErrNoAddresses
 	}
-	addrs, err := s.parseAddresses(args.Addresses)
+	addrs, err := utxopage.ParseAddresses(s.parseAddress, args.Addresses)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +269,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 	for _, addr := range addrs {
 		var start ids.ID
 		for {
-			page, err := s.vm.state.utxoIDs(addr, start, maxPageSize)
+			page, err := s.vm.state.utxoIDs(addr, start, utxopage.MaxPageSize)
 			if err != nil {
 				return nil, s.internal("getBalance", err)
 			}
@@ -381,7 +313,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 				}
 				refs = append(refs, UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
 			}
-			if len(page) < maxPageSize {
+			if len(page) < utxopage.MaxPageSize {
 				break
 			}
 			start = page[len(page)-1]
@@ -457,7 +389,7 @@ func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetR
 
 // subnetOwner returns an accepted subnet's owner; found is false for an unknown subnet.
 func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error) {
-	ok, err := s.vm.state.db.Has(idKey(keySubnet, id))
+	ok, err := s.vm.state.db.Has(chainstate.IDKey(keySubnet, id))
 	if err != nil || !ok {
 		return nil, false, err
 	}

@@ -1,4 +1,4 @@
-// Package utxopage walks the UTXO index of the X- and P-Chains for getUTXOs
+// Package utxopage serves getUTXOs on the X- and P-Chains: it walks a chain's UTXO index
 // (reference/platform-exchange.md §5.1, §6.5): addresses in byte order, each address's UTXOs in ID
 // order, from after a start index, each UTXO once, at most a page.
 package utxopage
