@@ -8,7 +8,6 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
 )
@@ -35,14 +34,8 @@ type P struct {
 // avm.getAssetDescription, the fee weights from platform.getFeeConfig) and returns key's wallet
 // there. It refuses the well-known local key on a network other than local and custom ones.
 func NewP(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*P, error) {
-	var network struct {
-		NetworkID jsonrpc.Uint32 `json:"networkID"`
-	}
-	if err := client.Call(ctx, infoPath, "info.getNetworkID", nil, &network); err != nil {
-		return nil, err
-	}
-	networkID := uint32(network.NetworkID)
-	if err := CheckKeyForNetwork(key, networkID); err != nil {
+	networkID, err := networkIDFor(ctx, client, key)
+	if err != nil {
 		return nil, err
 	}
 	avax, err := describeAsset(ctx, client, avaxAlias)
@@ -79,46 +72,20 @@ func (p *P) Builder(ctx context.Context) (PBuilder, error) {
 	return b, nil
 }
 
+// api returns the chain's platform service.
+func (p *P) api() chainAPI { return chainAPI{client: p.client, path: pPath, service: "platform"} }
+
 // Address returns the key's P-Chain address.
 func (p *P) Address() string { return p.key.ChainAddress(pAlias, p.builder.NetworkID) }
 
 // ParseAddress parses a P-Chain address of this network, e.g. `P-local1…`.
 func (p *P) ParseAddress(s string) (ids.ShortID, error) {
-	alias, hrp, addr, err := address.Parse(s)
-	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
-	}
-	if alias != pAlias || hrp != p.hrp {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w: want P-%s1…", s, ErrWrongChain, p.hrp)
-	}
-	return addr, nil
+	return parseChainAddress(s, pAlias, p.hrp)
 }
 
 // UTXOs returns every UTXO the key's address owns on the P-Chain, page by page.
 func (p *P) UTXOs(ctx context.Context) ([]*platform.UTXO, error) {
-	args := platform.GetUTXOsArgs{Addresses: []string{p.Address()}, Limit: pageSize, Encoding: ids.HexNC}
-	var utxos []*platform.UTXO
-	for {
-		var reply platform.GetUTXOsReply
-		if err := p.client.Call(ctx, pPath, "platform.getUTXOs", args, &reply); err != nil {
-			return nil, err
-		}
-		for _, s := range reply.UTXOs {
-			b, err := ids.HexNC.Decode(s)
-			if err != nil {
-				return nil, fmt.Errorf("platform.getUTXOs: decode utxo: %w", err)
-			}
-			ux, err := platform.ParseUTXO(b)
-			if err != nil {
-				return nil, fmt.Errorf("platform.getUTXOs: parse utxo: %w", err)
-			}
-			utxos = append(utxos, ux)
-		}
-		if len(reply.UTXOs) < pageSize {
-			return utxos, nil
-		}
-		args.StartIndex = reply.EndIndex
-	}
+	return fetchUTXOs(ctx, p.api(), p.Address(), platform.ParseUTXO)
 }
 
 // prepare returns the builder at the current price and the key's UTXOs.
@@ -251,24 +218,12 @@ func (p *P) DisableValidator(ctx context.Context, validationID ids.ID) (*platfor
 
 // Issue sends a signed tx to the node with platform.issueTx and returns its ID.
 func (p *P) Issue(ctx context.Context, tx *platform.Tx) (ids.ID, error) {
-	s, err := ids.Hex.Encode(tx.Bytes())
-	if err != nil {
-		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
-	}
-	var reply platform.TxIDReply
-	if err := p.client.Call(ctx, pPath, "platform.issueTx", platform.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
-		return ids.ID{}, err
-	}
-	return reply.TxID, nil
+	return p.api().issue(ctx, tx.Bytes())
 }
 
 // Status returns platform.getTxStatus's answer: "Committed", "Processing" or "Unknown" (§5.1).
 func (p *P) Status(ctx context.Context, txID ids.ID) (string, error) {
-	var reply platform.GetTxStatusReply
-	if err := p.client.Call(ctx, pPath, "platform.getTxStatus", platform.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
-		return "", err
-	}
-	return reply.Status, nil
+	return p.api().status(ctx, txID)
 }
 
 // WaitAccepted polls platform.getTxStatus until the tx is committed, ctx is done or timeout has

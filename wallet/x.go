@@ -7,7 +7,6 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange"
 )
@@ -42,14 +41,8 @@ type X struct {
 // other than local and custom ones (CheckKeyForNetwork). clk gives the chain time for locktimes
 // and the pace of WaitAccepted.
 func NewX(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*X, error) {
-	var network struct {
-		NetworkID jsonrpc.Uint32 `json:"networkID"`
-	}
-	if err := client.Call(ctx, infoPath, "info.getNetworkID", nil, &network); err != nil {
-		return nil, err
-	}
-	networkID := uint32(network.NetworkID)
-	if err := CheckKeyForNetwork(key, networkID); err != nil {
+	networkID, err := networkIDFor(ctx, client, key)
+	if err != nil {
 		return nil, err
 	}
 	var chain struct {
@@ -97,19 +90,15 @@ func (x *X) Builder() XBuilder {
 	return b
 }
 
+// api returns the chain's avm service.
+func (x *X) api() chainAPI { return chainAPI{client: x.client, path: xPath, service: "avm"} }
+
 // Address returns the key's X-Chain address.
 func (x *X) Address() string { return x.key.ChainAddress(xAlias, x.builder.NetworkID) }
 
 // ParseAddress parses an X-Chain address of this network, e.g. `X-local1…`.
 func (x *X) ParseAddress(s string) (ids.ShortID, error) {
-	alias, hrp, addr, err := address.Parse(s)
-	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
-	}
-	if alias != xAlias || hrp != x.hrp {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w: want X-%s1…", s, ErrWrongChain, x.hrp)
-	}
-	return addr, nil
+	return parseChainAddress(s, xAlias, x.hrp)
 }
 
 // Asset resolves an asset ID or alias ("AVAX") with avm.getAssetDescription.
@@ -119,33 +108,7 @@ func (x *X) Asset(ctx context.Context, asset string) (*exchange.GetAssetDescript
 
 // UTXOs returns every UTXO the key's address owns, reading avm.getUTXOs page by page.
 func (x *X) UTXOs(ctx context.Context) ([]*exchange.UTXO, error) {
-	args := exchange.GetUTXOsArgs{
-		Addresses: []string{x.Address()},
-		Limit:     pageSize,
-		Encoding:  ids.HexNC,
-	}
-	var utxos []*exchange.UTXO
-	for {
-		var reply exchange.GetUTXOsReply
-		if err := x.client.Call(ctx, xPath, "avm.getUTXOs", args, &reply); err != nil {
-			return nil, err
-		}
-		for _, s := range reply.UTXOs {
-			b, err := ids.HexNC.Decode(s)
-			if err != nil {
-				return nil, fmt.Errorf("avm.getUTXOs: decode utxo: %w", err)
-			}
-			ux, err := exchange.ParseUTXO(b)
-			if err != nil {
-				return nil, fmt.Errorf("avm.getUTXOs: parse utxo: %w", err)
-			}
-			utxos = append(utxos, ux)
-		}
-		if len(reply.UTXOs) < pageSize {
-			return utxos, nil
-		}
-		args.StartIndex = reply.EndIndex
-	}
+	return fetchUTXOs(ctx, x.api(), x.Address(), exchange.ParseUTXO)
 }
 
 // Send builds and signs a BaseTx sending amount of assetID to the X-Chain address to, from the
@@ -177,24 +140,12 @@ func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination u
 // Issue sends a signed tx to the node with avm.issueTx and returns its ID. The node's refusal
 // comes back as a *RPCError with its text.
 func (x *X) Issue(ctx context.Context, tx *exchange.Tx) (ids.ID, error) {
-	s, err := ids.Hex.Encode(tx.Bytes())
-	if err != nil {
-		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
-	}
-	var reply exchange.TxIDReply
-	if err := x.client.Call(ctx, xPath, "avm.issueTx", exchange.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
-		return ids.ID{}, err
-	}
-	return reply.TxID, nil
+	return x.api().issue(ctx, tx.Bytes())
 }
 
 // Status returns avm.getTxStatus's answer for a tx: "Accepted" or "Unknown" (§6.5).
 func (x *X) Status(ctx context.Context, txID ids.ID) (string, error) {
-	var reply exchange.GetTxStatusReply
-	if err := x.client.Call(ctx, xPath, "avm.getTxStatus", exchange.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
-		return "", err
-	}
-	return reply.Status, nil
+	return x.api().status(ctx, txID)
 }
 
 // WaitAccepted polls avm.getTxStatus until the tx is accepted, ctx is done or timeout has
