@@ -5,20 +5,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
 	"time"
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // benchFees is the C-Chain's default fee config with a gas target no load reaches, so the base
 // fee stays at its minimum: pre-signed transfers never fall below it, and the run measures the
 // node rather than the fee market. Everything else, the 8M gas limit included, is the C-Chain's.
-func benchFees() evm.FeeConfig {
-	f := evm.DefaultFeeConfig()
-	f.TargetGas = 1 << 62
+func benchFees() l1params.FeeConfig {
+	f := l1params.DefaultFeeConfig()
+	f.TargetGas = big.NewInt(1 << 62)
 	return f
 }
 

@@ -19,6 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
+
+	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
 // RPC server limits (issue #4 §3).
@@ -39,22 +41,28 @@ var (
 // newRPCServer registers the chain's JSON-RPC services on a go-ethereum rpc
 // server, and the filter system the filter methods use. Every exported
 // method of a service is an RPC method (STYLE.md rule 20), so the services
-// carry endpoints only; several services share the eth namespace.
+// carry endpoints only; several services share the eth namespace. An L1
+// has the extras of l1API there too.
 func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	vm.feeds.filters = newFilterSystem(vm.clock, filterTimeout)
 	srv := rpc.NewServer()
 	srv.SetBatchLimits(rpcBatchItems, rpcBatchResponse)
-	for _, s := range []struct {
+	type service struct {
 		name string
 		svc  any
-	}{
+	}
+	services := []service{
 		{"eth", &ethAPI{vm: vm}},
 		{"eth", &filterAPI{vm: vm}},
 		{"net", &netAPI{vm: vm}},
 		{"web3", &web3API{vm: vm}},
 		{"txpool", &txpoolAPI{vm: vm}},
 		{"debug", &debugAPI{vm: vm}},
-	} {
+	}
+	if vm.l1 != nil {
+		services = append(services, service{"eth", &l1API{vm: vm}})
+	}
+	for _, s := range services {
 		if err := srv.RegisterName(s.name, s.svc); err != nil {
 			return nil, fmt.Errorf("register %s API: %w", s.name, err)
 		}
@@ -253,7 +261,7 @@ func (a *ethAPI) GetHeaderByNumber(_ context.Context, n blockNumber) (map[string
 	if err != nil || blk == nil {
 		return nil, err
 	}
-	return marshalHeader(blk.Header())
+	return a.vm.marshalHeader(blk.Header())
 }
 
 // GetHeaderByHash is eth_getHeaderByHash.
@@ -262,7 +270,7 @@ func (a *ethAPI) GetHeaderByHash(_ context.Context, h common.Hash) (map[string]a
 	if blk == nil {
 		return nil, nil
 	}
-	return marshalHeader(blk.Header())
+	return a.vm.marshalHeader(blk.Header())
 }
 
 // GetBlockTransactionCountByNumber is eth_getBlockTransactionCountByNumber.
@@ -356,7 +364,7 @@ func (a *ethAPI) GetBlockReceipts(_ context.Context, bnh blockNumberOrHash) ([]m
 // fee.
 func (a *ethAPI) GasPrice(context.Context) (*hexutil.Big, error) {
 	head := a.vm.currentHead()
-	p := new(big.Int).Add(a.vm.suggestTip(head), a.vm.nextBaseFee(head.Header()))
+	p := new(big.Int).Add(a.vm.suggestTip(head), a.vm.nextBaseFee(head))
 	return (*hexutil.Big)(p), nil
 }
 
@@ -418,7 +426,11 @@ func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash
 // succeed, by binary search up to the block gas limit and the gas cap, with
 // the state and block overrides if any.
 func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (hexutil.Uint64, error) {
-	hi := min(a.vm.cfg.Fees.GasLimit, a.vm.cfg.RPCGasCap)
+	r, err := a.vm.childRulesOf(a.vm.currentHead())
+	if err != nil {
+		return 0, err
+	}
+	hi := min(r.gasLimit, a.vm.cfg.RPCGasCap)
 	if args.Gas != nil && uint64(*args.Gas) >= params.TxGas && uint64(*args.Gas) < hi {
 		hi = uint64(*args.Gas)
 	}
@@ -506,10 +518,15 @@ func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *block
 // runMsg applies msg on env's state with the tracer hooks (nil for none).
 // The call stops when ctx ends.
 func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks *tracing.Hooks) (*core.ExecutionResult, error) {
-	evm := vm.newCallEVM(env, msg, hooks)
+	evm, rt := vm.newCallEVM(env, msg, hooks)
 	stop := context.AfterFunc(ctx, evm.Cancel)
 	defer stop()
 	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
+	if err == nil && rt != nil {
+		// A creation the deployer allow list refuses, with the
+		// reference's text (l1-evm.md §5.2).
+		res.Err = rt.ExecutionError(res.Err)
+	}
 	// The stack goes back to go-ethereum's pool: 32 KiB a call otherwise.
 	// Cancelled reads a flag, not the stack.
 	evm.Release()
@@ -520,10 +537,13 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 }
 
 // newCallEVM returns an EVM that runs msg on env's state with the tracer
-// hooks (nil for none), with this chain's no-refund rule. Without a gas
-// price the base fee is not charged (go-ethereum's NoBaseFee), so accounts
-// without funds can call.
-func (vm *VM) newCallEVM(env *callEnv, msg *core.Message, hooks *tracing.Hooks) *gethvm.EVM {
+// hooks (nil for none), with this chain's no-refund rule and, on an L1,
+// the stateful precompiles in force at the block's time (rt is their
+// runtime, nil on the C-Chain). The transaction allow list is not checked
+// here (l1-evm.md §5.3); the deployer allow list is, inside the EVM.
+// Without a gas price the base fee is not charged (go-ethereum's
+// NoBaseFee), so accounts without funds can call.
+func (vm *VM) newCallEVM(env *callEnv, msg *core.Message, hooks *tracing.Hooks) (*gethvm.EVM, *precompile.Runtime) {
 	bctx := env.bctx
 	noBaseFee := msg.GasPrice.IsZero()
 	if noBaseFee {
@@ -533,11 +553,7 @@ func (vm *VM) newCallEVM(env *callEnv, msg *core.Message, hooks *tracing.Hooks) 
 	if hooks != nil {
 		sdb = noRefundHookedState{state.NewHookedState(env.state, hooks)}
 	}
-	evm := gethvm.NewEVM(bctx, sdb, vm.chainCfg, gethvm.Config{NoBaseFee: noBaseFee, Tracer: hooks})
-	if env.precompiles != nil {
-		evm.SetPrecompiles(env.precompiles)
-	}
-	return evm
+	return vm.newEVM(bctx, sdb, gethvm.Config{NoBaseFee: noBaseFee, Tracer: hooks}, env.precompiles)
 }
 
 const math64Max = ^uint64(0)

@@ -3,6 +3,7 @@ package evm_test
 import (
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // benchVM is a C-Chain VM over a real Pebble database, driven the way the acceptance pipeline
@@ -33,32 +35,51 @@ type benchVM struct {
 	signer types.Signer
 	nonce  uint64
 	clk    clock.Clock
-	// Time spent in each step, summed over the blocks made.
+	// Time spent in each step, and transactions, summed over the blocks made.
 	build, stage, commit, accepted time.Duration
+	txs                            int
 }
 
 // benchGasLimit lets a block hold 1,000 transfers (21M gas); the C-Chain's 8M holds 380.
 const benchGasLimit = 25_000_000
 
-// newBenchVM makes the VM with the local C-Chain genesis, a gas limit of benchGasLimit and a gas
-// target no benchmark reaches, so the base fee stays at its minimum.
-func newBenchVM(tb testing.TB) *benchVM {
+// The chains the block benchmarks run.
+const (
+	benchCChain = "cchain"
+	// benchL1 is an L1 with the transaction allow list enabled, the sender
+	// its admin: every transfer is checked against the list at admission
+	// and in the block (issue #6 §7).
+	benchL1 = "l1-txallowlist"
+)
+
+// newBenchVM makes the VM of chain (benchCChain or benchL1) with a gas limit of benchGasLimit and
+// a gas target no benchmark reaches, so the base fee stays at its minimum: the C-Chain with the
+// local C-Chain genesis, the L1 with benchL1Genesis.
+func newBenchVM(tb testing.TB, chain string) *benchVM {
 	tb.Helper()
 	log := slog.New(slog.DiscardHandler)
 	db, err := storage.Open(tb.TempDir(), log)
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = db.Close() })
-	fees := evm.DefaultFeeConfig()
-	fees.GasLimit = benchGasLimit
-	fees.TargetGas = 1 << 62
-	vm, err := evm.New(tb.Context(), evm.Config{Fees: &fees}, chains.Context{
+	fees := l1params.DefaultFeeConfig()
+	fees.GasLimit = big.NewInt(benchGasLimit)
+	fees.TargetGas = big.NewInt(1 << 62)
+	c := chains.Context{
 		NetworkID: 12345,
 		Chain:     chains.Chain{ID: ids.ID{'C'}, Name: "C-Chain"},
 		Genesis:   benchGenesis(tb),
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clock.Real{},
-	})
+	}
+	var vm *evm.VM
+	if chain == benchL1 {
+		c.Chain = chains.Chain{ID: ids.ID{'L', '1'}, Name: "l1"}
+		c.Genesis = benchL1Genesis(tb, fees)
+		vm, err = evm.NewL1(tb.Context(), evm.Config{}, c)
+	} else {
+		vm, err = evm.New(tb.Context(), evm.Config{Fees: &fees}, c)
+	}
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = vm.Close() })
 	key, err := crypto.HexToECDSA(fundedKeyHex)
@@ -76,6 +97,29 @@ func benchGenesis(tb testing.TB) []byte {
 	}
 	require.NoError(tb, json.Unmarshal(b, &g))
 	return []byte(g.CChainGenesis)
+}
+
+// benchL1Genesis is a Subnet-EVM genesis with the C-Chain's chain ID, fee config fees, the
+// funded key funded as on the local C-Chain and admin of the transaction allow list.
+func benchL1Genesis(tb testing.TB, fees l1params.FeeConfig) []byte {
+	tb.Helper()
+	g := map[string]any{
+		"config": map[string]any{
+			"chainId":   chainID,
+			"feeConfig": fees,
+			"txAllowListConfig": map[string]any{
+				"blockTimestamp": 1_700_000_000,
+				"adminAddresses": []common.Address{fundedAddr},
+			},
+		},
+		"alloc":      map[string]any{fundedAddr.Hex(): map[string]string{"balance": "0x295BE96E64066972000000"}},
+		"timestamp":  "0x6553f100",
+		"gasLimit":   fmt.Sprintf("%#x", fees.GasLimit),
+		"difficulty": "0x0",
+	}
+	b, err := json.Marshal(g)
+	require.NoError(tb, err)
+	return b
 }
 
 // transfers signs n transfers from the funded key with the next nonces.
@@ -126,7 +170,9 @@ func (e *benchVM) block(tb testing.TB) *evm.Block {
 	e.stage += t2.Sub(t1)
 	e.commit += t3.Sub(t2)
 	e.accepted += t4.Sub(t3)
-	return cb.(*evm.Block)
+	blk := cb.(*evm.Block)
+	e.txs += blk.Eth().Transactions().Len()
+	return blk
 }
 
 // report adds the time of each step per block to b's results.
@@ -137,17 +183,25 @@ func (e *benchVM) report(b *testing.B, blocks int) {
 	b.ReportMetric(per(e.commit), "commit-ns/block")
 	b.ReportMetric(per(e.accepted), "accepted-ns/block")
 	b.ReportMetric(per(e.build+e.stage+e.accepted), "cpu-ns/block")
+	b.ReportMetric(float64(e.txs)*1e9/float64((e.build+e.stage+e.commit+e.accepted).Nanoseconds()), "transfers/s")
 }
 
 // BenchmarkBuildAccept measures one block of n transfers from the mempool to accepted: build
 // (executing the transactions, which also verifies the block), staging the block, receipts,
 // lookups and trie nodes into the batch, the synced commit, and VM.Accepted (mempool, head,
 // subscriptions). Signing and submitting the transactions is not timed. cpu-ns/block is the
-// total without the commit, which mostly waits for the disk's fsync.
+// total without the commit, which mostly waits for the disk's fsync; transfers/s counts every
+// step. It runs on the C-Chain and on an L1 whose transaction allow list is enabled.
 func BenchmarkBuildAccept(b *testing.B) {
+	for _, chain := range []string{benchCChain, benchL1} {
+		b.Run(chain, func(b *testing.B) { benchmarkBuildAccept(b, chain) })
+	}
+}
+
+func benchmarkBuildAccept(b *testing.B, chain string) {
 	for _, n := range []int{1, 1000} {
 		b.Run(strconv.Itoa(n)+"tx", func(b *testing.B) {
-			e := newBenchVM(b)
+			e := newBenchVM(b, chain)
 			b.ReportAllocs()
 			blocks := 0
 			for b.Loop() {
@@ -165,15 +219,20 @@ func BenchmarkBuildAccept(b *testing.B) {
 	}
 }
 
-// TestBenchVM checks the benchmark's set-up: a block of 1,000 transfers fits, and the base fee
-// stays at its minimum.
+// TestBenchVM checks the benchmark's set-up on both chains: a block of 1,000 transfers fits, and
+// the base fee stays at its minimum.
 func TestBenchVM(t *testing.T) {
 	t.Parallel()
-	e := newBenchVM(t)
-	for range 2 {
-		e.submit(t, e.transfers(t, 1000))
-		blk := e.block(t)
-		require.Equal(t, 1000, blk.Eth().Transactions().Len())
-		require.Equal(t, evm.DefaultFeeConfig().MinBaseFee, blk.Eth().BaseFee())
+	for _, chain := range []string{benchCChain, benchL1} {
+		t.Run(chain, func(t *testing.T) {
+			t.Parallel()
+			e := newBenchVM(t, chain)
+			for range 2 {
+				e.submit(t, e.transfers(t, 1000))
+				blk := e.block(t)
+				require.Equal(t, 1000, blk.Eth().Transactions().Len())
+				require.Equal(t, l1params.DefaultFeeConfig().MinBaseFee, blk.Eth().BaseFee())
+			}
+		})
 	}
 }

@@ -77,7 +77,7 @@ func (e *benchVM) deployStorage(tb testing.TB) common.Address {
 // JSON-RPC handler over loopback HTTP, client and server in this process: the server's share is
 // the calls/s a node reaches at best on one core.
 func BenchmarkEthCall(b *testing.B) {
-	e := newBenchVM(b)
+	e := newBenchVM(b, benchCChain)
 	addr := e.deployStorage(b)
 	url := e.serveRPC(b)
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"%s","data":"0x6d4ce63c"},"latest"]}`, addr)
@@ -107,7 +107,7 @@ func BenchmarkEthCall(b *testing.B) {
 func BenchmarkGetBlockReceipts(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(strconv.Itoa(n)+"tx", func(b *testing.B) {
-			e := newBenchVM(b)
+			e := newBenchVM(b, benchCChain)
 			e.submit(b, e.transfers(b, n))
 			blk := e.block(b)
 			url := e.serveRPC(b)

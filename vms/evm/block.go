@@ -22,6 +22,8 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
 // maxFutureBlockTime is how far ahead of the node's clock a block's time may
@@ -85,6 +87,8 @@ type execResult struct {
 	senders []common.Address
 	// nonces is each sender's account nonce after the block.
 	nonces map[common.Address]uint64
+	// wipes: the block wiped a disabled precompile's storage.
+	wipes bool
 }
 
 // noRefundState is the StateDB the EVM sees: it reports an empty refund
@@ -96,10 +100,18 @@ func (noRefundState) GetRefund() uint64 { return 0 }
 
 // executor applies transactions on top of a parent state for one header.
 type executor struct {
-	vm       *VM
-	header   *types.Header
-	state    *state.StateDB
-	evm      *gethvm.EVM
+	vm     *VM
+	header *types.Header
+	state  *state.StateDB
+	evm    *gethvm.EVM
+	// rt is evm's stateful-precompile runtime; nil on the C-Chain.
+	rt *precompile.Runtime
+	// txAllowList: the transaction allow list is in force, so every
+	// sender needs a role in it (l1-evm.md §5.3).
+	txAllowList bool
+	// wipes: a precompile disable at the block's start wiped an
+	// account's storage.
+	wipes    bool
 	gp       *core.GasPool
 	rules    params.Rules
 	txs      types.Transactions
@@ -138,19 +150,29 @@ func (vm *VM) getHashFn(number uint64) gethvm.GetHashFunc {
 	}
 }
 
+// newExecutor returns an executor of header's block on parent's state,
+// with what takes effect at the block's start (precompile activations and
+// state upgrades) already applied.
 func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
 	st, err := vm.stateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("open parent state %s: %w", parent.Root, err)
 	}
-	evm := gethvm.NewEVM(vm.blockContext(header), noRefundState{st}, vm.chainCfg, gethvm.Config{})
+	wipes, err := vm.applyUpgrades(st, parent.Time, header)
+	if err != nil {
+		return nil, fmt.Errorf("block %d upgrades: %w", header.Number, err)
+	}
+	evm, rt := vm.newEVM(vm.blockContext(header), noRefundState{st}, gethvm.Config{}, nil)
 	return &executor{
-		vm:     vm,
-		header: header,
-		state:  st,
-		evm:    evm,
-		gp:     core.NewGasPool(header.GasLimit),
-		rules:  evm.GetRules(),
+		vm:          vm,
+		header:      header,
+		state:       st,
+		evm:         evm,
+		rt:          rt,
+		txAllowList: rt != nil && rt.IsActive(l1params.TxAllowListAddress),
+		gp:          core.NewGasPool(header.GasLimit),
+		rules:       evm.GetRules(),
+		wipes:       wipes,
 	}, nil
 }
 
@@ -163,15 +185,24 @@ func (e *executor) release() {
 	}
 }
 
-// apply runs tx; on error the state and gas pool are as before.
+// apply runs tx; on error the state and gas pool are as before. A sender
+// without a role in the transaction allow list, or a transaction that
+// invalidated itself in a stateful precompile, is an error: a block
+// cannot hold it (l1-evm.md §5.0, §5.3).
 func (e *executor) apply(tx *types.Transaction) error {
 	msg, err := core.TransactionToMessage(tx, e.vm.signer, e.header.BaseFee)
 	if err != nil {
 		return err
 	}
+	if e.txAllowList && !precompile.TxAllowed(e.state, msg.From) {
+		return precompile.TxNotAllowedError(msg.From)
+	}
 	snap, gp := e.state.Snapshot(), e.gp.Snapshot()
 	e.state.SetTxContext(tx.Hash(), len(e.txs), 0)
 	res, err := core.ApplyMessage(e.evm, msg, e.gp)
+	if err == nil && e.rt != nil && e.rt.Invalidated() {
+		err = precompile.ErrDelegateCallInvalidated
+	}
 	if err != nil {
 		e.state.RevertToSnapshot(snap)
 		e.gp.Set(gp)
@@ -199,7 +230,11 @@ func (e *executor) apply(tx *types.Transaction) error {
 func (e *executor) finish() (*types.Block, *execResult) {
 	e.header.GasUsed = e.gp.CumulativeUsed()
 	e.header.Root = e.state.IntermediateRoot(e.rules)
-	blk := types.NewBlock(e.header, &types.Body{Transactions: e.txs, Withdrawals: []*types.Withdrawal{}}, e.receipts, trie.NewStackTrie(nil))
+	body := &types.Body{Transactions: e.txs}
+	if e.rules.IsShanghai {
+		body.Withdrawals = []*types.Withdrawal{} // sets the empty withdrawals hash
+	}
+	blk := types.NewBlock(e.header, body, e.receipts, trie.NewStackTrie(nil))
 	hash := blk.Hash()
 	for _, r := range e.receipts {
 		r.BlockHash = hash
@@ -214,7 +249,7 @@ func (e *executor) finish() (*types.Block, *execResult) {
 			nonces[from] = e.state.GetNonce(from)
 		}
 	}
-	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces}
+	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces, wipes: e.wipes}
 }
 
 // txGasPrice is the price per gas tx pays in a block with base fee
@@ -229,30 +264,33 @@ func txGasPrice(tx *types.Transaction, baseFee *big.Int) *big.Int {
 	}
 }
 
-// nextHeader returns the header of a block at time t on parent, whose hash
-// is parentHash, without the fields execution fills in.
-func (vm *VM) nextHeader(parent *types.Header, parentHash common.Hash, t uint64) (*types.Header, error) {
+// nextHeader returns the header of a block at time t on parent, whose
+// rules are r, without the fields execution fills in. The Cancun fields
+// are there from Cancun on (l1-evm.md §3.8); the withdrawals hash, which
+// go-ethereum's header needs from Shanghai on, is set by types.NewBlock.
+func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.Header, error) {
 	if t < parent.Time {
 		t = parent.Time
 	}
-	baseFee, extra, err := NextBaseFee(vm.cfg.Fees, parent, t)
+	baseFee, extra, err := NextBaseFee(r.fees, parent, t)
 	if err != nil {
 		return nil, err
 	}
-	zero := uint64(0)
-	return &types.Header{
-		ParentHash:       parentHash,
-		Coinbase:         vm.cfg.Coinbase,
-		Difficulty:       big.NewInt(1),
-		Number:           new(big.Int).Add(parent.Number, common.Big1),
-		GasLimit:         vm.cfg.Fees.GasLimit,
-		Time:             t,
-		Extra:            extra,
-		BaseFee:          baseFee,
-		BlobGasUsed:      &zero,
-		ExcessBlobGas:    &zero,
-		ParentBeaconRoot: &common.Hash{},
-	}, nil
+	h := &types.Header{
+		ParentHash: r.parent,
+		Coinbase:   r.coinbase,
+		Difficulty: big.NewInt(1),
+		Number:     new(big.Int).Add(parent.Number, common.Big1),
+		GasLimit:   r.gasLimit,
+		Time:       t,
+		Extra:      extra,
+		BaseFee:    baseFee,
+	}
+	if vm.chainCfg.IsCancun(h.Number, t) {
+		zero := uint64(0)
+		h.BlobGasUsed, h.ExcessBlobGas, h.ParentBeaconRoot = &zero, new(uint64), &common.Hash{}
+	}
+	return h, nil
 }
 
 // now returns the node's time in whole seconds.
@@ -264,7 +302,11 @@ func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	head := vm.currentHead()
 	parent := vm.currentHeader()
-	header, err := vm.nextHeader(parent, head.Hash(), vm.now())
+	r, err := vm.childRulesOf(head)
+	if err != nil {
+		return nil, err
+	}
+	header, err := vm.nextHeader(parent, r, vm.now())
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +363,11 @@ func (b *Block) Verify(ctx context.Context) error {
 		return nil
 	}
 	parent, h := vm.currentHeader(), b.eth.Header()
-	if err := vm.verifyHeader(parent, head.Hash(), h, len(b.eth.Transactions())); err != nil {
+	r, err := vm.childRulesOf(head)
+	if err != nil {
+		return err
+	}
+	if err := vm.verifyHeader(parent, r, h, len(b.eth.Transactions())); err != nil {
 		return err
 	}
 	if b.result != nil {
@@ -357,40 +403,51 @@ func (b *Block) Verify(ctx context.Context) error {
 	return nil
 }
 
-// verifyHeader checks h's fields that do not need execution; parentHash
-// is parent's hash.
-func (vm *VM) verifyHeader(parent *types.Header, parentHash common.Hash, h *types.Header, txs int) error {
+// verifyHeader checks h's fields that do not need execution against
+// parent, whose children's rules are r.
+func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header, txs int) error {
+	shanghai, cancun := vm.chainCfg.IsShanghai(h.Number, h.Time), vm.chainCfg.IsCancun(h.Number, h.Time)
 	switch {
-	case h.ParentHash != parentHash:
-		return headerError("parent", h.ParentHash, parentHash)
+	case h.ParentHash != r.parent:
+		return headerError("parent", h.ParentHash, r.parent)
 	case h.Number.Uint64() != parent.Number.Uint64()+1:
 		return headerError("number", h.Number, parent.Number.Uint64()+1)
 	case h.Time < parent.Time:
 		return timestampError(h.Time, parent.Time)
 	case h.Time > uint64(vm.clock.Now().Add(maxFutureBlockTime).Unix()):
 		return headerError("timestamp", h.Time, "at most 10 s ahead")
-	case h.GasLimit != vm.cfg.Fees.GasLimit:
-		return headerError("gas limit", h.GasLimit, vm.cfg.Fees.GasLimit)
-	case h.Coinbase != vm.cfg.Coinbase:
-		return headerError("coinbase", h.Coinbase, vm.cfg.Coinbase)
+	case h.GasLimit != r.gasLimit:
+		if vm.l1 != nil {
+			return l1GasLimitError(r.gasLimit, h.GasLimit)
+		}
+		return headerError("gas limit", h.GasLimit, r.gasLimit)
+	case !r.anyCoinbase && h.Coinbase != r.coinbase:
+		if vm.l1 != nil {
+			return l1CoinbaseError(h.Coinbase, r.coinbase)
+		}
+		return headerError("coinbase", h.Coinbase, r.coinbase)
 	case h.Difficulty == nil || h.Difficulty.Cmp(common.Big1) != 0:
 		return headerError("difficulty", h.Difficulty, 1)
 	case h.Nonce != (types.BlockNonce{}) || h.MixDigest != (common.Hash{}):
 		return headerError("nonce or mix digest", h.Nonce, "zero")
 	case h.UncleHash != types.EmptyUncleHash:
 		return headerError("uncles", h.UncleHash, types.EmptyUncleHash)
-	case h.WithdrawalsHash == nil || *h.WithdrawalsHash != types.EmptyWithdrawalsHash:
+	case shanghai && (h.WithdrawalsHash == nil || *h.WithdrawalsHash != types.EmptyWithdrawalsHash):
 		return headerError("withdrawals", h.WithdrawalsHash, types.EmptyWithdrawalsHash)
-	case h.BlobGasUsed == nil || *h.BlobGasUsed != 0 || h.ExcessBlobGas == nil || *h.ExcessBlobGas != 0:
+	case !shanghai && h.WithdrawalsHash != nil:
+		return headerError("withdrawals", h.WithdrawalsHash, "absent before Shanghai")
+	case cancun && (h.BlobGasUsed == nil || *h.BlobGasUsed != 0 || h.ExcessBlobGas == nil || *h.ExcessBlobGas != 0):
 		return headerError("blob gas", h.BlobGasUsed, 0)
-	case h.ParentBeaconRoot == nil || *h.ParentBeaconRoot != (common.Hash{}):
+	case cancun && (h.ParentBeaconRoot == nil || *h.ParentBeaconRoot != (common.Hash{})):
 		return headerError("parent beacon root", h.ParentBeaconRoot, common.Hash{})
+	case !cancun && (h.BlobGasUsed != nil || h.ExcessBlobGas != nil || h.ParentBeaconRoot != nil):
+		return headerError("Cancun fields", "set", "absent before Cancun")
 	case h.RequestsHash != nil || h.BlockAccessListHash != nil || h.SlotNumber != nil:
 		return headerError("post-Cancun fields", "set", "absent")
 	case txs == 0:
 		return errEmptyBlock
 	}
-	baseFee, extra, err := NextBaseFee(vm.cfg.Fees, parent, h.Time)
+	baseFee, extra, err := NextBaseFee(r.fees, parent, h.Time)
 	if err != nil {
 		return err
 	}
@@ -431,6 +488,13 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 		return fmt.Errorf("write block %s: %w", hash, err)
 	}
 	rules := vm.chainCfg.Rules(blk.Number(), true, blk.Time())
+	if b.result.wipes {
+		// go-ethereum refuses to wipe an existing account's storage under
+		// Cancun (EIP-6780 leaves no way to); a precompile disable does
+		// (l1-evm.md §5.0). The flag only guards that; the hash scheme
+		// ignores the storage key format it also selects.
+		rules.IsCancun = false
+	}
 	root, err := b.result.state.Commit(rules, number)
 	if err != nil {
 		return fmt.Errorf("commit state of block %s: %w", hash, err)

@@ -8,12 +8,14 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // FuzzDecodeBlock: decoding block bytes never panics, and a decoded block
 // encodes back to the same bytes.
 func FuzzDecodeBlock(f *testing.F) {
-	g, err := ParseGenesis([]byte(`{"config":{"chainId":43112},"gasLimit":"0x5f5e100","difficulty":"0x0","alloc":{}}`), DefaultFeeConfig())
+	g, err := ParseGenesis([]byte(`{"config":{"chainId":43112},"gasLimit":"0x5f5e100","difficulty":"0x0","alloc":{}}`), l1params.DefaultFeeConfig())
 	if err != nil {
 		f.Fatal(err)
 	}

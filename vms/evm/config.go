@@ -9,6 +9,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // BlackholeAddr is the coinbase of every block when fee recipients are not
@@ -36,11 +38,15 @@ const (
 // Config holds an EVM chain's settings besides its genesis. The zero value
 // is the C-Chain's: every field's zero means its default.
 type Config struct {
-	// Fees is the fee config (l1-evm.md §3.1); nil means
-	// DefaultFeeConfig(). It is the seam where an L1's genesis feeConfig
-	// and the FeeManager precompile plug in later.
-	Fees *FeeConfig
-	// Coinbase receives every block's fees; zero means BlackholeAddr.
+	// Fees is the C-Chain's fee config (l1-evm.md §3.1); nil means
+	// l1params.DefaultFeeConfig(). An L1 ignores it: its fee config comes
+	// from its genesis and its FeeManager precompile (L1Factory).
+	Fees *l1params.FeeConfig
+	// Coinbase receives every C-Chain block's fees; zero means
+	// BlackholeAddr. On an L1 it is the node's fee recipient, used when
+	// the chain lets block producers choose (allowFeeRecipients, or the
+	// RewardManager's allowFeeRecipients, l1-evm.md §3.9); otherwise the
+	// chain's rules fix the coinbase.
 	Coinbase common.Address
 	// RPCGasCap caps the gas of eth_call and eth_estimateGas; zero means
 	// DefaultRPCGasCap.
@@ -62,7 +68,7 @@ type Config struct {
 // withDefaults returns c with its zero fields filled in.
 func (c Config) withDefaults() Config {
 	if c.Fees == nil {
-		f := DefaultFeeConfig()
+		f := l1params.DefaultFeeConfig()
 		c.Fees = &f
 	}
 	if c.Coinbase == (common.Address{}) {
@@ -90,7 +96,9 @@ func (c Config) withDefaults() Config {
 func (c Config) validate() error {
 	var errs []error
 	if err := c.Fees.Verify(); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, fmt.Errorf("%w: %w", l1params.ErrInvalidFeeConfig, err))
+	} else if !c.Fees.GasLimit.IsUint64() {
+		errs = append(errs, fmt.Errorf("%w: gasLimit = %d does not fit 64 bits", l1params.ErrInvalidFeeConfig, c.Fees.GasLimit))
 	}
 	if c.MempoolAccountSlots < 0 || c.MempoolGlobalSlots < 0 {
 		errs = append(errs, errors.New("negative mempool slots"))
@@ -104,7 +112,7 @@ func (c Config) validate() error {
 // only its chain ID: the fork fields of the JSON (and its Avalanche upgrade
 // keys) are ignored, as issue #4 §1 asks. A genesis without a base fee gets
 // minBaseFee, the base fee the first block has (l1-evm.md §3.6).
-func ParseGenesis(b []byte, fees FeeConfig) (*core.Genesis, error) {
+func ParseGenesis(b []byte, fees l1params.FeeConfig) (*core.Genesis, error) {
 	var g core.Genesis
 	if err := json.Unmarshal(b, &g); err != nil {
 		return nil, fmt.Errorf("decode genesis: %w", err)

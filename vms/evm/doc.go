@@ -15,6 +15,29 @@
 // coinbase gets the whole fee as §3.9 says), the mempool and the eth_*
 // methods.
 //
+// # L1 chains
+//
+// New makes the C-Chain (a go-ethereum genesis, Config's fee config, the
+// blackhole as coinbase, no stateful precompiles). NewL1 (L1Factory) makes
+// a Subnet-EVM chain from its genesis and upgrade file (package l1params,
+// l1-evm.md §4), and the VM keeps its l1params.ChainConfig. Per block
+// (built or verified) the rules of l1-evm.md §3.4–§3.9 follow the parent
+// (chainrules.go): the fee config is the FeeManager's stored one when it
+// is enabled at the parent's time, else the genesis feeConfig; the header's
+// gas limit is its gasLimit; the coinbase is the RewardManager's, or any
+// (the node's Config.Coinbase when building) when fee recipients are
+// allowed, else the blackhole. Precompile activations and disables due
+// since the parent, then state upgrades, are applied before the first
+// transaction. Every EVM the chain makes (blocks, eth_call,
+// eth_estimateGas, eth_createAccessList, traces) carries the stateful
+// precompiles in force at the block's time (package precompile); the
+// transaction allow list is checked at admission and in blocks, not in
+// calls. eth_feeConfig, eth_getChainConfig, eth_getActivePrecompilesAt
+// and eth_getActiveRulesAt are registered on L1s only (l1api.go). The
+// chain config an L1 started with is stored; a restart with an upgrade
+// file that changes what already applied is refused
+// (l1params.CheckCompatible).
+//
 // # JSON-RPC
 //
 // The eth, net, web3, txpool and debug namespaces are served by

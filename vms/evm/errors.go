@@ -48,6 +48,24 @@ func headerError(field string, have, want any) error {
 	return fmt.Errorf("invalid %s: have %v, want %v", field, have, want)
 }
 
+// gasLimitRangeError: an L1's fee config (its FeeManager's, which only
+// needs to fit 32 bytes) has a gas limit no header can carry.
+func gasLimitRangeError(gasLimit *big.Int) error {
+	return fmt.Errorf("invalid gas limit: fee config gas limit %d does not fit 64 bits", gasLimit)
+}
+
+// l1GasLimitError is Subnet-EVM's text for an L1 header whose gas limit is
+// not the fee config's (l1-evm.md §3.5).
+func l1GasLimitError(want, have uint64) error {
+	return fmt.Errorf("invalid gas limit: expected to be %d in Subnet-EVM, but found %d", want, have)
+}
+
+// l1CoinbaseError is Subnet-EVM's text for an L1 header whose coinbase is
+// not the one the chain requires (l1-evm.md §3.9).
+func l1CoinbaseError(have, want common.Address) error {
+	return fmt.Errorf("invalid coinbase: %s does not match required coinbase address %s", have.Hex(), want.Hex())
+}
+
 // Mempool rejections. The texts are go-ethereum's (core/error.go,
 // core/txpool/errors.go, core/txpool/validation.go), which wallets and
 // scripts match (issue #4 §2); the sentinels are go-ethereum's own, so

@@ -103,7 +103,7 @@ func (a *ethAPI) FeeHistory(ctx context.Context, blockCount math.HexOrDecimal64,
 			res.Reward = append(res.Reward, a.vm.blockRewards(blk, rewardPercentiles))
 		}
 	}
-	next := a.vm.nextBaseFee(head.Header())
+	next := a.vm.nextBaseFee(head)
 	if last < head.NumberU64() {
 		next = a.vm.blockByNumber(last + 1).BaseFee()
 	}
@@ -155,5 +155,5 @@ func (vm *VM) blockRewards(blk *types.Block, percentiles []float64) []*hexutil.B
 // BaseFee is eth_baseFee (a C-Chain and Subnet-EVM extra, l1-evm.md §1.6):
 // the base fee a block built now on the last accepted block would have.
 func (a *ethAPI) BaseFee() *hexutil.Big {
-	return (*hexutil.Big)(a.vm.nextBaseFee(a.vm.currentHeader()))
+	return (*hexutil.Big)(a.vm.nextBaseFee(a.vm.currentHead()))
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // TestNextBaseFee checks the worked examples of l1-evm.md §3.6: a parent
@@ -26,7 +28,7 @@ func TestNextBaseFee(t *testing.T) {
 		{"light, 25 s", 100_000, 25, 28_333_333_334},
 		{"empty, 31 s", 0, 31, 27_500_000_001},
 	}
-	fees := DefaultFeeConfig()
+	fees := l1params.DefaultFeeConfig()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -44,7 +46,7 @@ func TestNextBaseFee(t *testing.T) {
 
 func TestNextBaseFeeErrors(t *testing.T) {
 	t.Parallel()
-	fees := DefaultFeeConfig()
+	fees := l1params.DefaultFeeConfig()
 	genesis := &types.Header{Number: big.NewInt(0), Time: 1000}
 	got, window, err := NextBaseFee(&fees, genesis, 1000)
 	require.NoError(t, err)

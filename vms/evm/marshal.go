@@ -18,8 +18,10 @@ import (
 // marshalHeader is a header as eth_getHeaderBy* returns it, with
 // Subnet-EVM's totalDifficulty: the genesis has difficulty 0 and every block
 // 1, so it equals the number (l1-evm.md §1.6). ethclient ignores it; viem
-// reads it when present.
-func marshalHeader(h *types.Header) (map[string]any, error) {
+// reads it when present. An L1's header also has Subnet-EVM's
+// blockGasCost, 0 from Granite on (l1-evm.md §1.6, §3.7), which this node
+// always charges (NextBlockGasCost).
+func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	enc, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("encode header: %w", err)
@@ -29,13 +31,17 @@ func marshalHeader(h *types.Header) (map[string]any, error) {
 		return nil, fmt.Errorf("encode header: %w", err)
 	}
 	m["totalDifficulty"] = (*hexutil.Big)(new(big.Int).Set(h.Number))
+	// The genesis has it only when Etna is active at its time (§4.1).
+	if vm.l1 != nil && (h.Number.Sign() > 0 || vm.l1.IsEtna(h.Time)) {
+		m["blockGasCost"] = hexutil.Uint64(NextBlockGasCost())
+	}
 	return m, nil
 }
 
 // marshalBlock is a block as eth_getBlockBy* returns it: transaction hashes,
 // or full transactions when fullTx.
 func (vm *VM) marshalBlock(blk *types.Block, fullTx bool) (map[string]any, error) {
-	m, err := marshalHeader(blk.Header())
+	m, err := vm.marshalHeader(blk.Header())
 	if err != nil {
 		return nil, err
 	}

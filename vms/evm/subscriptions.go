@@ -12,7 +12,7 @@ import (
 // NewHeads is eth_subscribe("newHeads"): each accepted block's header.
 func (a *ethAPI) NewHeads(ctx context.Context) (*rpc.Subscription, error) {
 	return subscribe(ctx, &a.vm.feeds.heads, func(n *rpc.Notifier, id rpc.ID, h *types.Header) error {
-		m, err := marshalHeader(h)
+		m, err := a.vm.marshalHeader(h)
 		if err != nil {
 			return err
 		}

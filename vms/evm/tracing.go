@@ -171,7 +171,7 @@ func (a *debugAPI) TraceCall(ctx context.Context, args callArgs, bnh *blockNumbe
 	if err != nil {
 		return nil, err
 	}
-	evm := a.vm.newCallEVM(env, msg, tracer.Hooks)
+	evm, rt := a.vm.newCallEVM(env, msg, tracer.Hooks)
 	defer a.vm.watch(ctx, evm, tracer, timeout)()
 	tx := args.toTransaction(a.vm.chainCfg.ChainID, env.state.GetNonce(msg.From), msg)
 	env.state.SetTxContext(tx.Hash(), 0, 0)
@@ -179,6 +179,9 @@ func (a *debugAPI) TraceCall(ctx context.Context, args callArgs, bnh *blockNumbe
 		tracer.OnTxStart(evm.GetVMContext(), tx, msg.From)
 	}
 	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
+	if err == nil && rt != nil {
+		res.Err = rt.ExecutionError(res.Err)
+	}
 	if tracer.OnTxEnd != nil {
 		var receipt *types.Receipt
 		if err == nil {
@@ -262,7 +265,7 @@ func (vm *VM) traceBlock(ctx context.Context, blk *types.Block, only int, cfg *t
 	if err != nil {
 		return nil, err
 	}
-	plain := e.evm
+	plain, plainRT := e.evm, e.rt
 	txs := blk.Transactions()
 	var results []*txTraceResult
 	for i := first; i < len(txs); i++ {
@@ -271,7 +274,7 @@ func (vm *VM) traceBlock(ctx context.Context, blk *types.Block, only int, cfg *t
 		}
 		tctx := &tracers.Context{BlockHash: blk.Hash(), BlockNumber: blk.Number(), TxIndex: i, TxHash: txs[i].Hash()}
 		res, err := vm.traceTx(ctx, e, txs[i], tctx, cfg)
-		e.evm = plain
+		e.evm, e.rt = plain, plainRT
 		if err != nil {
 			return nil, err
 		}
@@ -287,14 +290,15 @@ func (vm *VM) traceBlock(ctx context.Context, blk *types.Block, only int, cfg *t
 }
 
 // traceTx applies tx through e with a tracer and returns the trace. e's EVM
-// is replaced by a traced one; the caller restores it.
+// (and its precompile runtime) is replaced by a traced one; the caller
+// restores it.
 func (vm *VM) traceTx(ctx context.Context, e *executor, tx *types.Transaction, tctx *tracers.Context, cfg *traceConfig) (json.RawMessage, error) {
 	tracer, timeout, err := vm.newTracer(cfg, tctx)
 	if err != nil {
 		return nil, err
 	}
-	evm := gethvm.NewEVM(e.evm.Context, noRefundHookedState{state.NewHookedState(e.state, tracer.Hooks)}, vm.chainCfg, gethvm.Config{Tracer: tracer.Hooks})
-	e.evm = evm
+	evm, rt := vm.newEVM(e.evm.Context, noRefundHookedState{state.NewHookedState(e.state, tracer.Hooks)}, gethvm.Config{Tracer: tracer.Hooks}, nil)
+	e.evm, e.rt = evm, rt
 	defer vm.watch(ctx, evm, tracer, timeout)()
 	from, err := types.Sender(vm.signer, tx)
 	if err != nil {

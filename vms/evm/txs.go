@@ -7,6 +7,9 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/holiman/uint256"
+
+	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
 // txMaxSize is the largest transaction the mempool takes
@@ -14,10 +17,16 @@ import (
 const txMaxSize = 4 * 32 * 1024
 
 // SendTx validates tx against the last accepted state and the next block's
-// base fee, as go-ethereum's txpool does, and adds it to the mempool. The
-// errors carry go-ethereum's texts (errors.go).
+// gas limit and base fee, as go-ethereum's txpool does, and adds it to the
+// mempool. The errors carry go-ethereum's texts (errors.go). On an L1 whose
+// transaction allow list is in force, a sender without a role in it is
+// refused with Subnet-EVM's text (l1-evm.md §5.3).
 func (vm *VM) SendTx(tx *types.Transaction) error {
-	head := vm.currentHeader()
+	headBlk, head := vm.currentHeadAndHeader()
+	r, err := vm.childRulesOf(headBlk)
+	if err != nil {
+		return err
+	}
 	switch tx.Type() {
 	case types.LegacyTxType, types.AccessListTxType, types.DynamicFeeTxType:
 	default:
@@ -32,8 +41,8 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 	if err != nil {
 		return invalidSenderError(err)
 	}
-	if tx.Gas() > vm.cfg.Fees.GasLimit {
-		return gasLimitError(tx.Gas(), vm.cfg.Fees.GasLimit)
+	if tx.Gas() > r.gasLimit {
+		return gasLimitError(tx.Gas(), r.gasLimit)
 	}
 	if tx.GasFeeCap().Cmp(tx.GasTipCap()) < 0 {
 		return tipAboveFeeCapError(from, tx.GasTipCap(), tx.GasFeeCap())
@@ -46,12 +55,17 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 	if tx.Gas() < need {
 		return intrinsicGasError(tx.Gas(), need)
 	}
-	if baseFee := vm.nextBaseFee(head); tx.GasFeeCap().Cmp(baseFee) < 0 {
+	if baseFee := vm.nextBaseFeeWith(r, head); tx.GasFeeCap().Cmp(baseFee) < 0 {
 		return feeCapTooLowError(from, tx.GasFeeCap(), baseFee)
 	}
 	st, err := vm.stateAt(head.Root)
 	if err != nil {
 		return err
+	}
+	if vm.l1 != nil && vm.l1.IsPrecompileEnabled(l1params.TxAllowListAddress, head.Time) {
+		if err := precompile.CheckTxAllowed(st, from); err != nil {
+			return err
+		}
 	}
 	if nonce := st.GetNonce(from); tx.Nonce() < nonce {
 		return nonceTooLowError(from, tx.Nonce(), nonce)
@@ -68,11 +82,22 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 }
 
 // nextBaseFee is the base fee a block built now on head would have.
-func (vm *VM) nextBaseFee(head *types.Header) *big.Int {
-	fee, _, err := NextBaseFee(vm.cfg.Fees, head, max(vm.now(), head.Time))
+func (vm *VM) nextBaseFee(head *types.Block) *big.Int {
+	r, err := vm.childRulesOf(head)
+	if err != nil {
+		// Only a corrupt head (or a fee config no block can follow) has
+		// no rules: fall back to the chain's minimum.
+		return new(big.Int).Set(vm.cfg.Fees.MinBaseFee)
+	}
+	return vm.nextBaseFeeWith(r, head.Header())
+}
+
+// nextBaseFeeWith is nextBaseFee with head's children's rules r.
+func (vm *VM) nextBaseFeeWith(r *childRules, head *types.Header) *big.Int {
+	fee, _, err := NextBaseFee(r.fees, head, max(vm.now(), head.Time))
 	if err != nil {
 		// Only a corrupt head has no window: fall back to the minimum.
-		return new(big.Int).Set(vm.cfg.Fees.MinBaseFee)
+		return new(big.Int).Set(r.fees.MinBaseFee)
 	}
 	return fee
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // cleanCacheSize is the trie database's clean-node cache, in bytes.
@@ -61,12 +62,19 @@ type VM struct {
 	triedb   *triedb.Database
 	statedb  state.Database
 	chainCfg *params.ChainConfig
-	signer   types.Signer
-	genesis  *types.Block
-	pool     *mempool
-	work     chan struct{}
-	rpc      *rpc.Server
-	feeds    *feeds
+	// l1 is an L1's chain config (l1-evm.md §4); nil on the C-Chain, whose
+	// rules are fixed (Config.Fees, Config.Coinbase, no stateful
+	// precompiles).
+	l1 *l1params.ChainConfig
+	// blockchainID is the chain's Avalanche blockchain ID, which the warp
+	// precompile's getBlockchainID returns.
+	blockchainID common.Hash
+	signer       types.Signer
+	genesis      *types.Block
+	pool         *mempool
+	work         chan struct{}
+	rpc          *rpc.Server
+	feeds        *feeds
 	// senders maps a transaction hash to its sender: filled at acceptance
 	// and by every recovery (senderOf).
 	senders *lru.Cache[common.Hash, common.Address]
@@ -74,6 +82,10 @@ type VM struct {
 	// another is built: ParseBlock of its bytes returns it, so that it is
 	// not executed a second time.
 	built atomic.Pointer[Block]
+	// childRulesCache is the childRules of the last block asked for
+	// (nearly always the head): block building, checks and admission all
+	// ask for the head's.
+	childRulesCache atomic.Pointer[childRules]
 
 	mu sync.RWMutex // guards the fields below
 	// head is the last accepted block.
@@ -86,39 +98,49 @@ type VM struct {
 
 var _ chains.VM = (*VM)(nil)
 
-// New makes the VM of chain c: on an empty key space it writes the genesis
-// (in one batch of its own), otherwise it resumes at the stored head.
+// New makes the VM of chain c, the C-Chain or any chain with a
+// go-ethereum genesis (ParseGenesis): on an empty key space it writes the
+// genesis (in one batch of its own), otherwise it resumes at the stored
+// head.
 func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if c.DB == nil || c.Log == nil || c.Clock == nil {
-		return nil, errors.New("evm: chains.Context needs DB, Log and Clock")
-	}
 	g, err := ParseGenesis(c.Genesis, *cfg.Fees)
 	if err != nil {
 		return nil, err
+	}
+	return newVM(cfg, c, g.Config, nil, func(vm *VM) error { return vm.loadOrInit(g) })
+}
+
+// newVM makes a VM with the EVM config chainCfg and, for an L1, its chain
+// config l1; load writes the genesis or resumes at the stored head.
+func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1params.ChainConfig, load func(*VM) error) (*VM, error) {
+	if c.DB == nil || c.Log == nil || c.Clock == nil {
+		return nil, errors.New("evm: chains.Context needs DB, Log and Clock")
 	}
 	kv := newKVStore(c.DB)
 	db := rawdb.NewDatabase(kv)
 	tdb := triedb.NewDatabase(db, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: cleanCacheSize}})
 	vm := &VM{
-		cfg:      cfg,
-		log:      c.Log,
-		clock:    c.Clock,
-		kv:       kv,
-		db:       db,
-		triedb:   tdb,
-		statedb:  newHashStateDB(tdb, db),
-		chainCfg: g.Config,
-		signer:   types.LatestSignerForChainID(g.Config.ChainID),
-		pool:     newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
-		work:     make(chan struct{}, 1),
-		feeds:    newFeeds(),
-		senders:  lru.NewCache[common.Hash, common.Address](senderCacheSize),
+		cfg:          cfg,
+		log:          c.Log,
+		clock:        c.Clock,
+		kv:           kv,
+		db:           db,
+		triedb:       tdb,
+		statedb:      newHashStateDB(tdb, db),
+		chainCfg:     chainCfg,
+		l1:           l1,
+		blockchainID: common.Hash(c.Chain.ID),
+		signer:       types.LatestSignerForChainID(chainCfg.ChainID),
+		pool:         newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
+		work:         make(chan struct{}, 1),
+		feeds:        newFeeds(),
+		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
 	}
-	if err := vm.loadOrInit(g); err != nil {
+	if err := load(vm); err != nil {
 		return nil, errors.Join(err, tdb.Close())
 	}
 	srv, err := vm.newRPCServer()
@@ -126,7 +148,7 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 		return nil, errors.Join(err, tdb.Close())
 	}
 	vm.rpc = srv
-	vm.log.Info("EVM chain ready", "evmChainID", g.Config.ChainID, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
+	vm.log.Info("EVM chain ready", "evmChainID", chainCfg.ChainID, "l1", l1 != nil, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
 	return vm, nil
 }
 
@@ -184,6 +206,14 @@ func (vm *VM) currentHeader() *types.Header {
 	vm.mu.RLock()
 	defer vm.mu.RUnlock()
 	return vm.headHeader
+}
+
+// currentHeadAndHeader returns the last accepted block and its shared
+// header (currentHeader), consistently.
+func (vm *VM) currentHeadAndHeader() (*types.Block, *types.Header) {
+	vm.mu.RLock()
+	defer vm.mu.RUnlock()
+	return vm.head, vm.headHeader
 }
 
 // setHead makes blk the last accepted block.
