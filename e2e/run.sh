@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# e2e/run.sh: end-to-end check of the C-Chain with a JavaScript client (issue #4 §4).
+# e2e/run.sh: end-to-end check of the C-Chain and of an L1 with a JavaScript client (issue #4 §4,
+# issue #6 §7).
 #
 # What it does, in order:
 #   1. builds cornice into a temporary directory;
-#   2. starts `cornice run` on network local with a fresh data dir, serving HTTP on 127.0.0.1 at a
-#      port the OS chooses (read back from the node's "cornice node started" log line), and waits
-#      until the C-Chain answers eth_chainId (at most 60 s);
+#   2. starts `cornice run --l1 examples/l1-genesis.json` on network local with a fresh data dir,
+#      serving HTTP on 127.0.0.1 at a port the OS chooses (read back from the node's "cornice node
+#      started" log line), and waits until the C-Chain answers eth_chainId and the node has printed
+#      the L1's "rpc: <url>" line, which it does once the L1 answers (at most 60 s);
 #   3. installs e2e/js's pinned dependencies with `npm ci` and runs e2e/js/check.mjs against the
-#      node: chain ID, a transfer, a contract deploy and call, a newHeads subscription over the
-#      websocket. It prints `e2e: N passed, M failed`;
+#      node: on the C-Chain, chain ID, a transfer, a contract deploy and call, a newHeads
+#      subscription over the websocket; on the L1, chain ID 99999, a transfer, eth_feeConfig and
+#      mintNativeCoin through writeContract. It prints `e2e: N passed, M failed`;
 #   4. stops the node with SIGTERM (SIGKILL after 15 s) and deletes the temporary directory,
 #      whatever happened.
 #
@@ -66,11 +69,14 @@ fi
 
 echo "e2e: starting cornice (data in $work/data)" >&2
 "$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0 \
-	>"$work/node.log" 2>&1 &
+	--l1 examples/l1-genesis.json >"$work/node.log" 2>&1 &
 node_pid=$!
 
-# Wait for the bound address in the start-up log line, then for the C-Chain to answer.
+# Wait for the bound address in the start-up log line, then for the C-Chain to answer and the
+# L1's RPC URL to be printed.
 addr=
+c_up=
+l1_rpc=
 for _ in $(seq 600); do
 	if ! kill -0 "$node_pid" 2>/dev/null; then
 		echo "e2e: cornice exited before answering" >&2
@@ -79,19 +85,25 @@ for _ in $(seq 600); do
 	if [[ -z $addr ]]; then
 		addr=$(sed -n 's/.*msg="cornice node started".* httpAddr=\([^ ]*\).*/\1/p' "$work/node.log" | head -n 1)
 	fi
-	if [[ -n $addr ]] && curl -s --max-time 2 -H 'Content-Type: application/json' \
+	if [[ -n $addr && -z $c_up ]] && curl -s --max-time 2 -H 'Content-Type: application/json' \
 		-d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
 		"http://$addr/ext/bc/C/rpc" | grep -q '"result"'; then
+		c_up=1
+	fi
+	if [[ -z $l1_rpc ]]; then
+		l1_rpc=$(sed -n 's/^rpc: \(http[^ ]*\)$/\1/p' "$work/node.log" | head -n 1)
+	fi
+	if [[ -n $c_up && -n $l1_rpc ]]; then
 		break
 	fi
 	sleep 0.1
 done
-if [[ -z $addr ]]; then
-	echo "e2e: cornice did not answer within 60 s" >&2
+if [[ -z $c_up || -z $l1_rpc ]]; then
+	echo "e2e: cornice did not answer, or did not print the L1's URL, within 60 s" >&2
 	exit 1
 fi
-echo "e2e: cornice serves http://$addr" >&2
+echo "e2e: cornice serves http://$addr; the L1 at $l1_rpc" >&2
 
 echo "e2e: npm ci" >&2
 timeout 300 npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error >&2
-CORNICE_URL="http://$addr" timeout 300 node e2e/js/check.mjs
+CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 300 node e2e/js/check.mjs

@@ -73,9 +73,9 @@ func vms(cfg config.Config) node.VMs {
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
 		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-		// L1 chains of the Subnet-EVM VM (issue #6 §1). TODO(#6): the Subnet-EVM factory
-		// (fee config, precompiles, upgrades from the genesis) replaces the C-Chain's here.
-		node.SubnetEVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+		// L1 chains of the Subnet-EVM VM (issue #6 §1): fee config, precompiles and upgrades
+		// from each chain's genesis and upgrade file, with the C-Chain's settings.
+		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
 	}
 }
 

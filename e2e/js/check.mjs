@@ -1,14 +1,18 @@
-// End-to-end check of a running cornice node's C-Chain with viem, a JavaScript client written
-// for any EVM chain (issue #4 §4). e2e/run.sh starts the node and runs this script; to run it
-// by hand against a node of your own:
+// End-to-end check of a running cornice node with viem, a JavaScript client written for any EVM
+// chain: the C-Chain (issue #4 §4) and, when the node runs one, an L1 made from
+// examples/l1-genesis.json (issue #6 §7). e2e/run.sh starts the node and runs this script; to
+// run it by hand against a node of your own:
 //
 //   npm ci --prefix e2e/js
-//   CORNICE_URL=http://127.0.0.1:9650 node e2e/js/check.mjs
+//   CORNICE_URL=http://127.0.0.1:9650 CORNICE_L1_RPC=http://127.0.0.1:9650/ext/bc/<id>/rpc \
+//     node e2e/js/check.mjs
 //
 // CORNICE_URL is the node's HTTP base; the script uses /ext/bc/C/rpc over HTTP and /ext/bc/C/ws
-// over a websocket. It signs with the well-known local key, funded in the local C-Chain genesis.
-// Every check is bounded in time; the last line is `e2e: N passed, M failed`, and the exit code
-// is 1 when a check failed.
+// over a websocket. CORNICE_L1_RPC is the L1's RPC URL, as `cornice run --l1` prints it; without
+// it the L1 checks are skipped. It signs with the well-known local key, funded in the local
+// C-Chain genesis and in the example L1's alloc, where it is the admin of the transaction allow
+// list, the native minter and the fee manager. Every check is bounded in time; the last line is
+// `e2e: N passed, M failed`, and the exit code is 1 when a check failed.
 
 import {
   createPublicClient,
@@ -16,6 +20,7 @@ import {
   defineChain,
   http,
   parseAbi,
+  parseEventLogs,
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -161,6 +166,104 @@ const checks = [
     },
   ],
 ];
+
+// The example L1 (examples/l1-genesis.json): chain ID 99999, the default fee config, the fee
+// manager enabled at genesis, and the native minter at its fixed address.
+const l1RPC = process.env.CORNICE_L1_RPC;
+const l1ChainID = 99999;
+const l1FeeConfig = {
+  gasLimit: 8000000,
+  targetBlockRate: 2,
+  minBaseFee: 25000000000,
+  targetGas: 15000000,
+  baseFeeChangeDenominator: 36,
+  minBlockGasCost: 0,
+  maxBlockGasCost: 1000000,
+  blockGasCostStep: 200000,
+};
+const nativeMinter = "0x0200000000000000000000000000000000000001";
+const minterAbi = parseAbi([
+  "function mintNativeCoin(address addr, uint256 amount)",
+  "function readAllowList(address addr) view returns (uint256 role)",
+  "event NativeCoinMinted(address indexed sender, address indexed recipient, uint256 amount)",
+]);
+
+if (l1RPC) {
+  const l1Chain = defineChain({
+    id: l1ChainID,
+    name: "cornice example L1",
+    nativeCurrency: { name: "Example", symbol: "EX", decimals: 18 },
+    rpcUrls: { default: { http: [l1RPC] } },
+  });
+  const l1Transport = http(l1RPC, { timeout: requestTimeoutMs, retryCount: 0 });
+  const l1 = createPublicClient({ chain: l1Chain, transport: l1Transport, pollingInterval: 50 });
+  const l1Wallet = createWalletClient({ chain: l1Chain, transport: l1Transport, account, pollingInterval: 50 });
+  const l1Success = async (hash) => {
+    const receipt = await l1.waitForTransactionReceipt({ hash, timeout: 30_000 });
+    assert(receipt.status === "success", `L1 transaction ${hash} failed: status ${receipt.status}`);
+    return receipt;
+  };
+  checks.push(
+    [
+      "L1 chain ID",
+      async () => {
+        const id = await l1.getChainId();
+        assert(id === l1ChainID, `L1 eth_chainId is ${id}, want ${l1ChainID}`);
+      },
+    ],
+    [
+      "L1 transfer",
+      async () => {
+        const to = randomAddress();
+        const value = 987_654_321n;
+        const before = await l1.getBalance({ address: localAddr });
+        const receipt = await l1Success(await l1Wallet.sendTransaction({ to, value }));
+        const got = await l1.getBalance({ address: to });
+        assert(got === value, `L1 recipient balance ${got}, want ${value}`);
+        const after = await l1.getBalance({ address: localAddr });
+        const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+        assert(before - after === value + fee, `L1 sender paid ${before - after}, want ${value + fee}`);
+      },
+    ],
+    [
+      "L1 eth_feeConfig",
+      async () => {
+        const got = await l1.request({ method: "eth_feeConfig", params: [] });
+        const want = { feeConfig: l1FeeConfig, lastChangedAt: 0 };
+        assert(JSON.stringify(got) === JSON.stringify(want), `eth_feeConfig is ${JSON.stringify(got)}`);
+      },
+    ],
+    [
+      "L1 mintNativeCoin",
+      async () => {
+        const role = await l1.readContract({
+          address: nativeMinter,
+          abi: minterAbi,
+          functionName: "readAllowList",
+          args: [localAddr],
+        });
+        assert(role === 2n, `the local key's minter role is ${role}, want 2 (admin)`);
+        const to = randomAddress();
+        const amount = 10n ** 18n;
+        const hash = await l1Wallet.writeContract({
+          address: nativeMinter,
+          abi: minterAbi,
+          functionName: "mintNativeCoin",
+          args: [to, amount],
+        });
+        const receipt = await l1Success(hash);
+        const got = await l1.getBalance({ address: to });
+        assert(got === amount, `minted balance ${got}, want ${amount}`);
+        assert(receipt.logs.length === 1, `${receipt.logs.length} logs, want NativeCoinMinted`);
+        const [log] = parseEventLogs({ abi: minterAbi, logs: receipt.logs });
+        assert(log?.eventName === "NativeCoinMinted", `log is ${log?.eventName}`);
+        assert(log.args.recipient.toLowerCase() === to && log.args.amount === amount, "NativeCoinMinted args");
+      },
+    ],
+  );
+} else {
+  console.log("skip - L1 checks: CORNICE_L1_RPC is not set");
+}
 
 let passed = 0;
 let failed = 0;
