@@ -28,6 +28,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -185,6 +186,12 @@ func TestL1Chains(t *testing.T) {
 	_, err = xn.uptime(tracked)
 	require.ErrorContains(t, err, "node is not a validator", "a tracked subnet has no validators")
 	require.Empty(t, xn.chainValidators(chainA))
+	// platform.getBlockchainStatus: A runs on a tracked subnet, B on one this node validates.
+	for id, want := range map[ids.ID]string{chainA: "Syncing", chainB: "Validating"} {
+		var status platform.GetBlockchainStatusReply
+		xn.call("/ext/bc/P", "platform.getBlockchainStatus", platform.GetBlockchainStatusArgs{BlockchainID: id.String()}, &status)
+		require.Equal(t, want, status.Status, id)
+	}
 	require.Eventually(t, func() bool {
 		vs := xn.chainValidators(chainB)
 		return len(vs) == 1 && vs[0].NodeID == self.NodeID && vs[0].Weight == 7 && vs[0].IsConnected

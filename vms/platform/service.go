@@ -478,7 +478,11 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStat
 				return nil, s.internal("getBlockchainStatus", err)
 			}
 			if cc != nil {
-				if cc.SubnetID == ids.Empty {
+				validating, err := s.vm.ValidatesSubnet(s.vm.validator.nodeID, cc.SubnetID)
+				if err != nil {
+					return nil, s.internal("getBlockchainStatus", err)
+				}
+				if validating {
 					return &GetBlockchainStatusReply{Status: statusValidating}, nil
 				}
 				return &GetBlockchainStatusReply{Status: statusSyncing}, nil
