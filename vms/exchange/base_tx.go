@@ -19,7 +19,7 @@ type BaseTx struct {
 // Base returns tx itself; the kinds that embed BaseTx inherit it.
 func (tx *BaseTx) Base() *BaseTx { return tx }
 
-func (*BaseTx) typeID() uint32 { return TypeIDBaseTx }
+func (*BaseTx) isUnsignedTx() {}
 
 // Marshal writes network ID, blockchain ID, outputs, inputs and memo.
 func (tx *BaseTx) Marshal(p *codec.Packer) {

@@ -92,7 +92,7 @@ func (b *Block) Verify(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
-		ov.apply(eff)
+		ov.Apply(eff)
 		effs = append(effs, eff)
 	}
 	b.effs, b.verifiedOn = effs, parent.ID()

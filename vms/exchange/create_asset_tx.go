@@ -14,7 +14,7 @@ type CreateAssetTx struct {
 	States []InitialState
 }
 
-func (*CreateAssetTx) typeID() uint32 { return TypeIDCreateAssetTx }
+func (*CreateAssetTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, name, symbol, denomination and initial states.
 func (tx *CreateAssetTx) Marshal(p *codec.Packer) {
@@ -61,7 +61,7 @@ func (s *InitialState) Marshal(p *codec.Packer) {
 	p.Uint32(s.FxIndex)
 	p.Count(len(s.Outs))
 	for _, out := range s.Outs {
-		marshalOutput(p, out)
+		outputs.Write(p, out)
 	}
 }
 
@@ -74,6 +74,6 @@ func (s *InitialState) Unmarshal(u *codec.Unpacker) {
 	}
 	s.Outs = make([]Output, n)
 	for i := range s.Outs {
-		s.Outs[i] = unmarshalOutput(u)
+		s.Outs[i] = outputs.Read(u)
 	}
 }

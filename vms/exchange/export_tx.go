@@ -14,7 +14,7 @@ type ExportTx struct {
 	ExportedOuts []TransferableOutput
 }
 
-func (*ExportTx) typeID() uint32 { return TypeIDExportTx }
+func (*ExportTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, the destination chain and the exported outputs.
 func (tx *ExportTx) Marshal(p *codec.Packer) {

@@ -15,7 +15,7 @@ type ImportTx struct {
 	ImportedIns []TransferableInput
 }
 
-func (*ImportTx) typeID() uint32 { return TypeIDImportTx }
+func (*ImportTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, the source chain and the imported inputs.
 func (tx *ImportTx) Marshal(p *codec.Packer) {

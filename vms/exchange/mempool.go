@@ -1,7 +1,7 @@
 package exchange
 
 import (
-	"slices"
+	"iter"
 
 	"github.com/cornice-node/cornice/ids"
 )
@@ -48,8 +48,14 @@ func (o *overlay) utxo(id ids.ID) (*UTXO, error) {
 	return o.base.utxo(id)
 }
 
-// apply records a verified tx's effects.
-func (o *overlay) apply(eff *effects) {
+// SpentBy implements mempool.View.
+func (o *overlay) SpentBy(utxoID ids.ID) (ids.ID, bool) {
+	by, ok := o.spent[utxoID]
+	return by, ok
+}
+
+// Apply implements mempool.View: it records a verified tx's effects.
+func (o *overlay) Apply(eff *effects) {
 	for _, ux := range eff.consumed {
 		o.spent[ux.InputID()] = eff.txID
 	}
@@ -59,8 +65,8 @@ func (o *overlay) apply(eff *effects) {
 	}
 }
 
-// revert forgets a tx's effects.
-func (o *overlay) revert(eff *effects) {
+// Revert implements mempool.View: it forgets a tx's effects.
+func (o *overlay) Revert(eff *effects) {
 	for _, ux := range eff.consumed {
 		if id := ux.InputID(); o.spent[id] == eff.txID {
 			delete(o.spent, id)
@@ -71,52 +77,16 @@ func (o *overlay) revert(eff *effects) {
 	}
 }
 
-// poolEntry is a pending tx and what it changes.
-type poolEntry struct {
-	tx  *Tx
-	eff *effects
-}
+// TxID implements mempool.Effects.
+func (e *effects) TxID() ids.ID { return e.txID }
 
-// mempool holds the verified txs waiting for a block, in arrival order. A pending tx may spend
-// the outputs of an earlier pending tx: the builder keeps the order, so both go in one block.
-// Its UTXO view makes conflicting txs fail with ErrDoubleSpend. The VM's mutex guards it.
-type mempool struct {
-	txs  []*poolEntry
-	byID map[ids.ID]*poolEntry
-	view *overlay
-	size int
-}
-
-func newMempool(base utxoSource) *mempool {
-	return &mempool{byID: make(map[ids.ID]*poolEntry), view: newOverlay(base)}
-}
-
-func (p *mempool) add(tx *Tx, eff *effects) {
-	e := &poolEntry{tx: tx, eff: eff}
-	p.txs = append(p.txs, e)
-	p.byID[tx.ID()] = e
-	p.view.apply(eff)
-	p.size += tx.Size()
-}
-
-// remove drops the txs of ids that are pending.
-func (p *mempool) remove(txIDs map[ids.ID]struct{}) {
-	n := 0
-	for id := range txIDs {
-		e, ok := p.byID[id]
-		if !ok {
-			continue
+// Spent implements mempool.Effects: the IDs of the UTXOs the tx consumes.
+func (e *effects) Spent() iter.Seq[ids.ID] {
+	return func(yield func(ids.ID) bool) {
+		for _, ux := range e.consumed {
+			if !yield(ux.InputID()) {
+				return
+			}
 		}
-		n++
-		delete(p.byID, id)
-		p.view.revert(e.eff)
-		p.size -= e.tx.Size()
 	}
-	if n == 0 {
-		return
-	}
-	p.txs = slices.DeleteFunc(p.txs, func(e *poolEntry) bool {
-		_, gone := txIDs[e.tx.ID()]
-		return gone
-	})
 }

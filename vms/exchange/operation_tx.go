@@ -3,6 +3,7 @@ package exchange
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -12,7 +13,7 @@ type OperationTx struct {
 	Ops []Operation
 }
 
-func (*OperationTx) typeID() uint32 { return TypeIDOperationTx }
+func (*OperationTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, then the operations.
 func (tx *OperationTx) Marshal(p *codec.Packer) {
@@ -75,7 +76,7 @@ func (op *Operation) Unmarshal(u *codec.Unpacker) {
 	for i := range op.UTXOIDs {
 		op.UTXOIDs[i].Unmarshal(u)
 	}
-	expectTypeID(u, "operation", TypeIDMintOperation)
+	union.Expect(u, "operation", TypeIDMintOperation)
 	op.Op = &secp256k1fx.MintOperation{}
 	op.Op.Unmarshal(u)
 }

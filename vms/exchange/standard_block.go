@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // blockHeaderSize is the encoded size of a standard block's fields before its txs.
@@ -81,7 +82,7 @@ func EmptyStopVertexID(chainID ids.ID) ids.ID {
 func ParseBlock(b []byte) (*StandardBlock, error) {
 	u := newUnpacker(b, codec.MaxSize)
 	u.Version()
-	expectTypeID(u, "block", TypeIDStandardBlock)
+	union.Expect(u, "block", TypeIDStandardBlock)
 	blk := &StandardBlock{}
 	blk.parent = u.ID()
 	blk.height = u.Uint64()

@@ -3,6 +3,7 @@ package exchange
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -66,7 +67,7 @@ func (o *TransferableOutput) Marshal(p *codec.Packer) {
 // Unmarshal reads the fields written by Marshal.
 func (o *TransferableOutput) Unmarshal(u *codec.Unpacker) {
 	o.AssetID = u.ID()
-	expectTypeID(u, "transferable output", TypeIDTransferOutput)
+	union.Expect(u, "transferable output", TypeIDTransferOutput)
 	o.Out = &secp256k1fx.TransferOutput{}
 	o.Out.Unmarshal(u)
 }
@@ -95,7 +96,7 @@ func (in *TransferableInput) Marshal(p *codec.Packer) {
 func (in *TransferableInput) Unmarshal(u *codec.Unpacker) {
 	in.UTXOID.Unmarshal(u)
 	in.AssetID = u.ID()
-	expectTypeID(u, "transferable input", TypeIDTransferInput)
+	union.Expect(u, "transferable input", TypeIDTransferInput)
 	in.In = &secp256k1fx.TransferInput{}
 	in.In.Unmarshal(u)
 }

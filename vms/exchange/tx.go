@@ -16,8 +16,8 @@ type UnsignedTx interface {
 	Unmarshal(u *codec.Unpacker)
 	// Base returns the BaseTx fields every kind starts with.
 	Base() *BaseTx
-	// typeID returns the kind's type ID (§1.3).
-	typeID() uint32
+	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
+	isUnsignedTx()
 }
 
 // Tx is a signed X-Chain tx: an unsigned tx and one credential per input and operation (§6.2). A
@@ -28,8 +28,8 @@ type Tx struct {
 
 // txCodec reads and writes this chain's unsigned txs inside the shared envelope.
 var txCodec = signed.Codec[UnsignedTx]{
-	WriteUnsigned: marshalUnsignedTx,
-	ReadUnsigned:  unmarshalUnsignedTx,
+	WriteUnsigned: unsignedTxs.Write,
+	ReadUnsigned:  unsignedTxs.Read,
 	NilTx:         ErrNilTx,
 }
 

@@ -18,14 +18,14 @@ type UTXO struct {
 func (ux *UTXO) Marshal(p *codec.Packer) {
 	ux.UTXOID.Marshal(p)
 	p.ID(ux.AssetID)
-	marshalOutput(p, ux.Out)
+	outputs.Write(p, ux.Out)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (ux *UTXO) Unmarshal(u *codec.Unpacker) {
 	ux.UTXOID.Unmarshal(u)
 	ux.AssetID = u.ID()
-	ux.Out = unmarshalOutput(u)
+	ux.Out = outputs.Read(u)
 }
 
 // Bytes returns the UTXO's wire bytes, as getUTXOs returns them: codec version, then the fields.

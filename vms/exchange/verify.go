@@ -199,7 +199,7 @@ func validSymbol(s string) bool {
 // encodeOutput returns an output's type ID and body: the key outputs are sorted by.
 func encodeOutput(out Output) []byte {
 	p := codec.NewPacker(make([]byte, 0, 64))
-	marshalOutput(p, out)
+	outputs.Write(p, out)
 	b, _ := p.Bytes() // verified outputs always encode
 	return b
 }

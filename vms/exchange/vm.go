@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
 // feeAssetAlias is the alias of the genesis asset that pays the fees: AVAX (§6.3, §6.4).
@@ -64,7 +65,9 @@ type VM struct {
 	mu sync.Mutex // guards the fields below
 	// last is the last accepted block.
 	last *StandardBlock
-	pool *mempool
+	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
+	pool     *mempool.Pool[*Tx, *effects]
+	poolView *overlay
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -100,7 +103,8 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		assetNames:   make(map[ids.ID]string),
 		work:         make(chan struct{}, 1),
 	}
-	vm.pool = newMempool(vm.state)
+	vm.poolView = newOverlay(vm.state)
+	vm.pool = mempool.New[*Tx](vm.poolView)
 	assets := make([]*Tx, len(g.Txs))
 	for i := range g.Txs {
 		a := &g.Txs[i]
@@ -268,7 +272,7 @@ func (vm *VM) IssueTx(tx *Tx) error {
 func (vm *VM) issue(tx *Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	if _, ok := vm.pool.byID[tx.ID()]; ok {
+	if vm.pool.Has(tx.ID()) {
 		// Accepted already if its block is committed and Accepted has not run yet: then the
 		// state answers, as it will once Accepted ran.
 		accepted, err := vm.state.hasTx(tx.ID())
@@ -282,16 +286,16 @@ func (vm *VM) issue(tx *Tx) error {
 		}
 		return ErrDuplicateTx
 	}
-	if vm.pool.size+tx.Size() > MaxMempoolSize {
+	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
 		return ErrMempoolFull
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	eff, err := vm.verifyTx(tx, vm.pool.view, vm.now(), make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.now(), make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
-	vm.pool.add(tx, eff)
+	vm.pool.Add(tx, eff)
 	return nil
 }
 
@@ -310,22 +314,22 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		size int
 		drop = make(map[ids.ID]struct{})
 	)
-	for _, e := range vm.pool.txs {
-		if len(txs) > 0 && size+e.tx.Size() > targetBlockSize {
+	for tx := range vm.pool.Txs() {
+		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(e.tx, ov, t, seen)
+		eff, err := vm.verifyTx(tx, ov, t, seen)
 		if err != nil {
-			vm.log.Debug("pending tx dropped", "txID", e.tx.ID().String(), "err", err)
-			drop[e.tx.ID()] = struct{}{}
+			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
+			drop[tx.ID()] = struct{}{}
 			continue
 		}
-		ov.apply(eff)
-		txs = append(txs, e.tx)
+		ov.Apply(eff)
+		txs = append(txs, tx)
 		effs = append(effs, eff)
-		size += e.tx.Size()
+		size += tx.Size()
 	}
-	vm.pool.remove(drop)
+	vm.pool.Remove(drop)
 	vm.mu.Unlock()
 	if len(txs) == 0 {
 		return nil, chains.ErrNoWork
@@ -357,19 +361,8 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	}
 	vm.mu.Lock()
 	vm.last = b.blk
-	gone := make(map[ids.ID]struct{}, len(b.effs))
-	for _, eff := range b.effs {
-		gone[eff.txID] = struct{}{}
-	}
-	for _, eff := range b.effs {
-		for _, ux := range eff.consumed {
-			if by, ok := vm.pool.view.spent[ux.InputID()]; ok && by != eff.txID {
-				gone[by] = struct{}{}
-			}
-		}
-	}
-	vm.pool.remove(gone)
-	pending := len(vm.pool.txs)
+	vm.pool.Accepted(b.effs)
+	pending := vm.pool.Len()
 	vm.mu.Unlock()
 	if pending > 0 {
 		vm.signal()

@@ -2,19 +2,13 @@ package exchange_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +23,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -57,41 +52,15 @@ var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
 	return genesis.Build(cfg, time.Unix(1767225600, 0))
 })
 
-// txRecorder is a chains.Acceptor that records what the pipeline indexes.
-type txRecorder struct {
-	mu     sync.Mutex
-	blocks []chains.Container
-	txs    []chains.Container
-}
-
-func (r *txRecorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, txs []chains.Container) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.blocks = append(r.blocks, block)
-	r.txs = append(r.txs, txs...)
-	return nil
-}
-
-type routes struct {
-	mu       sync.Mutex
-	handlers map[string]http.Handler
-}
-
-func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string, _ func() bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.handlers = h
-	return nil
-}
-
 // node is a chain manager running the local X-Chain over a database in a directory, its API
 // served by an httptest server.
 type node struct {
+	*vectortest.Client
 	t     *testing.T
 	db    *storage.DB
 	m     *chains.Manager
 	srv   *httptest.Server
-	index *txRecorder
+	index *vectortest.Recorder
 	g     *genesis.Genesis
 }
 
@@ -104,8 +73,8 @@ func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 	require.NoError(t, err)
 	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
 	require.NoError(t, err)
-	r := &routes{}
-	rec := &txRecorder{}
+	r := &vectortest.Routes{}
+	rec := &vectortest.Recorder{}
 	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
 		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
 	})
@@ -118,7 +87,9 @@ func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 		Genesis: g.XGenesis,
 		Indexed: true,
 	}))
-	n := &node{t: t, db: db, m: m, srv: httptest.NewServer(r.handlers[""]), index: rec, g: g}
+	srv := httptest.NewServer(r.Handler(""))
+	api := &vectortest.Client{TB: t, URL: srv.URL, Namespace: "avm"}
+	n := &node{Client: api, t: t, db: db, m: m, srv: srv, index: rec, g: g}
 	t.Cleanup(n.stop)
 	return n
 }
@@ -133,63 +104,13 @@ func (n *node) stop() {
 	n.m = nil
 }
 
-// call posts one avm call and returns the whole response body.
-func (n *node) call(method, params string) string {
-	n.t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"avm.` + method + `","params":` + params + `}`
-	resp, err := http.Post(n.srv.URL, "application/json", strings.NewReader(body))
-	require.NoError(n.t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(n.t, err)
-	return strings.TrimSuffix(string(b), "\n")
-}
-
-// result calls method and decodes its result into v; it fails the test on an error reply.
-func (n *node) result(method, params string, v any) {
-	n.t.Helper()
-	var reply struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	raw := n.call(method, params)
-	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
-	require.Nil(n.t, reply.Error, "%s: %s", method, raw)
-	require.NoError(n.t, json.Unmarshal(reply.Result, v))
-}
-
-// callError calls method and returns its error message.
-func (n *node) callError(method, params string) string {
-	n.t.Helper()
-	var reply struct {
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	raw := n.call(method, params)
-	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
-	require.NotNil(n.t, reply.Error, "%s: %s", method, raw)
-	require.Equal(n.t, -32000, reply.Error.Code)
-	return reply.Error.Message
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(b)
-}
-
 // issue issues tx and waits until it is accepted.
 func (n *node) issue(tx *exchange.Tx) {
 	n.t.Helper()
 	hexTx, err := ids.Hex.Encode(tx.Bytes())
 	require.NoError(n.t, err)
 	var reply exchange.TxIDReply
-	n.result("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
+	n.Result("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
 	require.Equal(n.t, tx.ID(), reply.TxID)
 	n.waitAccepted(tx.ID())
 }
@@ -199,14 +120,14 @@ func (n *node) issueError(tx *exchange.Tx) string {
 	n.t.Helper()
 	hexTx, err := ids.Hex.Encode(tx.Bytes())
 	require.NoError(n.t, err)
-	return n.callError("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx}))
+	return n.CallError("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx}))
 }
 
 func (n *node) waitAccepted(txID ids.ID) {
 	n.t.Helper()
 	require.Eventually(n.t, func() bool {
 		var st exchange.GetTxStatusReply
-		n.result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
+		n.Result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
 		return st.Status == "Accepted"
 	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
 }
@@ -215,7 +136,7 @@ func (n *node) height() string {
 	var h struct {
 		Height string `json:"height"`
 	}
-	n.result("getHeight", `{}`, &h)
+	n.Result("getHeight", `{}`, &h)
 	return h.Height
 }
 
@@ -224,7 +145,7 @@ func (n *node) balance(addr, asset string) uint64 {
 	var b struct {
 		Balance uint64 `json:"balance,string"`
 	}
-	n.result("getBalance", mustJSON(n.t, map[string]string{"address": addr, "assetID": asset}), &b)
+	n.Result("getBalance", vectortest.MustJSON(n.t, map[string]string{"address": addr, "assetID": asset}), &b)
 	return b.Balance
 }
 
@@ -232,7 +153,7 @@ func (n *node) balance(addr, asset string) uint64 {
 func (n *node) utxos(addr string) []*exchange.UTXO {
 	n.t.Helper()
 	var reply exchange.GetUTXOsReply
-	n.result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
+	n.Result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
 	out := make([]*exchange.UTXO, 0, len(reply.UTXOs))
 	for _, s := range reply.UTXOs {
 		b, err := ids.HexNC.Decode(s)
@@ -247,66 +168,24 @@ func (n *node) utxos(addr string) []*exchange.UTXO {
 // vectors holds what these tests read from codec-vectors.json, raw.
 type vectors struct {
 	Vectors         []map[string]json.RawMessage `json:"vectors"`
-	LiveNodeSamples struct {
-		Calls []struct {
-			Endpoint string          `json:"endpoint"`
-			Method   string          `json:"method"`
-			Params   json.RawMessage `json:"params"`
-			Response json.RawMessage `json:"response"`
-		} `json:"calls"`
-	} `json:"liveNodeSamples"`
+	LiveNodeSamples vectortest.LiveSamples       `json:"liveNodeSamples"`
 }
-
-var loadVectors = sync.OnceValues(func() (*vectors, error) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codec-vectors.json"))
-	if err != nil {
-		return nil, err
-	}
-	v := &vectors{}
-	return v, json.Unmarshal(b, v)
-})
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
 	t.Helper()
-	v, err := loadVectors()
-	require.NoError(t, err)
-	for _, vec := range v.Vectors {
-		if string(vec["name"]) == `"`+name+`"` {
-			return vec
-		}
-	}
-	t.Fatalf("no vector %s", name)
-	return nil
-}
-
-func vectorString(t *testing.T, vec map[string]json.RawMessage, key string) string {
-	t.Helper()
-	var s string
-	require.NoError(t, json.Unmarshal(vec[key], &s))
-	return s
-}
-
-// compact returns raw without insignificant white space, key order kept.
-func compact(t *testing.T, raw []byte) string {
-	t.Helper()
-	var b bytes.Buffer
-	require.NoError(t, json.Compact(&b, raw))
-	return b.String()
+	return vectortest.RawVector(t, vectortest.Load[vectors](t).Vectors, name)
 }
 
 // liveResponse returns the live node's response to an X-Chain call with these params, compacted:
 // the bytes our node must send (reference/platform-exchange.md §8.1).
 func liveResponse(t *testing.T, method, params string) string {
 	t.Helper()
-	v, err := loadVectors()
-	require.NoError(t, err)
-	for _, c := range v.LiveNodeSamples.Calls {
-		if c.Endpoint == "/ext/bc/X" && c.Method == method && compact(t, c.Params) == params {
-			return compact(t, c.Response)
-		}
-	}
-	t.Fatalf("no live sample of %s %s", method, params)
-	return ""
+	return vectortest.Load[vectors](t).LiveNodeSamples.Response(t, "/ext/bc/X", method, params)
+}
+
+func vectorString(t *testing.T, vec map[string]json.RawMessage, key string) string {
+	t.Helper()
+	return vectortest.RawString(t, vec, key)
 }
 
 func key(t *testing.T, h string) *ecdsa.PrivateKey {
@@ -413,14 +292,14 @@ func TestGenesis(t *testing.T) {
 		{"getTxFee", `{}`},
 	} {
 		t.Run(tc.method+tc.params, func(t *testing.T) {
-			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.call(tc.method, tc.params))
+			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.Call(tc.method, tc.params))
 		})
 	}
 	require.Equal(t, "0", n.height())
 
 	// The ewoq allocation is UTXO Gqdc55Wu… (§6.4).
 	var page exchange.GetUTXOsReply
-	n.result("getUTXOs", `{"addresses":["`+ewoqX+`"]}`, &page)
+	n.Result("getUTXOs", `{"addresses":["`+ewoqX+`"]}`, &page)
 	require.Len(t, page.UTXOs, 1)
 	require.Equal(t, exchange.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
 	ux := n.utxos(ewoqX)[0]
@@ -443,7 +322,7 @@ func TestVectors(t *testing.T) {
 	baseHex := vectorString(t, baseVec, "signedBytesHexChecksum(issueTx hex encoding)")
 	params := `{"tx":"` + baseHex + `","encoding":"hex"}`
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"},"id":1}`,
-		n.call("issueTx", params))
+		n.Call("issueTx", params))
 	baseID, err := ids.FromString("2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6")
 	require.NoError(t, err)
 	n.waitAccepted(baseID)
@@ -451,24 +330,24 @@ func TestVectors(t *testing.T) {
 	// The block is the vector's.
 	require.Equal(t, "1", n.height())
 	var blk exchange.GetBlockReply
-	n.result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
+	n.Result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
 	require.Equal(t, `"`+vectorString(t, blockVec, "bytesHex")+`"`, string(blk.Block))
 	var wantBlock struct {
 		Block json.RawMessage `json:"block"`
 	}
 	require.NoError(t, json.Unmarshal(blockVec["avm.getBlock(json)"], &wantBlock))
-	require.Equal(t, `{"jsonrpc":"2.0","result":{"block":`+compact(t, wantBlock.Block)+`,"encoding":"json"},"id":1}`,
-		n.call("getBlock", `{"blockID":"LN2R5132hCdNy55B1K8J9MFNZz8BuTZsGiQi9sLXzDJn4fhJj","encoding":"json"}`))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"block":`+vectortest.Compact(t, wantBlock.Block)+`,"encoding":"json"},"id":1}`,
+		n.Call("getBlock", `{"blockID":"LN2R5132hCdNy55B1K8J9MFNZz8BuTZsGiQi9sLXzDJn4fhJj","encoding":"json"}`))
 
 	// The tx reads back as the vectors and the live node give it.
 	var getTx struct {
 		Tx json.RawMessage `json:"tx"`
 	}
 	require.NoError(t, json.Unmarshal(baseVec["avm.getTx(json)"], &getTx))
-	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
-		n.call("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6","encoding":"json"}`))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+vectortest.Compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
+		n.Call("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6","encoding":"json"}`))
 	var hexTx exchange.GetTxReply
-	n.result("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`, &hexTx)
+	n.Result("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`, &hexTx)
 	var wantHex struct {
 		Tx string `json:"tx"`
 	}
@@ -485,7 +364,7 @@ func TestVectors(t *testing.T) {
 		{"issueTx", params},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
-			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.call(tc.method, tc.params))
+			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.Call(tc.method, tc.params))
 		})
 	}
 	require.Equal(t, uint64(1_000_000_000), n.balance(vmrqX, "AVAX"))
@@ -493,27 +372,26 @@ func TestVectors(t *testing.T) {
 	// The CreateAssetTx spends the change.
 	assetHex := vectorString(t, assetVec, "signedBytesHexChecksum(issueTx hex encoding)")
 	var reply exchange.TxIDReply
-	n.result("issueTx", `{"tx":"`+assetHex+`"}`, &reply)
+	n.Result("issueTx", `{"tx":"`+assetHex+`"}`, &reply)
 	require.Equal(t, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3", reply.TxID.String())
 	n.waitAccepted(reply.TxID)
 	require.NoError(t, json.Unmarshal(assetVec["avm.getTx(json)"], &getTx))
-	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
-		n.call("getTx", `{"txID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","encoding":"json"}`))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+vectortest.Compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
+		n.Call("getTx", `{"txID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","encoding":"json"}`))
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"assetID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","name":"Test Token","symbol":"TEST","denomination":"2"},"id":1}`,
-		n.call("getAssetDescription", `{"assetID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3"}`))
+		n.Call("getAssetDescription", `{"assetID":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3"}`))
 	require.Equal(t, uint64(1_000_000), n.balance(ewoqX, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3"))
 	require.Equal(t, uint64(299_999_998_998_000_000), n.balance(ewoqX, "AVAX"))
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"balances":[{"asset":"AVAX","balance":"299999998998000000"},{"asset":"G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3","balance":"1000000"}]},"id":1}`,
-		n.call("getAllBalances", `{"address":"`+ewoqX+`"}`))
+		n.Call("getAllBalances", `{"address":"`+ewoqX+`"}`))
 
 	// The tx index got both txs, in order, with their bytes (chains.TxLister).
-	n.index.mu.Lock()
-	defer n.index.mu.Unlock()
-	require.Len(t, n.index.blocks, 2)
-	require.Len(t, n.index.txs, 2)
-	require.Equal(t, baseID, n.index.txs[0].ID)
-	require.Equal(t, reply.TxID, n.index.txs[1].ID)
-	tx, err := exchange.ParseTx(n.index.txs[1].Bytes)
+	txs := n.index.Txs()
+	require.Len(t, n.index.Blocks(), 2)
+	require.Len(t, txs, 2)
+	require.Equal(t, baseID, txs[0].ID)
+	require.Equal(t, reply.TxID, txs[1].ID)
+	tx, err := exchange.ParseTx(txs[1].Bytes)
 	require.NoError(t, err)
 	require.Equal(t, reply.TxID, tx.ID())
 }
@@ -563,7 +441,7 @@ func TestTransfers(t *testing.T) {
 	asset := assetTx.ID()
 	require.Equal(t, uint64(1000), n.balance(ewoqX, asset.String()))
 	var desc exchange.GetAssetDescriptionReply
-	n.result("getAssetDescription", `{"assetID":"`+asset.String()+`"}`, &desc)
+	n.Result("getAssetDescription", `{"assetID":"`+asset.String()+`"}`, &desc)
 	require.Equal(t, exchange.GetAssetDescriptionReply{AssetID: asset, Name: "Cornice Coin", Symbol: "CRN", Denomination: 3}, desc)
 
 	var coin, change *exchange.UTXO
@@ -587,17 +465,17 @@ func TestTransfers(t *testing.T) {
 
 	// A restart keeps balances, txs and blocks.
 	var blockBefore exchange.GetBlockReply
-	n.result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
+	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
 	n.stop()
 	n = startNode(t, dir, clock.Real{})
 	require.Equal(t, "4", n.height())
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
 	var blockAfter exchange.GetBlockReply
-	n.result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
+	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
 	require.JSONEq(t, string(blockBefore.Block), string(blockAfter.Block))
 	var st exchange.GetTxStatusReply
-	n.result("getTxStatus", `{"txID":"`+move.ID().String()+`"}`, &st)
+	n.Result("getTxStatus", `{"txID":"`+move.ID().String()+`"}`, &st)
 	require.Equal(t, "Accepted", st.Status)
 
 	// The chain goes on after the restart.
@@ -689,7 +567,7 @@ func TestRejections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.want, n.issueError(tt.tx))
 			var st exchange.GetTxStatusReply
-			n.result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
+			n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 			require.Equal(t, "Unknown", st.Status)
 		})
 	}
@@ -729,10 +607,10 @@ func TestAPIErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+tt.params, func(t *testing.T) {
-			require.Equal(t, tt.want, n.callError(tt.method, tt.params))
+			require.Equal(t, tt.want, n.CallError(tt.method, tt.params))
 		})
 	}
 	// getUTXOs with an address that owns nothing: an empty page.
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"numFetched":"0","utxos":[],"endIndex":{"address":"`+vmrqX+`","utxo":"11111111111111111111111111111111LpoYY"},"encoding":"hex"},"id":1}`,
-		n.call("getUTXOs", `{"addresses":["`+vmrqX+`"]}`))
+		n.Call("getUTXOs", `{"addresses":["`+vmrqX+`"]}`))
 }

@@ -23,7 +23,7 @@ type AddPermissionlessValidatorTx struct {
 	DelegationShares uint32
 }
 
-func (*AddPermissionlessValidatorTx) typeID() uint32 { return TypeIDAddPermissionlessValidatorTx }
+func (*AddPermissionlessValidatorTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, validator, subnet ID, signer, stake, both reward owners and
 // the delegation shares.
@@ -31,7 +31,7 @@ func (tx *AddPermissionlessValidatorTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)
 	tx.Validator.Marshal(p)
 	p.ID(tx.SubnetID)
-	marshalSigner(p, tx.Signer)
+	signers.Write(p, tx.Signer)
 	marshalOutputs(p, tx.Stake)
 	marshalOwner(p, &tx.ValidatorRewardsOwner)
 	marshalOwner(p, &tx.DelegatorRewardsOwner)
@@ -43,7 +43,7 @@ func (tx *AddPermissionlessValidatorTx) Unmarshal(u *codec.Unpacker) {
 	tx.BaseTx.Unmarshal(u)
 	tx.Validator.Unmarshal(u)
 	tx.SubnetID = u.ID()
-	tx.Signer = unmarshalSigner(u)
+	tx.Signer = signers.Read(u)
 	tx.Stake = unmarshalOutputs(u)
 	unmarshalOwner(u, "validator rewards owner", &tx.ValidatorRewardsOwner)
 	unmarshalOwner(u, "delegator rewards owner", &tx.DelegatorRewardsOwner)

@@ -15,7 +15,7 @@ type AddSubnetValidatorTx struct {
 	SubnetAuth secp256k1fx.Input
 }
 
-func (*AddSubnetValidatorTx) typeID() uint32 { return TypeIDAddSubnetValidatorTx }
+func (*AddSubnetValidatorTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, the validator, the subnet ID and the authorization.
 func (tx *AddSubnetValidatorTx) Marshal(p *codec.Packer) {

@@ -21,7 +21,7 @@ type ConvertSubnetToL1Tx struct {
 	SubnetAuth secp256k1fx.Input
 }
 
-func (*ConvertSubnetToL1Tx) typeID() uint32 { return TypeIDConvertSubnetToL1Tx }
+func (*ConvertSubnetToL1Tx) isUnsignedTx() {}
 
 // ValidationID returns the validation ID of the validator at index i (§2.3).
 func (tx *ConvertSubnetToL1Tx) ValidationID(i uint32) ids.ID {

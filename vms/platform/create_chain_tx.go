@@ -22,7 +22,7 @@ type CreateChainTx struct {
 	SubnetAuth secp256k1fx.Input
 }
 
-func (*CreateChainTx) typeID() uint32 { return TypeIDCreateChainTx }
+func (*CreateChainTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, subnet ID, name, VM ID, fx IDs, genesis and authorization.
 func (tx *CreateChainTx) Marshal(p *codec.Packer) {

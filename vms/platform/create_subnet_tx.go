@@ -14,7 +14,7 @@ type CreateSubnetTx struct {
 	Owner secp256k1fx.OutputOwners
 }
 
-func (*CreateSubnetTx) typeID() uint32 { return TypeIDCreateSubnetTx }
+func (*CreateSubnetTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, then the owner.
 func (tx *CreateSubnetTx) Marshal(p *codec.Packer) {

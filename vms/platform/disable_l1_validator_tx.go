@@ -16,7 +16,7 @@ type DisableL1ValidatorTx struct {
 	DisableAuth secp256k1fx.Input
 }
 
-func (*DisableL1ValidatorTx) typeID() uint32 { return TypeIDDisableL1ValidatorTx }
+func (*DisableL1ValidatorTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, validation ID and authorization.
 func (tx *DisableL1ValidatorTx) Marshal(p *codec.Packer) {

@@ -14,7 +14,7 @@ type IncreaseL1ValidatorBalanceTx struct {
 	Balance uint64
 }
 
-func (*IncreaseL1ValidatorBalanceTx) typeID() uint32 { return TypeIDIncreaseL1ValidatorBalanceTx }
+func (*IncreaseL1ValidatorBalanceTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, validation ID and balance.
 func (tx *IncreaseL1ValidatorBalanceTx) Marshal(p *codec.Packer) {

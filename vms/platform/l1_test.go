@@ -146,7 +146,7 @@ func TestSubnetToL1(t *testing.T) {
 	check := func(n *node) {
 		t.Helper()
 		var subnet platform.GetSubnetReply
-		n.result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
+		n.Result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
 		require.False(t, subnet.IsPermissioned)
 		require.Equal(t, platform.ConversionID(convTx), subnet.ConversionID)
 		require.Equal(t, ids.ID{1, 2, 3}, subnet.ManagerChainID)
@@ -289,7 +289,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 		var reply struct {
 			Validators []map[string]any `json:"validators"`
 		}
-		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
+		n.Result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
 		require.Len(t, reply.Validators, 2)
 		byID := map[string]map[string]any{}
 		for _, v := range reply.Validators {
@@ -311,7 +311,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 		require.Equal(t, "700", v1["balance"])
 		require.Equal(t, "0", byID[vid0.String()]["balance"])
 
-		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`","nodeIDs":["`+
+		n.Result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`","nodeIDs":["`+
 			ids.NodeID([]byte(strings.Repeat("\x01", 20))).String()+`"]}`, &reply)
 		require.Len(t, reply.Validators, 1)
 		require.Equal(t, vid0.String(), reply.Validators[0]["validationID"])
@@ -377,7 +377,7 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 				Balance      string `json:"balance"`
 			} `json:"validators"`
 		}
-		n.result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
+		n.Result("getCurrentValidators", `{"subnetID":"`+subnetID.String()+`"}`, &reply)
 		out := map[ids.ID]string{}
 		for _, v := range reply.Validators {
 			out[v.ValidationID] = v.Balance
@@ -388,7 +388,7 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 		var reply struct {
 			Timestamp time.Time `json:"timestamp"`
 		}
-		n.result("getTimestamp", `{}`, &reply)
+		n.Result("getTimestamp", `{}`, &reply)
 		return reply.Timestamp
 	}
 	require.Equal(t, map[ids.ID]string{vid0: "5", vid1: "1000000"}, balances())

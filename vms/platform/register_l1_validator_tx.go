@@ -15,7 +15,7 @@ type RegisterL1ValidatorTx struct {
 	Message []byte
 }
 
-func (*RegisterL1ValidatorTx) typeID() uint32 { return TypeIDRegisterL1ValidatorTx }
+func (*RegisterL1ValidatorTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, balance, proof of possession and message.
 func (tx *RegisterL1ValidatorTx) Marshal(p *codec.Packer) {

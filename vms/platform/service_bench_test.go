@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -76,14 +77,14 @@ func BenchmarkIssueTx(b *testing.B) {
 				Ins:  []platform.TransferableInput{in(c)}}, ewoq)
 			hexTx, err := ids.Hex.Encode(tx.Bytes())
 			require.NoError(b, err)
-			txs[i] = mustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
+			txs[i] = vectortest.MustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
 			next[i] = &platform.UTXO{TxID: tx.ID(), AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
 			last = tx.ID()
 		}
 		b.StartTimer()
 		for _, params := range txs {
 			var reply platform.TxIDReply
-			n.result("issueTx", params, &reply)
+			n.Result("issueTx", params, &reply)
 		}
 		n.waitCommitted(last)
 		coins = next
@@ -109,11 +110,11 @@ func BenchmarkGetCurrentValidators(b *testing.B) {
 			var reply struct {
 				Validators []struct{} `json:"validators"`
 			}
-			n.result("getCurrentValidators", params, &reply)
+			n.Result("getCurrentValidators", params, &reply)
 			require.Len(b, reply.Validators, size)
 			b.ReportAllocs()
 			for b.Loop() {
-				n.call("getCurrentValidators", params)
+				n.Call("getCurrentValidators", params)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 		})

@@ -10,7 +10,7 @@ type SetL1ValidatorWeightTx struct {
 	Message []byte
 }
 
-func (*SetL1ValidatorWeightTx) typeID() uint32 { return TypeIDSetL1ValidatorWeightTx }
+func (*SetL1ValidatorWeightTx) isUnsignedTx() {}
 
 // Marshal writes the BaseTx fields, then the message.
 func (tx *SetL1ValidatorWeightTx) Marshal(p *codec.Packer) {

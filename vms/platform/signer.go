@@ -22,6 +22,9 @@ type EmptySigner struct{}
 // Marshal writes nothing: the signer has no fields.
 func (*EmptySigner) Marshal(*codec.Packer) {}
 
+// Unmarshal reads nothing: the signer has no fields.
+func (*EmptySigner) Unmarshal(*codec.Unpacker) {}
+
 func (*EmptySigner) isSigner() {}
 
 // ProofOfPossession is a BLS public key and its proof of possession (type ID 28 as a Signer). In

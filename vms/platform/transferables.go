@@ -34,13 +34,13 @@ type TransferableOutput struct {
 // Marshal writes the asset ID, then the output's type ID and body.
 func (o *TransferableOutput) Marshal(p *codec.Packer) {
 	p.ID(o.AssetID)
-	marshalOutput(p, o.Out)
+	outputs.Write(p, o.Out)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (o *TransferableOutput) Unmarshal(u *codec.Unpacker) {
 	o.AssetID = u.ID()
-	o.Out = unmarshalOutput(u)
+	o.Out = outputs.Read(u)
 }
 
 // TransferableInput spends output OutputIndex of tx TxID, of asset AssetID (§3.1).
@@ -61,7 +61,7 @@ func (in *TransferableInput) Marshal(p *codec.Packer) {
 	p.ID(in.TxID)
 	p.Uint32(in.OutputIndex)
 	p.ID(in.AssetID)
-	marshalInput(p, in.In)
+	inputs.Write(p, in.In)
 }
 
 // Unmarshal reads the fields written by Marshal.
@@ -69,7 +69,7 @@ func (in *TransferableInput) Unmarshal(u *codec.Unpacker) {
 	in.TxID = u.ID()
 	in.OutputIndex = u.Uint32()
 	in.AssetID = u.ID()
-	in.In = unmarshalInput(u)
+	in.In = inputs.Read(u)
 }
 
 func marshalOutputs(p *codec.Packer, outs []TransferableOutput) {

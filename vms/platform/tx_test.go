@@ -55,7 +55,9 @@ func TestTxVectors(t *testing.T) {
 
 			typeID := uint32(num(t, vec, "unsignedTxTypeID"))
 			require.Equal(t, kindByTypeID[typeID], reflect.TypeOf(tx.Unsigned()))
-			require.Equal(t, typeID, tx.Unsigned().typeID())
+			id, ok := unsignedTxs.ID(tx.Unsigned())
+			require.True(t, ok)
+			require.Equal(t, typeID, id)
 
 			// Encoding the parsed values again gives the same bytes.
 			again, err := NewTx(tx.Unsigned(), tx.Creds())

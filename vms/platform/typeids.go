@@ -2,6 +2,7 @@ package platform
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -33,178 +34,37 @@ const (
 	TypeIDDisableL1ValidatorTx         uint32 = 39
 )
 
-// newUnsignedTx returns an empty tx of the kind with type ID id, or nil if id is not a tx kind.
-func newUnsignedTx(id uint32) UnsignedTx {
-	switch id {
-	case TypeIDBaseTx:
-		return &BaseTx{}
-	case TypeIDCreateSubnetTx:
-		return &CreateSubnetTx{}
-	case TypeIDCreateChainTx:
-		return &CreateChainTx{}
-	case TypeIDAddSubnetValidatorTx:
-		return &AddSubnetValidatorTx{}
-	case TypeIDAddPermissionlessValidatorTx:
-		return &AddPermissionlessValidatorTx{}
-	case TypeIDConvertSubnetToL1Tx:
-		return &ConvertSubnetToL1Tx{}
-	case TypeIDRegisterL1ValidatorTx:
-		return &RegisterL1ValidatorTx{}
-	case TypeIDSetL1ValidatorWeightTx:
-		return &SetL1ValidatorWeightTx{}
-	case TypeIDIncreaseL1ValidatorBalanceTx:
-		return &IncreaseL1ValidatorBalanceTx{}
-	case TypeIDDisableL1ValidatorTx:
-		return &DisableL1ValidatorTx{}
-	}
-	return nil
-}
+// unsignedTxs is the P-Chain's tx kinds by type ID.
+var unsignedTxs = union.New("unsigned tx",
+	union.Of[UnsignedTx, *BaseTx](TypeIDBaseTx),
+	union.Of[UnsignedTx, *CreateSubnetTx](TypeIDCreateSubnetTx),
+	union.Of[UnsignedTx, *CreateChainTx](TypeIDCreateChainTx),
+	union.Of[UnsignedTx, *AddSubnetValidatorTx](TypeIDAddSubnetValidatorTx),
+	union.Of[UnsignedTx, *AddPermissionlessValidatorTx](TypeIDAddPermissionlessValidatorTx),
+	union.Of[UnsignedTx, *ConvertSubnetToL1Tx](TypeIDConvertSubnetToL1Tx),
+	union.Of[UnsignedTx, *RegisterL1ValidatorTx](TypeIDRegisterL1ValidatorTx),
+	union.Of[UnsignedTx, *SetL1ValidatorWeightTx](TypeIDSetL1ValidatorWeightTx),
+	union.Of[UnsignedTx, *IncreaseL1ValidatorBalanceTx](TypeIDIncreaseL1ValidatorBalanceTx),
+	union.Of[UnsignedTx, *DisableL1ValidatorTx](TypeIDDisableL1ValidatorTx),
+)
 
-// marshalUnsignedTx writes tx's type ID and body.
-func marshalUnsignedTx(p *codec.Packer, tx UnsignedTx) {
-	if tx == nil {
-		p.Fail(codec.UnregisteredTypeError("unsigned tx", nil))
-		return
-	}
-	p.TypeID(tx.typeID())
-	tx.Marshal(p)
-}
+// inputs is what an Input field holds: a TransferInput (5) or a LockIn (21).
+var inputs = union.New("input",
+	union.Of[Input, *secp256k1fx.TransferInput](TypeIDTransferInput),
+	union.Of[Input, *LockIn](TypeIDLockIn),
+)
 
-// unmarshalUnsignedTx reads a type ID and the tx body it announces.
-func unmarshalUnsignedTx(u *codec.Unpacker) UnsignedTx {
-	id := u.TypeID()
-	if u.Err() != nil {
-		return nil
-	}
-	tx := newUnsignedTx(id)
-	if tx == nil {
-		u.Fail(codec.UnknownTypeIDError("unsigned tx", id))
-		return nil
-	}
-	tx.Unmarshal(u)
-	return tx
-}
+// outputs is what an Output field holds: a TransferOutput (7) or a LockOut (22).
+var outputs = union.New("output",
+	union.Of[Output, *secp256k1fx.TransferOutput](TypeIDTransferOutput),
+	union.Of[Output, *LockOut](TypeIDLockOut),
+)
 
-// marshalInput writes in's type ID and body: a TransferInput (5) or a LockIn (21).
-func marshalInput(p *codec.Packer, in Input) {
-	switch in := in.(type) {
-	case *secp256k1fx.TransferInput:
-		if in != nil {
-			p.TypeID(TypeIDTransferInput)
-			in.Marshal(p)
-			return
-		}
-	case *LockIn:
-		if in != nil {
-			p.TypeID(TypeIDLockIn)
-			in.Marshal(p)
-			return
-		}
-	default:
-		if in != nil {
-			p.Fail(codec.UnregisteredTypeError("input", in))
-			return
-		}
-	}
-	p.Fail(codec.UnregisteredTypeError("input", nil))
-}
-
-// unmarshalInput reads an input's type ID and body.
-func unmarshalInput(u *codec.Unpacker) Input {
-	switch id := u.TypeID(); {
-	case u.Err() != nil:
-		return nil
-	case id == TypeIDTransferInput:
-		in := &secp256k1fx.TransferInput{}
-		in.Unmarshal(u)
-		return in
-	case id == TypeIDLockIn:
-		in := &LockIn{}
-		in.Unmarshal(u)
-		return in
-	default:
-		u.Fail(codec.UnknownTypeIDError("input", id))
-		return nil
-	}
-}
-
-// marshalOutput writes out's type ID and body: a TransferOutput (7) or a LockOut (22).
-func marshalOutput(p *codec.Packer, out Output) {
-	switch out := out.(type) {
-	case *secp256k1fx.TransferOutput:
-		if out != nil {
-			p.TypeID(TypeIDTransferOutput)
-			out.Marshal(p)
-			return
-		}
-	case *LockOut:
-		if out != nil {
-			p.TypeID(TypeIDLockOut)
-			out.Marshal(p)
-			return
-		}
-	default:
-		if out != nil {
-			p.Fail(codec.UnregisteredTypeError("output", out))
-			return
-		}
-	}
-	p.Fail(codec.UnregisteredTypeError("output", nil))
-}
-
-// unmarshalOutput reads an output's type ID and body.
-func unmarshalOutput(u *codec.Unpacker) Output {
-	switch id := u.TypeID(); {
-	case u.Err() != nil:
-		return nil
-	case id == TypeIDTransferOutput:
-		out := &secp256k1fx.TransferOutput{}
-		out.Unmarshal(u)
-		return out
-	case id == TypeIDLockOut:
-		out := &LockOut{}
-		out.Unmarshal(u)
-		return out
-	default:
-		u.Fail(codec.UnknownTypeIDError("output", id))
-		return nil
-	}
-}
-
-// marshalSigner writes s's type ID and body: EmptySigner (27) or ProofOfPossession (28).
-func marshalSigner(p *codec.Packer, s Signer) {
-	switch s := s.(type) {
-	case *EmptySigner:
-		if s != nil {
-			p.TypeID(TypeIDEmptySigner)
-			return
-		}
-	case *ProofOfPossession:
-		if s != nil {
-			p.TypeID(TypeIDProofOfPossession)
-			s.Marshal(p)
-			return
-		}
-	}
-	p.Fail(codec.UnregisteredTypeError("signer", nil))
-}
-
-// unmarshalSigner reads a signer's type ID and body.
-func unmarshalSigner(u *codec.Unpacker) Signer {
-	switch id := u.TypeID(); {
-	case u.Err() != nil:
-		return nil
-	case id == TypeIDEmptySigner:
-		return &EmptySigner{}
-	case id == TypeIDProofOfPossession:
-		s := &ProofOfPossession{}
-		s.Unmarshal(u)
-		return s
-	default:
-		u.Fail(codec.UnknownTypeIDError("signer", id))
-		return nil
-	}
-}
+// signers is what a Signer field holds: EmptySigner (27) or ProofOfPossession (28).
+var signers = union.New("signer",
+	union.Of[Signer, *EmptySigner](TypeIDEmptySigner),
+	union.Of[Signer, *ProofOfPossession](TypeIDProofOfPossession),
+)
 
 // marshalOwner writes an owner field: always an OutputOwners (11), the only owner type the P-Chain
 // registers.
@@ -215,10 +75,7 @@ func marshalOwner(p *codec.Packer, o *secp256k1fx.OutputOwners) {
 
 // unmarshalOwner reads an owner field written by marshalOwner.
 func unmarshalOwner(u *codec.Unpacker, field string, o *secp256k1fx.OutputOwners) {
-	if id := u.TypeID(); u.Err() == nil && id != TypeIDOutputOwners {
-		u.Fail(codec.UnknownTypeIDError(field, id))
-		return
-	}
+	union.Expect(u, field, TypeIDOutputOwners)
 	o.Unmarshal(u)
 }
 
@@ -230,9 +87,6 @@ func marshalAuth(p *codec.Packer, in *secp256k1fx.Input) {
 
 // unmarshalAuth reads an authorization field written by marshalAuth.
 func unmarshalAuth(u *codec.Unpacker, field string, in *secp256k1fx.Input) {
-	if id := u.TypeID(); u.Err() == nil && id != TypeIDInput {
-		u.Fail(codec.UnknownTypeIDError(field, id))
-		return
-	}
+	union.Expect(u, field, TypeIDInput)
 	in.Unmarshal(u)
 }

@@ -25,7 +25,7 @@ func (ux *UTXO) Marshal(p *codec.Packer) {
 	p.ID(ux.TxID)
 	p.Uint32(ux.OutputIndex)
 	p.ID(ux.AssetID)
-	marshalOutput(p, ux.Out)
+	outputs.Write(p, ux.Out)
 }
 
 // Unmarshal reads the fields written by Marshal.
@@ -33,7 +33,7 @@ func (ux *UTXO) Unmarshal(u *codec.Unpacker) {
 	ux.TxID = u.ID()
 	ux.OutputIndex = u.Uint32()
 	ux.AssetID = u.ID()
-	ux.Out = unmarshalOutput(u)
+	ux.Out = outputs.Read(u)
 }
 
 // Bytes returns the UTXO's wire bytes, as getUTXOs returns them: codec version, then the fields.

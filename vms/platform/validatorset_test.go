@@ -124,7 +124,7 @@ func TestGetL1Validator(t *testing.T) {
 			`,"deactivationOwner":` + owner + `,"minNonce":"0","balance":"` + balance + `","subnetID":"` + f.subnetID.String() +
 			`","height":"` + height + `"}`
 	}
-	require.Equal(t, want(f.vid0, f.node0, f.pop0, "10", "5", "3"), n.rawResult("getL1Validator", `{"validationID":"`+f.vid0.String()+`"}`))
+	require.Equal(t, want(f.vid0, f.node0, f.pop0, "10", "5", "3"), n.RawResult("getL1Validator", `{"validationID":"`+f.vid0.String()+`"}`))
 
 	tests := []struct {
 		name   string
@@ -138,14 +138,14 @@ func TestGetL1Validator(t *testing.T) {
 			ValidationID string `json:"validationID"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(tt.params), &id), tt.name)
-		require.Equal(t, `fetching L1 validator "`+id.ValidationID+`" failed: not found`, n.callError("getL1Validator", tt.params), tt.name)
+		require.Equal(t, `fetching L1 validator "`+id.ValidationID+`" failed: not found`, n.CallError("getL1Validator", tt.params), tt.name)
 	}
-	require.Equal(t, liveError(t, "platform.getL1Validator", tests[0].params), n.callError("getL1Validator", tests[0].params))
+	require.Equal(t, liveError(t, "platform.getL1Validator", tests[0].params), n.CallError("getL1Validator", tests[0].params))
 
 	f.runOut(t)
-	require.Equal(t, want(f.vid0, f.node0, f.pop0, "10", "0", "4"), n.rawResult("getL1Validator", `{"validationID":"`+f.vid0.String()+`"}`))
+	require.Equal(t, want(f.vid0, f.node0, f.pop0, "10", "0", "4"), n.RawResult("getL1Validator", `{"validationID":"`+f.vid0.String()+`"}`))
 	// vid1 paid for the 5 s until the run-out.
-	require.Equal(t, want(f.vid1, f.node1, f.pop1, "20", "999995", "4"), n.rawResult("getL1Validator", `{"validationID":"`+f.vid1.String()+`"}`))
+	require.Equal(t, want(f.vid1, f.node1, f.pop1, "20", "999995", "4"), n.RawResult("getL1Validator", `{"validationID":"`+f.vid1.String()+`"}`))
 }
 
 // TestGetValidatorsAt checks the validator sets of a subnet at every height across a legacy
@@ -191,25 +191,25 @@ func TestGetValidatorsAt(t *testing.T) {
 			if !strings.HasPrefix(h, `"`) {
 				h = `"` + h + `"`
 			}
-			require.Equal(t, tt.want, n.rawResult("getValidatorsAt", `{"height":`+h+`,"subnetID":"`+f.subnetID.String()+`"}`), "height %s", tt.height)
+			require.Equal(t, tt.want, n.RawResult("getValidatorsAt", `{"height":`+h+`,"subnetID":"`+f.subnetID.String()+`"}`), "height %s", tt.height)
 		}
 		// Bare numbers are accepted too.
-		require.Equal(t, sorted(legacy), n.rawResult("getValidatorsAt", `{"height":2,"subnetID":"`+f.subnetID.String()+`"}`))
+		require.Equal(t, sorted(legacy), n.RawResult("getValidatorsAt", `{"height":2,"subnetID":"`+f.subnetID.String()+`"}`))
 		// The primary network (the default subnet) is this node at every height.
 		primary := `{"` + thisNode.NodeID.String() + `":{"publicKey":"` + pkHex(thisNode.Signer.PublicKey) + `","weight":"10000000000000000"}}`
-		require.Equal(t, primary, n.rawResult("getValidatorsAt", `{"height":"0"}`))
-		require.Equal(t, primary, n.rawResult("getValidatorsAt", `{"height":"proposed","subnetID":"11111111111111111111111111111111LpoYY"}`))
+		require.Equal(t, primary, n.RawResult("getValidatorsAt", `{"height":"0"}`))
+		require.Equal(t, primary, n.RawResult("getValidatorsAt", `{"height":"proposed","subnetID":"11111111111111111111111111111111LpoYY"}`))
 		// An unknown subnet has no validators.
-		require.Equal(t, `{}`, n.rawResult("getValidatorsAt", `{"height":"3","subnetID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`))
+		require.Equal(t, `{}`, n.RawResult("getValidatorsAt", `{"height":"3","subnetID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`))
 
 		require.Equal(t, "failed to get validator set at 9999: failed to fetch validator set at unfinalized height with SubnetID = "+
 			f.subnetID.String()+": current P-chain height (6) < requested P-Chain height (9999)",
-			n.callError("getValidatorsAt", `{"height":"9999","subnetID":"`+f.subnetID.String()+`"}`))
+			n.CallError("getValidatorsAt", `{"height":"9999","subnetID":"`+f.subnetID.String()+`"}`))
 		require.Equal(t, "failed to get validator set at 7: failed to fetch validator set at unfinalized height with SubnetID = "+
 			"11111111111111111111111111111111LpoYY: current P-chain height (6) < requested P-Chain height (7)",
-			n.callError("getValidatorsAt", `{"height":"7"}`))
+			n.CallError("getValidatorsAt", `{"height":"7"}`))
 		for _, bad := range []string{`"x"`, `"18446744073709551615"`, `-1`, `"1.5"`} {
-			require.NotEmpty(t, n.callError("getValidatorsAt", `{"height":`+bad+`}`), bad)
+			require.NotEmpty(t, n.CallError("getValidatorsAt", `{"height":`+bad+`}`), bad)
 		}
 	}
 	check(f.n)
@@ -243,9 +243,9 @@ func TestGetValidatorsAt(t *testing.T) {
 	require.Eventually(t, func() bool { return f.n.height() == "7" }, 20*time.Second, 2*time.Millisecond)
 	f.increase(t, f.vid1, 100)
 	require.Equal(t, "8", f.n.height())
-	require.Equal(t, sorted(inactive("30"), legacy), f.n.rawResult("getValidatorsAt", `{"height":"7","subnetID":"`+f.subnetID.String()+`"}`))
-	require.Equal(t, sorted(inactive("10"), v1), f.n.rawResult("getValidatorsAt", `{"height":"8","subnetID":"`+f.subnetID.String()+`"}`))
-	require.Equal(t, sorted(inactive("20"), v0, legacy), f.n.rawResult("getValidatorsAt", `{"height":"6","subnetID":"`+f.subnetID.String()+`"}`))
+	require.Equal(t, sorted(inactive("30"), legacy), f.n.RawResult("getValidatorsAt", `{"height":"7","subnetID":"`+f.subnetID.String()+`"}`))
+	require.Equal(t, sorted(inactive("10"), v1), f.n.RawResult("getValidatorsAt", `{"height":"8","subnetID":"`+f.subnetID.String()+`"}`))
+	require.Equal(t, sorted(inactive("20"), v0, legacy), f.n.RawResult("getValidatorsAt", `{"height":"6","subnetID":"`+f.subnetID.String()+`"}`))
 }
 
 // TestAccessors checks the node's read accessors on the L1 fixture, before and after a restart.
@@ -330,7 +330,7 @@ func TestAccessors(t *testing.T) {
 	var reply struct {
 		Validators []map[string]any `json:"validators"`
 	}
-	f.n.result("getCurrentValidators", `{"subnetID":"`+f.subnetID.String()+`"}`, &reply)
+	f.n.Result("getCurrentValidators", `{"subnetID":"`+f.subnetID.String()+`"}`, &reply)
 	require.Len(t, reply.Validators, 3)
 	require.ElementsMatch(t, []string{"txID", "startTime", "endTime", "weight", "nodeID"}, keysOf(reply.Validators[0]))
 	require.Equal(t, thisNode.NodeID.String(), reply.Validators[0]["nodeID"])

@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
 // chainAlias is the P-Chain's primary alias, which its API addresses start with (§2.4).
@@ -96,7 +97,10 @@ type VM struct {
 	mu sync.Mutex // guards the fields below
 	// last is the last accepted block, with the fee state after it.
 	last *chainBlock
-	pool *mempool
+	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
+	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
+	pool     *mempool.Pool[*Tx, *effects]
+	poolView *overlay
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -157,7 +161,8 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		work:    make(chan struct{}, 1),
 	}
 	vm.rules.primary = vm.validator
-	vm.pool = newMempool(vm.state)
+	vm.poolView = newOverlay(vm.state)
+	vm.pool = mempool.New[*Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
 	}
@@ -311,10 +316,10 @@ func (vm *VM) IssueTx(tx *Tx) error {
 func (vm *VM) issue(tx *Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	if _, ok := vm.pool.byID[tx.ID()]; ok {
+	if vm.pool.Has(tx.ID()) {
 		return ErrDuplicateTx
 	}
-	if vm.pool.size+tx.Size() > MaxMempoolSize {
+	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
 		return ErrMempoolFull
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
@@ -327,11 +332,11 @@ func (vm *VM) issue(tx *Tx) error {
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.pool.view, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
-	vm.pool.add(tx, eff)
+	vm.pool.Add(tx, eff)
 	return nil
 }
 
@@ -339,8 +344,7 @@ func (vm *VM) issue(tx *Tx) error {
 func (vm *VM) pending(id ids.ID) bool {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	_, ok := vm.pool.byID[id]
-	return ok
+	return vm.pool.Has(id)
 }
 
 // BuildBlock implements chains.VM: a Banff standard block on the last accepted block at the later
@@ -362,7 +366,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	}
 	price := fees.price(&vm.rules.fees)
 	ov := newOverlay(vm.state)
-	ov.apply(&effects{l1Validators: evicted})
+	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	var (
 		txs  []*Tx
@@ -371,26 +375,26 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		gas  uint64
 		drop = make(map[ids.ID]struct{})
 	)
-	for _, e := range vm.pool.txs {
-		if len(txs) > 0 && size+e.tx.Size() > targetBlockSize {
+	for tx := range vm.pool.Txs() {
+		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(e.tx, ov, t, price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, t, price, fees.accrued, seen)
 		if err != nil {
-			vm.log.Debug("pending tx dropped", "txID", e.tx.ID().String(), "err", err)
-			drop[e.tx.ID()] = struct{}{}
+			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
+			drop[tx.ID()] = struct{}{}
 			continue
 		}
 		if gas+eff.gas > fees.capacity {
 			break
 		}
-		ov.apply(eff)
-		txs = append(txs, e.tx)
+		ov.Apply(eff)
+		txs = append(txs, tx)
 		effs = append(effs, eff)
-		size += e.tx.Size()
+		size += tx.Size()
 		gas += eff.gas
 	}
-	vm.pool.remove(drop)
+	vm.pool.Remove(drop)
 	vm.mu.Unlock()
 	// A block without txs is built only to deactivate the validators that ran out (§4.7).
 	if len(txs) == 0 && len(evicted) == 0 {
@@ -521,19 +525,8 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	}
 	vm.mu.Lock()
 	vm.last = b
-	gone := make(map[ids.ID]struct{}, len(b.effs))
-	for _, eff := range b.effs {
-		gone[eff.txID] = struct{}{}
-	}
-	for _, eff := range b.effs {
-		for _, ux := range eff.consumed {
-			if by, ok := vm.pool.view.spent[ux.InputID()]; ok && by != eff.txID {
-				gone[by] = struct{}{}
-			}
-		}
-	}
-	vm.pool.remove(gone)
-	pending := len(vm.pool.txs)
+	vm.pool.Accepted(b.effs)
+	pending := vm.pool.Len()
 	vm.mu.Unlock()
 	if pending > 0 {
 		vm.signal()
@@ -639,7 +632,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	}
 	price := fees.price(&vm.rules.fees)
 	ov := newOverlay(vm.state)
-	ov.apply(&effects{l1Validators: evicted})
+	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
 	var gas uint64
@@ -651,7 +644,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
-		ov.apply(eff)
+		ov.Apply(eff)
 		effs = append(effs, eff)
 		gas = satAdd(gas, eff.gas)
 	}

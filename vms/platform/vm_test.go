@@ -1,17 +1,11 @@
 package platform_test
 
 import (
-	"bytes"
-	"context"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +20,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -59,38 +54,15 @@ var thisNode = platform.Factory{
 	Weight: 10_000_000_000_000_000,
 }
 
-type routes struct {
-	mu       sync.Mutex
-	handlers map[string]http.Handler
-}
-
-func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string, _ func() bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.handlers = h
-	return nil
-}
-
-type blockRecorder struct {
-	mu     sync.Mutex
-	blocks []chains.Container
-}
-
-func (r *blockRecorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, _ []chains.Container) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.blocks = append(r.blocks, block)
-	return nil
-}
-
 // node is a chain manager running the local P-Chain over a database in a directory, its API served
 // by an httptest server.
 type node struct {
+	*vectortest.Client
 	t     testing.TB
 	db    *storage.DB
 	m     *chains.Manager
 	srv   *httptest.Server
-	index *blockRecorder
+	index *vectortest.Recorder
 	g     *genesis.Genesis
 }
 
@@ -110,8 +82,8 @@ func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory
 	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
 	require.NoError(t, err)
 	require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
-	r := &routes{}
-	rec := &blockRecorder{}
+	r := &vectortest.Routes{}
+	rec := &vectortest.Recorder{}
 	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
 		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
 	})
@@ -125,7 +97,9 @@ func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory
 		Genesis: g.PGenesis,
 		Indexed: true,
 	}))
-	n := &node{t: t, db: db, m: m, srv: httptest.NewServer(r.handlers[""]), index: rec, g: g}
+	srv := httptest.NewServer(r.Handler(""))
+	api := &vectortest.Client{TB: t, URL: srv.URL, Namespace: "platform"}
+	n := &node{Client: api, t: t, db: db, m: m, srv: srv, index: rec, g: g}
 	t.Cleanup(n.stop)
 	return n
 }
@@ -140,82 +114,13 @@ func (n *node) stop() {
 	n.m = nil
 }
 
-// call posts one platform call and returns the whole response body.
-func (n *node) call(method, params string) string {
-	n.t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"platform.` + method + `","params":` + params + `}`
-	resp, err := http.Post(n.srv.URL, "application/json", strings.NewReader(body))
-	require.NoError(n.t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(n.t, err)
-	return strings.TrimSuffix(string(b), "\n")
-}
-
-// result calls method and decodes its result into v; it fails the test on an error reply.
-func (n *node) result(method, params string, v any) {
-	n.t.Helper()
-	var reply struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	raw := n.call(method, params)
-	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
-	require.Nil(n.t, reply.Error, "%s: %s", method, raw)
-	require.NoError(n.t, json.Unmarshal(reply.Result, v))
-}
-
-// rawResult returns the result of method, compacted.
-func (n *node) rawResult(method, params string) string {
-	n.t.Helper()
-	var reply struct {
-		Result json.RawMessage `json:"result"`
-	}
-	raw := n.call(method, params)
-	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
-	require.NotEmpty(n.t, reply.Result, "%s: %s", method, raw)
-	return compact(n.t, reply.Result)
-}
-
-// callError calls method and returns its error message.
-func (n *node) callError(method, params string) string {
-	n.t.Helper()
-	var reply struct {
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	raw := n.call(method, params)
-	require.NoError(n.t, json.Unmarshal([]byte(raw), &reply))
-	require.NotNil(n.t, reply.Error, "%s: %s", method, raw)
-	require.Equal(n.t, -32000, reply.Error.Code)
-	return reply.Error.Message
-}
-
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(b)
-}
-
-func compact(t testing.TB, raw []byte) string {
-	t.Helper()
-	var b bytes.Buffer
-	require.NoError(t, json.Compact(&b, raw))
-	return b.String()
-}
-
 // issueBytes issues signed tx bytes and waits until the tx is committed.
 func (n *node) issueBytes(b []byte) ids.ID {
 	n.t.Helper()
 	hexTx, err := ids.Hex.Encode(b)
 	require.NoError(n.t, err)
 	var reply platform.TxIDReply
-	n.result("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
+	n.Result("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
 	n.waitCommitted(reply.TxID)
 	return reply.TxID
 }
@@ -230,14 +135,14 @@ func (n *node) issueError(tx *platform.Tx) string {
 	n.t.Helper()
 	hexTx, err := ids.Hex.Encode(tx.Bytes())
 	require.NoError(n.t, err)
-	return n.callError("issueTx", mustJSON(n.t, map[string]string{"tx": hexTx}))
+	return n.CallError("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx}))
 }
 
 func (n *node) waitCommitted(txID ids.ID) {
 	n.t.Helper()
 	require.Eventually(n.t, func() bool {
 		var st platform.GetTxStatusReply
-		n.result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
+		n.Result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
 		return st.Status == "Committed"
 	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
 }
@@ -246,7 +151,7 @@ func (n *node) height() string {
 	var h struct {
 		Height string `json:"height"`
 	}
-	n.result("getHeight", `{}`, &h)
+	n.Result("getHeight", `{}`, &h)
 	return h.Height
 }
 
@@ -255,7 +160,7 @@ func (n *node) balance(addr string) uint64 {
 	var b struct {
 		Balance uint64 `json:"balance,string"`
 	}
-	n.result("getBalance", `{"addresses":["`+addr+`"]}`, &b)
+	n.Result("getBalance", `{"addresses":["`+addr+`"]}`, &b)
 	return b.Balance
 }
 
@@ -263,7 +168,7 @@ func (n *node) balance(addr string) uint64 {
 func (n *node) utxos(addr string) []*platform.UTXO {
 	n.t.Helper()
 	var reply platform.GetUTXOsReply
-	n.result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
+	n.Result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
 	out := make([]*platform.UTXO, 0, len(reply.UTXOs))
 	for _, s := range reply.UTXOs {
 		b, err := ids.HexNC.Decode(s)
@@ -275,46 +180,20 @@ func (n *node) utxos(addr string) []*platform.UTXO {
 	return out
 }
 
-// vectorFile holds what these tests read from codec-vectors.json.
-type vectorFile struct {
+// vectors holds what these tests read from codec-vectors.json, raw.
+type vectors struct {
 	Vectors         []map[string]json.RawMessage `json:"vectors"`
-	LiveNodeSamples struct {
-		Calls []struct {
-			Endpoint string          `json:"endpoint"`
-			Method   string          `json:"method"`
-			Params   json.RawMessage `json:"params"`
-			Response json.RawMessage `json:"response"`
-		} `json:"calls"`
-	} `json:"liveNodeSamples"`
+	LiveNodeSamples vectortest.LiveSamples       `json:"liveNodeSamples"`
 }
-
-var loadVectors = sync.OnceValues(func() (*vectorFile, error) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codec-vectors.json"))
-	if err != nil {
-		return nil, err
-	}
-	v := &vectorFile{}
-	return v, json.Unmarshal(b, v)
-})
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
 	t.Helper()
-	v, err := loadVectors()
-	require.NoError(t, err)
-	for _, vec := range v.Vectors {
-		if string(vec["name"]) == `"`+name+`"` {
-			return vec
-		}
-	}
-	t.Fatalf("no vector %s", name)
-	return nil
+	return vectortest.RawVector(t, vectortest.Load[vectors](t).Vectors, name)
 }
 
 func vectorBytes(t *testing.T, vec map[string]json.RawMessage) []byte {
 	t.Helper()
-	var s string
-	require.NoError(t, json.Unmarshal(vec["signedBytesHex"], &s))
-	b, err := ids.HexNC.Decode(s)
+	b, err := ids.HexNC.Decode(vectortest.RawString(t, vec, "signedBytesHex"))
 	require.NoError(t, err)
 	return b
 }
@@ -323,21 +202,14 @@ func vectorBytes(t *testing.T, vec map[string]json.RawMessage) []byte {
 // params (reference/platform-exchange.md §8.1).
 func liveError(t *testing.T, method, params string) string {
 	t.Helper()
-	v, err := loadVectors()
-	require.NoError(t, err)
-	for _, c := range v.LiveNodeSamples.Calls {
-		if c.Endpoint == "/ext/bc/P" && c.Method == method && compact(t, c.Params) == params {
-			var resp struct {
-				Error struct {
-					Message string `json:"message"`
-				} `json:"error"`
-			}
-			require.NoError(t, json.Unmarshal(c.Response, &resp))
-			return resp.Error.Message
-		}
+	var resp struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
 	}
-	t.Fatalf("no live sample of %s %s", method, params)
-	return ""
+	live := vectortest.Load[vectors](t).LiveNodeSamples.Response(t, "/ext/bc/P", method, params)
+	require.NoError(t, json.Unmarshal([]byte(live), &resp))
+	return resp.Error.Message
 }
 
 func key(t testing.TB, h string) *ecdsa.PrivateKey {
@@ -437,36 +309,36 @@ func TestGenesisState(t *testing.T) {
 	require.JSONEq(t, `{"blockchains":[
 		{"id":"`+g.XChainID.String()+`","name":"X-Chain","subnetID":"11111111111111111111111111111111LpoYY","vmID":"jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"},
 		{"id":"`+g.CChainID.String()+`","name":"C-Chain","subnetID":"11111111111111111111111111111111LpoYY","vmID":"mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6"}]}`,
-		n.rawResult("getBlockchains", `{}`))
+		n.RawResult("getBlockchains", `{}`))
 	require.Equal(t, `{"subnets":[{"id":"11111111111111111111111111111111LpoYY","controlKeys":[],"threshold":"0"}]}`,
-		n.rawResult("getSubnets", `{}`))
-	require.Equal(t, `{"status":"Validating"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"X"}`))
-	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+g.CChainID.String()+`"}`))
-	require.Equal(t, `{"status":"Unknown"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`))
-	require.Equal(t, liveError(t, "platform.getBlockchainStatus", `{}`), n.callError("getBlockchainStatus", `{}`))
-	require.Equal(t, `{"status":"Committed"}`, n.rawResult("getTxStatus", `{"txID":"`+g.XChainID.String()+`"}`))
+		n.RawResult("getSubnets", `{}`))
+	require.Equal(t, `{"status":"Validating"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"X"}`))
+	require.Equal(t, `{"status":"Created"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"`+g.CChainID.String()+`"}`))
+	require.Equal(t, `{"status":"Unknown"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst"}`))
+	require.Equal(t, liveError(t, "platform.getBlockchainStatus", `{}`), n.CallError("getBlockchainStatus", `{}`))
+	require.Equal(t, `{"status":"Committed"}`, n.RawResult("getTxStatus", `{"txID":"`+g.XChainID.String()+`"}`))
 
 	start := g.P.Timestamp
 	require.Equal(t, `{"validators":[{"txID":"11111111111111111111111111111111LpoYY","startTime":"`+u64(start)+
 		`","endTime":"`+u64(start+31_536_000)+`","weight":"10000000000000000","nodeID":"`+thisNode.NodeID.String()+
 		`","potentialReward":"0","accruedDelegateeReward":"0","delegationFee":"0.0000","uptime":"100.0000","connected":true,`+
 		`"signer":{"publicKey":"0x01`+strings.Repeat("00", 47)+`","proofOfPossession":"0x02`+strings.Repeat("00", 95)+
-		`"},"delegatorCount":"0","delegatorWeight":"0"}]}`, n.rawResult("getCurrentValidators", `{}`))
-	require.Equal(t, `{"validators":[]}`, n.rawResult("getCurrentValidators", `{"nodeIDs":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"]}`))
+		`"},"delegatorCount":"0","delegatorWeight":"0"}]}`, n.RawResult("getCurrentValidators", `{}`))
+	require.Equal(t, `{"validators":[]}`, n.RawResult("getCurrentValidators", `{"nodeIDs":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"]}`))
 
 	require.Equal(t, `{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}`,
-		n.rawResult("getFeeConfig", `{}`))
+		n.RawResult("getFeeConfig", `{}`))
 	ts := time.Unix(int64(start), 0).UTC().Format(time.RFC3339)
-	require.Equal(t, `{"capacity":20000,"target":10000,"minPrice":1,"excessConversionConstant":865617}`, n.rawResult("getValidatorFeeConfig", `{}`))
-	require.Equal(t, `{"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.rawResult("getValidatorFeeState", `{}`))
-	require.Equal(t, `{"timestamp":"`+ts+`"}`, n.rawResult("getTimestamp", `{}`))
-	require.Equal(t, `{"capacity":0,"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.rawResult("getFeeState", `{}`))
+	require.Equal(t, `{"capacity":20000,"target":10000,"minPrice":1,"excessConversionConstant":865617}`, n.RawResult("getValidatorFeeConfig", `{}`))
+	require.Equal(t, `{"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.RawResult("getValidatorFeeState", `{}`))
+	require.Equal(t, `{"timestamp":"`+ts+`"}`, n.RawResult("getTimestamp", `{}`))
+	require.Equal(t, `{"capacity":0,"excess":0,"price":1,"timestamp":"`+ts+`"}`, n.RawResult("getFeeState", `{}`))
 	require.Equal(t, liveError(t, "platform.getBlockByHeight", `{"height":"99","encoding":"hex"}`),
-		n.callError("getBlockByHeight", `{"height":"99","encoding":"hex"}`))
+		n.CallError("getBlockByHeight", `{"height":"99","encoding":"hex"}`))
 	require.Equal(t, liveError(t, "platform.getSubnet", `{"subnetID":"11111111111111111111111111111111LpoYY"}`),
-		n.callError("getSubnet", `{"subnetID":"11111111111111111111111111111111LpoYY"}`))
+		n.CallError("getSubnet", `{"subnetID":"11111111111111111111111111111111LpoYY"}`))
 	require.Equal(t, `{"block":{"parentID":"`+ids.ID(sha256.Sum256(g.PGenesis)).String()+`","height":0,"id":"`+last.String()+`"},"encoding":"json"}`,
-		n.rawResult("getBlockByHeight", `{"height":"0","encoding":"json"}`))
+		n.RawResult("getBlockByHeight", `{"height":"0","encoding":"json"}`))
 }
 
 func u64(v uint64) string { return strings.TrimSpace(mustJSONNum(v)) }
@@ -496,36 +368,36 @@ func TestVectorSequence(t *testing.T) {
 			Tx json.RawMessage `json:"tx"`
 		}
 		require.NoError(t, json.Unmarshal(vec["platform.getTx(json)"], &want))
-		require.Equal(t, `{"tx":`+compact(t, want.Tx)+`,"encoding":"json"}`,
-			n.rawResult("getTx", `{"txID":"`+id.String()+`","encoding":"json"}`))
+		require.Equal(t, `{"tx":`+vectortest.Compact(t, want.Tx)+`,"encoding":"json"}`,
+			n.RawResult("getTx", `{"txID":"`+id.String()+`","encoding":"json"}`))
 	}
 	base := vector(t, "p_base_tx_transfer_avax")
 	hexTx, err := ids.Hex.Encode(vectorBytes(t, base))
 	require.NoError(t, err)
 	params := `{"tx":"` + hexTx + `","encoding":"hex"}`
-	require.Equal(t, liveError(t, "platform.issueTx", params), n.callError("issueTx", params))
-	require.Equal(t, liveError(t, "platform.issueTx", `{"tx":"0x00","encoding":"hex"}`), n.callError("issueTx", `{"tx":"0x00","encoding":"hex"}`))
+	require.Equal(t, liveError(t, "platform.issueTx", params), n.CallError("issueTx", params))
+	require.Equal(t, liveError(t, "platform.issueTx", `{"tx":"0x00","encoding":"hex"}`), n.CallError("issueTx", `{"tx":"0x00","encoding":"hex"}`))
 
 	subnetID, chainID := txIDs[1], txIDs[2]
 	require.Equal(t, `{"subnets":[{"id":"`+subnetID.String()+`","controlKeys":["`+ewoqP+`"],"threshold":"1"},`+
-		`{"id":"11111111111111111111111111111111LpoYY","controlKeys":[],"threshold":"0"}]}`, n.rawResult("getSubnets", `{}`))
+		`{"id":"11111111111111111111111111111111LpoYY","controlKeys":[],"threshold":"0"}]}`, n.RawResult("getSubnets", `{}`))
 	require.Equal(t, `{"isPermissioned":true,"controlKeys":["`+ewoqP+`"],"threshold":"1","locktime":"0",`+
 		`"subnetTransformationTxID":"11111111111111111111111111111111LpoYY","conversionID":"11111111111111111111111111111111LpoYY",`+
 		`"managerChainID":"11111111111111111111111111111111LpoYY","managerAddress":null}`,
-		n.rawResult("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`))
-	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+chainID.String()+`"}`))
+		n.RawResult("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`))
+	require.Equal(t, `{"status":"Created"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"`+chainID.String()+`"}`))
 	var chainsReply platform.GetBlockchainsReply
-	n.result("getBlockchains", `{}`, &chainsReply)
+	n.Result("getBlockchains", `{}`, &chainsReply)
 	require.Len(t, chainsReply.Blockchains, 3)
 	require.Equal(t, platform.APIBlockchain{ID: chainID, Name: "testchain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")}, chainsReply.Blockchains[0])
 
 	// The blocks are a second apart: each refills the capacity to the maximum and drains the
 	// excess (50,000 a second) before consuming its own gas, the vectors' (§4.8).
 	var fs platform.GetFeeStateReply
-	n.result("getFeeState", `{}`, &fs)
+	n.Result("getFeeState", `{}`, &fs)
 	require.Equal(t, platform.GetFeeStateReply{Capacity: 1_000_000 - 9246, Excess: 9246, Price: 1,
 		Timestamp: vectorTime.Add(3 * time.Second).UTC().Format(time.RFC3339)}, fs)
-	require.Len(t, n.index.blocks, 3)
+	require.Len(t, n.index.Blocks(), 3)
 }
 
 // TestLifecycle builds and signs its own txs: a BaseTx from ewoq, a subnet owned by vmRQ, and a
@@ -603,7 +475,7 @@ func TestLifecycle(t *testing.T) {
 		require.True(t, strings.HasPrefix(msg, "couldn't issue tx: failed verification: "), "%s: %s", tt.name, msg)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
 		var st platform.GetTxStatusReply
-		n.result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
+		n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 		require.Equal(t, "Unknown", st.Status, tt.name)
 	}
 	require.Equal(t, height, n.height())
@@ -613,7 +485,7 @@ func TestLifecycle(t *testing.T) {
 	// The subnet owner authorizes a chain; ewoq pays.
 	createChain := sign(t, ccTx(n.largest(ewoqP), "my chain 1"), ewoq, vmrq)
 	n.issue(createChain)
-	require.Equal(t, `{"status":"Created"}`, n.rawResult("getBlockchainStatus", `{"blockchainID":"`+createChain.ID().String()+`"}`))
+	require.Equal(t, `{"status":"Created"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"`+createChain.ID().String()+`"}`))
 
 	// A tx issued twice: the second time is refused, nothing changes. Until the VM has been told
 	// of the commit (Accepted runs just after it) the mempool still holds the tx and refuses it as
@@ -626,26 +498,26 @@ func TestLifecycle(t *testing.T) {
 	clk.Advance(time.Minute)
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), ewoq))
 	var ts platform.GetTimestampReply
-	n.result("getTimestamp", `{}`, &ts)
+	n.Result("getTimestamp", `{}`, &ts)
 	require.Equal(t, clk.Now().UTC().Format(time.RFC3339), ts.Timestamp)
 
 	// Restart: everything is still there.
 	height = n.height()
-	chainsBefore := n.rawResult("getBlockchains", `{}`)
+	chainsBefore := n.RawResult("getBlockchains", `{}`)
 	utxosBefore := n.utxos(ewoqP)
 	n.stop()
 	n = startNode(t, dir, clk)
 	require.Equal(t, height, n.height())
-	require.Equal(t, chainsBefore, n.rawResult("getBlockchains", `{}`))
+	require.Equal(t, chainsBefore, n.RawResult("getBlockchains", `{}`))
 	require.Equal(t, utxosBefore, n.utxos(ewoqP))
 	require.Equal(t, uint64(5_000_000_000-burn+1), n.balance(vmrqP))
 	var subnet platform.GetSubnetReply
-	n.result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
+	n.Result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
 	require.Equal(t, []string{vmrqP}, subnet.ControlKeys)
 	// And it keeps building on what it has.
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 2, vmrqAddr, ewoqAddr)), ewoq))
 	var blk platform.GetBlockReply
-	n.result("getBlockByHeight", `{"height":"`+n.height()+`","encoding":"hexnc"}`, &blk)
+	n.Result("getBlockByHeight", `{"height":"`+n.height()+`","encoding":"hexnc"}`, &blk)
 	var hexBlk string
 	require.NoError(t, json.Unmarshal(blk.Block, &hexBlk))
 	raw, err := ids.HexNC.Decode(hexBlk)

@@ -1,0 +1,140 @@
+// Package vectortest is test support for the X- and P-Chain packages: it reads the project's
+// golden vectors (testdata/codec-vectors.json, reference/platform-exchange.md §8) and gives the
+// harness their API tests share (a route table and an acceptor that record what the chain
+// manager hands them, and a JSON-RPC client for a chain's API).
+//
+// Only _test.go files import it. Everything here is safe for concurrent use by parallel tests;
+// Load returns a new value on each call.
+package vectortest
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// Path returns the path of the project's copy of the golden vectors.
+func Path() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "codec-vectors.json")
+}
+
+// file is the vector file's bytes, read once per test binary.
+var file = sync.OnceValues(func() ([]byte, error) { return os.ReadFile(Path()) })
+
+// Load decodes the vector file into a new T: each package declares the parts it reads.
+func Load[T any](tb testing.TB) *T {
+	tb.Helper()
+	b, err := file()
+	require.NoError(tb, err)
+	v := new(T)
+	require.NoError(tb, json.Unmarshal(b, v))
+	return v
+}
+
+// Vector returns the vector of vs called name.
+func Vector(tb testing.TB, vs []map[string]any, name string) map[string]any {
+	tb.Helper()
+	for _, vec := range vs {
+		if vec["name"] == name {
+			return vec
+		}
+	}
+	tb.Fatalf("no vector %q", name)
+	return nil
+}
+
+// Select returns the vectors of vs for chain ("X", "P") that have a key.
+func Select(vs []map[string]any, chain, key string) []map[string]any {
+	var out []map[string]any
+	for _, vec := range vs {
+		if vec["chain"] == chain && vec[key] != nil {
+			out = append(out, vec)
+		}
+	}
+	return out
+}
+
+// Str returns m[key] as a string, failing the test if it is missing.
+func Str(tb testing.TB, m map[string]any, key string) string {
+	tb.Helper()
+	s, ok := m[key].(string)
+	require.True(tb, ok, "missing string %q", key)
+	return s
+}
+
+// Num returns m[key] as a uint64, failing the test if it is missing.
+func Num(tb testing.TB, m map[string]any, key string) uint64 {
+	tb.Helper()
+	f, ok := m[key].(float64)
+	require.True(tb, ok, "missing number %q", key)
+	return uint64(f)
+}
+
+// Unhex decodes a hex string, with or without a 0x prefix.
+func Unhex(tb testing.TB, s string) []byte {
+	tb.Helper()
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	require.NoError(tb, err)
+	return b
+}
+
+// CB58 decodes a CB58 ID.
+func CB58(tb testing.TB, s string) ids.ID {
+	tb.Helper()
+	id, err := ids.FromString(s)
+	require.NoError(tb, err)
+	return id
+}
+
+// RawVector returns the vector of vs called name, its values undecoded.
+func RawVector(tb testing.TB, vs []map[string]json.RawMessage, name string) map[string]json.RawMessage {
+	tb.Helper()
+	for _, vec := range vs {
+		if string(vec["name"]) == `"`+name+`"` {
+			return vec
+		}
+	}
+	tb.Fatalf("no vector %s", name)
+	return nil
+}
+
+// RawString returns vec[key] decoded as a string.
+func RawString(tb testing.TB, vec map[string]json.RawMessage, key string) string {
+	tb.Helper()
+	var s string
+	require.NoError(tb, json.Unmarshal(vec[key], &s))
+	return s
+}
+
+// LiveSamples are the recorded calls to a live reference node (§8.1), the file's liveNodeSamples.
+type LiveSamples struct {
+	Calls []struct {
+		Endpoint string          `json:"endpoint"`
+		Method   string          `json:"method"`
+		Params   json.RawMessage `json:"params"`
+		Response json.RawMessage `json:"response"`
+	} `json:"calls"`
+}
+
+// Response returns the live node's whole response to method at endpoint ("/ext/bc/X") with
+// params (compact JSON), compacted: the bytes our node must send.
+func (l *LiveSamples) Response(tb testing.TB, endpoint, method, params string) string {
+	tb.Helper()
+	for _, c := range l.Calls {
+		if c.Endpoint == endpoint && c.Method == method && Compact(tb, c.Params) == params {
+			return Compact(tb, c.Response)
+		}
+	}
+	tb.Fatalf("no live sample of %s %s", method, params)
+	return ""
+}
