@@ -20,3 +20,13 @@ var errChainName = errors.New("a chain name is 1 to 128 letters, digits and spac
 
 // errChainNotUp reports an L1 chain that did not answer eth_chainId in time. cornice's own text.
 var errChainNotUp = errors.New("the L1 chain did not answer in time")
+
+// The validators of `cornice p convert-subnet`: cornice's own texts.
+var (
+	// errValidatorFlags refuses some of the single-validator flags without the others.
+	errValidatorFlags = errors.New("--validator-node-id, --validator-bls-key, --validator-pop and --weight go together (--balance is optional)")
+	// errNoValidator refuses a conversion without validators: the tx needs one (§4.3).
+	errNoValidator = errors.New("no validator: give --validator or --validator-node-id and its flags")
+	// errValidatorSpec refuses a --validator value that is not the comma-separated fields.
+	errValidatorSpec = errors.New("a validator is node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N]")
+)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -200,15 +202,18 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 		f                                        walletFlags
 		subnet, chain, addr, nodeID, blsKey, pop string
 		weight, balance                          uint64
+		more                                     []wallet.L1Validator
 	)
 	cmd := &cobra.Command{
 		Use:   "convert-subnet",
-		Short: "Convert a subnet the key owns into an L1 with one validator",
-		Long: "Convert --subnet into an L1 managed by --address on --chain, with one initial validator:\n" +
-			"--validator-node-id with the BLS key --validator-bls-key and its proof of possession\n" +
-			"--validator-pop, --weight, and --balance nAVAX for its continuous fee, paid by the key. The key\n" +
-			"signs as the subnet's owner and is the validator's remaining balance and deactivation owner.\n" +
-			"Then wait until the node commits it. Prints the validator's validation ID.",
+		Short: "Convert a subnet the key owns into an L1 with its initial validators",
+		Long: "Convert --subnet into an L1 managed by --address on --chain, with one or more initial\n" +
+			"validators: each --validator node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N] adds one,\n" +
+			"and --validator-node-id with the BLS key --validator-bls-key and its proof of possession\n" +
+			"--validator-pop, --weight and --balance add one more, listed first. Each balance, in nAVAX,\n" +
+			"pays the validator's continuous fee and is paid by the key. The key signs as the subnet's owner\n" +
+			"and is every validator's remaining balance and deactivation owner. Then wait until the node\n" +
+			"commits it. Prints one validation ID per validator, in the order they were given.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -224,22 +229,26 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v := wallet.L1Validator{Weight: weight, Balance: balance}
-			if v.NodeID, err = ids.NodeIDFromString(nodeID); err != nil {
-				return fmt.Errorf("--validator-node-id: %w", err)
+			var vals []wallet.L1Validator
+			switch single := cmd.Flags(); {
+			case single.Changed("validator-node-id") && single.Changed("validator-bls-key") &&
+				single.Changed("validator-pop") && single.Changed("weight"):
+				v, err := parseL1Validator(nodeID, blsKey, pop, "validator-")
+				if err != nil {
+					return err
+				}
+				v.Weight, v.Balance = weight, balance
+				vals = append(vals, v)
+			case single.Changed("validator-node-id") || single.Changed("validator-bls-key") ||
+				single.Changed("validator-pop") || single.Changed("weight") || single.Changed("balance"):
+				return errValidatorFlags
 			}
-			pk, err := decodeHexFlag("validator-bls-key", blsKey, platform.BLSPublicKeyLen)
-			if err != nil {
-				return err
+			vals = append(vals, more...)
+			if len(vals) == 0 {
+				return errNoValidator
 			}
-			sig, err := decodeHexFlag("validator-pop", pop, platform.BLSSignatureLen)
-			if err != nil {
-				return err
-			}
-			copy(v.Signer.PublicKey[:], pk)
-			copy(v.Signer.Signature[:], sig)
 			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
-				tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, []wallet.L1Validator{v})
+				tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, vals)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -247,7 +256,7 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 				if !ok {
 					return nil, nil, fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
 				}
-				return tx, []string{"validationID", conv.ValidationID(0).String()}, nil
+				return tx, validationIDLines(conv, vals), nil
 			})
 		},
 	}
@@ -256,16 +265,110 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 	fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
 	fs.StringVar(&chain, "chain", "", "manager chain `ID`")
 	fs.StringVar(&addr, "address", "", "manager address in `hex`, at most 4096 bytes")
-	fs.StringVar(&nodeID, "validator-node-id", "", "validator's node `ID`, NodeID-…")
-	fs.StringVar(&blsKey, "validator-bls-key", "", "validator's compressed BLS public key, 48 bytes in `hex`")
-	fs.StringVar(&pop, "validator-pop", "", "validator's BLS proof of possession, 96 bytes in `hex`")
-	fs.Uint64Var(&weight, "weight", 0, "validator's weight, greater than zero")
-	fs.Uint64Var(&balance, "balance", 0, "validator's balance in nAVAX; 0 leaves it inactive")
+	fs.Var(&validatorsFlag{vals: &more}, "validator",
+		"an initial validator, node-id=NodeID-…,bls-key=<48 bytes hex>,pop=<96 bytes hex>,weight=N[,balance=nAVAX]; repeatable")
+	fs.StringVar(&nodeID, "validator-node-id", "", "a validator's node `ID`, NodeID-…, with the next four flags")
+	fs.StringVar(&blsKey, "validator-bls-key", "", "its compressed BLS public key, 48 bytes in `hex`")
+	fs.StringVar(&pop, "validator-pop", "", "its BLS proof of possession, 96 bytes in `hex`")
+	fs.Uint64Var(&weight, "weight", 0, "its weight, greater than zero")
+	fs.Uint64Var(&balance, "balance", 0, "its balance in nAVAX; 0 leaves it inactive")
 	f.register(fs)
-	for _, name := range []string{"subnet", "chain", "address", "validator-node-id", "validator-bls-key", "validator-pop", "weight"} {
+	for _, name := range []string{"subnet", "chain", "address"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return cmd
+}
+
+// validationIDLines returns a "validationID" pair for each of vals, in their order: the tx sorts
+// its validators by node ID, and validator i of the tx has ValidationID(i).
+func validationIDLines(conv *platform.ConvertSubnetToL1Tx, vals []wallet.L1Validator) []string {
+	var out []string
+	for _, v := range vals {
+		for i := range conv.Validators {
+			if bytes.Equal(conv.Validators[i].NodeID, v.NodeID[:]) {
+				out = append(out, "validationID", conv.ValidationID(uint32(i)).String())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// The texts of convert-subnet's validator flags: cornice's own, as the reference has no CLI.
+
+// validatorsFlag is the repeatable --validator: each use appends one validator to *vals.
+type validatorsFlag struct {
+	vals *[]wallet.L1Validator
+	// specs are the values given, for String.
+	specs []string
+}
+
+// String returns the values given so far, separated by spaces.
+func (f *validatorsFlag) String() string { return strings.Join(f.specs, " ") }
+
+// Type names the value in the help text.
+func (*validatorsFlag) Type() string { return "validator" }
+
+// Set parses one validator, comma-separated key=value fields: node-id, bls-key, pop and weight,
+// required, and balance, 0 if left out.
+func (f *validatorsFlag) Set(s string) error {
+	fields := make(map[string]string)
+	for kv := range strings.SplitSeq(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		switch k {
+		case "node-id", "bls-key", "pop", "weight", "balance":
+		default:
+			return fmt.Errorf("%w: unknown field %q", errValidatorSpec, k)
+		}
+		if !ok {
+			return fmt.Errorf("%w: %s has no value", errValidatorSpec, k)
+		}
+		if _, dup := fields[k]; dup {
+			return fmt.Errorf("%w: %s given twice", errValidatorSpec, k)
+		}
+		fields[k] = v
+	}
+	for _, k := range []string{"node-id", "bls-key", "pop", "weight"} {
+		if _, ok := fields[k]; !ok {
+			return fmt.Errorf("%w: %s missing", errValidatorSpec, k)
+		}
+	}
+	v, err := parseL1Validator(fields["node-id"], fields["bls-key"], fields["pop"], "validator ")
+	if err != nil {
+		return err
+	}
+	if v.Weight, err = strconv.ParseUint(fields["weight"], 10, 64); err != nil {
+		return fmt.Errorf("--validator weight: %w", err)
+	}
+	if b, ok := fields["balance"]; ok {
+		if v.Balance, err = strconv.ParseUint(b, 10, 64); err != nil {
+			return fmt.Errorf("--validator balance: %w", err)
+		}
+	}
+	*f.vals = append(*f.vals, v)
+	f.specs = append(f.specs, s)
+	return nil
+}
+
+// parseL1Validator reads a validator's node ID, BLS key and proof of possession; errors name the
+// flag as --<prefix>node-id, --<prefix>bls-key and --<prefix>pop.
+func parseL1Validator(nodeID, blsKey, pop, prefix string) (wallet.L1Validator, error) {
+	var v wallet.L1Validator
+	var err error
+	if v.NodeID, err = ids.NodeIDFromString(nodeID); err != nil {
+		return v, fmt.Errorf("--%snode-id: %w", prefix, err)
+	}
+	pk, err := decodeHexFlag(prefix+"bls-key", blsKey, platform.BLSPublicKeyLen)
+	if err != nil {
+		return v, err
+	}
+	sig, err := decodeHexFlag(prefix+"pop", pop, platform.BLSSignatureLen)
+	if err != nil {
+		return v, err
+	}
+	copy(v.Signer.PublicKey[:], pk)
+	copy(v.Signer.Signature[:], sig)
+	return v, nil
 }
 
 // newPIncreaseBalanceCmd builds `cornice p increase-balance`.

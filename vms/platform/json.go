@@ -14,7 +14,13 @@ import (
 // encoding, key for key as the reference node writes them (reference/platform-exchange.md §5.0,
 // the platform.getTx(json) vectors): numbers are plain JSON numbers, IDs CB58, memos "0x" + hex,
 // genesis data base64, addresses `P-<hrp>1…`; outputs and inputs carry the secp256k1fx ID, P-Chain
-// credentials do not.
+// credentials do not. The reference renders txs it re-parsed from their stored bytes, so empty
+// lists print [] and never null (§5.0); so do these forms.
+//
+// The L1 txs keep the reference's field types: node IDs, manager addresses and warp messages are
+// "0x" + hex, the owners of L1 validators (PChainOwner, which has no InitCtx) list bare CB58
+// short IDs, and RegisterL1ValidatorTx's proof of possession, a fixed-size array there, is a
+// list of numbers.
 
 // secp256k1fxID is the ID of the feature extension of every P-Chain output and input (§2.3).
 var secp256k1fxID = ids.FromName("secp256k1fx")
@@ -48,6 +54,94 @@ type createChainTxJSON struct {
 	SubnetAuth  inputJSON `json:"subnetAuthorization"`
 }
 
+// addSubnetValidatorTxJSON nests the subnet ID in the validator: the reference embeds Validator
+// in SubnetValidator.
+type addSubnetValidatorTxJSON struct {
+	baseTxJSON
+	Validator  subnetValidatorJSON `json:"validator"`
+	SubnetAuth inputJSON           `json:"subnetAuthorization"`
+}
+
+type validatorJSON struct {
+	NodeID ids.NodeID `json:"nodeID"`
+	Start  uint64     `json:"start"`
+	End    uint64     `json:"end"`
+	Weight uint64     `json:"weight"`
+}
+
+type subnetValidatorJSON struct {
+	validatorJSON
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+type addPermissionlessValidatorTxJSON struct {
+	baseTxJSON
+	Validator             validatorJSON            `json:"validator"`
+	SubnetID              ids.ID                   `json:"subnetID"`
+	Signer                any                      `json:"signer"`
+	Stake                 []transferableOutputJSON `json:"stake"`
+	ValidatorRewardsOwner *ownersJSON              `json:"validationRewardsOwner"`
+	DelegatorRewardsOwner *ownersJSON              `json:"delegationRewardsOwner"`
+	DelegationShares      uint32                   `json:"shares"`
+}
+
+// proofOfPossessionJSON is a BLS signer: both fields "0x" + hex.
+type proofOfPossessionJSON struct {
+	PublicKey         string `json:"publicKey"`
+	ProofOfPossession string `json:"proofOfPossession"`
+}
+
+// emptySignerJSON is the empty signer, an object without fields.
+type emptySignerJSON struct{}
+
+type convertSubnetToL1TxJSON struct {
+	baseTxJSON
+	SubnetID   ids.ID                           `json:"subnetID"`
+	ChainID    ids.ID                           `json:"chainID"`
+	Address    string                           `json:"address"`
+	Validators []convertSubnetToL1ValidatorJSON `json:"validators"`
+	SubnetAuth inputJSON                        `json:"subnetAuthorization"`
+}
+
+type convertSubnetToL1ValidatorJSON struct {
+	NodeID                string                `json:"nodeID"`
+	Weight                uint64                `json:"weight"`
+	Balance               uint64                `json:"balance"`
+	Signer                proofOfPossessionJSON `json:"signer"`
+	RemainingBalanceOwner pChainOwnerJSON       `json:"remainingBalanceOwner"`
+	DeactivationOwner     pChainOwnerJSON       `json:"deactivationOwner"`
+}
+
+// pChainOwnerJSON keeps the struct's field order and bare CB58 short IDs.
+type pChainOwnerJSON struct {
+	Threshold uint32        `json:"threshold"`
+	Addresses []ids.ShortID `json:"addresses"`
+}
+
+type registerL1ValidatorTxJSON struct {
+	baseTxJSON
+	Balance           uint64                `json:"balance"`
+	ProofOfPossession [BLSSignatureLen]byte `json:"proofOfPossession"`
+	Message           string                `json:"message"`
+}
+
+type setL1ValidatorWeightTxJSON struct {
+	baseTxJSON
+	Message string `json:"message"`
+}
+
+type increaseL1ValidatorBalanceTxJSON struct {
+	baseTxJSON
+	ValidationID ids.ID `json:"validationID"`
+	Balance      uint64 `json:"balance"`
+}
+
+type disableL1ValidatorTxJSON struct {
+	baseTxJSON
+	ValidationID ids.ID    `json:"validationID"`
+	DisableAuth  inputJSON `json:"disableAuthorization"`
+}
+
 type transferableOutputJSON struct {
 	AssetID ids.ID `json:"assetID"`
 	FxID    ids.ID `json:"fxID"`
@@ -69,12 +163,24 @@ type ownersJSON struct {
 	Threshold uint32   `json:"threshold"`
 }
 
+// lockOutJSON and lockInJSON are the stakeable lock wrappers: the locktime, then the inner output
+// or input (§3.1).
+type lockOutJSON struct {
+	Locktime uint64              `json:"locktime"`
+	Output   *transferOutputJSON `json:"output"`
+}
+
+type lockInJSON struct {
+	Locktime uint64             `json:"locktime"`
+	Input    *transferInputJSON `json:"input"`
+}
+
 type transferableInputJSON struct {
-	TxID        ids.ID            `json:"txID"`
-	OutputIndex uint32            `json:"outputIndex"`
-	AssetID     ids.ID            `json:"assetID"`
-	FxID        ids.ID            `json:"fxID"`
-	Input       transferInputJSON `json:"input"`
+	TxID        ids.ID `json:"txID"`
+	OutputIndex uint32 `json:"outputIndex"`
+	AssetID     ids.ID `json:"assetID"`
+	FxID        ids.ID `json:"fxID"`
+	Input       any    `json:"input"`
 }
 
 type transferInputJSON struct {
@@ -98,6 +204,14 @@ type standardBlockJSON struct {
 	Txs      []txJSON `json:"txs"`
 }
 
+// optionBlockJSON is a Banff commit or abort block: the time, then the common fields (§4.1).
+type optionBlockJSON struct {
+	Time     uint64 `json:"time"`
+	ParentID ids.ID `json:"parentID"`
+	Height   uint64 `json:"height"`
+	ID       ids.ID `json:"id"`
+}
+
 // genesisBlockJSON is the genesis (Apricot commit) block's form: no time (§4.1).
 type genesisBlockJSON struct {
 	ParentID ids.ID `json:"parentID"`
@@ -111,8 +225,8 @@ type jsonFormatter struct {
 }
 
 // TxJSON returns the JSON form of tx that platform.getTx gives on the network whose HRP is hrp.
-// Only the kinds this VM executes (BaseTx, CreateSubnetTx, CreateChainTx) have one yet; others
-// fail with ErrUnsupportedTx.
+// Every kind this package decodes has one. It fails with ErrUnsupportedTx only for a tx holding
+// a value no decoder produces (a nil output, say), and when an address cannot be formatted.
 func TxJSON(tx *Tx, hrp string) ([]byte, error) {
 	v, err := jsonFormatter{hrp: hrp}.tx(tx)
 	if err != nil {
@@ -136,6 +250,10 @@ func BlockJSON(blk Block, hrp string) ([]byte, error) {
 			out.Txs[i] = *v
 		}
 		return json.Marshal(out)
+	case *CommitBlock:
+		return json.Marshal(&optionBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
+	case *AbortBlock:
+		return json.Marshal(&optionBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
 	case *ApricotCommitBlock:
 		return json.Marshal(&genesisBlockJSON{ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
 	}
@@ -148,82 +266,169 @@ func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch u := tx.Unsigned().(type) {
+	if out.UnsignedTx, err = f.unsigned(tx.Unsigned(), base); err != nil {
+		return nil, err
+	}
+	creds := tx.Creds()
+	out.Credentials = make([]credentialJSON, len(creds))
+	for i := range creds {
+		out.Credentials[i] = credentialJSON{Signatures: signatures(creds[i].Sigs)}
+	}
+	return out, nil
+}
+
+// unsigned returns the form of u, whose BaseTx fields base already holds.
+func (f jsonFormatter) unsigned(u UnsignedTx, base *baseTxJSON) (any, error) {
+	switch u := u.(type) {
 	case *BaseTx:
-		out.UnsignedTx = base
+		return base, nil
 	case *CreateSubnetTx:
 		owner, err := f.owners(&u.Owner)
 		if err != nil {
 			return nil, err
 		}
-		out.UnsignedTx = &createSubnetTxJSON{baseTxJSON: *base, Owner: owner}
+		return &createSubnetTxJSON{baseTxJSON: *base, Owner: owner}, nil
 	case *CreateChainTx:
-		fxIDs := u.FxIDs
-		if fxIDs == nil {
-			fxIDs = []ids.ID{}
-		}
-		out.UnsignedTx = &createChainTxJSON{
+		return &createChainTxJSON{
 			baseTxJSON:  *base,
 			SubnetID:    u.SubnetID,
 			ChainName:   u.ChainName,
 			VMID:        u.VMID,
-			FxIDs:       fxIDs,
-			GenesisData: u.GenesisData,
-			SubnetAuth:  inputJSON{SignatureIndices: nonNil(u.SubnetAuth.SigIndices)},
+			FxIDs:       nonNil(u.FxIDs),
+			GenesisData: nonNil(u.GenesisData),
+			SubnetAuth:  authJSON(&u.SubnetAuth),
+		}, nil
+	case *AddSubnetValidatorTx:
+		return &addSubnetValidatorTxJSON{
+			baseTxJSON: *base,
+			Validator:  subnetValidatorJSON{validatorJSON: newValidatorJSON(&u.Validator), SubnetID: u.SubnetID},
+			SubnetAuth: authJSON(&u.SubnetAuth),
+		}, nil
+	case *AddPermissionlessValidatorTx:
+		return f.addPermissionlessValidator(u, base)
+	case *ConvertSubnetToL1Tx:
+		out := &convertSubnetToL1TxJSON{
+			baseTxJSON: *base,
+			SubnetID:   u.SubnetID,
+			ChainID:    u.ChainID,
+			Address:    hexString(u.Address),
+			Validators: make([]convertSubnetToL1ValidatorJSON, len(u.Validators)),
+			SubnetAuth: authJSON(&u.SubnetAuth),
 		}
-	default:
-		return nil, fmt.Errorf("%w: no JSON form for %T", ErrUnsupportedTx, u)
+		for i := range u.Validators {
+			v := &u.Validators[i]
+			out.Validators[i] = convertSubnetToL1ValidatorJSON{
+				NodeID:                hexString(v.NodeID),
+				Weight:                v.Weight,
+				Balance:               v.Balance,
+				Signer:                popJSON(&v.Signer),
+				RemainingBalanceOwner: pChainOwnerJSON{Threshold: v.RemainingBalanceOwner.Threshold, Addresses: nonNil(v.RemainingBalanceOwner.Addresses)},
+				DeactivationOwner:     pChainOwnerJSON{Threshold: v.DeactivationOwner.Threshold, Addresses: nonNil(v.DeactivationOwner.Addresses)},
+			}
+		}
+		return out, nil
+	case *RegisterL1ValidatorTx:
+		return &registerL1ValidatorTxJSON{
+			baseTxJSON:        *base,
+			Balance:           u.Balance,
+			ProofOfPossession: u.ProofOfPossession,
+			Message:           hexString(u.Message),
+		}, nil
+	case *SetL1ValidatorWeightTx:
+		return &setL1ValidatorWeightTxJSON{baseTxJSON: *base, Message: hexString(u.Message)}, nil
+	case *IncreaseL1ValidatorBalanceTx:
+		return &increaseL1ValidatorBalanceTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, Balance: u.Balance}, nil
+	case *DisableL1ValidatorTx:
+		return &disableL1ValidatorTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, DisableAuth: authJSON(&u.DisableAuth)}, nil
 	}
-	// A tx without credentials (a genesis chain) shows null, as in the reference.
-	if creds := tx.Creds(); len(creds) > 0 {
-		out.Credentials = make([]credentialJSON, len(creds))
-		for i := range creds {
-			out.Credentials[i] = credentialJSON{Signatures: signatures(creds[i].Sigs)}
-		}
+	return nil, fmt.Errorf("%w: no JSON form for %T", ErrUnsupportedTx, u)
+}
+
+func (f jsonFormatter) addPermissionlessValidator(u *AddPermissionlessValidatorTx, base *baseTxJSON) (any, error) {
+	out := &addPermissionlessValidatorTxJSON{
+		baseTxJSON:       *base,
+		Validator:        newValidatorJSON(&u.Validator),
+		SubnetID:         u.SubnetID,
+		DelegationShares: u.DelegationShares,
+	}
+	switch s := u.Signer.(type) {
+	case *ProofOfPossession:
+		out.Signer = popJSON(s)
+	case *EmptySigner:
+		out.Signer = emptySignerJSON{}
+	default:
+		return nil, fmt.Errorf("%w: no JSON form for signer %T", ErrUnsupportedTx, u.Signer)
+	}
+	var err error
+	if out.Stake, err = f.outputs(u.Stake); err != nil {
+		return nil, err
+	}
+	if out.ValidatorRewardsOwner, err = f.owners(&u.ValidatorRewardsOwner); err != nil {
+		return nil, err
+	}
+	if out.DelegatorRewardsOwner, err = f.owners(&u.DelegatorRewardsOwner); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func nonNil(idx []uint32) []uint32 {
-	if idx == nil {
-		return []uint32{}
+func newValidatorJSON(v *Validator) validatorJSON {
+	return validatorJSON{NodeID: v.NodeID, Start: v.Start, End: v.End, Weight: v.Weight}
+}
+
+func popJSON(p *ProofOfPossession) proofOfPossessionJSON {
+	return proofOfPossessionJSON{PublicKey: hexString(p.PublicKey[:]), ProofOfPossession: hexString(p.Signature[:])}
+}
+
+func authJSON(in *secp256k1fx.Input) inputJSON {
+	return inputJSON{SignatureIndices: nonNil(in.SigIndices)}
+}
+
+// hexString is "0x" + the lowercase hex of b; "0x" when b is empty.
+func hexString(b []byte) string {
+	return "0x" + hex.EncodeToString(b)
+}
+
+// nonNil returns s, or an empty slice for nil so that it prints [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return idx
+	return s
 }
 
 func signatures(sigs []secp256k1fx.Signature) []string {
 	out := make([]string, len(sigs))
 	for i := range sigs {
-		out[i] = "0x" + hex.EncodeToString(sigs[i][:])
+		out[i] = hexString(sigs[i][:])
 	}
 	return out
 }
 
 func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
+	outs, err := f.outputs(tx.Outs)
+	if err != nil {
+		return nil, err
+	}
 	out := &baseTxJSON{
 		NetworkID:    tx.NetworkID,
 		BlockchainID: tx.BlockchainID,
-		Outputs:      make([]transferableOutputJSON, len(tx.Outs)),
+		Outputs:      outs,
 		Inputs:       make([]transferableInputJSON, len(tx.Ins)),
-		Memo:         "0x" + hex.EncodeToString(tx.Memo),
-	}
-	for i := range tx.Outs {
-		to, ok := tx.Outs[i].Out.(*secp256k1fx.TransferOutput)
-		if !ok {
-			return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, tx.Outs[i].Out)
-		}
-		addrs, err := f.addresses(to.Addrs)
-		if err != nil {
-			return nil, err
-		}
-		out.Outputs[i] = transferableOutputJSON{AssetID: tx.Outs[i].AssetID, FxID: secp256k1fxID, Output: &transferOutputJSON{
-			Addresses: addrs, Amount: to.Amount, Locktime: to.Locktime, Threshold: to.Threshold,
-		}}
+		Memo:         hexString(tx.Memo),
 	}
 	for i := range tx.Ins {
 		in := &tx.Ins[i]
-		ti, ok := in.In.(*secp256k1fx.TransferInput)
-		if !ok {
+		var v any
+		switch ti := in.In.(type) {
+		case *secp256k1fx.TransferInput:
+			v = transferInput(ti)
+		case *LockIn:
+			if ti.In == nil {
+				return nil, fmt.Errorf("%w: no JSON form for a locked input without an input", ErrUnsupportedTx)
+			}
+			v = &lockInJSON{Locktime: ti.Locktime, Input: transferInput(ti.In)}
+		default:
 			return nil, fmt.Errorf("%w: no JSON form for input %T", ErrUnsupportedTx, in.In)
 		}
 		out.Inputs[i] = transferableInputJSON{
@@ -231,10 +436,51 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 			OutputIndex: in.OutputIndex,
 			AssetID:     in.AssetID,
 			FxID:        secp256k1fxID,
-			Input:       transferInputJSON{Amount: ti.Amount, SignatureIndices: nonNil(ti.SigIndices)},
+			Input:       v,
 		}
 	}
 	return out, nil
+}
+
+func transferInput(in *secp256k1fx.TransferInput) *transferInputJSON {
+	return &transferInputJSON{Amount: in.Amount, SignatureIndices: nonNil(in.SigIndices)}
+}
+
+// outputs renders outs, the outputs of a BaseTx or the stake of a validator.
+func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJSON, error) {
+	out := make([]transferableOutputJSON, len(outs))
+	for i := range outs {
+		var v any
+		switch o := outs[i].Out.(type) {
+		case *secp256k1fx.TransferOutput:
+			to, err := f.transferOutput(o)
+			if err != nil {
+				return nil, err
+			}
+			v = to
+		case *LockOut:
+			if o.Out == nil {
+				return nil, fmt.Errorf("%w: no JSON form for a locked output without an output", ErrUnsupportedTx)
+			}
+			to, err := f.transferOutput(o.Out)
+			if err != nil {
+				return nil, err
+			}
+			v = &lockOutJSON{Locktime: o.Locktime, Output: to}
+		default:
+			return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, outs[i].Out)
+		}
+		out[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: secp256k1fxID, Output: v}
+	}
+	return out, nil
+}
+
+func (f jsonFormatter) transferOutput(o *secp256k1fx.TransferOutput) (*transferOutputJSON, error) {
+	addrs, err := f.addresses(o.Addrs)
+	if err != nil {
+		return nil, err
+	}
+	return &transferOutputJSON{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
 }
 
 func (f jsonFormatter) owners(o *secp256k1fx.OutputOwners) (*ownersJSON, error) {
