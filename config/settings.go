@@ -289,105 +289,61 @@ func splitList(text string) []string {
 	return items
 }
 
-// stringsValue is a list of strings (see splitList).
-type stringsValue struct {
-	p   *[]string
-	set bool // whether Set was called: the first Set replaces the default
+// listValue is a list (see splitList) of items that parse one by one: the first Set replaces
+// the default, later ones append (a repeated flag accumulates), and Replace sets the whole list,
+// as a JSON array in a config file does.
+type listValue[T any] struct {
+	p      *[]T
+	set    bool // whether Set was called: the first Set replaces the default
+	typ    string
+	parse  func(string) (T, error)
+	format func(T) string
 }
 
-func newStringsValue(p *[]string) Value { return &stringsValue{p: p} }
-func (v *stringsValue) String() string  { return strings.Join(*v.p, ",") }
-func (v *stringsValue) Type() string    { return "strings" }
-func (v *stringsValue) Set(text string) error {
-	items := splitList(text)
-	if !v.set {
-		v.set = true
-		*v.p = slices.Clip(items)
-		return nil
-	}
-	*v.p = append(*v.p, items...)
-	return nil
+func newStringsValue(p *[]string) Value {
+	return &listValue[string]{p: p, typ: "strings",
+		parse:  func(s string) (string, error) { return s, nil },
+		format: func(s string) string { return s }}
 }
 
-// Replace sets the whole list, as a JSON array in a config file does.
-func (v *stringsValue) Replace(items []string) error {
-	v.set = true
-	*v.p = slices.Clone(items)
-	return nil
+// newUint32sValue is a list of decimal numbers (ACP numbers).
+func newUint32sValue(p *[]uint32) Value {
+	return &listValue[uint32]{p: p, typ: "numbers",
+		parse: func(s string) (uint32, error) {
+			n, err := strconv.ParseUint(s, 10, 32)
+			if err != nil {
+				return 0, invalidValueError("ACP number", s)
+			}
+			return uint32(n), nil
+		},
+		format: func(n uint32) string { return strconv.FormatUint(uint64(n), 10) }}
 }
 
-// uint32sValue is a list of decimal numbers (see splitList).
-type uint32sValue struct {
-	p   *[]uint32
-	set bool // whether Set was called: the first Set replaces the default
+// newIDsValue is a list of CB58 IDs, such as subnet IDs.
+func newIDsValue(p *[]ids.ID) Value {
+	return &listValue[ids.ID]{p: p, typ: "ids",
+		parse: func(s string) (ids.ID, error) {
+			id, err := ids.FromString(s)
+			if err != nil {
+				return ids.ID{}, invalidIDError(s, err)
+			}
+			return id, nil
+		},
+		format: ids.ID.String}
 }
 
-func newUint32sValue(p *[]uint32) Value { return &uint32sValue{p: p} }
-func (v *uint32sValue) Type() string    { return "numbers" }
-func (v *uint32sValue) String() string {
+func (v *listValue[T]) Type() string { return v.typ }
+
+func (v *listValue[T]) String() string {
 	texts := make([]string, len(*v.p))
-	for i, n := range *v.p {
-		texts[i] = strconv.FormatUint(uint64(n), 10)
+	for i, item := range *v.p {
+		texts[i] = v.format(item)
 	}
 	return strings.Join(texts, ",")
 }
 
-func (v *uint32sValue) Set(text string) error {
-	ns, err := parseUint32s(splitList(text))
-	if err != nil {
-		return err
-	}
-	if !v.set {
-		v.set = true
-		*v.p = ns
-		return nil
-	}
-	*v.p = append(*v.p, ns...)
-	return nil
-}
-
-// Replace sets the whole list, as a JSON array in a config file does.
-func (v *uint32sValue) Replace(items []string) error {
-	ns, err := parseUint32s(items)
-	if err != nil {
-		return err
-	}
-	v.set = true
-	*v.p = ns
-	return nil
-}
-
-// parseUint32s parses decimal numbers; nil for none.
-func parseUint32s(items []string) ([]uint32, error) {
-	var ns []uint32
-	for _, s := range items {
-		n, err := strconv.ParseUint(s, 10, 32)
-		if err != nil {
-			return nil, invalidValueError("ACP number", s)
-		}
-		ns = append(ns, uint32(n))
-	}
-	return ns, nil
-}
-
-// idsValue is a list of CB58 IDs (see splitList), such as subnet IDs.
-type idsValue struct {
-	p   *[]ids.ID
-	set bool // whether Set was called: the first Set replaces the default
-}
-
-func newIDsValue(p *[]ids.ID) Value { return &idsValue{p: p} }
-func (v *idsValue) Type() string    { return "ids" }
-func (v *idsValue) String() string {
-	texts := make([]string, len(*v.p))
-	for i, id := range *v.p {
-		texts[i] = id.String()
-	}
-	return strings.Join(texts, ",")
-}
-
-func (v *idsValue) Set(text string) error {
-	parsed, err := parseIDs(splitList(text))
+func (v *listValue[T]) Set(text string) error {
+	parsed, err := v.parseAll(splitList(text))
 	if err != nil {
 		return err
 	}
@@ -401,8 +357,8 @@ func (v *idsValue) Set(text string) error {
 }
 
 // Replace sets the whole list, as a JSON array in a config file does.
-func (v *idsValue) Replace(items []string) error {
-	parsed, err := parseIDs(items)
+func (v *listValue[T]) Replace(items []string) error {
+	parsed, err := v.parseAll(items)
 	if err != nil {
 		return err
 	}
@@ -411,15 +367,19 @@ func (v *idsValue) Replace(items []string) error {
 	return nil
 }
 
-// parseIDs parses CB58 IDs; nil for none.
-func parseIDs(items []string) ([]ids.ID, error) {
-	var out []ids.ID
+// parseAll parses items into a new slice, nil only for nil items: a config file's empty array
+// is an empty list, not the absence of one.
+func (v *listValue[T]) parseAll(items []string) ([]T, error) {
+	if items == nil {
+		return nil, nil
+	}
+	out := make([]T, 0, len(items))
 	for _, s := range items {
-		id, err := ids.FromString(s)
+		item, err := v.parse(s)
 		if err != nil {
-			return nil, invalidIDError(s, err)
+			return nil, err
 		}
-		out = append(out, id)
+		out = append(out, item)
 	}
 	return out, nil
 }
