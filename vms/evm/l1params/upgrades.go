@@ -2,6 +2,7 @@ package l1params
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/params"
 )
@@ -47,16 +48,10 @@ func DefaultNetworkUpgrades(networkID uint32) NetworkUpgrades {
 // step 3): 0 means "default", not "active at genesis", here.
 func (n *NetworkUpgrades) SetDefaults(networkID uint32) {
 	d := DefaultNetworkUpgrades(networkID)
-	for _, p := range []struct{ dst, def **uint64 }{
-		{&n.SubnetEVMTimestamp, &d.SubnetEVMTimestamp},
-		{&n.DurangoTimestamp, &d.DurangoTimestamp},
-		{&n.EtnaTimestamp, &d.EtnaTimestamp},
-		{&n.FortunaTimestamp, &d.FortunaTimestamp},
-		{&n.GraniteTimestamp, &d.GraniteTimestamp},
-		{&n.HeliconTimestamp, &d.HeliconTimestamp},
-	} {
-		if *p.dst == nil || **p.dst == 0 {
-			*p.dst = copyU64(*p.def)
+	defaults := d.upgrades()
+	for i, u := range n.upgrades() {
+		if *u.timestamp == nil || **u.timestamp == 0 {
+			*u.timestamp = copyU64(*defaults[i].timestamp)
 		}
 	}
 }
@@ -66,29 +61,22 @@ func (n *NetworkUpgrades) Override(o *NetworkUpgrades) {
 	if o == nil {
 		return
 	}
-	set := func(dst **uint64, src *uint64) {
-		if src != nil {
-			*dst = copyU64(src)
+	overrides := o.upgrades()
+	for i, u := range n.upgrades() {
+		if src := *overrides[i].timestamp; src != nil {
+			*u.timestamp = copyU64(src)
 		}
 	}
-	set(&n.SubnetEVMTimestamp, o.SubnetEVMTimestamp)
-	set(&n.DurangoTimestamp, o.DurangoTimestamp)
-	set(&n.EtnaTimestamp, o.EtnaTimestamp)
-	set(&n.FortunaTimestamp, o.FortunaTimestamp)
-	set(&n.GraniteTimestamp, o.GraniteTimestamp)
-	set(&n.HeliconTimestamp, o.HeliconTimestamp)
 }
 
 // Copy returns a deep copy of n.
 func (n NetworkUpgrades) Copy() NetworkUpgrades {
-	return NetworkUpgrades{
-		SubnetEVMTimestamp: copyU64(n.SubnetEVMTimestamp),
-		DurangoTimestamp:   copyU64(n.DurangoTimestamp),
-		EtnaTimestamp:      copyU64(n.EtnaTimestamp),
-		FortunaTimestamp:   copyU64(n.FortunaTimestamp),
-		GraniteTimestamp:   copyU64(n.GraniteTimestamp),
-		HeliconTimestamp:   copyU64(n.HeliconTimestamp),
+	var c NetworkUpgrades
+	copies := c.upgrades()
+	for i, u := range n.upgrades() {
+		*copies[i].timestamp = copyU64(*u.timestamp)
 	}
+	return c
 }
 
 // Equal reports whether n and o set the same timestamps.
@@ -96,12 +84,13 @@ func (n *NetworkUpgrades) Equal(o *NetworkUpgrades) bool {
 	if n == nil || o == nil {
 		return n == o
 	}
-	return u64Equal(n.SubnetEVMTimestamp, o.SubnetEVMTimestamp) &&
-		u64Equal(n.DurangoTimestamp, o.DurangoTimestamp) &&
-		u64Equal(n.EtnaTimestamp, o.EtnaTimestamp) &&
-		u64Equal(n.FortunaTimestamp, o.FortunaTimestamp) &&
-		u64Equal(n.GraniteTimestamp, o.GraniteTimestamp) &&
-		u64Equal(n.HeliconTimestamp, o.HeliconTimestamp)
+	others := o.upgrades()
+	for i, u := range n.upgrades() {
+		if !u64Equal(*u.timestamp, *others[i].timestamp) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsSubnetEVM reports whether SubnetEVM is active at ts (inclusive; nil is never).
@@ -145,39 +134,48 @@ func (n *NetworkUpgrades) Rules(ts uint64) NetworkRules {
 	}
 }
 
-type fork struct {
-	name      string
-	timestamp *uint64
-	optional  bool
+// upgrade is one network upgrade of a NetworkUpgrades, in activation order.
+type upgrade struct {
+	// name is its JSON key without "Timestamp": "subnetEVM", "durango", …
+	name string
+	// timestamp points at its field.
+	timestamp **uint64
+	// optional upgrades (Fortuna) may stay unset while later ones are set.
+	optional bool
 }
 
-func (n *NetworkUpgrades) forkOrder() []fork {
-	return []fork{
-		{name: "subnetEVMTimestamp", timestamp: n.SubnetEVMTimestamp},
-		{name: "durangoTimestamp", timestamp: n.DurangoTimestamp},
-		{name: "etnaTimestamp", timestamp: n.EtnaTimestamp},
-		{name: "fortunaTimestamp", timestamp: n.FortunaTimestamp, optional: true},
-		{name: "graniteTimestamp", timestamp: n.GraniteTimestamp},
-		{name: "heliconTimestamp", timestamp: n.HeliconTimestamp},
+// upgrades lists n's upgrades in activation order (l1-evm.md §4.4), each pointing at its field:
+// the one place that names all six.
+func (n *NetworkUpgrades) upgrades() []upgrade {
+	return []upgrade{
+		{name: "subnetEVM", timestamp: &n.SubnetEVMTimestamp},
+		{name: "durango", timestamp: &n.DurangoTimestamp},
+		{name: "etna", timestamp: &n.EtnaTimestamp},
+		{name: "fortuna", timestamp: &n.FortunaTimestamp, optional: true},
+		{name: "granite", timestamp: &n.GraniteTimestamp},
+		{name: "helicon", timestamp: &n.HeliconTimestamp},
 	}
 }
 
 // CheckForkOrder checks subnetEVM ≤ durango ≤ etna ≤ (fortuna, optional) ≤ granite ≤ helicon
 // and that no upgrade is set while an earlier non-optional one is not (l1-evm.md §4.4).
 func (n *NetworkUpgrades) CheckForkOrder() error {
-	var last *fork
-	for _, cur := range n.forkOrder() {
-		if last != nil {
+	var lastName string
+	var last *uint64
+	started := false
+	for _, cur := range n.upgrades() {
+		name, ts := cur.name+"Timestamp", *cur.timestamp
+		if started {
 			switch {
-			case last.timestamp == nil && cur.timestamp != nil:
-				return forkNotEnabled(last.name, cur.name, *cur.timestamp)
-			case last.timestamp != nil && cur.timestamp != nil && *last.timestamp > *cur.timestamp:
-				return forkOutOfOrder(last.name, *last.timestamp, cur.name, *cur.timestamp)
+			case last == nil && ts != nil:
+				return forkNotEnabled(lastName, name, *ts)
+			case last != nil && ts != nil && *last > *ts:
+				return forkOutOfOrder(lastName, *last, name, *ts)
 			}
 		}
 		// An optional upgrade left unset does not constrain the next one.
-		if !cur.optional || cur.timestamp != nil {
-			last = &cur
+		if !cur.optional || ts != nil {
+			lastName, last, started = name, ts, true
 		}
 	}
 	return nil
@@ -188,19 +186,10 @@ func (n *NetworkUpgrades) CheckForkOrder() error {
 // at least the default.
 func (n *NetworkUpgrades) VerifyWithDefaults(networkID uint32) error {
 	d := DefaultNetworkUpgrades(networkID)
-	for _, c := range []struct {
-		name     string
-		have, df *uint64
-	}{
-		{"subnetEVM", n.SubnetEVMTimestamp, d.SubnetEVMTimestamp},
-		{"durango", n.DurangoTimestamp, d.DurangoTimestamp},
-		{"etna", n.EtnaTimestamp, d.EtnaTimestamp},
-		{"fortuna", n.FortunaTimestamp, d.FortunaTimestamp},
-		{"granite", n.GraniteTimestamp, d.GraniteTimestamp},
-		{"helicon", n.HeliconTimestamp, d.HeliconTimestamp},
-	} {
-		if err := verifyWithDefault(c.have, c.df); err != nil {
-			return forkTimestampInvalid(c.name, err)
+	defaults := d.upgrades()
+	for i, u := range n.upgrades() {
+		if err := verifyWithDefault(*u.timestamp, *defaults[i].timestamp); err != nil {
+			return forkTimestampInvalid(u.name, err)
 		}
 	}
 	return nil
@@ -226,19 +215,12 @@ func verifyWithDefault(have, df *uint64) error {
 // checkCompatible reports the first upgrade whose activation at or before headTime differs
 // between n and o (l1-evm.md §4.4, "<Name> fork block timestamp").
 func (n *NetworkUpgrades) checkCompatible(o *NetworkUpgrades, headTime uint64) *params.ConfigCompatError {
-	for _, c := range []struct {
-		what     string
-		old, new *uint64
-	}{
-		{"SubnetEVM fork block timestamp", n.SubnetEVMTimestamp, o.SubnetEVMTimestamp},
-		{"Durango fork block timestamp", n.DurangoTimestamp, o.DurangoTimestamp},
-		{"Etna fork block timestamp", n.EtnaTimestamp, o.EtnaTimestamp},
-		{"Fortuna fork block timestamp", n.FortunaTimestamp, o.FortunaTimestamp},
-		{"Granite fork block timestamp", n.GraniteTimestamp, o.GraniteTimestamp},
-		{"Helicon fork block timestamp", n.HeliconTimestamp, o.HeliconTimestamp},
-	} {
-		if (forked(c.old, headTime) || forked(c.new, headTime)) && !u64Equal(c.old, c.new) {
-			return timestampCompatError(c.what, c.old, c.new)
+	others := o.upgrades()
+	for i, u := range n.upgrades() {
+		old, next := *u.timestamp, *others[i].timestamp
+		if (forked(old, headTime) || forked(next, headTime)) && !u64Equal(old, next) {
+			what := strings.ToUpper(u.name[:1]) + u.name[1:] + " fork block timestamp"
+			return timestampCompatError(what, old, next)
 		}
 	}
 	return nil
