@@ -6,7 +6,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
-	gethvm "github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth/tracers/logger"
 )
@@ -44,8 +43,7 @@ func (a *ethAPI) CreateAccessList(ctx context.Context, args callArgs, bnh *block
 		to = *args.To
 	}
 	exclude := map[common.Address]struct{}{from: {}, to: {}}
-	rules := a.vm.chainCfg.Rules(env.bctx.BlockNumber, env.bctx.Random != nil, env.bctx.Time)
-	for _, p := range gethvm.ActivePrecompiles(rules) {
+	for _, p := range a.vm.warmPrecompiles(env.bctx) {
 		exclude[p] = struct{}{}
 	}
 	var initial types.AccessList

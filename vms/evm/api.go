@@ -42,7 +42,7 @@ var (
 // server, and the filter system the filter methods use. Every exported
 // method of a service is an RPC method (STYLE.md rule 20), so the services
 // carry endpoints only; several services share the eth namespace. An L1
-// has the extras of l1API there too.
+// has the extras of l1API there too, the C-Chain those of cChainAPI.
 func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	vm.feeds.filters = newFilterSystem(vm.clock, filterTimeout)
 	srv := rpc.NewServer()
@@ -61,6 +61,8 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	}
 	if vm.l1 != nil {
 		services = append(services, service{"eth", &l1API{vm: vm}})
+	} else {
+		services = append(services, service{"eth", &cChainAPI{vm: vm}})
 	}
 	for _, s := range services {
 		if err := srv.RegisterName(s.name, s.svc); err != nil {
@@ -506,8 +508,7 @@ func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *block
 	}
 	env := &callEnv{state: st, header: header, bctx: bctx}
 	if so != nil {
-		rules := vm.chainCfg.Rules(bctx.BlockNumber, bctx.Random != nil, bctx.Time)
-		env.precompiles = gethvm.ActivePrecompiledContracts(rules)
+		env.precompiles = vm.standardPrecompiles(bctx)
 		if err := so.apply(st, env.precompiles); err != nil {
 			return nil, err
 		}
@@ -537,9 +538,9 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 }
 
 // newCallEVM returns an EVM that runs msg on env's state with the tracer
-// hooks (nil for none), with this chain's no-refund rule and, on an L1,
-// the stateful precompiles in force at the block's time (rt is their
-// runtime, nil on the C-Chain). The transaction allow list is not checked
+// hooks (nil for none), with this chain's no-refund rule and its
+// precompiles (rt is their runtime: on an L1, the stateful ones in force
+// at the block's time). The transaction allow list is not checked
 // here (l1-evm.md §5.3); the deployer allow list is, inside the EVM.
 // Without a gas price the base fee is not charged (go-ethereum's
 // NoBaseFee), so accounts without funds can call.

@@ -104,7 +104,7 @@ type executor struct {
 	header *types.Header
 	state  *state.StateDB
 	evm    *gethvm.EVM
-	// rt is evm's stateful-precompile runtime; nil on the C-Chain.
+	// rt is evm's precompile runtime.
 	rt *precompile.Runtime
 	// txAllowList: the transaction allow list is in force, so every
 	// sender needs a role in it (l1-evm.md §5.3).
@@ -151,8 +151,8 @@ func (vm *VM) getHashFn(number uint64) gethvm.GetHashFunc {
 }
 
 // newExecutor returns an executor of header's block on parent's state,
-// with what takes effect at the block's start (precompile activations and
-// state upgrades) already applied.
+// with what takes effect at the block's start (precompile activations,
+// state upgrades, then the EIP-4788 beacon root) already applied.
 func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
 	st, err := vm.stateAt(parent.Root)
 	if err != nil {
@@ -163,6 +163,15 @@ func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
 		return nil, fmt.Errorf("block %d upgrades: %w", header.Number, err)
 	}
 	evm, rt := vm.newEVM(vm.blockContext(header), noRefundState{st}, gethvm.Config{}, nil)
+	if root := header.ParentBeaconRoot; root != nil {
+		// EIP-4788, from Cancun (Etna): the beacon roots contract records
+		// the header's parent beacon root, always zero here (l1-evm.md
+		// §3.8, §4.4), keyed by the block's time, in a system call before
+		// the first transaction, as the reference does. Without the
+		// contract in the state (it is in no genesis unless put in its
+		// alloc) the call does nothing.
+		core.ProcessBeaconBlockRoot(*root, evm, nil)
+	}
 	return &executor{
 		vm:          vm,
 		header:      header,

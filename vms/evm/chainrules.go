@@ -121,13 +121,14 @@ func (vm *VM) l1FeeConfigAt(parent *types.Header, open func() (*state.StateDB, e
 	return &f, lastChanged, nil
 }
 
-// precompileEnv returns what the stateful precompiles of a block at time
-// t need (l1-evm.md §5): the configs in force, the Durango and Granite
-// flags and the blockchain ID. It reports false on the C-Chain, which has
-// none.
-func (vm *VM) precompileEnv(t uint64) (precompile.Env, bool) {
+// precompileEnv returns what the precompiles of a block at time t need
+// (l1-evm.md §5): the stateful configs in force, the Durango and Granite
+// flags and the blockchain ID. The C-Chain has no stateful precompile and
+// runs the local network's rules, under which Durango and Granite are
+// active from genesis (l1-evm.md §4.4, §8), so it has P256VERIFY, warm.
+func (vm *VM) precompileEnv(t uint64) precompile.Env {
 	if vm.l1 == nil {
-		return precompile.Env{}, false
+		return precompile.Env{Rules: precompile.Rules{IsDurango: true, IsGranite: true}, BlockchainID: vm.blockchainID}
 	}
 	var active []l1params.PrecompileConfig
 	for _, m := range l1params.Modules() {
@@ -139,26 +140,33 @@ func (vm *VM) precompileEnv(t uint64) (precompile.Env, bool) {
 		Rules:        precompile.Rules{IsDurango: vm.l1.IsDurango(t), IsGranite: vm.l1.IsGranite(t)},
 		Active:       active,
 		BlockchainID: vm.blockchainID,
-	}, true
+	}
+}
+
+// standardPrecompiles returns the precompiles, not stateful, of a block
+// with context bctx: go-ethereum's for its rules and P256VERIFY from
+// Granite (l1-evm.md §5.8). The map is the caller's.
+func (vm *VM) standardPrecompiles(bctx gethvm.BlockContext) gethvm.PrecompiledContracts {
+	rules := vm.chainCfg.Rules(bctx.BlockNumber, bctx.Random != nil, bctx.Time)
+	return precompile.StandardPrecompiles(rules, vm.precompileEnv(bctx.Time).Rules)
+}
+
+// warmPrecompiles returns the addresses of standardPrecompiles(bctx):
+// those warm from a transaction's start.
+func (vm *VM) warmPrecompiles(bctx gethvm.BlockContext) []common.Address {
+	rules := vm.chainCfg.Rules(bctx.BlockNumber, bctx.Random != nil, bctx.Time)
+	return precompile.WarmPrecompiles(rules, vm.precompileEnv(bctx.Time).Rules)
 }
 
 // newEVM returns an EVM for bctx over sdb with config cfg; base, when not
-// nil, replaces go-ethereum's precompile set for the block's rules. On an
-// L1 the EVM has the stateful precompiles in force at bctx.Time, the
-// deployer allow list's state wrapper and the call-frame tracker in front
-// of cfg.Tracer (package precompile), and rt is their runtime; on the
-// C-Chain rt is nil. Every EVM of the chain comes from here: block
+// nil, replaces standardPrecompiles(bctx) (state overrides moved some).
+// The EVM has the stateful precompiles in force at bctx.Time (an L1's),
+// the deployer allow list's state wrapper, P256VERIFY warm from Granite
+// and the call-frame tracker in front of cfg.Tracer (package precompile);
+// rt is their runtime. Every EVM of the chain comes from here: block
 // execution, calls, gas estimates, access lists and traces.
 func (vm *VM) newEVM(bctx gethvm.BlockContext, sdb gethvm.StateDB, cfg gethvm.Config, base gethvm.PrecompiledContracts) (*gethvm.EVM, *precompile.Runtime) {
-	env, ok := vm.precompileEnv(bctx.Time)
-	if !ok {
-		evm := gethvm.NewEVM(bctx, sdb, vm.chainCfg, cfg)
-		if base != nil {
-			evm.SetPrecompiles(base)
-		}
-		return evm, nil
-	}
-	rt := precompile.New(env)
+	rt := precompile.New(vm.precompileEnv(bctx.Time))
 	cfg.Tracer = rt.Hooks(cfg.Tracer)
 	evm := gethvm.NewEVM(bctx, rt.WrapState(sdb), vm.chainCfg, cfg)
 	rt.Install(evm, base)

@@ -18,7 +18,8 @@
 // # L1 chains
 //
 // New makes the C-Chain (a go-ethereum genesis, Config's fee config, the
-// blackhole as coinbase, no stateful precompiles). NewL1 (L1Factory) makes
+// blackhole as coinbase, no stateful precompiles, the local network's
+// rules: P256VERIFY from genesis). NewL1 (L1Factory) makes
 // a Subnet-EVM chain from its genesis and upgrade file (package l1params,
 // l1-evm.md §4), and the VM keeps its l1params.ChainConfig. Per block
 // (built or verified) the rules of l1-evm.md §3.4–§3.9 follow the parent
@@ -28,9 +29,12 @@
 // (the node's Config.Coinbase when building) when fee recipients are
 // allowed, else the blackhole. Precompile activations and disables due
 // since the parent, then state upgrades, are applied before the first
-// transaction. Every EVM the chain makes (blocks, eth_call,
+// transaction; then, from Cancun, the EIP-4788 system call records the
+// header's zero parent beacon root in the beacon roots contract, if a
+// genesis alloc put it there. Every EVM the chain makes (blocks, eth_call,
 // eth_estimateGas, eth_createAccessList, traces) carries the stateful
-// precompiles in force at the block's time (package precompile); the
+// precompiles in force at the block's time and, from Granite, P256VERIFY
+// warm at every transaction's start (package precompile); the
 // transaction allow list is checked at admission and in blocks, not in
 // calls. eth_feeConfig, eth_getChainConfig, eth_getActivePrecompilesAt
 // and eth_getActiveRulesAt are registered on L1s only (l1api.go). The
@@ -43,7 +47,10 @@
 // The eth, net, web3, txpool and debug namespaces are served by
 // go-ethereum's rpc server (api.go registers them), with go-ethereum's
 // field names and encodings. Block parameters also take the tag
-// "accepted" (blocktag.go). Logs are found by scanning headers' blooms
+// "accepted" (blocktag.go). The reference's extras are there too
+// (extras.go): eth_callDetailed, eth_getBadBlocks (always empty),
+// eth_baseFee, the newAcceptedTransactions subscription and, on the
+// C-Chain only, eth_suggestPriceOptions. Logs are found by scanning headers' blooms
 // over at most Config.LogsBlockRangeCap blocks (filters.go); installed
 // filters are fed synchronously by acceptance and expire after 5 minutes
 // unpolled, on the VM's clock. Calls take go-ethereum's state and block

@@ -7,12 +7,15 @@ import (
 )
 
 // feeds carries the events the websocket subscriptions and the installed
-// filters follow: accepted heads with their logs, and transactions entering
-// the mempool.
+// filters follow: accepted heads with their logs and transactions, and
+// transactions entering the mempool.
 type feeds struct {
-	heads   event.Feed // *types.Header
-	logs    event.Feed // []*types.Log
-	pending event.Feed // common.Hash
+	heads event.Feed // *types.Header
+	logs  event.Feed // []*types.Log
+	// accepted carries each accepted block that holds transactions
+	// (*types.Block, shared, never modified), for newAcceptedTransactions.
+	accepted event.Feed
+	pending  event.Feed // common.Hash
 	// filters are the installed filters; set once by newRPCServer, before
 	// the VM is returned, so before any event.
 	filters *filterSystem
@@ -31,6 +34,9 @@ func (f *feeds) sendHead(blk *types.Block, header *types.Header, receipts types.
 		f.filters.onHead(blk.Hash(), blk.NumberU64(), logs)
 	}
 	f.heads.Send(header)
+	if len(blk.Transactions()) > 0 {
+		f.accepted.Send(blk)
+	}
 	if len(logs) > 0 {
 		f.logs.Send(logs)
 	}

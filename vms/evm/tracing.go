@@ -220,8 +220,7 @@ func (vm *VM) traceCallEnv(ctx context.Context, bnh rpc.BlockNumberOrHash, cfg *
 	}
 	env := &callEnv{state: e.state, header: blk.Header(), bctx: bctx}
 	if cfg.StateOverrides != nil {
-		rules := vm.chainCfg.Rules(bctx.BlockNumber, bctx.Random != nil, bctx.Time)
-		env.precompiles = gethvm.ActivePrecompiledContracts(rules)
+		env.precompiles = vm.standardPrecompiles(bctx)
 		if err := cfg.StateOverrides.apply(e.state, env.precompiles); err != nil {
 			return nil, err
 		}

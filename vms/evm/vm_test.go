@@ -84,6 +84,12 @@ type node struct {
 
 func startNode(t *testing.T, dir string) *node {
 	t.Helper()
+	return startNodeGenesis(t, dir, cChainGenesis(t))
+}
+
+// startNodeGenesis is startNode with the C-Chain genesis genesis.
+func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
@@ -99,7 +105,7 @@ func startNode(t *testing.T, dir string) *node {
 		Aliases: []string{"C"},
 		Prefix:  storage.PrefixEVM,
 		Factory: evm.Factory{},
-		Genesis: cChainGenesis(t),
+		Genesis: genesis,
 		Indexed: false,
 	}))
 	srv := httptest.NewServer(r.handlers["/rpc"])

@@ -14,9 +14,12 @@
 //     is kept on a stack, so a precompile knows who called it and how.
 //   - [Runtime.WrapState] wraps the EVM's StateDB. Its GetNonce reports 1 for the address
 //     of a CREATE or CREATE2 that the deployer allow list refuses, so go-ethereum's own
-//     collision check fails that frame with all its gas consumed (l1-evm.md §7.2).
+//     collision check fails that frame with all its gas consumed (l1-evm.md §7.2). From
+//     Granite its Prepare adds P256VERIFY (0x…0100) to the precompiles go-ethereum warms
+//     at a transaction's start, so the first call to it pays the warm cost (§5.8).
 //   - [Runtime.Install] binds fresh precompile instances to the EVM and installs them with
-//     SetPrecompiles, next to the standard set.
+//     SetPrecompiles, next to the standard set ([StandardPrecompiles]: go-ethereum's for
+//     the EVM's rules plus P256VERIFY from Granite).
 //
 // The functions run inside RequiredGas, which then reports the gas the reference charges
 // on success; Run hands back the output or the error. Any error consumes all of the call's

@@ -2,11 +2,15 @@ package precompile
 
 import (
 	"errors"
+	"maps"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -18,6 +22,34 @@ type Rules struct {
 	// IsGranite: a DELEGATECALL or CALLCODE into a stateful precompile reverts with no gas
 	// left; getBlockchainID costs 200 instead of 2.
 	IsGranite bool
+}
+
+// P256VerifyAddress is the address of P256VERIFY (RIP-7212), a precompile from Granite on,
+// warm at every transaction's start (l1-evm.md §5.8).
+var P256VerifyAddress = common.BytesToAddress([]byte{0x01, 0x00})
+
+// StandardPrecompiles returns the precompiles (not stateful) of a block with go-ethereum
+// rules rules and upgrade flags r: go-ethereum's set for rules and, from Granite,
+// P256VERIFY taken from go-ethereum's Osaka set. The map is the caller's.
+func StandardPrecompiles(rules params.Rules, r Rules) vm.PrecompiledContracts {
+	set := vm.ActivePrecompiledContracts(rules)
+	if r.IsGranite {
+		if _, ok := set[P256VerifyAddress]; !ok {
+			set[P256VerifyAddress] = vm.PrecompiledContractsOsaka[P256VerifyAddress]
+		}
+	}
+	return set
+}
+
+// WarmPrecompiles returns the addresses of StandardPrecompiles(rules, r): those in every
+// transaction's access list from its start. Stateful precompiles are not among them
+// (l1-evm.md §5.0). The slice is the caller's.
+func WarmPrecompiles(rules params.Rules, r Rules) []common.Address {
+	addrs := slices.Clone(vm.ActivePrecompiles(rules))
+	if r.IsGranite && !slices.Contains(addrs, P256VerifyAddress) {
+		addrs = append(addrs, P256VerifyAddress)
+	}
+	return addrs
 }
 
 // delegateCallInvalidFrom is 2025-08-02 04:00Z: from then until Granite a DELEGATECALL or
@@ -97,9 +129,9 @@ func New(env Env) *Runtime {
 	return r
 }
 
-// Enabled reports whether any stateful precompile is active. When none is, WrapState and
-// Hooks return their argument unchanged and Install installs only the standard set, so an
-// EVM without precompiles pays nothing.
+// Enabled reports whether any stateful precompile is active. When none is, Hooks returns
+// its argument unchanged, WrapState does too before Granite, and Install installs only the
+// standard set, so an EVM without stateful precompiles pays (nearly) nothing.
 func (r *Runtime) Enabled() bool { return len(r.active) > 0 }
 
 // IsActive reports whether the precompile at addr is active in this block.
@@ -109,10 +141,11 @@ func (r *Runtime) IsActive(addr common.Address) bool {
 }
 
 // WrapState returns the StateDB to hand to vm.NewEVM: sdb with the deployer allow list's
-// nested-creation check (l1-evm.md §7.2). Every method but GetNonce is sdb's own, GetRefund
-// included.
+// nested-creation check (l1-evm.md §7.2) and, from Granite, P256VERIFY added to the
+// precompiles Prepare warms. Every method but GetNonce and Prepare is sdb's own, GetRefund
+// included. With neither in force it returns sdb.
 func (r *Runtime) WrapState(sdb vm.StateDB) vm.StateDB {
-	if !r.IsActive(l1params.DeployerAllowListAddress) {
+	if !r.IsActive(l1params.DeployerAllowListAddress) && !r.env.Rules.IsGranite {
 		return sdb
 	}
 	return &stateDB{StateDB: sdb, r: r}
@@ -120,10 +153,23 @@ func (r *Runtime) WrapState(sdb vm.StateDB) vm.StateDB {
 
 // stateDB reports nonce 1 for a creation the deployer allow list refuses, so go-ethereum's
 // collision check fails it: the nonce of the creator is bumped and all the frame's gas is
-// consumed, as the reference does (l1-evm.md §5.2, §7.2).
+// consumed, as the reference does (l1-evm.md §5.2, §7.2). From Granite it also warms
+// P256VERIFY at each transaction's start.
 type stateDB struct {
 	vm.StateDB
 	r *Runtime
+}
+
+// Prepare adds P256VERIFY to precompiles from Granite, then calls sdb's Prepare.
+// go-ethereum's ApplyMessage passes vm.ActivePrecompiles, which has P256VERIFY only from
+// Osaka, a fork this chain never turns on; the reference lists it among the active
+// precompiles from Granite, so it is warm (l1-evm.md §5.8). precompiles is go-ethereum's
+// shared table: it is copied, never appended to in place.
+func (s *stateDB) Prepare(rules params.Rules, sender, coinbase common.Address, dst *common.Address, precompiles []common.Address, list types.AccessList) {
+	if s.r.env.Rules.IsGranite && !slices.Contains(precompiles, P256VerifyAddress) {
+		precompiles = append(slices.Clip(precompiles), P256VerifyAddress)
+	}
+	s.StateDB.Prepare(rules, sender, coinbase, dst, precompiles, list)
 }
 
 func (s *stateDB) GetNonce(addr common.Address) uint64 {
@@ -150,26 +196,19 @@ func (r *Runtime) Hooks(user *tracing.Hooks) *tracing.Hooks {
 	return h
 }
 
-// Install binds the active stateful precompiles to evm and installs them, with base (nil
-// for go-ethereum's set for evm's rules) and, from Granite, P256VERIFY at 0x…0100
-// (l1-evm.md §5.8). evm must have been made with WrapState's state and Hooks' tracer.
-// Stateful precompile addresses are not added to any access list: the first call pays the
-// cold account cost (l1-evm.md §5.0).
+// Install binds the active stateful precompiles to evm and installs them on top of base:
+// nil means StandardPrecompiles for evm's rules (P256VERIFY at 0x…0100 from Granite,
+// l1-evm.md §5.8); a non-nil base is the whole standard set (state overrides may have
+// moved some of StandardPrecompiles' entries) and is not changed. evm must have been made
+// with WrapState's state and Hooks' tracer. Stateful precompile addresses are not added
+// to any access list: the first call pays the cold account cost (l1-evm.md §5.0).
 func (r *Runtime) Install(evm *vm.EVM, base vm.PrecompiledContracts) {
 	r.evm = evm
 	if base == nil {
-		base = vm.ActivePrecompiledContracts(evm.GetRules())
+		base = StandardPrecompiles(evm.GetRules(), r.env.Rules)
 	}
-	set := make(vm.PrecompiledContracts, len(base)+len(r.active)+1)
-	for a, p := range base {
-		set[a] = p
-	}
-	if r.env.Rules.IsGranite {
-		p256 := common.BytesToAddress([]byte{0x01, 0x00})
-		if _, ok := set[p256]; !ok {
-			set[p256] = vm.PrecompiledContractsOsaka[p256]
-		}
-	}
+	set := make(vm.PrecompiledContracts, len(base)+len(r.active))
+	maps.Copy(set, base)
 	for addr := range r.active {
 		if c := r.newContract(addr); c != nil {
 			set[addr] = c

@@ -2,6 +2,7 @@ package precompile
 
 import (
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -155,4 +156,72 @@ func TestInstall(t *testing.T) {
 	zero := uint64(0)
 	rt := New(Env{Active: []l1params.PrecompileConfig{&l1params.TxAllowListConfig{Upgrade: l1params.Upgrade{BlockTimestamp: &zero, Disable: true}}, nil}})
 	require.False(t, rt.Enabled())
+}
+
+// p256Probe is runtime code that CALLs P256VERIFY's address with no gas and returns the
+// gas the CALL cost plus 19 (the pushes around it): 119 when the address is warm, 2619
+// when it is cold.
+var p256Probe = []byte{
+	byte(vm.GAS),
+	byte(vm.PUSH0), byte(vm.PUSH0), byte(vm.PUSH0), byte(vm.PUSH0), byte(vm.PUSH0),
+	byte(vm.PUSH2), 0x01, 0x00, byte(vm.PUSH0), byte(vm.CALL), byte(vm.POP),
+	byte(vm.GAS), byte(vm.SWAP1), byte(vm.SUB),
+	byte(vm.PUSH0), byte(vm.MSTORE), byte(vm.PUSH1), 32, byte(vm.PUSH0), byte(vm.RETURN),
+}
+
+// TestP256Warm checks that P256VERIFY is a precompile from Granite only, and warm at a
+// transaction's start from then on (l1-evm.md §5.8), with or without stateful precompiles.
+func TestP256Warm(t *testing.T) {
+	t.Parallel()
+	cancun := slices.Clone(vm.PrecompiledAddressesCancun)
+	tests := []struct {
+		name       string
+		rules      Rules
+		cfgs       []l1params.PrecompileConfig
+		accessList bool
+		wantCost   uint64 // the probe's answer
+		wantRun    uint64 // gas a direct call with a 160-byte input uses
+	}{
+		{name: "granite, no stateful precompile: warm", rules: Rules{IsDurango: true, IsGranite: true}, wantCost: 119, wantRun: 6900},
+		{name: "granite, deployer allow list: warm", rules: Rules{IsDurango: true, IsGranite: true}, cfgs: allConfigs()[:1], wantCost: 119, wantRun: 6900},
+		{name: "granite, in the access list too: warm", rules: Rules{IsDurango: true, IsGranite: true}, accessList: true, wantCost: 119, wantRun: 6900},
+		{name: "before granite: cold, no precompile", rules: Rules{IsDurango: true}, wantCost: 2619, wantRun: 0},
+		{name: "before granite, deployer allow list: cold, no precompile", rules: Rules{IsDurango: true}, cfgs: allConfigs()[:1], wantCost: 2619, wantRun: 0},
+	}
+	probe := common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, tt.rules, tt.cfgs...)
+			h.deploy(probe, p256Probe)
+			var list []common.Address
+			if tt.accessList {
+				list = append(list, P256VerifyAddress)
+			}
+			res := h.applyWithAccessList(admin, &probe, nil, 100_000, list...)
+			require.NoError(t, res.Err)
+			require.Equal(t, tt.wantCost, new(big.Int).SetBytes(res.Return()).Uint64())
+			_, used, err := h.call(admin, P256VerifyAddress, make([]byte, 160), 10_000)
+			require.NoError(t, err)
+			require.Equal(t, tt.wantRun, used)
+		})
+	}
+	require.Equal(t, cancun, vm.PrecompiledAddressesCancun, "go-ethereum's table is unchanged")
+}
+
+// TestStandardPrecompiles checks the standard set and its warm addresses around Granite.
+func TestStandardPrecompiles(t *testing.T) {
+	t.Parallel()
+	rules := testChainConfig().Rules(big.NewInt(1), true, durangoTime)
+	for _, granite := range []bool{false, true} {
+		set := StandardPrecompiles(rules, Rules{IsGranite: granite})
+		warm := WarmPrecompiles(rules, Rules{IsGranite: granite})
+		_, ok := set[P256VerifyAddress]
+		require.Equal(t, granite, ok)
+		require.Equal(t, granite, slices.Contains(warm, P256VerifyAddress))
+		require.Len(t, warm, len(set))
+		for _, a := range warm {
+			require.Contains(t, set, a)
+		}
+	}
 }
