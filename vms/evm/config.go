@@ -8,7 +8,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -123,7 +122,8 @@ func ParseGenesis(b []byte, fees l1params.FeeConfig) (*core.Genesis, error) {
 	if g.Number != 0 {
 		return nil, errGenesisNumber
 	}
-	g.Config = ChainConfig(g.Config.ChainID)
+	zero := uint64(0)
+	g.Config = l1params.EthChainConfig(new(big.Int).Set(g.Config.ChainID), &zero, &zero)
 	if g.BaseFee == nil {
 		g.BaseFee = new(big.Int).Set(fees.MinBaseFee)
 	}
@@ -131,31 +131,4 @@ func ParseGenesis(b []byte, fees l1params.FeeConfig) (*core.Genesis, error) {
 		g.Difficulty = new(big.Int)
 	}
 	return &g, nil
-}
-
-// ChainConfig returns the go-ethereum chain config of an EVM chain with
-// chain ID id: every fork from Homestead through Cancun active from
-// genesis, Prague and later off. It is the EVM's config only; the chain's
-// own rules (fees, header) are this package's.
-func ChainConfig(id *big.Int) *params.ChainConfig {
-	zero := uint64(0)
-	b0 := func() *big.Int { return new(big.Int) }
-	return &params.ChainConfig{
-		ChainID:                 new(big.Int).Set(id),
-		HomesteadBlock:          b0(),
-		EIP150Block:             b0(),
-		EIP155Block:             b0(),
-		EIP158Block:             b0(),
-		ByzantiumBlock:          b0(),
-		ConstantinopleBlock:     b0(),
-		PetersburgBlock:         b0(),
-		IstanbulBlock:           b0(),
-		MuirGlacierBlock:        b0(),
-		BerlinBlock:             b0(),
-		LondonBlock:             b0(),
-		TerminalTotalDifficulty: b0(),
-		ShanghaiTime:            &zero,
-		CancunTime:              &zero,
-		BlobScheduleConfig:      &params.BlobScheduleConfig{Cancun: params.DefaultCancunBlobConfig},
-	}
 }

@@ -72,11 +72,19 @@ func scheduled(ts *uint64) *uint64 {
 // fork through London at block 0, Shanghai at Durango, Cancun at Etna, nothing later
 // (l1-evm.md §4.3 step 6, §7.5). A nil chain ID becomes 0. The result is the caller's.
 func (c *ChainConfig) EthConfig() *params.ChainConfig {
-	b0 := func() *big.Int { return new(big.Int) }
 	id := new(big.Int)
 	if c.ChainID != nil {
 		id.Set(c.ChainID)
 	}
+	return EthChainConfig(id, c.ShanghaiTime(), c.CancunTime())
+}
+
+// EthChainConfig returns the go-ethereum chain config of an EVM chain with chain ID id (kept by
+// the result): every block fork from Homestead through London at block 0, Shanghai and Cancun at
+// the given times (nil: never), Prague and later off. It is the EVM's config only; the chain's own
+// rules (fees, header) are package evm's. The C-Chain passes 0 for both times.
+func EthChainConfig(id *big.Int, shanghai, cancun *uint64) *params.ChainConfig {
+	b0 := func() *big.Int { return new(big.Int) }
 	return &params.ChainConfig{
 		ChainID:                 id,
 		HomesteadBlock:          b0(),
@@ -91,8 +99,8 @@ func (c *ChainConfig) EthConfig() *params.ChainConfig {
 		BerlinBlock:             b0(),
 		LondonBlock:             b0(),
 		TerminalTotalDifficulty: b0(),
-		ShanghaiTime:            c.ShanghaiTime(),
-		CancunTime:              c.CancunTime(),
+		ShanghaiTime:            shanghai,
+		CancunTime:              cancun,
 		BlobScheduleConfig:      &params.BlobScheduleConfig{Cancun: params.DefaultCancunBlobConfig},
 	}
 }
