@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/cornice-node/cornice/codec"
@@ -242,10 +241,11 @@ type effects struct {
 // semantic checks tx against the UTXOs of src at chain time now (unix seconds): every input's
 // UTXO exists, has the input's asset and amount, is unlocked, and the input's credential holds
 // the owners' signatures (§3.3). It assumes tx passed syntactic. It returns the tx's effects.
+//
+// Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
+// verifying a pending tx again does not recover its signatures a second time.
 func (r *rules) semantic(tx *Tx, src utxoSource, now uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
-	hash := tx.UnsignedHash()
-	signers := make(map[secp256k1fx.Signature]ids.ShortID, 1)
 	eff := &effects{txID: tx.ID(), consumed: make([]*UTXO, 0, len(base.Ins))}
 	for i := range base.Ins {
 		in := &base.Ins[i]
@@ -253,7 +253,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now uint64) (*effects, error) {
 		if err != nil {
 			return nil, transferError(err)
 		}
-		if err := verifySpend(in, ux, &tx.Creds()[i], hash, now, signers); err != nil {
+		if err := verifySpend(in, ux, tx, i, now); err != nil {
 			return nil, transferError(fmt.Errorf("input %d: %w", i, err))
 		}
 		eff.consumed = append(eff.consumed, ux)
@@ -262,9 +262,8 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now uint64) (*effects, error) {
 	return eff, nil
 }
 
-// verifySpend checks that in may spend ux with cred (§3.3). signers caches the addresses that
-// signatures over hash recover to: one key signing many inputs gives the same signature.
-func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+// verifySpend checks that in may spend ux with tx's credential cred (§3.3).
+func verifySpend(in *TransferableInput, ux *UTXO, tx *Tx, cred int, now uint64) error {
 	if in.AssetID != ux.AssetID {
 		return ErrAssetIDMismatch
 	}
@@ -279,21 +278,16 @@ func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, 
 		return ErrTooFewSigners
 	case len(idx) > int(out.Threshold):
 		return ErrTooManySigners
-	case len(idx) != len(cred.Sigs):
+	case len(idx) != len(tx.Creds()[cred].Sigs):
 		return ErrSignersMismatch
 	}
 	for j, k := range in.In.SigIndices {
 		if int(k) >= len(out.Addrs) {
 			return ErrIndexOutOfBounds
 		}
-		sig := cred.Sigs[j]
-		addr, ok := signers[sig]
-		if !ok {
-			var err error
-			if addr, err = secp256k1fx.RecoverAddress(hash, sig); err != nil {
-				return err
-			}
-			signers[sig] = addr
+		addr, err := tx.SignerAddress(cred, j)
+		if err != nil {
+			return err
 		}
 		if addr != out.Addrs[k] {
 			return ErrWrongSig

@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -123,8 +124,9 @@ func (m memSource) utxo(id ids.ID) (*UTXO, error) {
 	return nil, utxoNotFoundError(id)
 }
 
-// FuzzVerifyTx verifies arbitrary txs against the genesis UTXOs: the checks never panic, and a
-// tx that passes spends only UTXOs that exist.
+// FuzzVerifyTx verifies arbitrary txs against the genesis UTXOs: the checks never panic, a tx
+// that passes spends only UTXOs that exist, and verifying it again (with its signers remembered)
+// or a fresh copy parsed from its bytes gives the same outcome.
 func FuzzVerifyTx(f *testing.F) {
 	v := loadVectors(f)
 	for _, vec := range v.xTxVectors() {
@@ -152,9 +154,16 @@ func FuzzVerifyTx(f *testing.F) {
 			return
 		}
 		eff, err := r.semantic(tx, src, 1767225600)
+		again, errAgain := r.semantic(tx, src, 1767225600)
+		fresh, err2 := ParseTx(b)
+		require.NoError(t, err2)
+		_, errFresh := r.semantic(fresh, src, 1767225600)
+		require.Equal(t, fmt.Sprint(err), fmt.Sprint(errAgain))
+		require.Equal(t, fmt.Sprint(err), fmt.Sprint(errFresh))
 		if err != nil {
 			return
 		}
+		require.Equal(t, eff, again)
 		for _, ux := range eff.consumed {
 			require.Contains(t, src, ux.InputID())
 		}

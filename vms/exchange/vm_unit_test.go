@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"testing"
 
+	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -12,7 +13,31 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
+
+// newUnitVM returns a local X-Chain VM on a database in a temp directory, at the vectors' time
+// on a fake clock, with no pipeline around it: the test drives it.
+func newUnitVM(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis) {
+	t.Helper()
+	g, err := localGenesis()
+	require.NoError(t, err)
+	log := slog.New(slog.DiscardHandler)
+	db, err := storage.Open(t.TempDir(), log)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, chains.Context{
+		NetworkID: genesis.LocalNetworkID,
+		Chain:     chains.Chain{ID: g.XChainID},
+		Genesis:   g.XGenesis,
+		DB:        db.Prefixed(storage.PrefixExchange),
+		Log:       log,
+		Clock:     clock.NewFake(vectorTime),
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, vm.Close()) })
+	return vm, db, g
+}
 
 // TestPipelineContract drives the VM as the pipeline does, step by step: the mempool refuses
 // conflicts and duplicates and takes chained txs, a built block holds them in order, a block
@@ -20,22 +45,7 @@ import (
 // committed changes nothing.
 func TestPipelineContract(t *testing.T) {
 	t.Parallel()
-	g, err := localGenesis()
-	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	db, err := storage.Open(t.TempDir(), log)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	clk := clock.NewFake(vectorTime)
-	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, chains.Context{
-		NetworkID: genesis.LocalNetworkID,
-		Chain:     chains.Chain{ID: g.XChainID},
-		Genesis:   g.XGenesis,
-		DB:        db.Prefixed(storage.PrefixExchange),
-		Log:       log,
-		Clock:     clk,
-	})
-	require.NoError(t, err)
+	vm, db, g := newUnitVM(t)
 	ctx := t.Context()
 	n := &node{t: t, g: g}
 	ewoqKey := key(t, ewoqKeyHex)
@@ -46,7 +56,7 @@ func TestPipelineContract(t *testing.T) {
 	genesisUTXO := &utxos[1]
 	require.Equal(t, "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc", genesisUTXO.InputID().String())
 
-	_, err = vm.BuildBlock(ctx)
+	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 
 	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
@@ -129,5 +139,106 @@ func TestPipelineContract(t *testing.T) {
 	got, err := vm.GetBlock(ctx, built.ID())
 	require.NoError(t, err)
 	require.Equal(t, built.Bytes(), got.Bytes())
-	require.NoError(t, vm.Close())
+}
+
+// highS returns sig with s replaced by n − s: the same signature in the mutated form §3.2 refuses.
+func highS(sig secp256k1fx.Signature) secp256k1fx.Signature {
+	var s secp.ModNScalar
+	s.SetByteSlice(sig[32:64])
+	s.Negate()
+	b := s.Bytes()
+	copy(sig[32:64], b[:])
+	return sig
+}
+
+// withSig returns a tx with tx's unsigned bytes and one credential holding sig.
+func withSig(t *testing.T, tx *exchange.Tx, sig secp256k1fx.Signature) *exchange.Tx {
+	t.Helper()
+	forged, err := exchange.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
+	require.NoError(t, err)
+	require.Equal(t, tx.UnsignedBytes(), forged.UnsignedBytes())
+	return forged
+}
+
+// TestForgedCredentials checks that the signers a tx remembers (signed.Tx.SignerAddress) never
+// let a bad signature through: a tx whose unsigned bytes are a valid tx's, but whose credential
+// is forged, is refused when issued and in a block parsed from bytes, even after the valid tx
+// was verified (issued and built into a block); and a pending tx whose signature changes is
+// recovered again by the builder and dropped.
+func TestForgedCredentials(t *testing.T) {
+	t.Parallel()
+	vm, db, g := newUnitVM(t)
+	ctx := t.Context()
+	n := &node{t: t, g: g}
+	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
+	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
+	avax := g.AVAXAssetID
+	const start = 300_000_000_000_000_000
+	utxos := g.AVAX.UTXOs()
+	genesisUTXO := &utxos[1]
+
+	good := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	sig := good.Creds()[0].Sigs[0]
+	flipped := sig
+	flipped[40] ^= 1
+	forged := []struct {
+		name    string
+		tx      *exchange.Tx
+		wantErr error
+	}{
+		{"another key's signature", sign(t, good.Unsigned(), vmrqKey), exchange.ErrWrongSig},
+		{"a bit flipped in s", withSig(t, good, flipped), exchange.ErrWrongSig},
+		{"high S", withSig(t, good, highS(sig)), exchange.ErrMutatedSig},
+		{"no signature", withSig(t, good, secp256k1fx.Signature{}), exchange.ErrWrongSig},
+	}
+
+	// Issued: refused, the second time too (the refusal is remembered, not a pass).
+	for _, tt := range forged {
+		for range 2 {
+			require.ErrorIs(t, vm.IssueTx(tt.tx), tt.wantErr, tt.name)
+		}
+	}
+	_, err := vm.BuildBlock(ctx)
+	require.ErrorIs(t, err, chains.ErrNoWork)
+
+	// The valid tx is issued and built into a block: its signer is recovered and remembered.
+	require.NoError(t, vm.IssueTx(good))
+	built, err := vm.BuildBlock(ctx)
+	require.NoError(t, err)
+	require.NoError(t, built.Verify(ctx))
+	at := uint64(built.Timestamp().Unix())
+
+	// A block parsed from bytes with a forged tx of the same unsigned bytes fails Verify, and
+	// Accept (which verifies a block not verified yet) too; the valid block's bytes, parsed
+	// afresh, verify in full.
+	for _, tt := range forged {
+		blk, err := exchange.NewStandardBlock(built.Parent(), built.Height(), at, []*exchange.Tx{tt.tx})
+		require.NoError(t, err)
+		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
+		require.NoError(t, err)
+		require.ErrorIs(t, parsed.Verify(ctx), tt.wantErr, tt.name)
+		parsed, err = vm.ParseBlock(ctx, blk.Bytes())
+		require.NoError(t, err)
+		batch := db.NewBatch()
+		require.ErrorIs(t, parsed.Accept(ctx, batch), tt.wantErr, tt.name)
+		batch.Close()
+	}
+	again, err := vm.ParseBlock(ctx, built.Bytes())
+	require.NoError(t, err)
+	require.NoError(t, again.Verify(ctx))
+
+	batch := db.NewBatch()
+	require.NoError(t, built.Accept(ctx, batch))
+	require.NoError(t, batch.Commit())
+	require.NoError(t, vm.Accepted(ctx, built))
+
+	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
+	// recovered again by the builder, not answered from memory: it is dropped.
+	goodUTXOs := good.UTXOs()
+	next := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey)
+	require.NoError(t, vm.IssueTx(next))
+	next.Creds()[0].Sigs[0] = flipped
+	_, err = vm.BuildBlock(ctx)
+	require.ErrorIs(t, err, chains.ErrNoWork)
+	require.ErrorIs(t, vm.IssueTx(next), exchange.ErrWrongSig)
 }

@@ -168,7 +168,7 @@ func verifyAddSubnetValidator(tx *AddSubnetValidatorTx) error {
 
 // verifySubnetAuth checks that the tx's last credential satisfies auth for the subnet's owner and
 // that the subnet is still permissioned: a converted subnet is immutable (§4.4).
-func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *Tx, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *Tx, now uint64) error {
 	owner, err := src.subnetOwner(subnetID)
 	if err != nil {
 		return err
@@ -180,8 +180,7 @@ func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, 
 	case converted:
 		return fmt.Errorf("%s %w", subnetID, ErrSubnetImmutable)
 	}
-	creds := tx.Creds()
-	if err := verifyAuth(auth, owner, &creds[len(creds)-1], hash, now, signers); err != nil {
+	if err := verifyAuth(auth, owner, tx, len(tx.Creds())-1, now); err != nil {
 		return fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
 	}
 	return nil

@@ -2,7 +2,6 @@ package platform
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
 	"slices"
 
@@ -173,10 +172,11 @@ func verifyCreateChain(tx *CreateChainTx) error {
 // input's UTXO exists, is unlocked and is signed for (§3.3); the subnet authorization is the
 // subnet owner's (§4.4); the inputs cover the outputs plus the fee, gas × price (§4.8). It assumes
 // tx passed syntactic, and returns the tx's effects.
+//
+// Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
+// verifying a pending tx again does not recover its signatures a second time.
 func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
-	hash := tx.UnsignedHash()
-	signers := make(map[secp256k1fx.Signature]ids.ShortID, 1)
 	eff := &effects{
 		txID:     tx.ID(),
 		gas:      r.fees.Weights.Gas(Complexity(tx)),
@@ -189,7 +189,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 		if err != nil {
 			return nil, err
 		}
-		if err := verifySpend(in, ux, &tx.Creds()[i], hash, now, signers); err != nil {
+		if err := verifySpend(in, ux, tx, i, now); err != nil {
 			return nil, fmt.Errorf("failed to verify transfer: input %d: %w", i, err)
 		}
 		eff.consumed = append(eff.consumed, ux)
@@ -205,18 +205,18 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 	case *CreateSubnetTx:
 		eff.subnetOwner = &u.Owner
 	case *CreateChainTx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
 	case *AddSubnetValidatorTx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
 		if err := r.verifySubnetValidatorWindow(&u.Validator, now); err != nil {
 			return nil, err
 		}
 	case *ConvertSubnetToL1Tx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, hash, now, signers); err != nil {
+		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
 		conv, vals, total, err := convertEffects(u, now, accrued)
@@ -255,8 +255,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 			return nil, err
 		}
 		owner := secp256k1fx.OutputOwners{Threshold: v.deactivationOwner.Threshold, Addrs: v.deactivationOwner.Addresses}
-		creds := tx.Creds()
-		if err := verifyAuth(&u.DisableAuth, &owner, &creds[len(creds)-1], hash, now, signers); err != nil {
+		if err := verifyAuth(&u.DisableAuth, &owner, tx, len(tx.Creds())-1, now); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedL1ValidatorModification, err)
 		}
 		after := *v
@@ -344,9 +343,8 @@ func mulOverflow(a, b uint64) (uint64, bool) {
 	return p, p/b != a
 }
 
-// verifySpend checks that in may spend ux with cred (§3.3). signers caches the addresses that
-// signatures over hash recover to: one key signing many inputs gives the same signature.
-func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+// verifySpend checks that in may spend ux with tx's credential cred (§3.3).
+func verifySpend(in *TransferableInput, ux *UTXO, tx *Tx, cred int, now uint64) error {
 	if in.AssetID != ux.AssetID {
 		return ErrAssetIDMismatch
 	}
@@ -355,7 +353,7 @@ func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, 
 		return ErrWrongUTXOType
 	}
 	ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
-	if err := verifyAuth(&ti.Input, &out.OutputOwners, cred, hash, now, signers); err != nil {
+	if err := verifyAuth(&ti.Input, &out.OutputOwners, tx, cred, now); err != nil {
 		return err
 	}
 	if ti.Amount != out.Amount {
@@ -364,9 +362,10 @@ func verifySpend(in *TransferableInput, ux *UTXO, cred *secp256k1fx.Credential, 
 	return nil
 }
 
-// verifyAuth checks that cred holds, for each of in's signature indices, the signature over hash
-// of the owner's address at that index, and that the owner is unlocked at now (§3.3).
-func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, cred *secp256k1fx.Credential, hash [sha256.Size]byte, now uint64, signers map[secp256k1fx.Signature]ids.ShortID) error {
+// verifyAuth checks that tx's credential cred holds, for each of in's signature indices, the
+// signature over tx's unsigned hash of the owner's address at that index, and that the owner is
+// unlocked at now (§3.3).
+func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx *Tx, cred int, now uint64) error {
 	switch idx := in.SigIndices; {
 	case owner.Locktime > now:
 		return fmt.Errorf("%w: until %d", ErrTimelocked, owner.Locktime)
@@ -374,21 +373,16 @@ func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, cred *se
 		return ErrTooFewSigners
 	case len(idx) > int(owner.Threshold):
 		return ErrTooManySigners
-	case len(idx) != len(cred.Sigs):
+	case len(idx) != len(tx.Creds()[cred].Sigs):
 		return ErrSignersMismatch
 	}
 	for j, k := range in.SigIndices {
 		if int(k) >= len(owner.Addrs) {
 			return ErrIndexOutOfBounds
 		}
-		sig := cred.Sigs[j]
-		addr, ok := signers[sig]
-		if !ok {
-			var err error
-			if addr, err = secp256k1fx.RecoverAddress(hash, sig); err != nil {
-				return err
-			}
-			signers[sig] = addr
+		addr, err := tx.SignerAddress(cred, j)
+		if err != nil {
+			return err
 		}
 		if addr != owner.Addrs[k] {
 			return ErrWrongSig

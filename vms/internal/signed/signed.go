@@ -5,6 +5,14 @@
 //
 // Each VM instantiates Tx with its own closed set of unsigned kinds and gives a Codec for them. A
 // Tx is immutable and safe for concurrent reads.
+//
+// Recovering a signer is the costliest step of verifying a tx (pure-Go secp256k1 public-key
+// recovery), and a tx is verified more than once on its way from the mempool to a block: when it
+// is issued and again when a block is built with it. [Tx.SignerAddress] therefore remembers, on
+// the Tx value itself, the address each of its signatures recovers to over its own unsigned
+// bytes. The memo lives and dies with that one Tx: a tx decoded again from bytes (a block parsed
+// from the network or the database, the same tx issued twice) starts empty and is verified in
+// full.
 package signed
 
 import (
@@ -41,6 +49,9 @@ type Tx[U any] struct {
 	// unsignedLen is the length of the unsigned bytes, a prefix of bytes (§2.2).
 	unsignedLen int
 	id          ids.ID
+	// signers memoizes SignerAddress. It is a pointer so that the VMs' Tx types, which embed a
+	// Tx by value, can copy one before first use; every constructor sets it.
+	signers *signerMemo
 }
 
 // New encodes unsigned and creds into a Tx. The caller must not modify either afterwards. It fails
@@ -55,7 +66,7 @@ func New[U any](c Codec[U], unsigned U, creds []secp256k1fx.Credential) (*Tx[U],
 	if err != nil {
 		return nil, err
 	}
-	return &Tx[U]{unsigned: unsigned, creds: creds, bytes: b, unsignedLen: n, id: sha256.Sum256(b)}, nil
+	return &Tx[U]{unsigned: unsigned, creds: creds, bytes: b, unsignedLen: n, id: sha256.Sum256(b), signers: &signerMemo{}}, nil
 }
 
 // UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields (§2.2).
@@ -88,7 +99,7 @@ func read[U any](c Codec[U], u *codec.Unpacker) (tx *Tx[U], start, unsignedEnd i
 	unsigned := c.ReadUnsigned(u)
 	unsignedEnd = u.Offset()
 	creds := readCredentials(u)
-	return &Tx[U]{unsigned: unsigned, creds: creds}, start, unsignedEnd
+	return &Tx[U]{unsigned: unsigned, creds: creds, signers: &signerMemo{}}, start, unsignedEnd
 }
 
 // ReadAll reads a count and that many txs without version prefixes, then gives each tx its own
