@@ -75,6 +75,9 @@ func (p *P) Builder(ctx context.Context) (PBuilder, error) {
 // api returns the chain's platform service.
 func (p *P) api() chainAPI { return chainAPI{client: p.client, path: pPath, service: "platform"} }
 
+// NetworkID returns the ID of the node's network.
+func (p *P) NetworkID() uint32 { return p.builder.NetworkID }
+
 // Address returns the key's P-Chain address.
 func (p *P) Address() string { return p.key.ChainAddress(pAlias, p.builder.NetworkID) }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -116,6 +117,11 @@ func createL1(ctx context.Context, client *wallet.Client, key *wallet.Key, req l
 	p, err := wallet.NewP(ctx, client, key, clk)
 	if err != nil {
 		return l1Result{}, err
+	}
+	// The node would refuse to run a genesis it cannot parse, and only after three paid txs: check
+	// it first, with the texts the node would give (no upgrade file: the chain has no ID yet).
+	if _, err := l1params.ParseGenesis(req.Genesis, nil, p.NetworkID()); err != nil {
+		return l1Result{}, fmt.Errorf("L1 genesis: %w", err)
 	}
 	res, found, err := findL1(ctx, client, req.Genesis)
 	if err != nil {

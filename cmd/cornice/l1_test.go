@@ -519,3 +519,24 @@ func TestExampleGenesis(t *testing.T) {
 	require.Equal(t, "0x0", g.Difficulty)
 	require.Equal(t, "0x0", g.Timestamp)
 }
+
+// TestL1CreateBadGenesis refuses a genesis the node could not run before any tx is paid for: the
+// P-Chain stays where it was.
+func TestL1CreateBadGenesis(t *testing.T) {
+	t.Parallel()
+	xn := startXNode(t, t.TempDir())
+	example, err := os.ReadFile(exampleGenesis)
+	require.NoError(t, err)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, bytes.Replace(example, []byte(`"gasLimit": "0x7A1200"`), []byte(`"gasLimit": "0x7A1201"`), 1), 0o600))
+	var before platform.GetHeightReply
+	xn.call("/ext/bc/P", "platform.getHeight", nil, &before)
+
+	_, _, code, stdout, stderr := runCLI(t, "l1", "create", "--node-uri", xn.base, "--genesis", bad)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Equal(t, "cornice: L1 genesis: gas limit in fee config (8000000) does not match gas limit in header (8000001)\n", stderr)
+	var after platform.GetHeightReply
+	xn.call("/ext/bc/P", "platform.getHeight", nil, &after)
+	require.Equal(t, before, after)
+}
