@@ -192,8 +192,8 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Factory:    factory,
 			Genesis:    g.CGenesis,
 			// --evm-block-time is the C-Chain's: interval building is the pipeline's minimum gap
-			// between blocks, and the EVM never builds an empty block. L1 chains will take their
-			// block time from their own chain config.
+			// between blocks, and the EVM never builds an empty block. L1 chains build at once
+			// (node/l1.go sets no gap).
 			MinBlockGap: n.cfg.EVMBlockTime,
 		}})
 	}

@@ -2,7 +2,7 @@ package evm
 
 import (
 	"context"
-
+	"encoding/binary"
 	"fmt"
 	"math/big"
 	"time"
@@ -43,6 +43,9 @@ type Block struct {
 	// nextHeader on the head it names as parent, so Verify need not check
 	// it again while that head is still the last accepted block.
 	built bool
+	// gasCost is the block's block gas cost (l1-evm.md §3.7), set by
+	// BuildBlock and Verify; Accept records it.
+	gasCost uint64
 }
 
 var _ chains.Block = (*Block)(nil)
@@ -309,6 +312,17 @@ func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 // goes in, highest effective tip first, each sender's in nonce order.
 // Transactions that fail go out of the mempool; a block is never empty.
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
+	b, err := vm.buildBlock(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	vm.built.Store(b)
+	return b, nil
+}
+
+// buildBlock builds a block as BuildBlock says; without checkFee it skips
+// the block fee check (tests make invalid blocks with it).
+func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 	head := vm.currentHead()
 	parent := vm.currentHeader()
 	r, err := vm.childRulesOf(head)
@@ -353,10 +367,26 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	if len(e.txs) == 0 {
 		return nil, chains.ErrNoWork
 	}
+	cost := vm.childGasCost(r, header.Time)
+	if cost > 0 && checkFee {
+		fee, err := blockFee(header.BaseFee, e.txs, e.receipts)
+		if err != nil {
+			return nil, err
+		}
+		if fee.Cmp(new(big.Int).SetUint64(cost)) < 0 {
+			// Too soon for these tips: the cost falls by blockGasCostStep
+			// a second past targetBlockRate, so try again when it is
+			// covered (a new transaction signals sooner).
+			at, ok := vm.gasCostReadyAt(r, header.Time, satUint64(fee))
+			if ok {
+				vm.retryBuildAt(at)
+			}
+			vm.log.Debug("block fee below the block gas cost, waiting", "cost", cost, "fee", fee, "retryAt", at, "retry", ok)
+			return nil, chains.ErrNoWork
+		}
+	}
 	blk, res := e.finish()
-	b := &Block{vm: vm, eth: blk, result: res, built: true}
-	vm.built.Store(b)
-	return b, nil
+	return &Block{vm: vm, eth: blk, result: res, built: true, gasCost: cost}, nil
 }
 
 // Verify implements chains.Block: the header follows the chain's rules on
@@ -368,14 +398,20 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
 	head := vm.currentHead()
-	if b.built && b.result != nil && b.eth.ParentHash() == head.Hash() {
-		return nil
-	}
-	parent, h := vm.currentHeader(), b.eth.Header()
 	r, err := vm.childRulesOf(head)
 	if err != nil {
 		return err
 	}
+	cost := vm.childGasCost(r, b.eth.Time())
+	if b.built && b.eth.ParentHash() == head.Hash() && b.gasCost != cost {
+		// Only a built block claims a cost: the bytes carry none, so a
+		// block from elsewhere is held to the recomputed one.
+		return blockGasCostError(b.gasCost, cost)
+	}
+	if b.built && b.result != nil && b.eth.ParentHash() == head.Hash() {
+		return nil
+	}
+	parent, h := vm.currentHeader(), b.eth.Header()
 	if err := vm.verifyHeader(parent, r, h, len(b.eth.Transactions())); err != nil {
 		return err
 	}
@@ -395,6 +431,9 @@ func (b *Block) Verify(ctx context.Context) error {
 			return fmt.Errorf("transaction %d (%s): %w", i, tx.Hash(), err)
 		}
 	}
+	if err := verifyBlockFee(h.BaseFee, cost, e.txs, e.receipts); err != nil {
+		return err
+	}
 	blk, res := e.finish()
 	if got := blk.Header(); got.Hash() != h.Hash() {
 		switch {
@@ -408,7 +447,7 @@ func (b *Block) Verify(ctx context.Context) error {
 			return headerError("block hash", h.Hash(), got.Hash())
 		}
 	}
-	b.result = res
+	b.result, b.gasCost = res, cost
 	return nil
 }
 
@@ -493,6 +532,11 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 	rawdb.WriteHeadHeaderHash(eb, hash)
 	rawdb.WriteHeadBlockHash(eb, hash)
 	rawdb.WriteHeadFastBlockHash(eb, hash)
+	if vm.hasGasCostRecord(number, blk.Time()) {
+		if err := eb.Put(gasCostKey(hash), binary.BigEndian.AppendUint64(nil, b.gasCost)); err != nil {
+			return fmt.Errorf("write block %s: %w", hash, err)
+		}
+	}
 	if err := eb.Write(); err != nil {
 		return fmt.Errorf("write block %s: %w", hash, err)
 	}

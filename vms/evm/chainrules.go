@@ -34,6 +34,11 @@ type childRules struct {
 	// must carry coinbase.
 	coinbase    common.Address
 	anyCoinbase bool
+	// parentTime is the parent's time and parentGasCost its block gas
+	// cost (nil: none, the genesis before Etna), from which a child's cost
+	// follows before Granite (childGasCost); nil on the C-Chain.
+	parentTime    uint64
+	parentGasCost *uint64
 }
 
 // childRulesOf returns the rules of blk's children, cached for the last
@@ -74,7 +79,14 @@ func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *stat
 	if !fees.GasLimit.IsUint64() {
 		return nil, gasLimitRangeError(fees.GasLimit)
 	}
-	r := &childRules{parent: hash, fees: fees, gasLimit: fees.GasLimit.Uint64(), lastChangedAt: lastChanged}
+	parentCost, err := vm.gasCostOf(parent, hash)
+	if err != nil {
+		return nil, err
+	}
+	r := &childRules{
+		parent: hash, fees: fees, gasLimit: fees.GasLimit.Uint64(), lastChangedAt: lastChanged,
+		parentTime: parent.Time, parentGasCost: parentCost,
+	}
 	switch {
 	case vm.l1.IsPrecompileEnabled(l1params.RewardManagerAddress, parent.Time):
 		st, err := open()

@@ -27,7 +27,13 @@
 // is enabled at the parent's time, else the genesis feeConfig; the header's
 // gas limit is its gasLimit; the coinbase is the RewardManager's, or any
 // (the node's Config.Coinbase when building) when fee recipients are
-// allowed, else the blackhole. Precompile activations and disables due
+// allowed, else the blackhole. Before Granite a block has the block gas
+// cost of §3.7, from the parent's cost and fee config, which its fee must
+// cover (gascost.go): it is not in the header, so each accepted block's
+// cost is kept in a record beside it, and a block whose tips fall short is
+// built only once the cost has come down (a retry timer on the VM's clock
+// signals WorkReady). The chain's config.json (chainfile.go: feeRecipient,
+// rpc-gas-cap, api-max-blocks-per-request) overrides Config. Precompile activations and disables due
 // since the parent, then state upgrades, are applied before the first
 // transaction; then, from Cancun, the EIP-4788 system call records the
 // header's zero parent beacon root in the beacon roots contract, if a

@@ -66,6 +66,24 @@ func l1CoinbaseError(have, want common.Address) error {
 	return fmt.Errorf("invalid coinbase: %s does not match required coinbase address %s", have.Hex(), want.Hex())
 }
 
+// blockGasCostError is Subnet-EVM's text for a block whose block gas cost
+// is not the one its parent and time give (l1-evm.md §3.7).
+func blockGasCostError(have, want uint64) error {
+	return fmt.Errorf("invalid block gas cost: have %d, want %d", have, want)
+}
+
+// insufficientBlockFeeError is Subnet-EVM's text for a block whose fee does
+// not cover its block gas cost (l1-evm.md §3.7, VerifyBlockFee).
+func insufficientBlockFeeError(cost uint64, fee *big.Int) error {
+	return fmt.Errorf("insufficient gas to cover the block cost: expected %d but got %s", cost, fee)
+}
+
+// chainFileError: the chain's config.json is malformed; the chain does
+// not start. There is no reference text: it names the file.
+func chainFileError(chainID string, err error) error {
+	return fmt.Errorf("chain config file %s/config.json: %w", chainID, err)
+}
+
 // Mempool rejections. The texts are go-ethereum's (core/error.go,
 // core/txpool/errors.go, core/txpool/validation.go), which wallets and
 // scripts match (issue #4 §2); the sentinels are go-ethereum's own, so

@@ -2,6 +2,7 @@ package evm
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 
@@ -90,10 +91,90 @@ func NextBaseFee(f *l1params.FeeConfig, parent *types.Header, t uint64) (*big.In
 	return base, extra, nil
 }
 
-// NextBlockGasCost is the block gas cost of l1-evm.md §3.7. With Granite
-// active, as on every network this node runs, it is always zero, so no
-// header carries it and no block fee check applies.
-func NextBlockGasCost() uint64 { return 0 }
+// BlockGasCost is the block gas cost of a block elapsed seconds after its
+// parent, whose own cost is parentCost (nil when the parent has none), under
+// the parent's fee config f, before Granite (l1-evm.md §3.7): the parent's
+// cost moves up by blockGasCostStep per second the block comes sooner than
+// targetBlockRate and down by as much per second later, saturating, then is
+// clamped to [minBlockGasCost, maxBlockGasCost]. From Granite on the cost
+// is 0 (VM.childGasCost). f must pass f.Verify.
+func BlockGasCost(f *l1params.FeeConfig, parentCost *uint64, elapsed uint64) uint64 {
+	lo, hi := satUint64(f.MinBlockGasCost), satUint64(f.MaxBlockGasCost)
+	if parentCost == nil {
+		return lo
+	}
+	target := f.TargetBlockRate
+	dev := target - elapsed
+	if elapsed > target {
+		dev = elapsed - target
+	}
+	change := mulSat(satUint64(f.BlockGasCostStep), dev)
+	var cost uint64
+	if elapsed <= target {
+		cost = *parentCost + change
+		if cost < change { // overflow
+			cost = hi
+		}
+	} else {
+		cost = *parentCost - change
+		if change > *parentCost { // underflow
+			cost = lo
+		}
+	}
+	return min(max(cost, lo), hi)
+}
+
+// blockFee is the block fee of l1-evm.md §3.7 of a block with base fee
+// baseFee: Σ effectiveTip·gasUsed over its transactions, divided by the base
+// fee, in gas. receipts[i] is txs[i]'s.
+func blockFee(baseFee *big.Int, txs types.Transactions, receipts types.Receipts) (*big.Int, error) {
+	if baseFee == nil || baseFee.Sign() <= 0 {
+		return nil, errNoParentBaseFee
+	}
+	total, gas := new(big.Int), new(big.Int)
+	for i, tx := range txs {
+		tip, err := tx.EffectiveGasTip(baseFee)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %d (%s): %w", i, tx.Hash(), err)
+		}
+		total.Add(total, tip.Mul(tip, gas.SetUint64(receipts[i].GasUsed)))
+	}
+	return total.Div(total, baseFee), nil
+}
+
+// verifyBlockFee is VerifyBlockFee of l1-evm.md §3.7: the block fee must
+// cover the block gas cost; skipped when the cost is 0.
+func verifyBlockFee(baseFee *big.Int, cost uint64, txs types.Transactions, receipts types.Receipts) error {
+	if cost == 0 {
+		return nil
+	}
+	fee, err := blockFee(baseFee, txs, receipts)
+	if err != nil {
+		return err
+	}
+	if fee.Cmp(new(big.Int).SetUint64(cost)) < 0 {
+		return insufficientBlockFeeError(cost, fee)
+	}
+	return nil
+}
+
+// satUint64 is n as a uint64, 2^64−1 when larger, 0 when nil or negative.
+func satUint64(n *big.Int) uint64 {
+	switch {
+	case n == nil || n.Sign() <= 0:
+		return 0
+	case !n.IsUint64():
+		return math.MaxUint64
+	}
+	return n.Uint64()
+}
+
+func mulSat(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
+}
 
 func addSat(a, b uint64) uint64 {
 	if a > math.MaxUint64-b {

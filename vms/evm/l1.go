@@ -45,14 +45,23 @@ func (f L1Factory) New(ctx context.Context, c chains.Context) (chains.VM, error)
 }
 
 // NewL1 makes the VM of the L1 EVM chain c: its genesis is parsed with
-// l1params.ParseGenesis (c.Genesis, c.Upgrade, c.NetworkID). On an empty key
+// l1params.ParseGenesis (c.Genesis, c.Upgrade, c.NetworkID), and its
+// config.json (c.Config: feeRecipient, rpc-gas-cap and
+// api-max-blocks-per-request, with Subnet-EVM's meanings) overrides cfg. On an empty key
 // space it writes the genesis block (precompile activations, then the
 // alloc, l1-evm.md §4.1) and the chain config in one batch of its own.
 // Otherwise it checks the chain config against the one stored at the
 // previous start (l1params.CheckCompatible at the head's time), refusing
 // to start on an incompatible change, and resumes at the stored head.
 func NewL1(_ context.Context, cfg Config, c chains.Context) (*VM, error) {
-	cfg = cfg.withDefaults()
+	file, err := parseChainFile(c.Config)
+	if err != nil {
+		return nil, chainFileError(c.Chain.ID.String(), err)
+	}
+	if len(file.unknown) > 0 && c.Log != nil {
+		c.Log.Warn("ignoring unsupported keys of the chain's config.json", "keys", file.unknown)
+	}
+	cfg = file.apply(cfg).withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}

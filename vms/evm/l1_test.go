@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -89,7 +90,16 @@ type l1Node struct {
 // for none) on clk.
 func startL1(t *testing.T, dir string, upgrade []byte, clk *clock.Fake) (*l1Node, error) {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return startL1With(t, dir, upgrade, nil, nil, clk)
+}
+
+// startL1With is startL1 with the chain's config.json file (nil for
+// none), logging to log (nil: the test's output).
+func startL1With(t *testing.T, dir string, upgrade, file []byte, log *slog.Logger, clk *clock.Fake) (*l1Node, error) {
+	t.Helper()
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
 	vm, err := evm.NewL1(t.Context(), evm.Config{Coinbase: feeRecipient}, chains.Context{
@@ -97,6 +107,7 @@ func startL1(t *testing.T, dir string, upgrade []byte, clk *clock.Fake) (*l1Node
 		Chain:     chains.Chain{ID: l1Blockchain, Name: "l1"},
 		Genesis:   l1Genesis(t),
 		Upgrade:   upgrade,
+		Config:    file,
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clk,
@@ -813,4 +824,54 @@ func TestL1Restart(t *testing.T) {
 	num, err = n.client.BlockNumber(ctx)
 	require.NoError(t, err)
 	require.Equal(t, head.NumberU64()+1, num)
+}
+
+// TestL1ChainFile checks the L1's config.json: feeRecipient is the
+// coinbase once fee recipients are allowed, rpc-gas-cap caps eth_call,
+// api-max-blocks-per-request caps eth_getLogs, unknown keys are logged
+// once and ignored, and a malformed file keeps the chain from starting.
+func TestL1ChainFile(t *testing.T) {
+	t.Parallel()
+	recipient := common.HexToAddress("0x00000000000000000000000000000000000fee02")
+	file := []byte(`{"feeRecipient":"` + recipient.Hex() + `","rpc-gas-cap":100000,"api-max-blocks-per-request":1,"pruning-enabled":false,"log-level":"info"}`)
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	n, err := startL1With(t, t.TempDir(), nil, file, log, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(logs.String(), "level=WARN"))
+	require.Contains(t, logs.String(), `msg="ignoring unsupported keys of the chain's config.json" keys="[log-level pruning-enabled]"`)
+
+	// The reward manager lets block producers choose: the file's recipient.
+	key := fundedKey(t)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000d3")
+	n.mustSend(t, key, ptrAddr(l1params.RewardManagerAddress), 100_000, pack(t, precompile.RewardManagerABI(), "allowFeeRecipients"))
+	require.Equal(t, evm.BlackholeAddr, n.build(t).Coinbase())
+	n.mustSend(t, key, &to, 21_000, nil)
+	require.Equal(t, recipient, n.build(t).Coinbase())
+
+	// GAS at the start of the call: the cap less the intrinsic 21,000 and
+	// the 2 of GAS itself.
+	var out hexutil.Bytes
+	gasCode := common.FromHex("5a5f5260205ff3")
+	require.NoError(t, n.rpc.Call(&out, "eth_call", map[string]any{"to": probeAddr}, "latest", codeAt(probeAddr, gasCode)))
+	require.Equal(t, uint64(100_000-21_000-2), new(big.Int).SetBytes(out).Uint64())
+
+	_, err = n.client.FilterLogs(t.Context(), ethereum.FilterQuery{FromBlock: big.NewInt(0), ToBlock: big.NewInt(1)})
+	require.EqualError(t, err, "exceed maximum block range 1: blocks 0 to 1 are 2 blocks")
+	_, err = n.client.FilterLogs(t.Context(), ethereum.FilterQuery{FromBlock: big.NewInt(1), ToBlock: big.NewInt(1)})
+	require.NoError(t, err)
+
+	tests := []struct {
+		name, file, wantErr string
+	}{
+		{"malformed", `{"rpc-gas-cap":`, "unexpected end of JSON input"},
+		{"wrong type", `{"rpc-gas-cap":"1"}`, "rpc-gas-cap: json: cannot unmarshal string into Go value of type uint64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := startL1With(t, t.TempDir(), nil, []byte(tt.file), nil, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+			require.EqualError(t, err, "chain config file "+l1Blockchain.String()+"/config.json: "+tt.wantErr)
+		})
+	}
 }

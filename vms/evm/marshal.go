@@ -19,8 +19,8 @@ import (
 // Subnet-EVM's totalDifficulty: the genesis has difficulty 0 and every block
 // 1, so it equals the number (l1-evm.md §1.6). ethclient ignores it; viem
 // reads it when present. An L1's header also has Subnet-EVM's
-// blockGasCost, 0 from Granite on (l1-evm.md §1.6, §3.7), which this node
-// always charges (NextBlockGasCost).
+// blockGasCost (l1-evm.md §1.6, §3.7): the accepted block's cost (gasCostOf),
+// 0 from Granite on.
 func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	enc, err := json.Marshal(h)
 	if err != nil {
@@ -32,8 +32,12 @@ func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	}
 	m["totalDifficulty"] = (*hexutil.Big)(new(big.Int).Set(h.Number))
 	// The genesis has it only when Etna is active at its time (§4.1).
-	if vm.l1 != nil && (h.Number.Sign() > 0 || vm.l1.IsEtna(h.Time)) {
-		m["blockGasCost"] = hexutil.Uint64(NextBlockGasCost())
+	cost, err := vm.gasCostOf(h, h.Hash())
+	if err != nil {
+		return nil, err
+	}
+	if cost != nil {
+		m["blockGasCost"] = hexutil.Uint64(*cost)
 	}
 	return m, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/lru"
@@ -86,6 +87,12 @@ type VM struct {
 	// (nearly always the head): block building, checks and admission all
 	// ask for the head's.
 	childRulesCache atomic.Pointer[childRules]
+
+	retryMu sync.Mutex // guards the fields below
+	// retry is the timer that signals work again once the block gas cost
+	// has come down (retryBuildAt); retryStopped: Close stopped it for good.
+	retry        *time.Timer
+	retryStopped bool
 
 	mu sync.RWMutex // guards the fields below
 	// head is the last accepted block.
@@ -405,6 +412,7 @@ func (vm *VM) Close() error {
 	}
 	vm.closed = true
 	vm.mu.Unlock()
+	vm.stopRetry()
 	vm.rpc.Stop()
 	vm.feeds.close()
 	return vm.triedb.Close()

@@ -1,0 +1,97 @@
+package evm
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseChainFile(t *testing.T) {
+	t.Parallel()
+	recipient := common.HexToAddress("0x00000000000000000000000000000000000fee02")
+	u64 := func(v uint64) *uint64 { return &v }
+	i64 := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name    string
+		in      string
+		want    chainFile
+		wantErr string
+	}{
+		{name: "none", in: "", want: chainFile{}},
+		{name: "null", in: " null\n", want: chainFile{}},
+		{name: "empty object", in: "{}", want: chainFile{}},
+		{
+			name: "every key",
+			in:   `{"feeRecipient":"0x00000000000000000000000000000000000fee02","rpc-gas-cap":100000,"api-max-blocks-per-request":7}`,
+			want: chainFile{feeRecipient: &recipient, rpcGasCap: u64(100_000), apiMaxBlocksPerRequest: i64(7)},
+		},
+		{name: "empty fee recipient", in: `{"feeRecipient":""}`, want: chainFile{}},
+		{
+			name: "unknown keys, sorted",
+			in:   `{"pruning-enabled":false,"log-level":"debug","rpc-gas-cap":0}`,
+			want: chainFile{rpcGasCap: u64(0), unknown: []string{"log-level", "pruning-enabled"}},
+		},
+		{name: "malformed", in: `{"rpc-gas-cap":`, wantErr: "unexpected end of JSON input"},
+		{name: "not an object", in: `[1]`, wantErr: "json: cannot unmarshal array into Go value of type map[string]json.RawMessage"},
+		{name: "wrong type", in: `{"rpc-gas-cap":"50"}`, wantErr: "rpc-gas-cap: json: cannot unmarshal string into Go value of type uint64"},
+		{name: "bad address", in: `{"feeRecipient":"0x12"}`, wantErr: `feeRecipient: not an address: "0x12"`},
+		{name: "negative cap", in: `{"api-max-blocks-per-request":-1}`, wantErr: "api-max-blocks-per-request: negative: -1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseChainFile([]byte(tt.in))
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestChainFileApply(t *testing.T) {
+	t.Parallel()
+	node := Config{Coinbase: common.Address{1}, RPCGasCap: 10, LogsBlockRangeCap: 20}
+	u64 := func(v uint64) *uint64 { return &v }
+	i64 := func(v int64) *int64 { return &v }
+	recipient := common.Address{2}
+	tests := []struct {
+		name string
+		f    chainFile
+		want Config
+	}{
+		{"nothing: the node's", chainFile{}, node},
+		{"fee recipient", chainFile{feeRecipient: &recipient}, Config{Coinbase: recipient, RPCGasCap: 10, LogsBlockRangeCap: 20}},
+		{"caps", chainFile{rpcGasCap: u64(5), apiMaxBlocksPerRequest: i64(6)}, Config{Coinbase: common.Address{1}, RPCGasCap: 5, LogsBlockRangeCap: 6}},
+		{"zero caps: none", chainFile{rpcGasCap: u64(0), apiMaxBlocksPerRequest: i64(0)}, Config{Coinbase: common.Address{1}, RPCGasCap: math.MaxUint64 / 2, LogsBlockRangeCap: -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, tt.f.apply(node))
+		})
+	}
+}
+
+// FuzzParseChainFile: decoding never panics, and what it accepts applies
+// to a Config that still validates.
+func FuzzParseChainFile(f *testing.F) {
+	f.Add([]byte(`{"feeRecipient":"0x00000000000000000000000000000000000fee02","rpc-gas-cap":100000,"api-max-blocks-per-request":7}`))
+	f.Add([]byte(`{"rpc-gas-cap":0,"api-max-blocks-per-request":0,"other":[1,2]}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"feeRecipient":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cf, err := parseChainFile(b)
+		if err != nil {
+			return
+		}
+		cfg := cf.apply(Config{}).withDefaults()
+		require.NoError(t, cfg.validate())
+		require.NotZero(t, cfg.RPCGasCap)
+		require.NotZero(t, cfg.LogsBlockRangeCap)
+	})
+}
