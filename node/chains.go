@@ -192,8 +192,8 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Factory:    factory,
 			Genesis:    g.CGenesis,
 			// --evm-block-time is the C-Chain's: interval building is the pipeline's minimum gap
-			// between blocks, and the EVM never builds an empty block. L1 chains build at once
-			// (node/l1.go sets no gap).
+			// between blocks, and the EVM never builds an empty block. L1 chains take the same gap
+			// (node/l1.go).
 			MinBlockGap: n.cfg.EVMBlockTime,
 		}})
 	}

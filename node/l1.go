@@ -196,6 +196,8 @@ func (s *subnets) create(ctx context.Context, bc platform.Blockchain) error {
 		Prefix:  storage.PrefixEVM,
 		Factory: s.n.vms[bc.VMID],
 		Genesis: bc.Genesis,
+		// --evm-block-time applies to every EVM chain, the C-Chain's and the L1s'.
+		MinBlockGap: s.n.cfg.EVMBlockTime,
 	}}
 	if err := s.n.createChains(ctx, []Chain{c}); err != nil {
 		return err

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"log/slog"
 	"math/big"
 	"testing"
 	"time"
@@ -15,40 +13,46 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/node"
 )
 
-// TestEVMBlockTime runs the node with --evm-block-time: transactions sent quickly share a block,
-// blocks come at most once per interval, and no block is empty (issue #4 §2). Time is only read
-// to bound the number of blocks from above, which a slow machine cannot break.
+// TestEVMBlockTime runs the node with --evm-block-time: on the C-Chain and on an L1, transactions
+// sent quickly share a block, blocks come at most once per interval, and no block is empty (issue
+// #4 §2). Time is only read to bound the number of blocks from above, which a slow machine cannot
+// break.
 func TestEVMBlockTime(t *testing.T) {
 	t.Parallel()
 	const blockTime = 200 * time.Millisecond
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.HTTPPort = 0
-	cfg.StakingPort = 0
-	cfg.EVMBlockTime = blockTime
-	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vms(cfg))
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
+	xn := startXNodeWith(t, t.TempDir(), func(c *config.Config) { c.EVMBlockTime = blockTime })
+	t.Run("C-Chain", func(t *testing.T) {
+		t.Parallel()
+		checkBlockTime(t, xn.base+"/ext/bc/C/rpc", blockTime)
 	})
-	client, err := ethclient.DialContext(t.Context(), "http://"+n.HTTPAddr().String()+"/ext/bc/C/rpc")
+	t.Run("L1", func(t *testing.T) {
+		t.Parallel()
+		_, _, code, stdout, stderr := runCLI(t, "l1", "create", "--genesis", exampleGenesis, "--node-uri", xn.base)
+		require.Equal(t, 0, code, stderr)
+		m := l1Out.FindStringSubmatch(stdout)
+		require.NotNil(t, m, stdout)
+		checkBlockTime(t, m[3], blockTime)
+	})
+}
+
+// checkBlockTime checks interval building on the EVM chain at rpcURL, whose block time is
+// blockTime, with transfers from the local key, which the chain has just funded (no block yet).
+func checkBlockTime(t *testing.T, rpcURL string, blockTime time.Duration) {
+	client, err := ethclient.DialContext(t.Context(), rpcURL)
 	require.NoError(t, err)
 	defer client.Close()
+	chainID, err := client.ChainID(t.Context())
+	require.NoError(t, err)
 
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
-	signer := types.LatestSignerForChainID(big.NewInt(43112))
+	signer := types.LatestSignerForChainID(chainID)
 	to := common.HexToAddress("0x000000000000000000000000000000000000b10c")
 	sign := func(nonce uint64) *types.Transaction {
 		tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{
-			ChainID:   big.NewInt(43112),
+			ChainID:   chainID,
 			Nonce:     nonce,
 			GasTipCap: big.NewInt(1_000_000_000),
 			GasFeeCap: big.NewInt(1_000_000_000_000),
