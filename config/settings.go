@@ -115,7 +115,7 @@ var settings = []Setting{
 		func(c *Config) *[]uint32 { return &c.ACPSupport }, newUint32sValue),
 	setting("acp-object", "ACP numbers this node objects to, separated by commas or spaces",
 		func(c *Config) *[]uint32 { return &c.ACPObject }, newUint32sValue),
-	setting("evm-block-time", "least time between two C-Chain blocks; 0 builds a block as soon as a transaction arrives",
+	setting("evm-block-time", "least time between two blocks of an EVM chain (C-Chain and L1s); 0 builds a block as soon as a transaction arrives",
 		func(c *Config) *time.Duration { return &c.EVMBlockTime }, newDurationValue),
 	setting("evm-logs-block-range-cap", "most blocks one C-Chain eth_getLogs or eth_getFilterLogs query may span; 0 means no cap",
 		func(c *Config) *uint64 { return &c.EVMLogsBlockRangeCap }, newUint64Value),
