@@ -227,9 +227,10 @@ func (s *subnets) fail(bc platform.Blockchain, err error) {
 
 // refreshValidators sets the validator set of each subnet in subnetIDs, and of every subnet
 // refreshed before, to the P-Chain's: its L1 validators that are active (weight and balance
-// above 0) plus its current legacy validators, a node's weights added up. The Primary Network's
-// set (this node) is left alone.
+// above 0) plus its current legacy validators, a node's weights added up; and the Primary
+// Network's, which the P-Chain reports as this node.
 func (s *subnets) refreshValidators(subnetIDs map[ids.ID]struct{}) error {
+	subnetIDs[ids.Empty] = struct{}{}
 	for id := range s.known {
 		subnetIDs[id] = struct{}{}
 	}

@@ -93,13 +93,16 @@ func TestRefreshValidators(t *testing.T) {
 			{NodeID: b, Weight: 4, Balance: 0}, // inactive: not in the set
 			{NodeID: c, Weight: 0, Balance: 5}, // removed
 		}},
-		legacy: map[ids.ID][]platform.SubnetValidator{s1: {{NodeID: a, Weight: 2}, {NodeID: b, Weight: 6}}},
+		legacy: map[ids.ID][]platform.SubnetValidator{
+			s1:        {{NodeID: a, Weight: 2}, {NodeID: b, Weight: 6}},
+			ids.Empty: {{NodeID: a, Weight: 2000}},
+		},
 	}
 	s := &subnets{n: &Node{validators: set}, p: p, known: map[ids.ID]struct{}{s2: {}}}
 	require.NoError(t, s.refreshValidators(map[ids.ID]struct{}{s1: {}}))
 	require.Equal(t, []validators.Validator{{NodeID: a, Weight: 5}, {NodeID: b, Weight: 6}}, set.List(s1))
 	require.Empty(t, set.List(s2), "a subnet refreshed before is emptied")
-	require.Equal(t, []validators.Validator{{NodeID: a, Weight: 1000}}, set.List(ids.Empty), "the Primary Network is left alone")
+	require.Equal(t, []validators.Validator{{NodeID: a, Weight: 2000}}, set.List(ids.Empty), "the Primary Network's set is the P-Chain's too")
 	require.Contains(t, s.known, s1)
 
 	// Weights go up and down.

@@ -119,8 +119,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 
 	n.validators = validators.New()
 	// The Primary Network's only validator is this node, holding the local genesis's whole
-	// initial stake: the P-Chain is built with it (platform.Factory below). The other subnets'
-	// sets are read from the P-Chain at start-up and after every accepted block (startSubnets).
+	// initial stake: the P-Chain is built with it (platform.Factory below). Every set, the
+	// Primary Network's included, is then read from the P-Chain at start-up and after every
+	// accepted block (startSubnets); this seed stands for nodes whose P-Chain runs another VM.
 	if err := n.validators.Add(ids.Empty, n.nodeID, config.LocalGenesisStake); err != nil {
 		return fmt.Errorf("seed validator set: %w", err)
 	}

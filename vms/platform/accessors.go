@@ -70,12 +70,19 @@ func (vm *VM) chainTime() (uint64, error) {
 
 // SubnetValidators returns the legacy validators of subnetID whose window contains the chain time
 // (StartTime ≤ chain time < EndTime), in tx ID order. An L1 keeps its legacy validators until
-// their windows end, as in the reference (§5.1). The primary network's validator is not listed:
-// it is this node (Factory).
+// their windows end, as in the reference (§5.1). For the Primary Network (ids.Empty) it is this
+// node (Factory), with no TxID: the P-Chain's only Primary Network validator.
 func (vm *VM) SubnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 	now, err := vm.chainTime()
 	if err != nil {
 		return nil, err
+	}
+	if subnetID == ids.Empty {
+		v := vm.validator
+		if v.start <= now && now < v.end {
+			return []SubnetValidator{{NodeID: v.nodeID, Weight: v.weight, StartTime: v.start, EndTime: v.end}}, nil
+		}
+		return []SubnetValidator{}, nil
 	}
 	all, err := vm.state.subnetValidators(subnetID)
 	if err != nil {

@@ -268,6 +268,13 @@ func TestAccessors(t *testing.T) {
 		none, err := vm.SubnetValidators(ids.ID{9})
 		require.NoError(t, err)
 		require.Empty(t, none)
+		primary, err := vm.SubnetValidators(ids.Empty)
+		require.NoError(t, err)
+		require.Len(t, primary, 1, "the Primary Network's validator is this node")
+		require.Equal(t, thisNode.NodeID, primary[0].NodeID)
+		require.Equal(t, ids.Empty, primary[0].TxID)
+		require.NotZero(t, primary[0].Weight)
+		require.Less(t, primary[0].StartTime, primary[0].EndTime)
 
 		chains, err := vm.Blockchains()
 		require.NoError(t, err)
