@@ -1,6 +1,6 @@
-// Command evmload is cornice's C-Chain load tool: it sends pre-signed transfers with
+// Command evmload is cornice's EVM load tool: it sends pre-signed transfers with
 // eth_sendRawTransaction and times them until they are accepted, measures eth_call calls/s, and
-// can run the node it loads.
+// can run the node it loads. It loads the C-Chain, or an L1 EVM chain by its RPC URL.
 //
 // Modes:
 //
@@ -11,18 +11,31 @@
 //	                            accepted as many transactions; prints transfers/s
 //	evmload [flags] call        deploy a storage contract and call its get() with eth_call on -c
 //	                            connections until -n calls or -duration; prints calls/s and latency
-//	evmload [flags] node        run a node as `cornice run` does (network local, the C-Chain, HTTP
-//	                            on 127.0.0.1:-http-port, data in -data-dir), but with a C-Chain fee
-//	                            config whose gas target no load reaches (benchFees), until SIGTERM
-//	                            or -timeout
+//	evmload [flags] node        run a node as `cornice run` does (network local, the X-, P- and
+//	                            C-Chains, HTTP on 127.0.0.1:-http-port, data in -data-dir), but
+//	                            with a C-Chain fee config whose gas target no load reaches
+//	                            (benchFees), until SIGTERM or -timeout. With -l1 it also creates an
+//	                            L1 on itself once it serves, and prints the L1's RPC URL. With
+//	                            -cpuprofile, it writes its CPU profile (go tool pprof) on exit.
+//
+// -url is a node's HTTP base, whose C-Chain is loaded (/ext/bc/C/rpc), or any chain's RPC URL
+// (a URL with a path is used as it is), such as the one `evmload -l1 node` prints.
 //
 // Why a node mode: with the C-Chain's fee config, a sustained load of thousands of transfers a
 // second fills the 10-second gas window many times over and the base fee climbs by a sixth or
 // more with every block, so pre-signed transfers soon fall below it and wait; what is then
 // measured is the fee market, not the node. The node mode changes only the gas target.
 //
+// The L1 of -l1 (issue #6 §7) is the C-Chain of the node mode as an L1 with the transaction
+// allow list on: a Subnet-EVM genesis with benchFees, the allow list active from genesis with
+// the local key as admin and the first -senders senders Enabled, and the local key and those
+// senders funded. It is created through the node's P-Chain with the local key's wallet
+// (CreateSubnetTx, CreateChainTx of the Subnet-EVM VM, ConvertSubnetToL1Tx with the node as the
+// only validator), as `cornice l1 create` does. Loading it with more senders than it enables
+// fails: the allow list refuses the others.
+//
 // Acceptance is watched by polling eth_blockNumber every 2 ms and adding up
-// eth_getBlockTransactionCountByNumber of the new blocks, so the node must carry no other
+// eth_getBlockTransactionCountByNumber of the new blocks, so the chain must carry no other
 // traffic during a run. After the last wave every sender's nonce is checked. With -pid, the
 // VmRSS and VmHWM of that process (the node) are printed after the run.
 //
@@ -31,6 +44,8 @@
 // -duration; SIGINT and SIGTERM stop it early.
 //
 //	go run ./bench/evmload -url http://127.0.0.1:9650 -n 10000 -batch 100 -c 2 transfers
+//	go run ./bench/evmload -l1 -data-dir /tmp/l1bench node   # prints "evmload: L1 serves <url>"
+//	go run ./bench/evmload -url <that url> -n 10000 -batch 100 -c 2 transfers
 package main
 
 import (
@@ -39,6 +54,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -66,6 +82,10 @@ type cliConfig struct {
 	httpPort   uint
 	blockTime  time.Duration
 	header     bool
+	l1         bool
+	cpuProfile string
+	// rpcURL is the loaded chain's eth_* endpoint, from url.
+	rpcURL string
 }
 
 // parseFlags parses args into a config and reports every problem at once.
@@ -73,7 +93,7 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 	var cfg cliConfig
 	fs := flag.NewFlagSet("evmload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:9650", "node's HTTP base (loopback only); the C-Chain is at /ext/bc/C/rpc")
+	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:9650", "node's HTTP base, whose C-Chain is loaded, or a chain's RPC URL (loopback only)")
 	fs.IntVar(&cfg.n, "n", 10000, "transfers to send, or eth_calls to make")
 	fs.IntVar(&cfg.senders, "senders", 100, "accounts the transfers come from")
 	fs.IntVar(&cfg.batch, "batch", 1, "calls per JSON-RPC request; 1 sends each call alone")
@@ -86,8 +106,10 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 	fs.StringVar(&cfg.label, "label", "cornice", "target column of the table")
 	fs.StringVar(&cfg.dataDir, "data-dir", "", "node mode: data directory (required)")
 	fs.UintVar(&cfg.httpPort, "http-port", 0, "node mode: HTTP port on 127.0.0.1; 0 lets the OS choose")
-	fs.DurationVar(&cfg.blockTime, "block-time", 0, "node mode: the C-Chain's --evm-block-time")
+	fs.DurationVar(&cfg.blockTime, "block-time", 0, "node mode: --evm-block-time, the least time between two blocks of each EVM chain")
 	fs.BoolVar(&cfg.header, "header", true, "print the markdown table header")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "node mode: write the node's CPU profile to this file")
+	fs.BoolVar(&cfg.l1, "l1", false, "node mode: create an L1 with the tx allow list on the node and print its RPC URL")
 	if err := fs.Parse(args); err != nil {
 		return cliConfig{}, err
 	}
@@ -109,8 +131,14 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 			errs = append(errs, fmt.Errorf("-http-port %d is not a port", cfg.httpPort))
 		}
 	case "transfers", "call":
-		if _, err := checkLoopback(cfg.url); err != nil {
+		u, err := checkLoopback(cfg.url)
+		if err != nil {
 			errs = append(errs, err)
+			break
+		}
+		cfg.rpcURL = rpcURL(u)
+		if cfg.l1 {
+			errs = append(errs, errL1Mode)
 		}
 	default:
 		errs = append(errs, fmt.Errorf("%w: unknown mode %q", errUsage, cfg.mode))
@@ -141,10 +169,10 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 		return err
 	}
 	if cfg.mode == "node" {
-		return runNode(ctx, cfg, stdout, stderr)
+		return runNode(ctx, clk, cfg, stdout, stderr)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "evmload: "+format+"\n", args...) }
-	c := newRPCClient(strings.TrimRight(cfg.url, "/")+"/ext/bc/C/rpc", cfg.conns+1, time.Minute)
+	c := newRPCClient(cfg.rpcURL, cfg.conns+1, time.Minute)
 	defer c.http.CloseIdleConnections()
 
 	switch cfg.mode {
@@ -176,6 +204,14 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 			float64(rss)/1024, float64(hwm)/1024)
 	}
 	return nil
+}
+
+// rpcURL is the eth_* endpoint of a -url: the URL itself when it has a path, else the C-Chain's.
+func rpcURL(u *url.URL) string {
+	if strings.Trim(u.Path, "/") == "" {
+		u = u.JoinPath("/ext/bc/C/rpc")
+	}
+	return strings.TrimRight(u.String(), "/")
 }
 
 // residentMemory reads VmRSS and VmHWM, in KiB, of process pid.

@@ -32,6 +32,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "zero batch", args: []string{"-batch", "0", "transfers"}, wantErr: errBadBound},
 		{name: "node without data dir", args: []string{"node"}, want: "-data-dir"},
 		{name: "node port", args: []string{"-data-dir", "d", "-http-port", "70000", "node"}, want: "70000"},
+		{name: "node l1", args: []string{"-l1", "-data-dir", "d", "node"}},
+		{name: "l1 outside node mode", args: []string{"-l1", "transfers"}, wantErr: errL1Mode},
+		{name: "L1 RPC URL", args: []string{"-url", "http://127.0.0.1:9650/ext/bc/2Z/rpc", "transfers"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

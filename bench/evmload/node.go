@@ -2,50 +2,115 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/big"
+	"os"
+	"runtime/pprof"
 	"time"
 
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/exchange"
 )
 
 // benchFees is the C-Chain's default fee config with a gas target no load reaches, so the base
 // fee stays at its minimum: pre-signed transfers never fall below it, and the run measures the
 // node rather than the fee market. Everything else, the 8M gas limit included, is the C-Chain's.
+// The L1 of -l1 has the same fee config in its genesis.
 func benchFees() l1params.FeeConfig {
 	f := l1params.DefaultFeeConfig()
 	f.TargetGas = big.NewInt(1 << 62)
 	return f
 }
 
-// newBenchNode builds a node as `cornice run` builds it (network local, the C-Chain, indexing
-// on, HTTP on 127.0.0.1:httpPort, staking port chosen by the OS) whose C-Chain uses benchFees.
+// benchVMs are the VMs of `cornice run` (cmd/cornice's vms, with the default settings of the
+// local network), but the C-Chain's fee config is benchFees.
+func benchVMs(c config.Config) node.VMs {
+	txFees := config.TxFeesFor(c.NetworkID, c.TxFee, c.CreateAssetTxFee)
+	fees := benchFees()
+	logsCap := -1 // --evm-logs-block-range-cap 0: no cap, spelled negative in evm.Config
+	if n := c.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
+		logsCap = int(n)
+	}
+	return node.VMs{
+		genesis.AVMID: exchange.Factory{
+			CortinaTime:      c.Upgrades.CortinaTime,
+			StopVertexID:     c.Upgrades.CortinaXChainStopVertexID,
+			TxFee:            txFees.TxFee,
+			CreateAssetTxFee: txFees.CreateAssetTxFee,
+		},
+		genesis.EVMID:    evm.Factory{Config: evm.Config{Fees: &fees, LogsBlockRangeCap: logsCap}},
+		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+	}
+}
+
+// newBenchNode builds a node as `cornice run` builds it (network local, the X-, P- and C-Chains
+// and L1s of the Subnet-EVM VM, indexing on, HTTP on 127.0.0.1:httpPort, staking port chosen by
+// the OS) whose C-Chain uses benchFees.
 func newBenchNode(dataDir string, httpPort uint16, blockTime time.Duration, log *slog.Logger) (*node.Node, error) {
 	c := config.Default()
 	c.DataDir = dataDir
 	c.HTTPPort = httpPort
 	c.StakingPort = 0
 	c.EVMBlockTime = blockTime
-	fees := benchFees()
-	return node.New(c, log, node.VMs{ids.FromName("evm"): evm.Factory{Config: evm.Config{Fees: &fees}}})
+	return node.New(c, log, benchVMs(c))
 }
 
 // runNode runs newBenchNode until ctx is done or cfg.timeout has passed. It prints the HTTP
-// address on stdout once it serves; the node logs warnings and errors on stderr.
-func runNode(ctx context.Context, cfg cliConfig, stdout, stderr io.Writer) error {
+// address on stdout once it serves; with cfg.l1 it then creates the L1 (l1Genesis for the first
+// cfg.senders senders) and prints its RPC URL. A failure to create the L1 stops the node. The
+// node logs warnings and errors on stderr.
+func runNode(ctx context.Context, clk clock.Clock, cfg cliConfig, stdout, stderr io.Writer) (err error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	n, err := newBenchNode(cfg.dataDir, uint16(cfg.httpPort), cfg.blockTime, log)
 	if err != nil {
 		return err
 	}
+	if cfg.cpuProfile != "" {
+		stop, err := startCPUProfile(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, stop()) }()
+	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	fmt.Fprintf(stdout, "evmload: node serves http://%s\n", n.HTTPAddr())
-	return n.Run(ctx)
+	nodeURL := "http://" + n.HTTPAddr().String()
+	fmt.Fprintf(stdout, "evmload: node serves %s\n", nodeURL)
+	if !cfg.l1 {
+		return n.Run(ctx)
+	}
+	done := make(chan error, 1)
+	// The listener is bound: requests wait in its backlog until Run serves them.
+	go func() { done <- n.Run(ctx) }()
+	chainID, err := newL1(ctx, clk, nodeURL, cfg.senders)
+	if err != nil {
+		cancel()
+		return errors.Join(err, <-done)
+	}
+	fmt.Fprintf(stdout, "evmload: L1 serves %s\n", l1RPCURL(nodeURL, chainID))
+	return <-done
+}
+
+// startCPUProfile starts profiling the process's CPU into path; the returned function stops it
+// and closes the file.
+func startCPUProfile(path string) (func() error, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("start CPU profile: %w", err), f.Close())
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
