@@ -3,6 +3,7 @@ package evm
 import (
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"
@@ -39,6 +40,23 @@ type childRules struct {
 	// follows before Granite (childGasCost); nil on the C-Chain.
 	parentTime    uint64
 	parentGasCost *uint64
+	// admitted memoizes the transaction allow list's answer for each sender
+	// at the parent's state (common.Address → error, nil when allowed):
+	// no transaction changes that state, and admission asks once per
+	// transaction.
+	admitted sync.Map
+}
+
+// checkTxAllowed is precompile.CheckTxAllowed on st, the parent's state,
+// remembered per sender.
+func (r *childRules) checkTxAllowed(st precompile.StateReader, from common.Address) error {
+	if v, ok := r.admitted.Load(from); ok {
+		err, _ := v.(error)
+		return err
+	}
+	err := precompile.CheckTxAllowed(st, from)
+	r.admitted.Store(from, err)
+	return err
 }
 
 // childRulesOf returns the rules of blk's children, cached for the last

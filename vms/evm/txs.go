@@ -9,7 +9,6 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/cornice-node/cornice/vms/evm/l1params"
-	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
 // txMaxSize is the largest transaction the mempool takes
@@ -63,7 +62,7 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 		return err
 	}
 	if vm.l1 != nil && vm.l1.IsPrecompileEnabled(l1params.TxAllowListAddress, head.Time) {
-		if err := precompile.CheckTxAllowed(st, from); err != nil {
+		if err := r.checkTxAllowed(st, from); err != nil {
 			return err
 		}
 	}
