@@ -8,10 +8,19 @@
 #      serving HTTP on 127.0.0.1 at a port the OS chooses (read back from the node's "cornice node
 #      started" log line), and waits until the C-Chain answers eth_chainId and the node has printed
 #      the L1's "rpc: <url>" line, which it does once the L1 answers (at most 60 s);
-#   3. installs e2e/js's pinned dependencies with `npm ci` and runs e2e/js/check.mjs against the
-#      node: on the C-Chain, chain ID, a transfer, a contract deploy and call, a newHeads
-#      subscription over the websocket; on the L1, chain ID 99999, a transfer, eth_feeConfig and
-#      mintNativeCoin through writeContract. It prints `e2e: N passed, M failed`;
+#   3. installs e2e/js's pinned dependencies (viem and ethers v6) with `npm ci` and runs two
+#      scripts against the same node, each printing `ok - …`/`not ok - …` lines and a summary:
+#      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
+#        call, a newHeads subscription over the websocket; on the L1, chain ID 99999, a transfer,
+#        eth_feeConfig and mintNativeCoin through writeContract. Last line `viem: N passed, M failed`;
+#      - e2e/js/ethers.mjs (ethers v6 JsonRpcProvider, Wallet, ContractFactory, WebSocketProvider):
+#        on the C-Chain, getNetwork, getBlockNumber, getFeeData, a transfer with exact balances,
+#        estimateGas, a contract deploy, call, transaction and queryFilter, a block subscription
+#        over the websocket; on the L1, getNetwork, a transfer, eth_feeConfig, readAllowList of the
+#        tx allow list, and the refusal of a transfer from a funded but non-allow-listed wallet.
+#        Last line `ethers: N passed, M failed`;
+#      then prints the sum of both as `e2e: N passed, M failed`. A script that ends without its
+#      summary line (a crash, the timeout) counts as one more failure;
 #   4. stops the node with SIGTERM (SIGKILL after 15 s) and deletes the temporary directory,
 #      whatever happened.
 #
@@ -106,4 +115,32 @@ echo "e2e: cornice serves http://$addr; the L1 at $l1_rpc" >&2
 
 echo "e2e: npm ci" >&2
 timeout 300 npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error >&2
-CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 300 node e2e/js/check.mjs
+
+# run_script LABEL FILE runs one check script against the node, echoing its output, and adds
+# the counts of its `LABEL: N passed, M failed` line to the totals. A script that fails without
+# printing that line counts as one failure.
+total_passed=0
+total_failed=0
+run_script() {
+	local label=$1 file=$2 rc=0 counts p f
+	echo "e2e: running $file" >&2
+	CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 300 node "$file" |
+		tee "$work/$label.out" || rc=$?
+	counts=$(sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$work/$label.out" | tail -n 1)
+	if [[ -z $counts ]]; then
+		echo "not ok - $file ended without its summary line (exit $rc)"
+		total_failed=$((total_failed + 1))
+		return
+	fi
+	read -r p f <<<"$counts"
+	total_passed=$((total_passed + p))
+	total_failed=$((total_failed + f))
+	if ((rc != 0 && f == 0)); then
+		echo "not ok - $file exited $rc after its checks passed"
+		total_failed=$((total_failed + 1))
+	fi
+}
+run_script viem e2e/js/check.mjs
+run_script ethers e2e/js/ethers.mjs
+echo "e2e: $total_passed passed, $total_failed failed"
+((total_failed == 0))

@@ -12,7 +12,7 @@
 // it the L1 checks are skipped. It signs with the well-known local key, funded in the local
 // C-Chain genesis and in the example L1's alloc, where it is the admin of the transaction allow
 // list, the native minter and the fee manager. Every check is bounded in time; the last line is
-// `e2e: N passed, M failed`, and the exit code is 1 when a check failed.
+// `viem: N passed, M failed`, and the exit code is 1 when a check failed.
 
 import {
   createPublicClient,
@@ -277,6 +277,6 @@ for (const [name, fn] of checks) {
     console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
   }
 }
-console.log(`e2e: ${passed} passed, ${failed} failed`);
+console.log(`viem: ${passed} passed, ${failed} failed`);
 // Open sockets must not keep the process alive.
 process.exit(failed === 0 ? 0 : 1);
