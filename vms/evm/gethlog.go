@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	gethlog "github.com/ethereum/go-ethereum/log"
 )
@@ -46,11 +47,17 @@ func (h minLevelHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h minLevelHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < h.min {
+	if r.Level < h.min || isServedCall(r) {
 		return nil
 	}
 	return h.inner.Handle(ctx, r)
 }
+
+// isServedCall reports go-ethereum's rpc server telling, at Warn, that it answered a call with an
+// error ("Served eth_call … err=execution reverted"): the error went to the client, a revert or
+// an unknown method is no trouble of the node's, and a dev node would log a line per failing
+// call.
+func isServedCall(r slog.Record) bool { return strings.HasPrefix(r.Message, "Served ") }
 
 func (h minLevelHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return minLevelHandler{inner: h.inner.WithAttrs(attrs), min: h.min}

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGethLogger checks that go-ethereum's messages below GethLogLevel are
-// dropped, and the others reach the node's handler tagged lib=geth, with
+// TestGethLogger checks that go-ethereum's messages below GethLogLevel, and
+// its rpc server's reports of calls answered with an error, are dropped,
+// and the others reach the node's handler tagged lib=geth, with
 // go-ethereum's context attributes.
 func TestGethLogger(t *testing.T) {
 	t.Parallel()
@@ -40,6 +41,7 @@ func TestGethLogger(t *testing.T) {
 			l.Debug("debug", "k", 0)
 			l.Info("info", "k", 0)
 			l.Warn("warn", "k", 1)
+			l.Warn("Served eth_call", "err", "execution reverted") // answered to the client
 			l.New("sub", "x").Error("error", "k", 2)
 			require.False(t, l.Enabled(t.Context(), slog.LevelInfo))
 			require.Equal(t, tt.want, strings.Split(strings.TrimSpace(buf.String()), "\n"))
