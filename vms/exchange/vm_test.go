@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -613,4 +614,32 @@ func TestAPIErrors(t *testing.T) {
 	// getUTXOs with an address that owns nothing: an empty page.
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"numFetched":"0","utxos":[],"endIndex":{"address":"`+vmrqX+`","utxo":"11111111111111111111111111111111LpoYY"},"encoding":"hex"},"id":1}`,
 		n.Call("getUTXOs", `{"addresses":["`+vmrqX+`"]}`))
+}
+
+// TestBareShortIDAddresses checks that an address given as a bare CB58 short ID, the form the
+// reference's own avm.Client sends, is read as the X-Chain address it names, as the reference's
+// avax.ParseServiceAddress reads it (§2.4).
+func TestBareShortIDAddresses(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.Real{})
+	bare := parseAddr(t, ewoqX).String()
+	require.Equal(t, "6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV", bare)
+	tests := []struct{ method, bech32, bare string }{
+		{"getBalance", `{"address":"` + ewoqX + `","assetID":"AVAX"}`, `{"address":"` + bare + `","assetID":"AVAX"}`},
+		{"getAllBalances", `{"address":"` + ewoqX + `"}`, `{"address":"` + bare + `"}`},
+		{"getUTXOs", `{"addresses":["` + ewoqX + `"]}`, `{"addresses":["` + bare + `"]}`},
+		{
+			"getUTXOs from a start index",
+			`{"addresses":["` + ewoqX + `"],"startIndex":{"address":"` + ewoqX + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
+			`{"addresses":["` + bare + `"],"startIndex":{"address":"` + bare + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method, func(t *testing.T) {
+			method, _, _ := strings.Cut(tt.method, " ")
+			want := n.Call(method, tt.bech32)
+			require.Contains(t, want, `"result"`)
+			require.Equal(t, want, n.Call(method, tt.bare))
+		})
+	}
 }

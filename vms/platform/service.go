@@ -187,7 +187,14 @@ func isThisChain(alias string) bool {
 }
 
 // parseAddress parses one of this chain's addresses (§2.4).
+//
+// A bare CB58 short ID is accepted first, as the reference's avax.ParseServiceAddress does: the
+// reference's own Go clients send addresses in that form (platformvm.Client.GetBalance and
+// GetUTXOs, avm.Client.GetBalance, GetAllBalances and GetUTXOs: ids.ShortID.String()).
 func (s *service) parseAddress(str string) (ids.ShortID, error) {
+	if addr, err := ids.ShortFromString(str); err == nil {
+		return addr, nil
+	}
 	alias, hrp, addr, err := address.Parse(str)
 	if err != nil {
 		return ids.ShortID{}, parseAddressError(str, err)

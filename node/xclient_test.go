@@ -1,0 +1,305 @@
+//lint:file-ignore SA1019 the deprecated client methods are called on purpose: the reference's clients still offer them.
+
+package node_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"slices"
+	"testing"
+	"time"
+
+	refids "github.com/ava-labs/avalanchego/ids"
+	refchoices "github.com/ava-labs/avalanchego/snow/choices"
+	refavm "github.com/ava-labs/avalanchego/vms/avm"
+	refxblock "github.com/ava-labs/avalanchego/vms/avm/block"
+	refxfxs "github.com/ava-labs/avalanchego/vms/avm/fxs"
+	refavax "github.com/ava-labs/avalanchego/vms/components/avax"
+	refnftfx "github.com/ava-labs/avalanchego/vms/nftfx"
+	refpropertyfx "github.com/ava-labs/avalanchego/vms/propertyfx"
+	refsecp256k1fx "github.com/ava-labs/avalanchego/vms/secp256k1fx"
+	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// xFee is the local X-Chain's static fee for every tx kind (platform-exchange.md §6.3).
+const xFee = 1_000_000
+
+// xClient is the reference's X-Chain client on a node, with the helpers of these tests.
+type xClient struct {
+	*refavm.Client
+	t *testing.T
+	g *genesis.Genesis
+	// parser is the reference's X-Chain block and tx parser, with the X-Chain's three fxs in
+	// their order (secp256k1fx, nftfx, propertyfx).
+	parser refxblock.Parser
+}
+
+// utxos returns the UTXOs addr owns on the X-Chain, read with the client and parsed by cornice.
+func (c xClient) utxos(addr ids.ShortID) []*exchange.UTXO {
+	c.t.Helper()
+	raw, _, _, err := c.GetUTXOs(c.t.Context(), []refids.ShortID{refids.ShortID(addr)}, 0, refids.ShortEmpty, refids.Empty)
+	require.NoError(c.t, err)
+	out := make([]*exchange.UTXO, len(raw))
+	for i, b := range raw {
+		out[i], err = exchange.ParseUTXO(b)
+		require.NoError(c.t, err)
+	}
+	return out
+}
+
+// issue issues tx with the client's IssueTx and waits until GetTxStatus says it is accepted.
+func (c xClient) issue(tx *exchange.Tx) ids.ID {
+	c.t.Helper()
+	id, err := c.IssueTx(c.t.Context(), tx.Bytes())
+	require.NoError(c.t, err)
+	require.Equal(c.t, tx.ID(), ids.ID(id))
+	require.Eventually(c.t, func() bool {
+		st, err := c.GetTxStatus(c.t.Context(), id)
+		return err == nil && st == refchoices.Accepted
+	}, 20*time.Second, 5*time.Millisecond, "tx %s", id)
+	got, err := c.GetTx(c.t.Context(), id)
+	require.NoError(c.t, err)
+	require.Equal(c.t, tx.Bytes(), got)
+	ref, err := c.parser.ParseTx(got)
+	require.NoError(c.t, err)
+	require.Equal(c.t, id, ref.ID())
+	return tx.ID()
+}
+
+// block returns the block at height h, read with GetBlockByHeight and parsed by cornice; the
+// reference's parser reads the same block from the bytes, and GetBlock by its ID answers them.
+func (c xClient) block(h uint64) *exchange.StandardBlock {
+	c.t.Helper()
+	b, err := c.GetBlockByHeight(c.t.Context(), h)
+	require.NoError(c.t, err)
+	blk, err := exchange.ParseBlock(b)
+	require.NoError(c.t, err)
+	require.Equal(c.t, h, blk.Height())
+	ref, err := c.parser.ParseBlock(b)
+	require.NoError(c.t, err)
+	require.Equal(c.t, refids.ID(blk.ID()), ref.ID())
+	require.Equal(c.t, h, ref.Height())
+	require.Equal(c.t, blk.Time(), uint64(ref.Timestamp().Unix()))
+	require.Len(c.t, ref.Txs(), len(blk.Txs()))
+	for i, tx := range ref.Txs() {
+		require.Equal(c.t, refids.ID(blk.Txs()[i].ID()), tx.ID())
+	}
+	byID, err := c.GetBlock(c.t.Context(), refids.ID(blk.ID()))
+	require.NoError(c.t, err)
+	require.Equal(c.t, b, byID)
+	return blk
+}
+
+// signX signs unsigned with one credential per key (§3.2).
+func signX(t *testing.T, unsigned exchange.UnsignedTx, keys ...*secp.PrivateKey) *exchange.Tx {
+	t.Helper()
+	b, err := exchange.UnsignedBytes(unsigned)
+	require.NoError(t, err)
+	h := sha256.Sum256(b)
+	creds := make([]secp256k1fx.Credential, len(keys))
+	for i, k := range keys {
+		creds[i].Sigs = []secp256k1fx.Signature{signHash(k, h)}
+	}
+	tx, err := exchange.NewTx(unsigned, creds)
+	require.NoError(t, err)
+	return tx
+}
+
+func xOut(asset ids.ID, amount uint64, to ids.ShortID) exchange.TransferableOutput {
+	return exchange.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
+	}}
+}
+
+func xIn(ux *exchange.UTXO) exchange.TransferableInput {
+	return exchange.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
+		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
+	}}
+}
+
+// xBaseTx makes a BaseTx of the local X-Chain, inputs and outputs sorted as §3.3 requires
+// (one-address TransferOutputs: asset, then amount).
+func (c xClient) xBaseTx(outs []exchange.TransferableOutput, ins ...exchange.TransferableInput) exchange.BaseTx {
+	slices.SortFunc(ins, func(a, b exchange.TransferableInput) int {
+		if d := a.TxID.Compare(b.TxID); d != 0 {
+			return d
+		}
+		return int(a.OutputIndex) - int(b.OutputIndex)
+	})
+	key := func(o exchange.TransferableOutput) []byte {
+		return binary.BigEndian.AppendUint64(append([]byte(nil), o.AssetID[:]...), o.Out.Amount)
+	}
+	slices.SortFunc(outs, func(a, b exchange.TransferableOutput) int { return bytes.Compare(key(a), key(b)) })
+	return exchange.BaseTx{NetworkID: genesis.LocalNetworkID, BlockchainID: c.g.XChainID, Outs: outs, Ins: ins, Memo: []byte{}}
+}
+
+// TestExchangeClient drives the X-Chain with avalanchego v1.14.2's avm.Client: the genesis state,
+// then a transfer, a new asset and a transfer of it, each tx issued with the client.
+func TestExchangeClient(t *testing.T) {
+	t.Parallel()
+	n, g := startPX(t)
+	parser, err := refxblock.NewParser([]refxfxs.Fx{&refsecp256k1fx.Fx{}, &refnftfx.Fx{}, &refpropertyfx.Fx{}})
+	require.NoError(t, err)
+	c := xClient{Client: refavm.NewClient(n.url, "X"), t: t, g: g, parser: parser}
+	ctx := t.Context()
+	key, ewoq := ewoqKey(t)
+	other := ids.ShortID{0x0c, 0x0e}
+	avax := g.AVAXAssetID
+	refEwoq, refOther := refids.ShortID(ewoq), refids.ShortID(other)
+
+	// The genesis state: the linearized chain's genesis block, and ewoq's AVAX (§6.4).
+	height, err := c.GetHeight(ctx)
+	require.NoError(t, err)
+	require.Zero(t, height)
+	require.Equal(t, "2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst", c.block(0).ID().String())
+	txFee, createAssetFee, err := c.GetTxFee(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, xFee, txFee)
+	require.EqualValues(t, xFee, createAssetFee)
+
+	for _, name := range []string{"AVAX", avax.String()} {
+		desc, err := c.GetAssetDescription(ctx, name)
+		require.NoError(t, err, name)
+		require.Equal(t, &refavm.GetAssetDescriptionReply{
+			FormattedAssetID: refavm.FormattedAssetID{AssetID: refids.ID(avax)},
+			Name:             "Avalanche",
+			Symbol:           "AVAX",
+			Denomination:     9,
+		}, desc, name)
+	}
+	st, err := c.GetTxStatus(ctx, refids.ID(avax))
+	require.NoError(t, err)
+	require.Equal(t, refchoices.Accepted, st, "the AVAX asset's tx")
+	avaxTx, err := c.GetTx(ctx, refids.ID(avax))
+	require.NoError(t, err)
+	require.Equal(t, g.AVAX.Bytes(), avaxTx)
+	st, err = c.GetTxStatus(ctx, refids.ID{1})
+	require.NoError(t, err)
+	require.Equal(t, refchoices.Unknown, st)
+
+	const start = 300_000_000_000_000_000
+	utxos := c.utxos(ewoq)
+	require.Len(t, utxos, 1)
+	require.Equal(t, avax, utxos[0].AssetID)
+	require.EqualValues(t, start, utxos[0].Out.(*secp256k1fx.TransferOutput).Amount)
+	bal, err := c.GetBalance(ctx, refEwoq, "AVAX", false)
+	require.NoError(t, err)
+	require.Equal(t, &refavm.GetBalanceReply{Balance: start, UTXOIDs: []refavax.UTXOID{
+		{TxID: refids.ID(utxos[0].TxID), OutputIndex: utxos[0].OutputIndex},
+	}}, normalizeUTXOIDs(bal))
+	all, err := c.GetAllBalances(ctx, refEwoq, false)
+	require.NoError(t, err)
+	// Assets are named by their primary alias, AVAX's being "AVAX" (§6.5).
+	require.Equal(t, []refavm.Balance{{AssetID: "AVAX", Balance: start}}, all)
+	all, err = c.GetAllBalances(ctx, refOther, false)
+	require.NoError(t, err)
+	require.Empty(t, all)
+
+	// ewoq sends 5 AVAX to another address.
+	send := c.issue(signX(t, ptr(c.xBaseTx([]exchange.TransferableOutput{
+		xOut(avax, 5_000_000_000, other), xOut(avax, start-5_000_000_000-xFee, ewoq),
+	}, xIn(utxos[0]))), key))
+	blk := c.block(1)
+	require.Len(t, blk.Txs(), 1)
+	require.Equal(t, send, blk.Txs()[0].ID())
+	bal, err = c.GetBalance(ctx, refOther, avax.String(), false)
+	require.NoError(t, err)
+	require.Equal(t, &refavm.GetBalanceReply{Balance: 5_000_000_000, UTXOIDs: []refavax.UTXOID{
+		{TxID: refids.ID(send), OutputIndex: 0},
+	}}, normalizeUTXOIDs(bal), "the smaller output sorts first")
+
+	// ewoq creates an asset and gives part of it away.
+	utxos = c.utxos(ewoq)
+	require.Len(t, utxos, 1)
+	create := &exchange.CreateAssetTx{
+		BaseTx: c.xBaseTx([]exchange.TransferableOutput{xOut(avax, start-5_000_000_000-2*xFee, ewoq)}, xIn(utxos[0])),
+		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
+		States: []exchange.InitialState{{FxIndex: 0, Outs: []exchange.Output{
+			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
+		}}},
+	}
+	asset := c.issue(signX(t, create, key))
+	desc, err := c.GetAssetDescription(ctx, asset.String())
+	require.NoError(t, err)
+	require.Equal(t, &refavm.GetAssetDescriptionReply{
+		FormattedAssetID: refavm.FormattedAssetID{AssetID: refids.ID(asset)},
+		Name:             "Cornice Coin", Symbol: "CRN", Denomination: 3,
+	}, desc)
+
+	var coin, change *exchange.UTXO
+	for _, ux := range c.utxos(ewoq) {
+		if ux.AssetID == asset {
+			coin = ux
+		} else {
+			change = ux
+		}
+	}
+	require.NotNil(t, coin)
+	require.NotNil(t, change)
+	c.issue(signX(t, ptr(c.xBaseTx([]exchange.TransferableOutput{
+		xOut(asset, 400, other), xOut(asset, 600, ewoq), xOut(avax, start-5_000_000_000-3*xFee, ewoq),
+	}, xIn(coin), xIn(change))), key, key))
+
+	height, err = c.GetHeight(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 3, height)
+	require.Equal(t, c.block(2).ID(), c.block(3).Parent())
+
+	// AVAX first, then the other assets in asset ID order.
+	all, err = c.GetAllBalances(ctx, refEwoq, false)
+	require.NoError(t, err)
+	require.Equal(t, []refavm.Balance{
+		{AssetID: "AVAX", Balance: start - 5_000_000_000 - 3*xFee},
+		{AssetID: asset.String(), Balance: 600},
+	}, all)
+	all, err = c.GetAllBalances(ctx, refOther, true)
+	require.NoError(t, err)
+	require.Equal(t, []refavm.Balance{
+		{AssetID: "AVAX", Balance: 5_000_000_000},
+		{AssetID: asset.String(), Balance: 400},
+	}, all)
+	bal, err = c.GetBalance(ctx, refOther, asset.String(), true)
+	require.NoError(t, err)
+	require.EqualValues(t, 400, bal.Balance)
+	require.Len(t, bal.UTXOIDs, 1)
+
+	// Paging through ewoq's two UTXOs one at a time.
+	page, endAddr, endUTXO, err := c.GetUTXOs(ctx, []refids.ShortID{refEwoq}, 1, refids.ShortEmpty, refids.Empty)
+	require.NoError(t, err)
+	require.Len(t, page, 1)
+	require.Equal(t, refEwoq, endAddr)
+	page2, _, endUTXO2, err := c.GetUTXOs(ctx, []refids.ShortID{refEwoq}, 1, endAddr, endUTXO)
+	require.NoError(t, err)
+	require.Len(t, page2, 1)
+	require.NotEqual(t, endUTXO, endUTXO2)
+	require.ElementsMatch(t, [][]byte{page[0], page2[0]}, utxoBytes(t, c.utxos(ewoq)))
+}
+
+// normalizeUTXOIDs clears what the client's UTXOID carries beyond the tx ID and output index
+// (its cached ID and symbol flag), so that replies compare by value.
+func normalizeUTXOIDs(r *refavm.GetBalanceReply) *refavm.GetBalanceReply {
+	for i, u := range r.UTXOIDs {
+		r.UTXOIDs[i] = refavax.UTXOID{TxID: u.TxID, OutputIndex: u.OutputIndex}
+	}
+	return r
+}
+
+func utxoBytes(t *testing.T, us []*exchange.UTXO) [][]byte {
+	t.Helper()
+	out := make([][]byte, len(us))
+	for i, u := range us {
+		b, err := u.Bytes()
+		require.NoError(t, err)
+		out[i] = b
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
