@@ -54,6 +54,7 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	services := []service{
 		{"eth", &ethAPI{vm: vm}},
 		{"eth", &filterAPI{vm: vm}},
+		{"eth", syncAPI{}},
 		{"net", &netAPI{vm: vm}},
 		{"web3", &web3API{vm: vm}},
 		{"txpool", &txpoolAPI{vm: vm}},
@@ -373,6 +374,18 @@ func (a *ethAPI) GasPrice(context.Context) (*hexutil.Big, error) {
 // MaxPriorityFeePerGas is eth_maxPriorityFeePerGas.
 func (a *ethAPI) MaxPriorityFeePerGas(context.Context) (*hexutil.Big, error) {
 	return (*hexutil.Big)(a.vm.suggestTip(a.vm.currentHead())), nil
+}
+
+// BlobBaseFee is eth_blobBaseFee: the blob gas price after the last
+// accepted block. From Cancun every header of these chains carries an
+// excess blob gas of 0 (no block holds blobs; the header checks refuse any
+// other), so it is EIP-4844's minimum, 1 wei; before Cancun it is null, as
+// go-ethereum answers for a header without excess blob gas.
+func (a *ethAPI) BlobBaseFee(context.Context) *hexutil.Big {
+	if a.vm.currentHeader().ExcessBlobGas == nil {
+		return nil
+	}
+	return (*hexutil.Big)(big.NewInt(params.BlobTxMinBlobGasprice))
 }
 
 // suggestTip is the tipPercentile-th percentile of the effective tips paid

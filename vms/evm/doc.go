@@ -64,6 +64,12 @@
 // rules, through go-ethereum's struct logger and native tracers
 // (tracing.go), which register themselves in go-ethereum's tracer
 // directory when imported; JavaScript tracers are not linked.
+// go-ethereum's other standard methods are hand-written with its
+// semantics: raw forms (raw.go), uncles (always none, uncles.go),
+// eth_fillTransaction (fill.go), eth_sendRawTransactionSync (sendsync.go),
+// eth_getStorageValues and eth_capabilities; the node holds no keys, so
+// the signing methods answer as a go-ethereum node without the sender's
+// key (accounts.go).
 //
 // # Storage and atomicity
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -307,4 +308,102 @@ func txIndexError(idx int, block common.Hash) error {
 // database can cause.
 func replayError(block, tx common.Hash, err error) error {
 	return fmt.Errorf("replay block %s: transaction %s: %w", block, tx, err)
+}
+
+// Transaction-argument errors of eth_fillTransaction, eth_signTransaction
+// and eth_resend: go-ethereum's texts (internal/ethapi/transaction_args.go,
+// api.go), which its TransactionArgs.setDefaults and the methods return.
+var (
+	errZeroMaxFee         = errors.New("maxFeePerGas must be non-zero")
+	errZeroGasPrice       = errors.New("gasPrice must be non-zero after london fork")
+	errFeesBeforeLondon   = errors.New("maxFeePerGas and maxPriorityFeePerGas are not valid before London is active")
+	errCreateWithoutData  = errors.New(`contract creation without any data provided`)
+	errGasNotSpecified    = errors.New("gas not specified")
+	errFeesNotSpecified   = errors.New("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas")
+	errNonceNotSpecified  = errors.New("nonce not specified")
+	errResendWithoutNonce = errors.New("missing transaction nonce in transaction spec")
+)
+
+func maxFeeBelowTipError(maxFee, tip *hexutil.Big) error {
+	return fmt.Errorf("maxFeePerGas (%v) < maxPriorityFeePerGas (%v)", maxFee, tip)
+}
+
+func chainIDMismatchError(have, want *big.Int) error {
+	return fmt.Errorf("chainId does not match node's (have=%v, want=%v)", have, want)
+}
+
+// txFeeCapError: go-ethereum's checkTxFee text, for a fee above its
+// default RPC fee cap (rpcTxFeeCap).
+func txFeeCapError(fee, limit float64) error {
+	return fmt.Errorf("tx fee (%.2f ether) exceeds the configured cap (%.2f ether)", fee, limit)
+}
+
+func resendNotFoundError(h common.Hash) error {
+	return fmt.Errorf("transaction %#x not found", h)
+}
+
+// errUnknownAccount is go-ethereum's accounts.ErrUnknownAccount: the answer
+// of eth_sendTransaction, eth_sign, eth_signTransaction and eth_resend on a
+// go-ethereum node that holds no key for the sender. This node holds no
+// keys at all (eth_accounts is empty).
+var errUnknownAccount = errors.New("unknown account")
+
+// Raw data errors of debug_getRawHeader and debug_getRawBlock: go-ethereum's
+// texts (internal/ethapi/api.go), which print the hash with %d, as a list
+// of its 32 bytes in decimal.
+
+func rawHeaderNotFoundError(h common.Hash) error {
+	return fmt.Errorf("header #%d not found", h)
+}
+
+func rawBlockNotFoundError(h common.Hash) error {
+	return fmt.Errorf("block #%d not found", h)
+}
+
+// eth_getStorageValues errors: go-ethereum's texts and codes
+// (internal/ethapi/api.go; -38026 is its "client limit exceeded").
+var errEmptyStorageRequest = invalidParams("empty request")
+
+// clientLimitError is an error with go-ethereum's code -38026.
+type clientLimitError struct{ msg string }
+
+func (e *clientLimitError) Error() string  { return e.msg }
+func (e *clientLimitError) ErrorCode() int { return -38026 }
+
+func tooManySlotsError(limit int) error {
+	return &clientLimitError{msg: fmt.Sprintf("too many slots (max %d)", limit)}
+}
+
+// txSyncTimeoutError is eth_sendRawTransactionSync's answer when the
+// transaction was pooled but not accepted in time: go-ethereum's text,
+// code 4 and the transaction hash as data (internal/ethapi/errors.go,
+// EIP-7966).
+type txSyncTimeoutError struct {
+	timeout time.Duration
+	hash    common.Hash
+}
+
+func (e *txSyncTimeoutError) Error() string {
+	return fmt.Sprintf("The transaction was added to the transaction pool but wasn't processed in %v", e.timeout)
+}
+func (e *txSyncTimeoutError) ErrorCode() int { return 4 }
+func (e *txSyncTimeoutError) ErrorData() any { return e.hash.Hex() }
+
+// errSubClosed: the accepted-block feed ended under
+// eth_sendRawTransactionSync (go-ethereum's text).
+var errSubClosed = errors.New("chain subscription closed")
+
+// Bad-block and raw-block trace errors: go-ethereum's texts
+// (eth/tracers/api.go).
+
+func badBlockNotFoundError(h common.Hash) error {
+	return fmt.Errorf("bad block %#x not found", h)
+}
+
+func intermediateBlockNotFoundError(h common.Hash) error {
+	return fmt.Errorf("block %#x not found", h)
+}
+
+func decodeTraceBlockError(err error) error {
+	return fmt.Errorf("could not decode block: %w", err)
 }

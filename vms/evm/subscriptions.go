@@ -84,3 +84,19 @@ func subscribe[T any](ctx context.Context, f *event.Feed, send func(*rpc.Notifie
 	}()
 	return sub, nil
 }
+
+// syncAPI holds eth_subscribe("syncing"), which go-ethereum serves from a
+// service of its own (its downloader's) because eth_syncing, a plain
+// method, has the same name.
+type syncAPI struct{}
+
+// Syncing is eth_subscribe("syncing"): go-ethereum notifies when a sync
+// starts and when it ends. A node with one validator never syncs, so the
+// subscription carries nothing until the client ends it.
+func (syncAPI) Syncing(ctx context.Context) (*rpc.Subscription, error) {
+	n, ok := rpc.NotifierFromContext(ctx)
+	if !ok {
+		return nil, rpc.ErrNotificationsUnsupported
+	}
+	return n.CreateSubscription(), nil
+}
