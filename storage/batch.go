@@ -78,8 +78,9 @@ func (b *Batch) Size() int {
 }
 
 // Commit applies every write of the batch atomically and syncs them to
-// disk before returning. The batch cannot be used afterwards, whatever the
-// result; a failed Commit applied nothing.
+// disk before returning; no reader sees them before it returns. The batch
+// cannot be used afterwards, whatever the result; a failed Commit applied
+// nothing.
 func (b *Batch) Commit() error {
 	if b.st.done {
 		return ErrBatchDone
@@ -91,7 +92,7 @@ func (b *Batch) Commit() error {
 		return err
 	}
 	defer db.inflight.Done()
-	if err := b.st.pb.Commit(pebble.Sync); err != nil {
+	if err := db.commit(b.st.pb); err != nil {
 		return fmt.Errorf("commit batch: %w", err)
 	}
 	return nil

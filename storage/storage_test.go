@@ -1,11 +1,17 @@
 package storage
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -110,4 +116,226 @@ func TestPing(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	require.ErrorIs(t, db.Ping(ctx), context.Canceled)
+}
+
+// TestReadsWaitForCommit pins "durable before visible" (package doc): a
+// commit is paused inside its critical section, after Pebble has applied
+// and synced it (where Pebble alone already shows it to readers), and a
+// Get, Has or NewIterator of one of its keys started meanwhile must not
+// return until the commit does, and must then see the write.
+func TestReadsWaitForCommit(t *testing.T) {
+	t.Parallel()
+	key := []byte("k")
+	type state struct {
+		present bool
+		value   []byte
+	}
+	writers := []struct {
+		name string
+		// setup runs before the hook is armed; write is the paused commit.
+		setup func(t *testing.T, v *View)
+		write func(v *View) error
+		want  state
+	}{
+		{
+			name:  "Batch.Commit",
+			setup: func(*testing.T, *View) {},
+			write: func(v *View) error {
+				b := v.NewBatch()
+				if err := b.Put([]byte("other"), []byte("x")); err != nil {
+					return err
+				}
+				if err := b.Put(key, []byte("batch")); err != nil {
+					return err
+				}
+				return b.Commit()
+			},
+			want: state{true, []byte("batch")},
+		},
+		{
+			name:  "Put",
+			setup: func(*testing.T, *View) {},
+			write: func(v *View) error { return v.Put(key, []byte("put")) },
+			want:  state{true, []byte("put")},
+		},
+		{
+			name:  "Delete",
+			setup: func(t *testing.T, v *View) { require.NoError(t, v.Put(key, []byte("old"))) },
+			write: func(v *View) error { return v.Delete(key) },
+			want:  state{false, nil},
+		},
+	}
+	readers := []struct {
+		name string
+		// noValue: read reports presence only.
+		noValue bool
+		read    func(v *View) (state, error)
+	}{
+		{"Get", false, func(v *View) (state, error) {
+			got, err := v.Get(key)
+			if errors.Is(err, ErrNotFound) {
+				return state{}, nil
+			}
+			return state{err == nil, got}, err
+		}},
+		{"Has", true, func(v *View) (state, error) {
+			ok, err := v.Has(key)
+			return state{present: ok}, err
+		}},
+		{"NewIterator", false, func(v *View) (state, error) {
+			it, err := v.NewIterator(key, nil)
+			if err != nil {
+				return state{}, err
+			}
+			var st state
+			if it.Next() {
+				st = state{bytes.Equal(it.Key(), key), bytes.Clone(it.Value())}
+			}
+			return st, errors.Join(it.Err(), it.Close())
+		}},
+	}
+	for _, w := range writers {
+		for _, r := range readers {
+			t.Run(w.name+"/"+r.name, func(t *testing.T) {
+				t.Parallel()
+				db := openTest(t)
+				v := db.Prefixed(PrefixIndex).Prefixed([]byte("view/"))
+				w.setup(t, v)
+				if !w.want.present {
+					w.want.value = nil
+				}
+
+				entered, release := make(chan struct{}), make(chan struct{})
+				db.afterCommit = func() {
+					close(entered)
+					<-release
+				}
+				var released atomic.Bool
+				// On a failure, free the commit so that the DB can close.
+				t.Cleanup(func() {
+					if !released.Swap(true) {
+						close(release)
+					}
+				})
+				committed := make(chan error, 1)
+				go func() { committed <- w.write(v) }()
+				<-entered
+
+				type result struct {
+					st    state
+					err   error
+					early bool
+				}
+				read := make(chan result, 1)
+				go func() {
+					st, err := r.read(v)
+					read <- result{st, err, !released.Load()}
+				}()
+				// Pebble has applied the write: a read that does not wait
+				// returns at once, with it.
+				require.Never(t, func() bool { return len(read) > 0 }, 100*time.Millisecond, time.Millisecond,
+					"a read returned during the commit")
+				released.Store(true)
+				close(release)
+				require.NoError(t, <-committed)
+
+				res := <-read
+				require.NoError(t, res.err)
+				require.False(t, res.early, "the read returned before the commit")
+				want := w.want
+				if len(res.st.value) == 0 {
+					res.st.value = nil
+				}
+				if r.noValue {
+					want.value = nil
+				}
+				require.Equal(t, want, res.st)
+			})
+		}
+	}
+}
+
+// TestCommitWithIteratorOpen: an open iterator holds no lock, so the
+// goroutine that has it may commit, and the iterator keeps its snapshot.
+func TestCommitWithIteratorOpen(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	require.NoError(t, db.Put([]byte("a"), []byte("1")))
+	it, err := db.NewIterator([]byte("a"), nil)
+	require.NoError(t, err)
+	b := db.NewBatch()
+	require.NoError(t, b.Put([]byte("a2"), []byte("2")))
+	require.NoError(t, b.Commit())
+	require.NoError(t, db.Put([]byte("a3"), []byte("3")))
+	var keys []string
+	for it.Next() {
+		keys = append(keys, string(it.Key()))
+	}
+	require.NoError(t, errors.Join(it.Err(), it.Close()))
+	require.Equal(t, []string{"a"}, keys)
+	got, err := db.Get([]byte("a3"))
+	require.NoError(t, err)
+	require.Equal(t, []byte("3"), got)
+}
+
+// TestConcurrentReadsAndCommits runs readers and committers together (for
+// the race detector): each committer's writes are visible once its commit
+// returned.
+func TestConcurrentReadsAndCommits(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	const writers, rounds = 2, 20
+	errs := make(chan error, writers*rounds+2)
+	var readers sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				it, err := db.NewIterator([]byte("w"), nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				for it.Next() {
+				}
+				if err := errors.Join(it.Err(), it.Close()); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := db.Has([]byte("w0/0")); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	var ww sync.WaitGroup
+	for w := range writers {
+		ww.Go(func() {
+			for i := range rounds {
+				k := fmt.Appendf(nil, "w%d/%d", w, i)
+				b := db.NewBatch()
+				if err := errors.Join(b.Put(k, k), b.Commit()); err != nil {
+					errs <- err
+					return
+				}
+				if got, err := db.Get(k); err != nil || !bytes.Equal(got, k) {
+					errs <- fmt.Errorf("read %s back after its commit: %q, %w", k, got, err)
+					return
+				}
+			}
+		})
+	}
+	ww.Wait()
+	close(stop)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
 }

@@ -38,7 +38,7 @@ func (v *View) Get(key []byte) ([]byte, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return nil, ErrNotFound // the empty key can never be stored
 	}
-	val, closer, err := v.db.pdb.Get(v.key(key))
+	val, closer, err := v.db.get(v.key(key))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, ErrNotFound
 	}
@@ -65,7 +65,7 @@ func (v *View) Has(key []byte) (bool, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return false, nil // the empty key can never be stored
 	}
-	_, closer, err := v.db.pdb.Get(v.key(key))
+	_, closer, err := v.db.get(v.key(key))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return false, nil
 	}
@@ -90,7 +90,7 @@ func (v *View) Put(key, value []byte) error {
 		return ErrEmptyKey
 	}
 	defer v.db.inflight.Done()
-	if err := v.db.pdb.Set(v.key(key), value, pebble.Sync); err != nil {
+	if err := v.db.write(func(pb *pebble.Batch) error { return pb.Set(v.key(key), value, nil) }); err != nil {
 		return fmt.Errorf("put: %w", err)
 	}
 	return nil
@@ -107,7 +107,7 @@ func (v *View) Delete(key []byte) error {
 		return ErrEmptyKey
 	}
 	defer v.db.inflight.Done()
-	if err := v.db.pdb.Delete(v.key(key), pebble.Sync); err != nil {
+	if err := v.db.write(func(pb *pebble.Batch) error { return pb.Delete(v.key(key), nil) }); err != nil {
 		return fmt.Errorf("delete: %w", err)
 	}
 	return nil
@@ -140,7 +140,7 @@ func (v *View) NewIterator(prefix, start []byte) (*Iterator, error) {
 		LowerBound: concat(full, start),
 		UpperBound: upperBound(full),
 	}
-	pit, err := v.db.pdb.NewIter(opts)
+	pit, err := v.db.newIter(opts)
 	if err != nil {
 		v.db.inflight.Done()
 		return nil, fmt.Errorf("new iterator: %w", err)

@@ -29,6 +29,8 @@ var (
 	// ErrNotSubnetOwner refuses to build a CreateChainTx the key cannot authorize alone: it is not
 	// among the subnet's owners, or they need more than one signature (§4.4).
 	ErrNotSubnetOwner = errors.New("the key is not the subnet's sole required owner")
+	// ErrNoOwner refuses a subnet without an owner: nobody could ever authorize a chain on it.
+	ErrNoOwner = errors.New("a subnet needs at least one owner")
 	// ErrInvalidURI refuses a node URI that is not an absolute http or https URL.
 	ErrInvalidURI = errors.New("invalid node URI")
 )

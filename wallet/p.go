@@ -132,6 +132,16 @@ func (p *P) CreateSubnet(ctx context.Context, owner string) (*platform.Tx, error
 	return b.CreateSubnet(p.key, utxos, addr)
 }
 
+// CreateSubnetOwners builds and signs a CreateSubnetTx that any one of owners controls
+// (threshold 1), as [PBuilder.CreateSubnetOwners] does. It does not issue it.
+func (p *P) CreateSubnetOwners(ctx context.Context, owners []ids.ShortID) (*platform.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.CreateSubnetOwners(p.key, utxos, owners)
+}
+
 // CreateChain builds and signs a CreateChainTx on subnetID, authorized by the key, which must be
 // one of the subnet's owners with a threshold of 1 (platform.getSubnet). It does not issue it.
 func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID ids.ID, genesis []byte) (*platform.Tx, error) {

@@ -64,10 +64,24 @@ func (b *PBuilder) Send(key *Key, utxos []*platform.UTXO, to ids.ShortID, amount
 // CreateSubnet returns a CreateSubnetTx of a subnet owned by owner alone (threshold 1), signed
 // and paid by key. The subnet's ID is the tx's ID (§2.3).
 func (b *PBuilder) CreateSubnet(key *Key, utxos []*platform.UTXO, owner ids.ShortID) (*platform.Tx, error) {
+	return b.CreateSubnetOwners(key, utxos, []ids.ShortID{owner})
+}
+
+// CreateSubnetOwners returns a CreateSubnetTx of a subnet that any one of owners controls
+// (threshold 1), signed and paid by key; owners is sorted and rid of duplicates in a copy. An
+// owner need not be a key's address: it can tag the subnet, so that it can be found again on the
+// P-Chain, which takes no memo (§4.2). The subnet's ID is the tx's ID (§2.3).
+func (b *PBuilder) CreateSubnetOwners(key *Key, utxos []*platform.UTXO, owners []ids.ShortID) (*platform.Tx, error) {
+	if len(owners) == 0 {
+		return nil, ErrNoOwner
+	}
+	addrs := slices.Clone(owners)
+	slices.SortFunc(addrs, ids.ShortID.Compare)
+	addrs = slices.Compact(addrs)
 	return b.build(key, utxos, 0, nil, nil, func(base platform.BaseTx) platform.UnsignedTx {
 		return &platform.CreateSubnetTx{
 			BaseTx: base,
-			Owner:  secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{owner}},
+			Owner:  secp256k1fx.OutputOwners{Threshold: 1, Addrs: addrs},
 		}
 	})
 }

@@ -2,6 +2,7 @@ package wallet_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -83,6 +84,33 @@ func TestPBuilder(t *testing.T) {
 				return b.CreateSubnet(key, u, other)
 			},
 			ins: 1, creds: 1,
+		},
+		{
+			name:  "create subnet with owners, sorted and deduplicated",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				owners := []ids.ShortID{other, key.Address(), other, {1}}
+				tx, err := b.CreateSubnetOwners(key, u, owners)
+				if err == nil {
+					owner := tx.Unsigned().(*platform.CreateSubnetTx).Owner
+					require.Equal(t, uint32(1), owner.Threshold)
+					want := []ids.ShortID{{1}, key.Address(), other}
+					slices.SortFunc(want, ids.ShortID.Compare)
+					require.Equal(t, want, owner.Addrs)
+					require.NoError(t, owner.Verify())
+					require.Equal(t, []ids.ShortID{other, key.Address(), other, {1}}, owners, "the caller's slice is left alone")
+				}
+				return tx, err
+			},
+			ins: 1, creds: 1,
+		},
+		{
+			name:  "create subnet without owners",
+			utxos: []*platform.UTXO{pUTXO(1, 50_000_000, 0, key.Address())},
+			build: func(b *wallet.PBuilder, u []*platform.UTXO) (*platform.Tx, error) {
+				return b.CreateSubnetOwners(key, u, nil)
+			},
+			wantErr: wallet.ErrNoOwner,
 		},
 		{
 			name:  "create chain",

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -35,6 +37,33 @@ const (
 	// l1PollInterval is how often createL1 asks the new chain whether it answers.
 	l1PollInterval = 20 * time.Millisecond
 )
+
+// l1SubnetTagDomain is hashed before the genesis's SHA-256 into the tag of the subnets
+// `cornice l1 create` makes (l1SubnetTag).
+const l1SubnetTagDomain = "cornice l1 create subnet tag v1\x00"
+
+// l1SubnetTag is the tag of the subnet createL1 makes for genesis: the first 20 bytes of
+// SHA-256(l1SubnetTagDomain || SHA-256(genesis)), used as a second control address of the subnet
+// beside the key's, threshold 1. It lets findL1 find a subnet whose CreateChainTx never came (a
+// crash in between) and finish the job on it, instead of making a second subnet. The subnet
+// cannot carry it in its memo, which the P-Chain refuses since Durango (platform-exchange.md
+// §4.2); its owner is shown by platform.getSubnets. No key has this address (it is not a public
+// key's hash), so the key remains the subnet's only real owner.
+func l1SubnetTag(genesis []byte) ids.ShortID {
+	sum := sha256.Sum256(genesis)
+	h := sha256.New()
+	h.Write([]byte(l1SubnetTagDomain))
+	h.Write(sum[:])
+	var tag ids.ShortID
+	copy(tag[:], h.Sum(nil))
+	return tag
+}
+
+// l1SubnetOwners are the control addresses of the subnet createL1 makes for genesis with the key
+// of address keyAddr: the key and the genesis's tag, any one of them enough (threshold 1).
+func l1SubnetOwners(keyAddr ids.ShortID, genesis []byte) []ids.ShortID {
+	return []ids.ShortID{keyAddr, l1SubnetTag(genesis)}
+}
 
 // l1Request is one L1 to create: its genesis, its chain name and this node's stake in it.
 type l1Request struct {
@@ -105,11 +134,13 @@ func checkChainName(name string) error {
 }
 
 // createL1 makes the L1 of req on the node at client, through the key's P-Chain wallet: a
-// CreateSubnetTx owned by the key, a CreateChainTx of the Subnet-EVM VM with the genesis, and a
-// ConvertSubnetToL1Tx with the node itself (info.getNodeID) as the L1's only validator, managed
-// by the new chain at the empty address. A Subnet-EVM chain whose genesis is byte-identical is
-// reused instead, and converted if an earlier attempt stopped short of that. Each tx is waited
-// for at most wait. Then it waits, at most wait again, until the chain answers eth_chainId.
+// CreateSubnetTx owned by the key and tagged with the genesis (l1SubnetOwners), a CreateChainTx
+// of the Subnet-EVM VM with the genesis, and a ConvertSubnetToL1Tx with the node itself
+// (info.getNodeID) as the L1's only validator, managed by the new chain at the empty address. A
+// Subnet-EVM chain whose genesis is byte-identical is reused instead, and converted if an earlier
+// attempt stopped short of that; a subnet of an earlier attempt that stopped before its chain is
+// given the chain. Each tx is waited for at most wait. Then it waits, at most wait again, until
+// the chain answers eth_chainId.
 //
 // `cornice l1 create` and `cornice run --l1` both call it.
 func createL1(ctx context.Context, client *wallet.Client, key *wallet.Key, req l1Request, wait time.Duration) (l1Result, error) {
@@ -123,20 +154,24 @@ func createL1(ctx context.Context, client *wallet.Client, key *wallet.Key, req l
 	if _, err := l1params.ParseGenesis(req.Genesis, nil, p.NetworkID()); err != nil {
 		return l1Result{}, fmt.Errorf("L1 genesis: %w", err)
 	}
-	res, found, err := findL1(ctx, client, req.Genesis)
+	owners := l1SubnetOwners(key.Address(), req.Genesis)
+	res, found, err := findL1(ctx, client, p, req.Genesis, owners)
 	if err != nil {
 		return l1Result{}, err
 	}
 	res.Reused = found
 	if !found {
-		tx, err := p.CreateSubnet(ctx, "")
+		if res.SubnetID == ids.Empty {
+			tx, err := p.CreateSubnetOwners(ctx, owners)
+			if err != nil {
+				return l1Result{}, err
+			}
+			if res.SubnetID, err = issueAndWait(ctx, p, tx, wait); err != nil {
+				return l1Result{}, fmt.Errorf("create subnet: %w", err)
+			}
+		}
+		tx, err := p.CreateChain(ctx, res.SubnetID, req.Name, node.SubnetEVMID, req.Genesis)
 		if err != nil {
-			return l1Result{}, err
-		}
-		if res.SubnetID, err = issueAndWait(ctx, p, tx, wait); err != nil {
-			return l1Result{}, fmt.Errorf("create subnet: %w", err)
-		}
-		if tx, err = p.CreateChain(ctx, res.SubnetID, req.Name, node.SubnetEVMID, req.Genesis); err != nil {
 			return l1Result{}, err
 		}
 		if res.BlockchainID, err = issueAndWait(ctx, p, tx, wait); err != nil {
@@ -179,9 +214,13 @@ func issueAndWait(ctx context.Context, p *wallet.P, tx *platform.Tx, wait time.D
 	return id, p.WaitAccepted(ctx, id, wait)
 }
 
-// findL1 looks for a Subnet-EVM chain on the P-Chain whose genesis is genesis, byte for byte
-// (platform.getBlockchains, then each candidate's CreateChainTx from platform.getTx).
-func findL1(ctx context.Context, client *wallet.Client, genesis []byte) (l1Result, bool, error) {
+// findL1 looks for an earlier attempt at the L1 of genesis on the P-Chain. It reports found, with
+// the chain and its subnet, for a Subnet-EVM chain whose genesis is genesis, byte for byte
+// (platform.getBlockchains, then each candidate's CreateChainTx from platform.getTx). Failing
+// that, it returns, not found but with its SubnetID, a subnet made by createL1 for this genesis
+// whose CreateChainTx never came: controlled by exactly owners (l1SubnetOwners) with threshold 1,
+// with no chain and not converted (findSubnet). Otherwise the result is empty.
+func findL1(ctx context.Context, client *wallet.Client, p *wallet.P, genesis []byte, owners []ids.ShortID) (l1Result, bool, error) {
 	var list platform.GetBlockchainsReply
 	if err := client.Call(ctx, "/ext/bc/P", "platform.getBlockchains", nil, &list); err != nil {
 		return l1Result{}, false, fmt.Errorf("list blockchains: %w", err)
@@ -210,7 +249,49 @@ func findL1(ctx context.Context, client *wallet.Client, genesis []byte) (l1Resul
 			return l1Result{BlockchainID: bc.ID, SubnetID: bc.SubnetID}, true, nil
 		}
 	}
-	return l1Result{}, false, nil
+	subnetID, err := findSubnet(ctx, client, p, list.Blockchains, owners)
+	return l1Result{SubnetID: subnetID}, false, err
+}
+
+// findSubnet returns the first subnet of platform.getSubnets that exactly owners control with
+// threshold 1, that has none of chains and is not converted (platform.getSubnet), or ids.Empty.
+func findSubnet(ctx context.Context, client *wallet.Client, p *wallet.P, chains []platform.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
+	withChain := make(map[ids.ID]bool, len(chains))
+	for _, bc := range chains {
+		withChain[bc.SubnetID] = true
+	}
+	var list platform.GetSubnetsReply
+	if err := client.Call(ctx, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &list); err != nil {
+		return ids.Empty, fmt.Errorf("list subnets: %w", err)
+	}
+	for _, s := range list.Subnets {
+		if s.ID == ids.Empty || withChain[s.ID] || s.Threshold != 1 || !controlledBy(p, s.ControlKeys, owners) {
+			continue
+		}
+		var subnet platform.GetSubnetReply
+		if err := client.Call(ctx, "/ext/bc/P", "platform.getSubnet", platform.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
+			return ids.Empty, fmt.Errorf("read subnet %s: %w", s.ID, err)
+		}
+		if subnet.ConversionID == ids.Empty {
+			return s.ID, nil
+		}
+	}
+	return ids.Empty, nil
+}
+
+// controlledBy reports whether the P-Chain addresses keys are owners, in any order. An address
+// that does not parse is no owner.
+func controlledBy(p *wallet.P, keys []string, owners []ids.ShortID) bool {
+	if len(keys) != len(owners) {
+		return false
+	}
+	for _, k := range keys {
+		addr, err := p.ParseAddress(k)
+		if err != nil || !slices.Contains(owners, addr) {
+			return false
+		}
+	}
+	return true
 }
 
 // waitChain polls eth_chainId at rpcURL until it answers with a result, ctx is done or timeout
@@ -305,7 +386,8 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 		Long: "Create an L1 from the Subnet-EVM genesis in --genesis: a subnet owned by the key, a chain of\n" +
 			"the Subnet-EVM VM with that genesis, and the subnet's conversion into an L1 managed by the new\n" +
 			"chain, with the node (info.getNodeID) as its validator of --weight and --balance nAVAX. A chain\n" +
-			"with the same genesis already on the P-Chain is reused. Waits until the chain answers, then\n" +
+			"with the same genesis already on the P-Chain is reused, as is a subnet an interrupted earlier\n" +
+			"run made for it. Waits until the chain answers, then\n" +
 			"prints its blockchain ID, subnet ID, and RPC, websocket and validators URLs.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

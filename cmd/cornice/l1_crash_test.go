@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -772,7 +773,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 	require.NoError(t, err)
 	p, err := wallet.NewP(ctx, c.client, key, clock.Real{})
 	require.NoError(t, err)
-	tx, err := p.CreateSubnet(ctx, "")
+	tx, err := p.CreateSubnetOwners(ctx, l1SubnetOwners(key.Address(), genesis))
 	require.NoError(t, err)
 	subnetID, err := issueAndWait(ctx, p, tx, l1KillWait)
 	require.NoError(t, err)
@@ -839,7 +840,6 @@ func TestL1KillCreate(t *testing.T) {
 	t.Logf("l1 create takes %s", took)
 
 	const rounds = 16
-	orphans := 0
 	for round := range rounds {
 		l := newL1()
 		point := -1 // random
@@ -883,11 +883,12 @@ func TestL1KillCreate(t *testing.T) {
 			}
 		}
 		t.Logf("round %d (kill point %d): after the restart, chain %t, converted %t", round, point, existed, converted)
-		// A tx the wallet saw committed is on the P-Chain after the crash.
-		lostChain := point == killAfterChain && !existed
-		if lostChain || point == killAfterConvert && !converted {
-			l1KillKnownBug(t, "round %d (kill point %d): a P-Chain tx platform.getTxStatus reported Committed is lost by the kill "+
-				"(see TestL1KillPChainCommitted)", round, point)
+		// A tx the wallet saw committed is on the P-Chain after the crash (TestL1KillPChainCommitted).
+		if point == killAfterChain {
+			require.True(t, existed, "round %d (kill point %d): the CreateChainTx seen Committed is lost by the kill", round, point)
+		}
+		if point == killAfterConvert {
+			require.True(t, converted, "round %d (kill point %d): the ConvertSubnetToL1Tx seen Committed is lost by the kill", round, point)
 		}
 
 		// `l1 create` again finishes the job, on the same chain.
@@ -904,21 +905,15 @@ func TestL1KillCreate(t *testing.T) {
 		l.blockchainID = m[1]
 		again, after := l1KillChains(t, child, l.genesis)
 		require.Len(t, again, 1, "round %d (kill point %d): one chain per genesis", round, point)
-		// A kill between CreateSubnetTx and CreateChainTx leaves a subnet without a chain, which
-		// `l1 create` does not find again: it makes a second one (TestL1KillCreateOrphanSubnet).
-		// Anything else makes one subnet.
-		added := after - subnets
-		if added == 2 && !existed && (point == killAfterSubnet || point == -1 || lostChain) {
-			orphans++
-			t.Logf("round %d (kill point %d): the subnet made before the kill is left without a chain", round, point)
-		} else {
-			if added != 1 {
-				l1KillDump(t, child)
-			}
+		// Whatever the kill interrupted, even between CreateSubnetTx and CreateChainTx, the L1 has
+		// one subnet: `l1 create` finds the one made before the kill by its tag
+		// (TestL1KillCreateOrphanSubnet).
+		if added := after - subnets; added != 1 {
+			l1KillDump(t, child)
 			require.Equal(t, 1, added, "round %d (kill point %d): one new subnet (%d before the kill, %d after it, %d now)",
 				round, point, subnets, n, after)
 		}
-		require.Equal(t, orphans, l1KillOrphans(t, child), "round %d (kill point %d): subnets without a chain", round, point)
+		require.Zero(t, l1KillOrphans(t, child), "round %d (kill point %d): subnets without a chain", round, point)
 		subnets = after
 		require.Equal(t, big.NewInt(1_000_000_000), l1Transfer(t, m[3]), "round %d: the L1 takes a transaction", round)
 		made = append(made, l)
@@ -956,32 +951,19 @@ func TestL1KillCreate(t *testing.T) {
 	cancel()
 	require.Equal(t, 0, <-codeCh, errOut.String())
 	require.Empty(t, errOut.String())
-	t.Logf("%d L1s, %d orphan subnets", len(made), orphans)
-}
-
-// l1KillKnownBugsEnv runs the tests of bugs this file found and that are not fixed yet, and
-// makes the other tests fail on them instead of logging them.
-const l1KillKnownBugsEnv = "CORNICE_L1KILL_KNOWN_BUGS"
-
-// l1KillKnownBug fails the test when l1KillKnownBugsEnv is set, and logs otherwise.
-func l1KillKnownBug(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv(l1KillKnownBugsEnv) != "" {
-		t.Errorf("known bug: "+format, args...)
-		return
-	}
-	t.Logf("known bug (set "+l1KillKnownBugsEnv+"=1 to fail on it): "+format, args...)
+	t.Logf("%d L1s", len(made))
 }
 
 // TestL1KillPChainCommitted issues P-Chain txs and kills the node the moment
 // platform.getTxStatus says Committed, many times: each must be committed after the restart.
 // Pebble makes a batch visible to readers before its WAL record is written and synced (its
 // commitPipeline publishes the sequence number, then waits for the sync), so an API that reads
-// the database directly, as the P-Chain's getTxStatus and getTx do, can report a block's txs
-// before the block is durable; the EVM does not, as it answers only up to the head Accepted set.
+// the database directly, as the P-Chain's getTxStatus and getTx do, could report a block's txs
+// before the block was durable; package storage now keeps every read waiting until the commit
+// in progress has returned ("durable before visible" in its doc).
 func TestL1KillPChainCommitted(t *testing.T) {
-	if os.Getenv(l1KillKnownBugsEnv) == "" {
-		t.Skip("known bug: a P-Chain tx reported Committed can be lost by a crash; set " + l1KillKnownBugsEnv + "=1 to run")
+	if testing.Short() {
+		t.Skip("kills and restarts a node process 200 times")
 	}
 	t.Parallel()
 	dir := t.TempDir()
@@ -1017,13 +999,12 @@ func TestL1KillPChainCommitted(t *testing.T) {
 }
 
 // TestL1KillCreateOrphanSubnet kills the node right after `l1 create`'s CreateSubnetTx is
-// accepted, restarts it and runs `l1 create` again with the same genesis: one subnet should serve
-// the L1, but createL1 finds an earlier attempt by its chain's genesis only (findL1), so a
-// subnet whose CreateChainTx never came is left without a chain and a second one is made.
+// accepted, restarts it and runs `l1 create` again with the same genesis: findL1 finds the subnet
+// by its owners, the key and the genesis's tag (l1SubnetOwners), and the L1's chain is made on
+// it, so no subnet is left without a chain.
 func TestL1KillCreateOrphanSubnet(t *testing.T) {
-	if os.Getenv(l1KillKnownBugsEnv) == "" {
-		t.Skip("known bug: `l1 create` after a crash between CreateSubnetTx and CreateChainTx makes a second subnet; set " +
-			l1KillKnownBugsEnv + "=1 to run")
+	if testing.Short() {
+		t.Skip("kills and restarts a node process")
 	}
 	t.Parallel()
 	dir := t.TempDir()
@@ -1036,9 +1017,25 @@ func TestL1KillCreateOrphanSubnet(t *testing.T) {
 	child.kill()
 
 	child = startL1KillChild(t, dir)
+	// The CreateSubnetTx seen Committed survives the kill: its subnet has no chain yet.
+	var subnets platform.GetSubnetsReply
+	child.call(t, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &subnets)
+	require.Len(t, subnets.Subnets, before+1)
+	require.Equal(t, 1, l1KillOrphans(t, child))
+	var chains platform.GetBlockchainsReply
+	child.call(t, "/ext/bc/P", "platform.getBlockchains", nil, &chains)
+	var orphan ids.ID
+	for _, s := range subnets.Subnets {
+		if s.ID != ids.Empty && !slices.ContainsFunc(chains.Blockchains, func(bc platform.APIBlockchain) bool { return bc.SubnetID == s.ID }) {
+			orphan = s.ID
+		}
+	}
 	code, stdout, stderr := l1KillCreate(t.Context(), child, file)
 	require.Equal(t, 0, code, stderr)
-	require.Regexp(t, l1Out, stdout)
+	m := l1Out.FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	require.Equal(t, "created", m[6], "the chain is new")
+	require.Equal(t, orphan.String(), m[2], "on the subnet made before the kill")
 	_, after := l1KillChains(t, child, genesis)
 	require.Equal(t, 0, l1KillOrphans(t, child), "a subnet is left without a chain")
 	require.Equal(t, before+1, after, "one subnet for one L1")
