@@ -78,8 +78,9 @@ func decodeRecord(b []byte) (record, error) {
 	return r, nil
 }
 
-// startTimeOf returns a start time in unix seconds as a time. Values beyond int64 (never sent by
-// a real chain) are clamped.
+// startTimeOf returns a start time in unix seconds as a time. Values beyond math.MaxInt64/2 (never
+// sent by a real chain) are clamped to it: time.Unix wraps around for seconds near int64's limit,
+// which would put such a start in the distant past and count the whole span as up time.
 func startTimeOf(unix uint64) time.Time {
-	return time.Unix(int64(min(unix, math.MaxInt64)), 0)
+	return time.Unix(int64(min(unix, math.MaxInt64/2)), 0)
 }

@@ -277,3 +277,17 @@ func TestTrackerConcurrent(t *testing.T) {
 	wg.Wait()
 	require.NoError(t, tr.Flush())
 }
+
+// A start time no real chain sends, beyond what time.Unix can hold, is a start in the future:
+// nothing counts as up, before tracking starts or after.
+func TestStartTimeBeyondInt64(t *testing.T) {
+	t.Parallel()
+	tr, clk := newTracker(t)
+	far := uptime.Validator{ValidationID: selfVal, NodeID: self, StartTime: ^uint64(0), Active: true}
+	require.NoError(t, tr.Sync([]uptime.Validator{far}))
+	clk.Advance(time.Hour)
+	requireUptime(t, tr, clk, selfVal, 0)
+	tr.StartTracking([]ids.NodeID{self})
+	clk.Advance(time.Hour)
+	requireUptime(t, tr, clk, selfVal, 0)
+}

@@ -141,7 +141,9 @@ func (s *Service) GetCurrentValidators(ctx context.Context, args *GetCurrentVali
 // a start in the future is treated the same way, where the reference would divide by a negative
 // duration.
 func percentage(up time.Duration, at time.Time, startUnix uint64) float32 {
-	start := time.Unix(int64(min(startUnix, math.MaxInt64)), 0)
+	// Clamped far below int64's limit: time.Unix wraps around for seconds near it, which
+	// would put an impossible start (never sent by a real chain) in the distant past.
+	start := time.Unix(int64(min(startUnix, math.MaxInt64/2)), 0)
 	best := at.Sub(start)
 	if best <= 0 {
 		return 100
