@@ -33,10 +33,7 @@ func (a *ethAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes
 		return nil, err
 	}
 	hash := tx.Hash()
-	timeout := txSyncDefaultTimeout
-	if timeoutMs != nil && *timeoutMs > 0 {
-		timeout = min(time.Duration(*timeoutMs)*time.Millisecond, txSyncMaxTimeout)
-	}
+	timeout := txSyncTimeout(timeoutMs)
 	timer := a.vm.clock.NewTimer(timeout)
 	defer timer.Stop()
 	if r, err := a.GetTransactionReceipt(ctx, hash); err != nil || r != nil {
@@ -61,4 +58,19 @@ func (a *ethAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes
 			}
 		}
 	}
+}
+
+// txSyncTimeout is the wait eth_sendRawTransactionSync grants for timeoutMs:
+// the default when it is nil or 0, else that many milliseconds up to the
+// maximum. The milliseconds are compared before they become a Duration, so a
+// request too large for one gets the maximum rather than a wrapped-around,
+// negative wait (go-ethereum multiplies first and times out at once).
+func txSyncTimeout(timeoutMs *uint64) time.Duration {
+	switch {
+	case timeoutMs == nil || *timeoutMs == 0:
+		return txSyncDefaultTimeout
+	case *timeoutMs >= uint64(txSyncMaxTimeout/time.Millisecond):
+		return txSyncMaxTimeout
+	}
+	return time.Duration(*timeoutMs) * time.Millisecond
 }
