@@ -239,37 +239,33 @@ func (s *subnets) refreshValidators(subnetIDs map[ids.ID]struct{}) error {
 		s.known[subnetID] = struct{}{}
 		want, err := subnetWeights(s.p, subnetID)
 		if err != nil {
-			return err
+			return errors.Join(append(errs, err)...)
 		}
 		errs = append(errs, setWeights(s.n.validators, subnetID, want))
 	}
 	return errors.Join(errs...)
 }
 
-// subnetWeights returns the weight of each validator of subnetID on the P-Chain.
+// subnetWeights returns the weight of each validator of subnetID on the P-Chain: the current
+// validators the validators API lists (currentValidators), less the inactive ones, a node's
+// weights added up. One reading of the P-Chain serves both, so they cannot disagree on who is a
+// validator.
 func subnetWeights(p pChain, subnetID ids.ID) (map[ids.NodeID]uint64, error) {
-	want := make(map[ids.NodeID]uint64)
-	l1, err := p.L1Validators(subnetID)
-	if err != nil {
-		return nil, fmt.Errorf("read L1 validators of subnet %s: %w", subnetID, err)
-	}
-	for _, v := range l1 {
-		if v.Weight > 0 && v.Balance > 0 {
-			want[v.NodeID] = saturatingAdd(want[v.NodeID], v.Weight)
-		}
-	}
-	legacy, err := p.SubnetValidators(subnetID)
+	vals, err := currentValidators(p, subnetID)
 	if err != nil {
 		return nil, fmt.Errorf("read validators of subnet %s: %w", subnetID, err)
 	}
-	for _, v := range legacy {
-		if v.Weight > 0 {
+	want := make(map[ids.NodeID]uint64)
+	for _, v := range vals {
+		if v.IsActive && v.Weight > 0 {
 			want[v.NodeID] = saturatingAdd(want[v.NodeID], v.Weight)
 		}
 	}
 	return want, nil
 }
 
+// saturatingAdd returns a + b, or the largest uint64 when the sum overflows: a node's weights
+// added up across its validations never wrap around to a small weight.
 func saturatingAdd(a, b uint64) uint64 {
 	if a+b < a {
 		return ^uint64(0)

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -127,14 +126,35 @@ func TestCurrentValidators(t *testing.T) {
 		}},
 		legacy: map[ids.ID][]platform.SubnetValidator{s1: {{TxID: ids.ID{5}, NodeID: ids.NodeID{4}, Weight: 2, StartTime: 13, EndTime: 99}}},
 	}
-	got, err := subnetSource{p: p, subnetID: s1}.CurrentValidators(context.Background())
+	got, err := subnetSource{p: p, subnetID: s1}.CurrentValidators(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, []l1validators.Validator{
 		{ValidationID: ids.ID{7}, NodeID: ids.NodeID{1}, Weight: 3, StartTime: 11, IsActive: true, IsL1Validator: true},
 		{ValidationID: ids.ID{8}, NodeID: ids.NodeID{2}, Weight: 4, StartTime: 12, IsActive: false, IsL1Validator: true},
 		{ValidationID: ids.ID{5}, NodeID: ids.NodeID{4}, Weight: 2, StartTime: 13, IsActive: true},
 	}, got)
-	got, err = subnetSource{p: p, subnetID: ids.ID{2}}.CurrentValidators(context.Background())
+	got, err = subnetSource{p: p, subnetID: ids.ID{2}}.CurrentValidators(t.Context())
 	require.NoError(t, err)
 	require.Empty(t, got)
+}
+
+func TestSaturatingAdd(t *testing.T) {
+	t.Parallel()
+	const maxU64 = ^uint64(0)
+	tests := []struct {
+		name string
+		a, b uint64
+		want uint64
+	}{
+		{name: "small", a: 2, b: 3, want: 5},
+		{name: "to the top", a: maxU64 - 1, b: 1, want: maxU64},
+		{name: "past the top", a: maxU64 - 1, b: 2, want: maxU64},
+		{name: "both large", a: maxU64, b: maxU64, want: maxU64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, saturatingAdd(tt.a, tt.b))
+		})
+	}
 }

@@ -416,15 +416,7 @@ func (vm *VM) suggestTip(head *types.Block) *big.Int {
 // default), with the state and block overrides if any; nothing is kept. A
 // revert is error code 3 with the revert data.
 func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (hexutil.Bytes, error) {
-	env, err := a.vm.newCallEnv(bnh.orLatest(), so, bo)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := args.toMessage(a.vm.cfg.RPCGasCap, env.bctx.BaseFee)
-	if err != nil {
-		return nil, err
-	}
-	res, err := a.vm.runMsg(ctx, env, msg, nil)
+	res, err := a.vm.call(ctx, args, bnh, so, bo)
 	if err != nil {
 		return nil, err
 	}
@@ -435,6 +427,23 @@ func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash
 		return nil, res.Err
 	}
 	return res.Return(), nil
+}
+
+// call runs args as eth_call and eth_callDetailed do: on the state after
+// the named block (latest by default), with the state and block overrides
+// if any, under the RPC gas cap; nothing is kept. The error is one from
+// before execution (a bad block, bad arguments); how the execution ended is
+// in the result.
+func (vm *VM) call(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (*core.ExecutionResult, error) {
+	env, err := vm.newCallEnv(bnh.orLatest(), so, bo)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := args.toMessage(vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	if err != nil {
+		return nil, err
+	}
+	return vm.runMsg(ctx, env, msg, nil)
 }
 
 // EstimateGas is eth_estimateGas: the least gas limit with which args

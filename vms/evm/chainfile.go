@@ -56,7 +56,7 @@ func parseChainFile(b []byte) (chainFile, error) {
 			var s string
 			if err = json.Unmarshal(v, &s); err == nil && s != "" {
 				if !common.IsHexAddress(s) {
-					err = fmt.Errorf("not an address: %q", s)
+					err = notAnAddressError(s)
 				} else {
 					a := common.HexToAddress(s)
 					f.feeRecipient = &a
@@ -68,7 +68,7 @@ func parseChainFile(b []byte) (chainFile, error) {
 		case chainFileMaxBlocksPerRequest:
 			f.apiMaxBlocksPerRequest = new(int64)
 			if err = json.Unmarshal(v, f.apiMaxBlocksPerRequest); err == nil && *f.apiMaxBlocksPerRequest < 0 {
-				err = fmt.Errorf("negative: %d", *f.apiMaxBlocksPerRequest)
+				err = negativeCapError(*f.apiMaxBlocksPerRequest)
 			}
 		default:
 			f.unknown = append(f.unknown, k)

@@ -80,16 +80,7 @@ func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *stat
 	if vm.l1 == nil {
 		return &childRules{parent: hash, fees: vm.cfg.Fees, gasLimit: vm.cfg.Fees.GasLimit.Uint64(), coinbase: vm.cfg.Coinbase}, nil
 	}
-	open := func() (*state.StateDB, error) {
-		if st != nil {
-			return st, nil
-		}
-		var err error
-		if st, err = vm.stateAt(parent.Root); err != nil {
-			return nil, fmt.Errorf("open state of block %s: %w", hash, err)
-		}
-		return st, nil
-	}
+	open := vm.stateOpener(parent.Root, hash, st)
 	fees, lastChanged, err := vm.l1FeeConfigAt(parent, open)
 	if err != nil {
 		return nil, err
@@ -123,6 +114,24 @@ func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *stat
 		r.coinbase = BlackholeAddr
 	}
 	return r, nil
+}
+
+// stateOpener returns a function that opens the state of the block hash,
+// whose state root is root, on its first call and returns the same state on
+// every later one: the rules read the state only when a precompile is
+// active, and then open it once. st, when not nil, is that state already
+// open.
+func (vm *VM) stateOpener(root, hash common.Hash, st *state.StateDB) func() (*state.StateDB, error) {
+	return func() (*state.StateDB, error) {
+		if st != nil {
+			return st, nil
+		}
+		var err error
+		if st, err = vm.stateAt(root); err != nil {
+			return nil, fmt.Errorf("open state of block %s: %w", hash, err)
+		}
+		return st, nil
+	}
 }
 
 // l1FeeConfigAt is GetFeeConfigAt of l1-evm.md §1.2: the fee config of the

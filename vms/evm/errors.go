@@ -85,6 +85,19 @@ func chainFileError(chainID string, err error) error {
 	return fmt.Errorf("chain config file %s/config.json: %w", chainID, err)
 }
 
+// notAnAddressError: a config.json key that takes an address
+// (feeRecipient) holds something else. cornice's own text, after
+// chainFileError's and the key's names.
+func notAnAddressError(s string) error {
+	return fmt.Errorf("not an address: %q", s)
+}
+
+// negativeCapError: a config.json cap (api-max-blocks-per-request) is
+// negative. cornice's own text, after chainFileError's and the key's names.
+func negativeCapError(n int64) error {
+	return fmt.Errorf("negative: %d", n)
+}
+
 // Mempool rejections. The texts are go-ethereum's (core/error.go,
 // core/txpool/errors.go, core/txpool/validation.go), which wallets and
 // scripts match (issue #4 §2); the sentinels are go-ethereum's own, so

@@ -29,15 +29,7 @@ type detailedExecutionResult struct {
 // text. Errors before execution (a bad block, bad arguments) are still
 // JSON-RPC errors.
 func (a *ethAPI) CallDetailed(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride) (*detailedExecutionResult, error) {
-	env, err := a.vm.newCallEnv(bnh.orLatest(), so, nil)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := args.toMessage(a.vm.cfg.RPCGasCap, env.bctx.BaseFee)
-	if err != nil {
-		return nil, err
-	}
-	res, err := a.vm.runMsg(ctx, env, msg, nil)
+	res, err := a.vm.call(ctx, args, bnh, so, nil)
 	if err != nil {
 		return nil, err
 	}

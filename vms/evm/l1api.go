@@ -2,9 +2,6 @@ package evm
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/ethereum/go-ethereum/core/state"
 
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -26,13 +23,7 @@ func (a *l1API) FeeConfig(_ context.Context, bnh *blockNumberOrHash) (*l1params.
 			return nil, err
 		}
 	}
-	fees, lastChanged, err := a.vm.l1FeeConfigAt(blk.Header(), func() (*state.StateDB, error) {
-		st, err := a.vm.stateAt(blk.Root())
-		if err != nil {
-			return nil, fmt.Errorf("open state of block %s: %w", blk.Hash(), err)
-		}
-		return st, nil
-	})
+	fees, lastChanged, err := a.vm.l1FeeConfigAt(blk.Header(), a.vm.stateOpener(blk.Root(), blk.Hash(), nil))
 	if err != nil {
 		return nil, err
 	}

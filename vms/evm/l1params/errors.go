@@ -41,7 +41,7 @@ func exceedsHashLength(field string) error {
 // Genesis and chain config texts (l1-evm.md §3.3 item 4, §3.10, §4.3).
 var (
 	// ErrGasLimitMismatch is "gas limit in fee config (X) does not match gas limit in
-	// header (Y)" without its numbers; see gasLimitMismatch.
+	// header (Y)" without its numbers; see gasLimitError.
 	ErrGasLimitMismatch = errors.New("gas limit in fee config does not match gas limit in header")
 	// ErrInitialMinDelayTooLarge prefixes "initialMinDelayMS too large: X exceeds Y".
 	ErrInitialMinDelayTooLarge = errors.New("initialMinDelayMS too large")
@@ -58,10 +58,13 @@ var (
 // gasLimitError is the genesis gas limit check's error, matching ErrGasLimitMismatch.
 type gasLimitError struct{ config, header *big.Int }
 
+// Error is the reference's text, with both gas limits.
 func (e *gasLimitError) Error() string {
 	return fmt.Sprintf("gas limit in fee config (%d) does not match gas limit in header (%d)", e.config, e.header)
 }
 
+// Is makes errors.Is(err, ErrGasLimitMismatch) hold, since the text carries numbers the
+// sentinel's does not.
 func (e *gasLimitError) Is(target error) bool { return target == ErrGasLimitMismatch }
 
 // Network upgrade texts (l1-evm.md §4.4).

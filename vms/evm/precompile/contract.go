@@ -110,7 +110,7 @@ func (r *Runtime) newContract(addr common.Address) *contract {
 	return c
 }
 
-// add registers fn under the selector of method name in a.
+// add registers fn under methodID, a method's 4-byte selector from the precompile's ABI.
 func (c *contract) add(methodID []byte, fn function) {
 	c.fns[[selectorLen]byte(methodID)] = fn
 }

@@ -82,6 +82,13 @@ func allowListLenError(fn string, n int) error {
 	return fmt.Errorf("invalid input length for modifying allow list: %d", n)
 }
 
+// improperlyFormattedInputError is the reference's strict-mode (before Durango) error for
+// setRewardAddress input whose length is not a multiple of 32 (l1-evm.md §5.6): the text of
+// go-ethereum's ABI unpacker (accounts/abi/abi.go, for outputs), said of the input.
+func improperlyFormattedInputError(input []byte) error {
+	return fmt.Errorf("abi: improperly formatted input: %q - Bytes: %+v", input, input)
+}
+
 // cannotMintError is l1-evm.md §5.4's text.
 func cannotMintError(caller common.Address) error {
 	return fmt.Errorf("%w: %s", ErrCannotMint, caller.Hex())

@@ -14,9 +14,9 @@ import (
 const (
 	numFeeFields = 8
 	// setFeeConfigGas writes the eight fields and lastChangedAt.
-	setFeeConfigGas = writeSlotGas * (numFeeFields + 1)
-	getFeeConfigGas = readSlotGas * numFeeFields
-	getLastChanged  = readSlotGas
+	setFeeConfigGas   = writeSlotGas * (numFeeFields + 1)
+	getFeeConfigGas   = readSlotGas * numFeeFields
+	getLastChangedGas = readSlotGas
 	// feeConfigEventGas is FeeConfigChanged's cost: reading the old config, log, two topics,
 	// sixteen words.
 	feeConfigEventGas = readSlotGas*numFeeFields + logGas + 2*logTopicGas + 2*numFeeFields*32*logDataGas
@@ -171,7 +171,7 @@ func getFeeConfig(c *call) ([]byte, error) {
 // getFeeConfigLastChangedAt returns the block number of the last change (5,000 gas;
 // anyone).
 func getFeeConfigLastChangedAt(c *call) ([]byte, error) {
-	if err := c.use(getLastChanged); err != nil {
+	if err := c.use(getLastChangedGas); err != nil {
 		return nil, err
 	}
 	h := c.state.GetState(c.addr, lastChangedAtKey)

@@ -1,8 +1,6 @@
 package precompile
 
 import (
-	"fmt"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/vm"
 
@@ -50,8 +48,10 @@ func setRewardAddress(state StateWriter, addr common.Address) {
 // addRewardManager registers the reward manager's functions in c.
 func addRewardManager(c *contract) {
 	m := rewardManagerABI.Methods
-	c.add(m["allowFeeRecipients"].ID, function{run: allowFeeRecipients})
-	c.add(m["disableRewards"].ID, function{run: disableRewards})
+	c.add(m["allowFeeRecipients"].ID, function{run: rewardSwitch("allowFeeRecipients", "FeeRecipientsAllowed", setAllowFeeRecipients)})
+	c.add(m["disableRewards"].ID, function{run: rewardSwitch("disableRewards", "RewardsDisabled", func(st StateWriter) {
+		setRewardAddress(st, BlackholeAddress)
+	})})
 	c.add(m["setRewardAddress"].ID, function{run: setRewardAddressFn})
 	c.add(m["areFeeRecipientsAllowed"].ID, function{run: areFeeRecipientsAllowed})
 	c.add(m["currentRewardAddress"].ID, function{run: currentRewardAddress})
@@ -68,38 +68,26 @@ func rewardSetterStart(c *call) error {
 	return nil
 }
 
-func allowFeeRecipients(c *call) ([]byte, error) {
-	if err := rewardSetterStart(c); err != nil {
-		return nil, err
-	}
-	if !RoleOf(c.state, c.addr, c.caller).IsEnabled() {
-		return nil, rewardNotEnabledError("allowFeeRecipients", c.caller)
-	}
-	if c.rules.IsDurango {
-		if err := c.use(rewardSenderEventGas); err != nil {
+// rewardSwitch returns fn, a setter without arguments: charge → read-only → caller
+// Enabled+ → (Durango) event, with the caller as its one topic → set (l1-evm.md §5.6).
+// allowFeeRecipients and disableRewards differ only in their event and what they store.
+func rewardSwitch(fn, event string, set func(StateWriter)) func(c *call) ([]byte, error) {
+	return func(c *call) ([]byte, error) {
+		if err := rewardSetterStart(c); err != nil {
 			return nil, err
 		}
-		c.log([]common.Hash{rewardManagerABI.Events["FeeRecipientsAllowed"].ID, common.BytesToHash(c.caller.Bytes())}, nil)
-	}
-	setAllowFeeRecipients(c.state)
-	return []byte{}, nil
-}
-
-func disableRewards(c *call) ([]byte, error) {
-	if err := rewardSetterStart(c); err != nil {
-		return nil, err
-	}
-	if !RoleOf(c.state, c.addr, c.caller).IsEnabled() {
-		return nil, rewardNotEnabledError("disableRewards", c.caller)
-	}
-	if c.rules.IsDurango {
-		if err := c.use(rewardSenderEventGas); err != nil {
-			return nil, err
+		if !RoleOf(c.state, c.addr, c.caller).IsEnabled() {
+			return nil, rewardNotEnabledError(fn, c.caller)
 		}
-		c.log([]common.Hash{rewardManagerABI.Events["RewardsDisabled"].ID, common.BytesToHash(c.caller.Bytes())}, nil)
+		if c.rules.IsDurango {
+			if err := c.use(rewardSenderEventGas); err != nil {
+				return nil, err
+			}
+			c.log([]common.Hash{rewardManagerABI.Events[event].ID, common.BytesToHash(c.caller.Bytes())}, nil)
+		}
+		set(c.state)
+		return []byte{}, nil
 	}
-	setRewardAddress(c.state, BlackholeAddress)
-	return []byte{}, nil
 }
 
 // setRewardAddressFn: charge → read-only → decode (before Durango the length must be a
@@ -109,7 +97,7 @@ func setRewardAddressFn(c *call) ([]byte, error) {
 		return nil, err
 	}
 	if c.strict() && len(c.input)%common.HashLength != 0 {
-		return nil, fmt.Errorf("abi: improperly formatted input: %q - Bytes: %+v", c.input, c.input)
+		return nil, improperlyFormattedInputError(c.input)
 	}
 	vals, err := unpackInputs(rewardManagerABI, "setRewardAddress", c.input)
 	if err != nil {

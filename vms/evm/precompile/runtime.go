@@ -172,6 +172,8 @@ func (s *stateDB) Prepare(rules params.Rules, sender, coinbase common.Address, d
 	s.StateDB.Prepare(rules, sender, coinbase, dst, precompiles, list)
 }
 
+// GetNonce reports 1 for the address of the creation the deployer allow list refuses, between
+// its frame's start and go-ethereum's collision check, and sdb's nonce otherwise.
 func (s *stateDB) GetNonce(addr common.Address) uint64 {
 	if s.r.hasBlocked && addr == s.r.blocked {
 		return 1

@@ -107,6 +107,8 @@ type encodedStore struct {
 	enc ids.Encoding
 }
 
+// UTXOIDs implements Store: the chain's index, its failures answered with the chain's internal
+// text.
 func (s encodedStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
 	utxoIDs, err := s.c.UTXOIDs(addr, start, n)
 	if err != nil {
@@ -115,6 +117,8 @@ func (s encodedStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, 
 	return utxoIDs, nil
 }
 
+// UTXO implements Store: the chain's UTXO bytes in s.enc, a failure to encode answered with the
+// chain's text for that encoding.
 func (s encodedStore) UTXO(id ids.ID) (string, bool, error) {
 	b, found, err := s.c.UTXOBytes(id)
 	switch {
