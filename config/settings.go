@@ -117,7 +117,7 @@ var settings = []Setting{
 		func(c *Config) *[]uint32 { return &c.ACPObject }, newUint32sValue),
 	setting("evm-block-time", "least time between two blocks of an EVM chain (C-Chain and L1s); 0 builds a block as soon as a transaction arrives",
 		func(c *Config) *time.Duration { return &c.EVMBlockTime }, newDurationValue),
-	setting("evm-logs-block-range-cap", "most blocks one C-Chain eth_getLogs or eth_getFilterLogs query may span; 0 means no cap",
+	setting("evm-logs-block-range-cap", "most blocks one eth_getLogs or eth_getFilterLogs query of an EVM chain may span (an L1's api-max-blocks-per-request overrides it); 0 means no cap",
 		func(c *Config) *uint64 { return &c.EVMLogsBlockRangeCap }, newUint64Value),
 	setting("track-subnets", "subnet IDs whose chains this node runs, separated by commas or spaces (it always runs those of subnets it validates)",
 		func(c *Config) *[]ids.ID { return &c.TrackSubnets }, newIDsValue),

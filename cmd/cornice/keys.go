@@ -13,10 +13,7 @@ import (
 // newKeysCmd builds `cornice keys`, which prints a key's X-, P- and C-Chain addresses. It needs
 // no node: the network ID only picks the addresses' HRP.
 func newKeysCmd(stdout io.Writer) *cobra.Command {
-	var (
-		key       string
-		networkID uint32
-	)
+	var key, network string
 	cmd := &cobra.Command{
 		Use:   "keys",
 		Short: "Print a key's X-, P- and C-Chain addresses",
@@ -26,6 +23,10 @@ func newKeysCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--key: %w", err)
 			}
+			networkID, err := config.ParseNetworkID(network)
+			if err != nil {
+				return fmt.Errorf("--network-id: %w", err)
+			}
 			_, err = fmt.Fprintf(stdout, "X: %s\nP: %s\nC: %s\n",
 				k.ChainAddress("X", networkID), k.ChainAddress("P", networkID), k.EthAddress().Hex())
 			return err
@@ -33,6 +34,6 @@ func newKeysCmd(stdout io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	registerKeyFlag(fs, &key)
-	fs.Uint32Var(&networkID, "network-id", config.LocalID, "network `ID` whose address prefix (HRP) to use")
+	fs.StringVar(&network, "network-id", config.NetworkName(config.LocalID), "network (a name such as local or fuji, or a number) whose address prefix (HRP) to use")
 	return cmd
 }
