@@ -1,5 +1,6 @@
-// Package wallet builds, signs and issues X-Chain transactions with a secp256k1 key: sending AVAX,
-// creating an asset and sending an asset (reference/platform-exchange.md §3, §6).
+// Package wallet builds, signs and issues X-Chain and P-Chain transactions with a secp256k1 key:
+// sending AVAX, creating an asset and sending an asset, creating subnets, chains and L1s
+// (reference/platform-exchange.md §3, §4, §6).
 //
 // # Pieces
 //
@@ -11,12 +12,17 @@
 // UTXOs over HTTP (info.*, avm.getUTXOs, paged), issues txs with avm.issueTx and polls
 // avm.getTxStatus until acceptance. [Client] is the small JSON-RPC 2.0 client under it.
 //
+// [P] does the same on the P-Chain (subnets, chains, L1 conversions). [CreateL1] runs the whole
+// L1 workflow on a node with a [P]: CreateSubnetTx, CreateChainTx of the Subnet-EVM VM,
+// ConvertSubnetToL1Tx with the node as validator, then waits until the chain answers; run again
+// after a crash, it finishes the same L1 instead of making another.
+//
 // # Dependencies
 //
 // Signing uses go-ethereum's crypto package, whose cgo build links libsecp256k1. Package node and
 // everything it imports must not import this package: node's tests link the reference node's
 // clients, whose C secp256k1 symbols clash with go-ethereum's (docs/decisions.md). Only
-// cmd/cornice and tests use it.
+// cmd/cornice, the bench tools and tests use it.
 //
 // # Concurrency and ownership
 //

@@ -33,6 +33,9 @@ var (
 	ErrNoOwner = errors.New("a subnet needs at least one owner")
 	// ErrInvalidURI refuses a node URI that is not an absolute http or https URL.
 	ErrInvalidURI = errors.New("invalid node URI")
+	// ErrChainNotUp is returned by CreateL1 when the new L1's chain did not answer eth_chainId in
+	// time. The text is `cornice l1 create`'s own.
+	ErrChainNotUp = errors.New("the L1 chain did not answer in time")
 )
 
 // RPCError is an error reply of the node: its JSON-RPC code and message.
@@ -52,4 +55,15 @@ func insufficientFundsError(assetID ids.ID, have, need uint64) error {
 // notAcceptedError names the tx and its last status.
 func notAcceptedError(txID ids.ID, status string) error {
 	return fmt.Errorf("tx %s: %w (status %s)", txID, ErrNotAccepted, status)
+}
+
+// l1GenesisError reports a genesis CreateL1 refuses before any tx, with the text the node gives
+// for it (l1-evm.md §4.1).
+func l1GenesisError(err error) error {
+	return fmt.Errorf("L1 genesis: %w", err)
+}
+
+// chainNotUpError names the endpoint of the chain that did not answer and its last answer.
+func chainNotUpError(rpcURL string, last error) error {
+	return fmt.Errorf("%w: %s: %w", ErrChainNotUp, rpcURL, last)
 }

@@ -244,3 +244,13 @@ func (p *P) Status(ctx context.Context, txID ids.ID) (string, error) {
 func (p *P) WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error {
 	return waitStatus(ctx, p.clock, txID, timeout, statusCommitted, p.Status)
 }
+
+// IssueAndWait issues tx (Issue) and waits at most timeout until the P-Chain commits it
+// (WaitAccepted); it returns the tx's ID, also when the wait fails.
+func (p *P) IssueAndWait(ctx context.Context, tx *platform.Tx, timeout time.Duration) (ids.ID, error) {
+	id, err := p.Issue(ctx, tx)
+	if err != nil {
+		return ids.ID{}, err
+	}
+	return id, p.WaitAccepted(ctx, id, timeout)
+}

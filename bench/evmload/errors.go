@@ -19,8 +19,6 @@ var (
 	errBadBound = errors.New("-n, -senders, -batch, -wave, -c, -duration and -timeout must be positive")
 	// errNotAccepted is returned when the transfers sent were not all accepted in time.
 	errNotAccepted = errors.New("not every transfer was accepted before -timeout")
-	// errChainNotUp is returned when a new L1 did not answer eth_chainId in time.
-	errChainNotUp = errors.New("the L1 did not answer eth_chainId in time")
 	// errL1Mode refuses -l1 outside the node mode: the load modes find an L1 by its RPC URL.
 	errL1Mode = errors.New("-l1 creates an L1 in the node mode only; load an L1 with -url <its RPC URL>")
 )

@@ -11,12 +11,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/cornice-node/cornice/api/info"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
-	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -26,12 +23,8 @@ const (
 	l1ChainID = 43119
 	// l1Name is the L1 chain's name on the P-Chain.
 	l1Name = "evmload"
-	// l1Weight and l1Balance are the node's weight and balance (nAVAX: 1 AVAX) as the L1's only
-	// validator, as `cornice l1 create` sets them by default.
-	l1Weight  = 100
-	l1Balance = 1_000_000_000
-	// l1PollInterval is how often createL1 asks the new chain whether it answers.
-	l1PollInterval = 20 * time.Millisecond
+	// l1Wait bounds each of the L1's txs, and then the wait until its chain answers.
+	l1Wait = time.Minute
 )
 
 // l1Funds is the genesis balance of the local key and of every sender on the L1: 10^26 wei
@@ -103,17 +96,19 @@ func senderAddrs(n int) []common.Address {
 	return addrs
 }
 
-// createL1 makes an L1 with genesis on the node at nodeURL through the local key's P-Chain
-// wallet, as `cornice l1 create` does: a CreateSubnetTx owned by the key, a CreateChainTx of
-// the Subnet-EVM VM with the genesis, and a ConvertSubnetToL1Tx with the node itself
-// (info.getNodeID) as the only validator, managed by the new chain at the empty address. Each
-// tx is waited for at most wait; then it waits, at most wait again, until the chain answers
-// eth_chainId. It returns the chain's ID.
-func createL1(ctx context.Context, clk clock.Clock, nodeURL string, genesis []byte, wait time.Duration) (ids.ID, error) {
+// newL1 creates the benchmark's L1 (l1Genesis of the first senders senders) on the node at
+// nodeURL with wallet.CreateL1, as `cornice l1 create` does, through the local key's P-Chain
+// wallet and with the node as the only validator of the default weight and balance; it returns
+// the chain's ID. Every call goes through the tool's loopback-only HTTP client.
+func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (ids.ID, error) {
+	g, err := l1Genesis(senderAddrs(senders))
+	if err != nil {
+		return ids.ID{}, err
+	}
 	if _, err := checkLoopback(nodeURL); err != nil {
 		return ids.ID{}, err
 	}
-	hc := newRPCClient(nodeURL, 2, time.Minute).http
+	hc := newRPCClient(nodeURL, 2, l1Wait).http
 	defer hc.CloseIdleConnections()
 	client, err := wallet.NewClient(nodeURL, hc)
 	if err != nil {
@@ -123,88 +118,15 @@ func createL1(ctx context.Context, clk clock.Clock, nodeURL string, genesis []by
 	if err != nil {
 		return ids.ID{}, err
 	}
-	p, err := wallet.NewP(ctx, client, key, clk)
+	req := wallet.L1Request{Genesis: g, Name: l1Name, Balance: wallet.DefaultL1Balance, Weight: wallet.DefaultL1Weight}
+	res, err := wallet.CreateL1(ctx, client, key, req, l1Wait, clk)
 	if err != nil {
-		return ids.ID{}, fmt.Errorf("P-Chain wallet: %w", err)
+		return ids.ID{}, fmt.Errorf("create L1: %w", err)
 	}
-	// The node would only refuse a genesis it cannot parse after three paid txs: check it first.
-	if _, err := l1params.ParseGenesis(genesis, nil, p.NetworkID()); err != nil {
-		return ids.ID{}, fmt.Errorf("L1 genesis: %w", err)
-	}
-
-	tx, err := p.CreateSubnet(ctx, "")
-	if err != nil {
-		return ids.ID{}, err
-	}
-	subnetID, err := issueAndWait(ctx, p, tx, wait)
-	if err != nil {
-		return ids.ID{}, fmt.Errorf("create subnet: %w", err)
-	}
-	if tx, err = p.CreateChain(ctx, subnetID, l1Name, node.SubnetEVMID, genesis); err != nil {
-		return ids.ID{}, err
-	}
-	chainID, err := issueAndWait(ctx, p, tx, wait)
-	if err != nil {
-		return ids.ID{}, fmt.Errorf("create chain: %w", err)
-	}
-	var self info.GetNodeIDReply
-	if err := client.Call(ctx, "/ext/info", "info.getNodeID", nil, &self); err != nil {
-		return ids.ID{}, fmt.Errorf("read the node's ID: %w", err)
-	}
-	v := wallet.L1Validator{NodeID: self.NodeID, Weight: l1Weight, Balance: l1Balance}
-	v.Signer.PublicKey = self.NodePOP.PublicKey
-	v.Signer.Signature = self.NodePOP.ProofOfPossession
-	if tx, err = p.ConvertSubnet(ctx, subnetID, chainID, []byte{}, []wallet.L1Validator{v}); err != nil {
-		return ids.ID{}, err
-	}
-	if _, err := issueAndWait(ctx, p, tx, wait); err != nil {
-		return ids.ID{}, fmt.Errorf("convert subnet %s to an L1: %w", subnetID, err)
-	}
-	if err := waitChain(ctx, clk, l1RPCURL(nodeURL, chainID), wait); err != nil {
-		return ids.ID{}, err
-	}
-	return chainID, nil
+	return res.BlockchainID, nil
 }
 
 // l1RPCURL is the eth_* endpoint of chain on the node at nodeURL.
 func l1RPCURL(nodeURL string, chain ids.ID) string {
 	return nodeURL + "/ext/bc/" + chain.String() + "/rpc"
-}
-
-// issueAndWait issues tx and waits until the P-Chain commits it; it returns the tx ID.
-func issueAndWait(ctx context.Context, p *wallet.P, tx *platform.Tx, wait time.Duration) (ids.ID, error) {
-	id, err := p.Issue(ctx, tx)
-	if err != nil {
-		return ids.ID{}, err
-	}
-	return id, p.WaitAccepted(ctx, id, wait)
-}
-
-// waitChain polls eth_chainId at rpcURL until it answers with a result, ctx is done or timeout
-// has passed: the node starts the chain once the conversion's block is accepted.
-func waitChain(ctx context.Context, clk clock.Clock, rpcURL string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	c := newRPCClient(rpcURL, 1, timeout)
-	defer c.http.CloseIdleConnections()
-	for {
-		var id hexutil.Big
-		err := c.call(ctx, &id, "eth_chainId")
-		if err == nil {
-			return nil
-		}
-		if serr := sleep(ctx, clk, l1PollInterval); serr != nil {
-			return fmt.Errorf("%w: %s: %w", errChainNotUp, rpcURL, err)
-		}
-	}
-}
-
-// newL1 creates the benchmark's L1 (l1Genesis of the first senders senders) on the node at
-// nodeURL and returns its chain ID.
-func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (ids.ID, error) {
-	g, err := l1Genesis(senderAddrs(senders))
-	if err != nil {
-		return ids.ID{}, err
-	}
-	return createL1(ctx, clk, nodeURL, g, time.Minute)
 }

@@ -18,9 +18,6 @@ var errGenesisJSON = errors.New("not a JSON genesis")
 // digits and spaces (platform-exchange.md). cornice's own text.
 var errChainName = errors.New("a chain name is 1 to 128 letters, digits and spaces")
 
-// errChainNotUp reports an L1 chain that did not answer eth_chainId in time. cornice's own text.
-var errChainNotUp = errors.New("the L1 chain did not answer in time")
-
 // The validators of `cornice p convert-subnet`: cornice's own texts.
 var (
 	// errValidatorFlags refuses some of the single-validator flags without the others.

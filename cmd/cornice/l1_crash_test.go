@@ -624,7 +624,7 @@ func TestL1Kill(t *testing.T) {
 	genesis := bytes.Replace(l1FixtureGenesis(t, l1KillChainID), []byte(`"targetGas": 15000000`),
 		[]byte(`"targetGas": `+strconv.Itoa(l1KillTargetGas)), 1)
 	require.Contains(t, string(genesis), strconv.Itoa(l1KillTargetGas))
-	res, err := createL1(t.Context(), child.client, key, l1Request{Genesis: genesis, Name: "kill", Balance: defaultL1Balance, Weight: defaultL1Weight}, l1KillWait)
+	res, err := wallet.CreateL1(t.Context(), child.client, key, wallet.L1Request{Genesis: genesis, Name: "kill", Balance: defaultL1Balance, Weight: defaultL1Weight}, l1KillWait, clock.Real{})
 	require.NoError(t, err)
 	st := &l1KillState{
 		blockchainID: res.BlockchainID,
@@ -773,16 +773,16 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 	require.NoError(t, err)
 	p, err := wallet.NewP(ctx, c.client, key, clock.Real{})
 	require.NoError(t, err)
-	tx, err := p.CreateSubnetOwners(ctx, l1SubnetOwners(key.Address(), genesis))
+	tx, err := p.CreateSubnetOwners(ctx, wallet.L1SubnetOwners(key.Address(), genesis))
 	require.NoError(t, err)
-	subnetID, err := issueAndWait(ctx, p, tx, l1KillWait)
+	subnetID, err := p.IssueAndWait(ctx, tx, l1KillWait)
 	require.NoError(t, err)
 	if point == killAfterSubnet {
 		return
 	}
 	tx, err = p.CreateChain(ctx, subnetID, "kill", node.SubnetEVMID, genesis)
 	require.NoError(t, err)
-	chainID, err := issueAndWait(ctx, p, tx, l1KillWait)
+	chainID, err := p.IssueAndWait(ctx, tx, l1KillWait)
 	require.NoError(t, err)
 	if point == killAfterChain {
 		return
@@ -798,7 +798,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 		require.NoError(t, err)
 		return
 	}
-	_, err = issueAndWait(ctx, p, tx, l1KillWait)
+	_, err = p.IssueAndWait(ctx, tx, l1KillWait)
 	require.NoError(t, err)
 }
 
@@ -999,9 +999,9 @@ func TestL1KillPChainCommitted(t *testing.T) {
 }
 
 // TestL1KillCreateOrphanSubnet kills the node right after `l1 create`'s CreateSubnetTx is
-// accepted, restarts it and runs `l1 create` again with the same genesis: findL1 finds the subnet
-// by its owners, the key and the genesis's tag (l1SubnetOwners), and the L1's chain is made on
-// it, so no subnet is left without a chain.
+// accepted, restarts it and runs `l1 create` again with the same genesis: wallet.CreateL1 finds
+// the subnet by its owners, the key and the genesis's tag (wallet.L1SubnetOwners), and the L1's
+// chain is made on it, so no subnet is left without a chain.
 func TestL1KillCreateOrphanSubnet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts a node process")

@@ -25,6 +25,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
@@ -50,7 +51,7 @@ type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger, op
 // runOptions are what `cornice run` asks of the node beyond its config.
 type runOptions struct {
 	// L1s are the L1s of --l1, in order, created (or found) once the node serves.
-	L1s []l1Request
+	L1s []wallet.L1Request
 	// Stdout receives each L1's URLs.
 	Stdout io.Writer
 }
@@ -114,7 +115,7 @@ func createL1s(ctx context.Context, uri string, opts runOptions) error {
 		return err
 	}
 	for _, req := range opts.L1s {
-		res, err := createL1(ctx, client, key, req, defaultWait)
+		res, err := wallet.CreateL1(ctx, client, key, req, defaultWait, clock.Real{})
 		if err != nil {
 			return fmt.Errorf("--l1 %s: %w", req.Name, err)
 		}

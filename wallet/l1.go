@@ -1,0 +1,287 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cornice-node/cornice/api/info"
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/platform"
+)
+
+// SubnetEVMID is the VM of L1 EVM chains, `srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy`
+// (platform-exchange.md): the ID made from the name "subnetevm". It is node.SubnetEVMID, computed
+// here because this package must not import node.
+var SubnetEVMID = ids.FromName("subnetevm")
+
+// Defaults of an L1Request, as `cornice l1 create` and `cornice run --l1` use them.
+const (
+	// DefaultL1Balance is the node's validator balance for the L1's continuous fee: 1 AVAX.
+	DefaultL1Balance = 1_000_000_000
+	// DefaultL1Weight is the node's weight as the L1's validator.
+	DefaultL1Weight = 100
+)
+
+// l1PollInterval is how often CreateL1 asks the new chain whether it answers.
+const l1PollInterval = 20 * time.Millisecond
+
+// l1SubnetTagDomain is hashed before the genesis's SHA-256 into the tag of the subnets
+// CreateL1 makes (l1SubnetTag).
+const l1SubnetTagDomain = "cornice l1 create subnet tag v1\x00"
+
+// L1Request is one L1 to create: its genesis, its chain name and the node's stake in it. Every
+// field is sent as is; none has a default.
+type L1Request struct {
+	// Genesis is the Subnet-EVM genesis JSON, sent to the P-Chain byte for byte. CreateL1 only
+	// reads it.
+	Genesis []byte
+	// Name is the chain's name: 1 to 128 ASCII letters, digits and spaces (platform-exchange.md).
+	Name string
+	// Balance is the node's validator balance in nAVAX, paid by the key (DefaultL1Balance);
+	// Weight its weight (DefaultL1Weight).
+	Balance, Weight uint64
+}
+
+// L1Result says where an L1 lives.
+type L1Result struct {
+	BlockchainID ids.ID
+	SubnetID     ids.ID
+	// Reused is true when the chain already existed on the P-Chain with the same genesis.
+	Reused bool
+}
+
+// L1SubnetOwners are the control addresses of the subnet CreateL1 makes for genesis with the key
+// of address keyAddr, any one of them enough (threshold 1): the key, and the genesis's tag, the
+// first 20 bytes of SHA-256("cornice l1 create subnet tag v1\x00" || SHA-256(genesis)).
+//
+// The tag lets CreateL1 find a subnet whose CreateChainTx never came (a crash in between) and
+// finish the job on it, instead of making a second subnet. The subnet cannot carry it in its
+// memo, which the P-Chain refuses since Durango (platform-exchange.md §4.2); its owners are shown
+// by platform.getSubnets. No key has the tag's address (it is not a public key's hash), so the
+// key remains the subnet's only real owner.
+func L1SubnetOwners(keyAddr ids.ShortID, genesis []byte) []ids.ShortID {
+	return []ids.ShortID{keyAddr, l1SubnetTag(genesis)}
+}
+
+// l1SubnetTag is the tag of L1SubnetOwners.
+func l1SubnetTag(genesis []byte) ids.ShortID {
+	sum := sha256.Sum256(genesis)
+	h := sha256.New()
+	h.Write([]byte(l1SubnetTagDomain))
+	h.Write(sum[:])
+	var tag ids.ShortID
+	copy(tag[:], h.Sum(nil))
+	return tag
+}
+
+// CreateL1 makes the L1 of req on the node at client, through key's P-Chain wallet: a
+// CreateSubnetTx owned by L1SubnetOwners, a CreateChainTx of the Subnet-EVM VM (SubnetEVMID)
+// with the genesis, and a ConvertSubnetToL1Tx with the node itself (info.getNodeID) as the L1's
+// only validator, managed by the new chain at the empty address. Each tx is waited for at most
+// wait; then it waits, at most wait again, until the chain answers eth_chainId. clk paces every
+// wait.
+//
+// Before any tx it parses the genesis as the node would (l1params.ParseGenesis, without an
+// upgrade file), so that a genesis the node would refuse costs nothing; the error wraps the
+// node's text after "L1 genesis: ".
+//
+// It is safe to run again after a failure or a crash at any point: a Subnet-EVM chain whose
+// genesis is byte-identical to req.Genesis is reused (L1Result.Reused), and converted if an
+// earlier attempt stopped short of that; a subnet of an earlier attempt that stopped before its
+// chain is given the chain. A chain that does not answer in time gives an error wrapping
+// ErrChainNotUp.
+//
+// Two CreateL1 at once with the same key spend the same UTXOs, and the node accepts only one of
+// their txs: make L1s one after the other.
+func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait time.Duration, clk clock.Clock) (L1Result, error) {
+	p, err := NewP(ctx, client, key, clk)
+	if err != nil {
+		return L1Result{}, err
+	}
+	// The node would refuse to run a genesis it cannot parse, and only after three paid txs: check
+	// it first, with the texts the node would give (no upgrade file: the chain has no ID yet).
+	if _, err := l1params.ParseGenesis(req.Genesis, nil, p.NetworkID()); err != nil {
+		return L1Result{}, l1GenesisError(err)
+	}
+	owners := L1SubnetOwners(key.Address(), req.Genesis)
+	res, found, err := findL1(ctx, p, req.Genesis, owners)
+	if err != nil {
+		return L1Result{}, err
+	}
+	res.Reused = found
+	if !found {
+		if res.SubnetID == ids.Empty {
+			tx, err := p.CreateSubnetOwners(ctx, owners)
+			if err != nil {
+				return L1Result{}, err
+			}
+			if res.SubnetID, err = p.IssueAndWait(ctx, tx, wait); err != nil {
+				return L1Result{}, fmt.Errorf("create subnet: %w", err)
+			}
+		}
+		tx, err := p.CreateChain(ctx, res.SubnetID, req.Name, SubnetEVMID, req.Genesis)
+		if err != nil {
+			return L1Result{}, err
+		}
+		if res.BlockchainID, err = p.IssueAndWait(ctx, tx, wait); err != nil {
+			return L1Result{}, fmt.Errorf("create chain: %w", err)
+		}
+	}
+	if err := convertToL1(ctx, p, res, req, wait); err != nil {
+		return L1Result{}, err
+	}
+	if err := waitChain(ctx, clk, client, "/ext/bc/"+res.BlockchainID.String()+"/rpc", wait); err != nil {
+		return L1Result{}, err
+	}
+	return res, nil
+}
+
+// convertToL1 converts res's subnet into an L1 managed by res's chain at the empty address, with
+// the node (info.getNodeID) as its validator of req.Weight and req.Balance, unless it is
+// converted already (platform.getSubnet).
+func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait time.Duration) error {
+	var subnet platform.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
+		return fmt.Errorf("read subnet %s: %w", res.SubnetID, err)
+	}
+	if subnet.ConversionID != ids.Empty {
+		return nil
+	}
+	var self info.GetNodeIDReply
+	if err := p.client.Call(ctx, infoPath, "info.getNodeID", nil, &self); err != nil {
+		return fmt.Errorf("read the node's ID: %w", err)
+	}
+	v := L1Validator{NodeID: self.NodeID, Weight: req.Weight, Balance: req.Balance}
+	v.Signer.PublicKey = self.NodePOP.PublicKey
+	v.Signer.Signature = self.NodePOP.ProofOfPossession
+	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, []byte{}, []L1Validator{v})
+	if err != nil {
+		return err
+	}
+	if _, err := p.IssueAndWait(ctx, tx, wait); err != nil {
+		return fmt.Errorf("convert subnet %s to an L1: %w", res.SubnetID, err)
+	}
+	return nil
+}
+
+// findL1 looks for an earlier attempt at the L1 of genesis on the P-Chain. It reports found, with
+// the chain and its subnet, for a Subnet-EVM chain whose genesis is genesis, byte for byte
+// (platform.getBlockchains, then each candidate's CreateChainTx from platform.getTx). Failing
+// that, it returns, not found but with its SubnetID, a subnet made by CreateL1 for this genesis
+// whose CreateChainTx never came: controlled by exactly owners (L1SubnetOwners) with threshold 1,
+// with no chain and not converted (findSubnet). Otherwise the result is empty.
+func findL1(ctx context.Context, p *P, genesis []byte, owners []ids.ShortID) (L1Result, bool, error) {
+	var list platform.GetBlockchainsReply
+	if err := p.client.Call(ctx, pPath, "platform.getBlockchains", nil, &list); err != nil {
+		return L1Result{}, false, fmt.Errorf("list blockchains: %w", err)
+	}
+	for _, bc := range list.Blockchains {
+		if bc.VMID != SubnetEVMID {
+			continue
+		}
+		cc, err := readCreateChainTx(ctx, p.client, bc.ID)
+		if err != nil {
+			return L1Result{}, false, fmt.Errorf("read CreateChainTx %s: %w", bc.ID, err)
+		}
+		if cc != nil && bytes.Equal(cc.GenesisData, genesis) {
+			return L1Result{BlockchainID: bc.ID, SubnetID: bc.SubnetID}, true, nil
+		}
+	}
+	subnetID, err := findSubnet(ctx, p, list.Blockchains, owners)
+	return L1Result{SubnetID: subnetID}, false, err
+}
+
+// readCreateChainTx reads the tx txID with platform.getTx and returns it if it is a
+// CreateChainTx, or nil.
+func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*platform.CreateChainTx, error) {
+	var reply platform.GetTxReply
+	if err := client.Call(ctx, pPath, "platform.getTx", platform.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
+		return nil, err
+	}
+	var s string
+	if err := json.Unmarshal(reply.Tx, &s); err != nil {
+		return nil, err
+	}
+	b, err := ids.Hex.Decode(s)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := platform.ParseTx(b)
+	if err != nil {
+		return nil, err
+	}
+	cc, _ := tx.Unsigned().(*platform.CreateChainTx)
+	return cc, nil
+}
+
+// findSubnet returns the first subnet of platform.getSubnets that exactly owners control with
+// threshold 1, that has none of chains and is not converted (platform.getSubnet), or ids.Empty.
+func findSubnet(ctx context.Context, p *P, chains []platform.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
+	withChain := make(map[ids.ID]bool, len(chains))
+	for _, bc := range chains {
+		withChain[bc.SubnetID] = true
+	}
+	var list platform.GetSubnetsReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnets", platform.GetSubnetsArgs{}, &list); err != nil {
+		return ids.Empty, fmt.Errorf("list subnets: %w", err)
+	}
+	for _, s := range list.Subnets {
+		if s.ID == ids.Empty || withChain[s.ID] || s.Threshold != 1 || !controlledBy(p, s.ControlKeys, owners) {
+			continue
+		}
+		var subnet platform.GetSubnetReply
+		if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
+			return ids.Empty, fmt.Errorf("read subnet %s: %w", s.ID, err)
+		}
+		if subnet.ConversionID == ids.Empty {
+			return s.ID, nil
+		}
+	}
+	return ids.Empty, nil
+}
+
+// controlledBy reports whether the P-Chain addresses keys are owners, in any order. An address
+// that does not parse is no owner.
+func controlledBy(p *P, keys []string, owners []ids.ShortID) bool {
+	if len(keys) != len(owners) {
+		return false
+	}
+	for _, k := range keys {
+		addr, err := p.ParseAddress(k)
+		if err != nil || !slices.Contains(owners, addr) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitChain calls eth_chainId on the node's endpoint path until it answers with a result, ctx is
+// done or timeout has passed on clk; the node starts an L1's chain once the conversion's block is
+// accepted. The deadline also cancels a call in flight.
+func waitChain(ctx context.Context, clk clock.Clock, client *Client, path string, timeout time.Duration) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	deadline := clk.AfterFunc(timeout, cancel)
+	defer deadline.Stop()
+	for {
+		var id json.RawMessage
+		last := client.Call(ctx, path, "eth_chainId", []any{}, &id)
+		if last == nil {
+			return nil
+		}
+		tick := clk.NewTimer(l1PollInterval)
+		select {
+		case <-ctx.Done():
+			tick.Stop()
+			return chainNotUpError(client.URI()+path, last)
+		case <-tick.C:
+		}
+	}
+}
