@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/cornice-node/cornice/clock"
@@ -31,30 +29,6 @@ const (
 // (100 million of the native coin), far more than any run spends.
 var l1Funds = new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil)
 
-// l1GenesisJSON is the part of a Subnet-EVM genesis evmload writes (l1-evm.md §4.1).
-type l1GenesisJSON struct {
-	Config struct {
-		ChainID     uint64                      `json:"chainId"`
-		FeeConfig   l1params.FeeConfig          `json:"feeConfig"`
-		TxAllowList *l1params.TxAllowListConfig `json:"txAllowListConfig"`
-	} `json:"config"`
-	Alloc      map[common.Address]l1Account `json:"alloc"`
-	Nonce      hexutil.Uint64               `json:"nonce"`
-	Timestamp  hexutil.Uint64               `json:"timestamp"`
-	ExtraData  hexutil.Bytes                `json:"extraData"`
-	GasLimit   hexutil.Uint64               `json:"gasLimit"`
-	Difficulty hexutil.Uint64               `json:"difficulty"`
-	Coinbase   common.Address               `json:"coinbase"`
-	Number     hexutil.Uint64               `json:"number"`
-	GasUsed    hexutil.Uint64               `json:"gasUsed"`
-	ParentHash common.Hash                  `json:"parentHash"`
-}
-
-// l1Account is an alloc entry.
-type l1Account struct {
-	Balance *hexutil.Big `json:"balance"`
-}
-
 // l1Genesis returns the Subnet-EVM genesis of the benchmark's L1: benchFees (the C-Chain's fee
 // config with a gas target no load reaches, so the two chains differ only in being an L1), the
 // transaction allow list active from genesis with the local key as its admin and senders as
@@ -67,24 +41,20 @@ func l1Genesis(senders []common.Address) ([]byte, error) {
 		return nil, err
 	}
 	admin := crypto.PubkeyToAddress(key.PublicKey)
-	var g l1GenesisJSON
-	g.Config.ChainID = l1ChainID
-	g.Config.FeeConfig = benchFees()
 	zero := uint64(0)
-	g.Config.TxAllowList = &l1params.TxAllowListConfig{
-		AllowListConfig: l1params.AllowListConfig{
-			AdminAddresses:   []common.Address{admin},
-			EnabledAddresses: senders,
-		},
-		Upgrade: l1params.Upgrade{BlockTimestamp: &zero},
+	spec := l1params.GenesisSpec{
+		ChainID:   l1ChainID,
+		FeeConfig: benchFees(),
+		Precompiles: []l1params.PrecompileConfig{&l1params.TxAllowListConfig{
+			AllowListConfig: l1params.AllowListConfig{AdminAddresses: []common.Address{admin}, EnabledAddresses: senders},
+			Upgrade:         l1params.Upgrade{BlockTimestamp: &zero},
+		}},
+		Alloc: make(map[common.Address]*big.Int, len(senders)+1),
 	}
-	g.Alloc = make(map[common.Address]l1Account, len(senders)+1)
 	for _, a := range append([]common.Address{admin}, senders...) {
-		g.Alloc[a] = l1Account{Balance: (*hexutil.Big)(l1Funds)}
+		spec.Alloc[a] = l1Funds
 	}
-	g.ExtraData = hexutil.Bytes{}
-	g.GasLimit = hexutil.Uint64(g.Config.FeeConfig.GasLimit.Uint64())
-	return json.Marshal(g)
+	return spec.JSON()
 }
 
 // senderAddrs returns the addresses of the first n senders.
