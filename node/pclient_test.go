@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	refapi "github.com/ava-labs/avalanchego/api"
 	refids "github.com/ava-labs/avalanchego/ids"
 	refconstants "github.com/ava-labs/avalanchego/utils/constants"
 	refavax "github.com/ava-labs/avalanchego/vms/components/avax"
@@ -27,6 +28,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/genesis"
@@ -284,6 +286,9 @@ func TestPlatformClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, at, proposed)
 
+	// The staking and validator-set methods on the genesis state (§5.1 "Others present").
+	checkGenesisStaking(t, c, g, nodeID)
+
 	// The local network's fees (§4.8).
 	feeConfig, err := c.GetFeeConfig(ctx)
 	require.NoError(t, err)
@@ -467,6 +472,37 @@ func TestPlatformClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, at, "before the conversion the subnet had no validator")
 
+	// The L1's validator set through the staking methods: one validator of weight 100.
+	total, err := c.GetTotalStake(ctx, refids.ID(subnetID))
+	require.NoError(t, err)
+	require.EqualValues(t, 100, total)
+	sample, err := c.SampleValidators(ctx, refids.ID(subnetID), 100)
+	require.NoError(t, err)
+	require.Equal(t, slices.Repeat([]refids.NodeID{l1NodeIDRef}, 100), sample)
+	_, err = c.SampleValidators(ctx, refids.ID(subnetID), 101)
+	require.ErrorContains(t, err, "sampling "+subnetID.String()+" errored with insufficient weight")
+	by, err := c.ValidatedBy(ctx, refids.ID(chainID))
+	require.NoError(t, err)
+	require.Equal(t, refids.ID(subnetID), by)
+	validated, err := c.Validates(ctx, refids.ID(subnetID))
+	require.NoError(t, err)
+	require.Equal(t, []refids.ID{refids.ID(chainID)}, validated)
+	sets, err := c.GetAllValidatorsAt(ctx, refpapi.Height(3))
+	require.NoError(t, err)
+	require.Len(t, sets, 2)
+	require.EqualValues(t, 100, sets[refids.ID(subnetID)].TotalWeight)
+	require.Len(t, sets[refids.ID(subnetID)].Validators, 1)
+	wv := sets[refids.ID(subnetID)].Validators[0]
+	require.Equal(t, pop.PublicKey[:], wv.PublicKey.Compress())
+	require.EqualValues(t, 100, wv.Weight)
+	require.Equal(t, []refids.NodeID{l1NodeIDRef}, wv.NodeIDs)
+	sets, err = c.GetAllValidatorsAt(ctx, refpapi.Height(2))
+	require.NoError(t, err)
+	require.Len(t, sets, 1, "before the conversion only the Primary Network has validators")
+	proposedHeight, err := c.GetProposedHeight(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 3, proposedHeight)
+
 	// One L1 validator is active: the validator fee state has moved on with the chain time.
 	excess, price, feeTime, err = c.GetValidatorFeeState(ctx)
 	require.NoError(t, err)
@@ -526,4 +562,118 @@ func primaryValidatorCheck(t *testing.T, n *running, g *genesis.Genesis) func(re
 		require.Nil(t, v.ValidationRewardOwner)
 		require.Nil(t, v.DelegationRewardOwner)
 	}
+}
+
+// checkGenesisStaking checks, through the reference client, the staking and validator-set methods
+// on the genesis state: this node as the Primary Network's only validator, the genesis stakers'
+// stake, the local staking rules and supply, no rewards (platform-exchange.md §4.6, §4.9, §5.1).
+func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID refids.NodeID) {
+	t.Helper()
+	ctx := t.Context()
+	avax := refids.ID(g.AVAXAssetID)
+
+	proposed, err := c.GetProposedHeight(ctx)
+	require.NoError(t, err)
+	require.Zero(t, proposed, "no proposer VM: the last accepted height")
+	asset, err := c.GetStakingAssetID(ctx, refconstants.PrimaryNetworkID)
+	require.NoError(t, err)
+	require.Equal(t, avax, asset)
+	_, err = c.GetStakingAssetID(ctx, refids.ID(g.XChainID))
+	require.ErrorContains(t, err, "failed fetching subnet transformation for "+g.XChainID.String()+": not found")
+	minVal, minDel, err := c.GetMinStake(ctx, refconstants.PrimaryNetworkID)
+	require.NoError(t, err)
+	require.EqualValues(t, 2_000_000_000_000, minVal)
+	require.EqualValues(t, 25_000_000_000, minDel)
+	total, err := c.GetTotalStake(ctx, refconstants.PrimaryNetworkID)
+	require.NoError(t, err)
+	require.Equal(t, config.LocalGenesisStake, total)
+	supply, height, err := c.GetCurrentSupply(ctx, refconstants.PrimaryNetworkID)
+	require.NoError(t, err)
+	require.Equal(t, g.P.InitialSupply, supply)
+	require.Zero(t, height)
+	_, _, err = c.GetCurrentSupply(ctx, refids.ID(g.XChainID))
+	require.ErrorContains(t, err, "fetching current supply failed: not found")
+
+	by, err := c.ValidatedBy(ctx, refids.ID(g.XChainID))
+	require.NoError(t, err)
+	require.Equal(t, refconstants.PrimaryNetworkID, by)
+	_, err = c.ValidatedBy(ctx, refids.ID{1})
+	require.ErrorContains(t, err, `problem retrieving blockchain "`+refids.ID{1}.String()+`": not found`)
+	chainIDs, err := c.Validates(ctx, refconstants.PrimaryNetworkID)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []refids.ID{refids.ID(g.XChainID), refids.ID(g.CChainID)}, chainIDs)
+	_, err = c.Validates(ctx, refids.ID(g.XChainID))
+	require.ErrorContains(t, err, `"`+g.XChainID.String()+`" is not a subnet`)
+
+	sample, err := c.SampleValidators(ctx, refconstants.PrimaryNetworkID, 2)
+	require.NoError(t, err)
+	require.Equal(t, []refids.NodeID{nodeID, nodeID}, sample, "two units of this node's weight")
+	sample, err = c.SampleValidators(ctx, refconstants.PrimaryNetworkID, 0)
+	require.NoError(t, err)
+	require.Empty(t, sample)
+	_, err = c.SampleValidators(ctx, refids.ID(g.XChainID), 1)
+	require.ErrorContains(t, err, "sampling "+g.XChainID.String()+" errored with missing validators")
+
+	sets, err := c.GetAllValidatorsAt(ctx, refpapi.Height(refpapi.ProposedHeight))
+	require.NoError(t, err)
+	require.Len(t, sets, 1)
+	ws := sets[refconstants.PrimaryNetworkID]
+	require.Equal(t, config.LocalGenesisStake, ws.TotalWeight)
+	require.Len(t, ws.Validators, 1)
+	require.Equal(t, staker1PublicKey, "0x"+hex.EncodeToString(ws.Validators[0].PublicKey.Compress()))
+	require.Equal(t, config.LocalGenesisStake, ws.Validators[0].Weight)
+	require.Equal(t, []refids.NodeID{nodeID}, ws.Validators[0].NodeIDs)
+	_, err = c.GetAllValidatorsAt(ctx, refpapi.Height(7))
+	require.ErrorContains(t, err, "failed to get validator sets at 7")
+
+	// The genesis stakers' stake outputs, for the addresses that own them.
+	want := map[refids.ShortID][][]byte{}
+	var stakerTxID ids.ID
+	for _, tx := range g.P.Validators {
+		stakerTxID = tx.ID()
+		v, ok := tx.Unsigned().(*platform.AddPermissionlessValidatorTx)
+		require.True(t, ok)
+		for i := range v.Stake {
+			o := &v.Stake[i]
+			out, ok := o.Out.(*secp256k1fx.TransferOutput)
+			if lock, isLock := o.Out.(*platform.LockOut); isLock {
+				out, ok = lock.Out, true
+			}
+			require.True(t, ok)
+			p := codec.NewPacker(nil)
+			p.Version()
+			o.Marshal(p)
+			b, err := p.Bytes()
+			require.NoError(t, err)
+			for _, a := range out.Addrs {
+				want[refids.ShortID(a)] = append(want[refids.ShortID(a)], b)
+			}
+		}
+	}
+	require.NotEmpty(t, want)
+	var sum uint64
+	for addr, outs := range want {
+		staked, got, err := c.GetStake(ctx, []refids.ShortID{addr}, true)
+		require.NoError(t, err)
+		require.Equal(t, outs, got)
+		for _, b := range got {
+			var o refavax.TransferableOutput
+			_, err := refptxs.Codec.Unmarshal(b, &o)
+			require.NoError(t, err)
+			require.Equal(t, avax, o.AssetID())
+			sum += o.Out.Amount()
+		}
+		require.Len(t, staked, 1)
+		require.NotZero(t, staked[avax])
+	}
+	require.Equal(t, config.LocalGenesisStake, sum, "the genesis stake backs this node's weight")
+	_, ewoq := ewoqKey(t)
+	staked, outs, err := c.GetStake(ctx, []refids.ShortID{refids.ShortID(ewoq)}, false)
+	require.NoError(t, err)
+	require.Empty(t, staked)
+	require.Empty(t, outs)
+
+	rewards, err := c.GetRewardUTXOs(ctx, &refapi.GetTxArgs{TxID: refids.ID(stakerTxID)})
+	require.NoError(t, err)
+	require.Empty(t, rewards, "no staking period ends: no rewards")
 }

@@ -252,3 +252,82 @@ func unfinalizedHeightError(height uint64, subnetID ids.ID, current uint64) erro
 	return fmt.Errorf("failed to get validator set at %d: failed to fetch validator set at unfinalized height with SubnetID = %s: current P-chain height (%d) < requested P-Chain height (%d)",
 		height, subnetID, current, height)
 }
+
+// Texts of the staking and validator-set methods of the platform service. The reference document
+// lists them without detail (§5.1 "Others present"); the texts are the reference node's own
+// (avalanchego v1.14.2 vms/platformvm/service.go, validators/manager.go, snow/validators), which
+// its client shows the caller behind JSON-RPC code -32000.
+var (
+	// errMissingValidators answers sampleValidators on a subnet without validators
+	// (snow/validators ErrMissingValidators).
+	errMissingValidators = errors.New("missing validators")
+	// errInsufficientWeight answers sampleValidators asking for more units of weight than the
+	// set has (snow/validators errInsufficientWeight).
+	errInsufficientWeight = errors.New("insufficient weight")
+	// errWeightOverflow refuses a validator set whose total weight exceeds 2^64-1 (never the
+	// case: every set's weights are verified to add up). The text is ours.
+	errWeightOverflow = errors.New("total weight overflows uint64")
+)
+
+// MaxGetStakeAddrs is the most addresses platform.getStake takes (the reference's
+// maxGetStakeAddrs).
+const MaxGetStakeAddrs = 256
+
+// noTransformationError answers getStakingAssetID and getMinStake for a subnet other than the
+// primary network: no tx this VM executes transforms a subnet (TransformSubnetTx is not
+// supported), so its staking rules are never found: `failed fetching subnet transformation for
+// <ID>: not found`.
+func noTransformationError(subnetID ids.ID) error {
+	return fmt.Errorf("failed fetching subnet transformation for %s: %w", subnetID, errNotFound)
+}
+
+// noSupplyError answers getCurrentSupply for a subnet other than the primary network, which
+// never has a supply of its own here: `fetching current supply failed: not found`.
+func noSupplyError() error {
+	return fmt.Errorf("fetching current supply failed: %w", errNotFound)
+}
+
+// samplingError answers sampleValidators that cannot draw: `sampling <subnetID> errored with …`.
+func samplingError(subnetID ids.ID, err error) error {
+	return fmt.Errorf("sampling %s errored with %w", subnetID, err)
+}
+
+// sampleSizeError refuses a sampleValidators size above 65535.
+func sampleSizeError(size uint64) error {
+	return fmt.Errorf("size %d is out of range [0, 65535]", size)
+}
+
+// blockchainNotFoundError answers validatedBy for an unknown chain: `problem retrieving
+// blockchain "<ID>": not found`.
+func blockchainNotFoundError(id ids.ID) error {
+	return fmt.Errorf("problem retrieving blockchain %q: %w", id.String(), errNotFound)
+}
+
+// notBlockchainError answers validatedBy for a tx ID that is not a CreateChainTx's.
+func notBlockchainError(id ids.ID) error {
+	return fmt.Errorf("%q is not a blockchain", id.String())
+}
+
+// subnetNotFoundAPIError answers validates for an unknown subnet: `problem retrieving subnet
+// "<ID>": not found`.
+func subnetNotFoundAPIError(id ids.ID) error {
+	return fmt.Errorf("problem retrieving subnet %q: %w", id.String(), errNotFound)
+}
+
+// notSubnetError answers validates for a tx ID that is not a CreateSubnetTx's.
+func notSubnetError(id ids.ID) error {
+	return fmt.Errorf("%q is not a subnet", id.String())
+}
+
+// unfinalizedSetsError answers getAllValidatorsAt above the last accepted height: `failed to get
+// validator sets at <h>: failed to fetch validator set at unfinalized height: current P-chain
+// height (<c>) < requested P-Chain height (<h>)`.
+func unfinalizedSetsError(height, current uint64) error {
+	return fmt.Errorf("failed to get validator sets at %d: failed to fetch validator set at unfinalized height: current P-chain height (%d) < requested P-Chain height (%d)",
+		height, current, height)
+}
+
+// tooManyStakeAddrsError answers getStake with more than MaxGetStakeAddrs addresses.
+func tooManyStakeAddrsError(n int) error {
+	return fmt.Errorf("%d addresses provided but this method can take at most %d", n, MaxGetStakeAddrs)
+}

@@ -42,3 +42,6 @@ func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) err
 	}
 	return b.Commit()
 }
+
+// CompareWarpKeys exposes compareWarpKeys to the external tests.
+func CompareWarpKeys(a, b *[BLSPublicKeyLen]byte) int { return compareWarpKeys(a, b) }

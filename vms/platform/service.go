@@ -56,6 +56,7 @@ func (vm *VM) newHandler() http.Handler {
 	jsonrpc.Register(srv, "getFeeState", s.GetFeeState)
 	jsonrpc.Register(srv, "getValidatorFeeConfig", s.GetValidatorFeeConfig)
 	jsonrpc.Register(srv, "getValidatorFeeState", s.GetValidatorFeeState)
+	s.registerStaking(srv)
 	return srv
 }
 

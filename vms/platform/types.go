@@ -311,3 +311,135 @@ type GetValidatorFeeStateReply struct {
 	Price     uint64 `json:"price"`
 	Timestamp string `json:"timestamp"`
 }
+
+// SubnetArgs are the params of the methods that take only a subnet (the primary network when
+// omitted): platform.getStakingAssetID, getMinStake, getTotalStake, getCurrentSupply and
+// validates.
+type SubnetArgs struct {
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+// GetStakingAssetIDReply is the result of platform.getStakingAssetID.
+type GetStakingAssetIDReply struct {
+	AssetID ids.ID `json:"assetID"`
+}
+
+// GetMinStakeReply is the result of platform.getMinStake: the minimum stakes in nAVAX, as strings.
+type GetMinStakeReply struct {
+	MinValidatorStake jsonrpc.Uint64 `json:"minValidatorStake"`
+	MinDelegatorStake jsonrpc.Uint64 `json:"minDelegatorStake"`
+}
+
+// GetTotalStakeReply is the result of platform.getTotalStake: the total weight, twice (the
+// reference keeps the deprecated "stake" beside "weight").
+type GetTotalStakeReply struct {
+	Stake  jsonrpc.Uint64 `json:"stake"`
+	Weight jsonrpc.Uint64 `json:"weight"`
+}
+
+// GetCurrentSupplyReply is the result of platform.getCurrentSupply: the supply bound and the
+// last accepted height it was read at.
+type GetCurrentSupplyReply struct {
+	Supply jsonrpc.Uint64 `json:"supply"`
+	Height jsonrpc.Uint64 `json:"height"`
+}
+
+// ValidatedByArgs are the params of platform.validatedBy.
+type ValidatedByArgs struct {
+	BlockchainID ids.ID `json:"blockchainID"`
+}
+
+// ValidatedByReply is the result of platform.validatedBy.
+type ValidatedByReply struct {
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+// ValidatesReply is the result of platform.validates.
+type ValidatesReply struct {
+	BlockchainIDs []ids.ID `json:"blockchainIDs"`
+}
+
+// SampleSize is the size param of platform.sampleValidators: a uint16 as a decimal string, or a
+// bare number (the reference's avajson.Uint16). Null leaves it unchanged.
+type SampleSize uint16
+
+// MarshalJSON returns the size as a quoted decimal.
+func (s SampleSize) MarshalJSON() ([]byte, error) { return jsonrpc.Uint64(s).MarshalJSON() }
+
+// UnmarshalJSON reads what MarshalJSON writes, and bare numbers up to 65535.
+func (s *SampleSize) UnmarshalJSON(b []byte) error {
+	u := jsonrpc.Uint64(*s)
+	if err := u.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	if u > math.MaxUint16 {
+		return sampleSizeError(uint64(u))
+	}
+	*s = SampleSize(u)
+	return nil
+}
+
+// SampleValidatorsArgs are the params of platform.sampleValidators.
+type SampleValidatorsArgs struct {
+	Size     SampleSize `json:"size"`
+	SubnetID ids.ID     `json:"subnetID"`
+}
+
+// SampleValidatorsReply is the result of platform.sampleValidators: node IDs sorted, a node ID
+// once per unit of weight drawn.
+type SampleValidatorsReply struct {
+	Validators []ids.NodeID `json:"validators"`
+}
+
+// GetAllValidatorsAtArgs are the params of platform.getAllValidatorsAt.
+type GetAllValidatorsAtArgs struct {
+	Height Height `json:"height"`
+}
+
+// APIWarpValidator is one entry of a warp validator set: a compressed BLS key ("0x" + hex, no
+// checksum), the weight of the validators holding it and their node IDs, sorted.
+type APIWarpValidator struct {
+	PublicKey string         `json:"publicKey"`
+	Weight    jsonrpc.Uint64 `json:"weight"`
+	NodeIDs   []ids.NodeID   `json:"nodeIDs"`
+}
+
+// APIWarpSet is a subnet's warp validator set: its validators with a key, sorted by uncompressed
+// key, and the total weight, keyless validators included.
+type APIWarpSet struct {
+	Validators  []APIWarpValidator `json:"validators"`
+	TotalWeight jsonrpc.Uint64     `json:"totalWeight"`
+}
+
+// GetAllValidatorsAtReply is the result of platform.getAllValidatorsAt: subnet ID → warp set, for
+// every subnet with a validator at the height.
+type GetAllValidatorsAtReply struct {
+	ValidatorSets map[ids.ID]APIWarpSet `json:"validatorSets"`
+}
+
+// GetStakeArgs are the params of platform.getStake: at most MaxGetStakeAddrs addresses, whether
+// to count validators only, and the encoding of the outputs (hex by default).
+type GetStakeArgs struct {
+	Addresses      []string     `json:"addresses"`
+	ValidatorsOnly bool         `json:"validatorsOnly"`
+	Encoding       ids.Encoding `json:"encoding"`
+}
+
+// GetStakeReply is the result of platform.getStake: the AVAX staked, the amounts per asset and
+// the staked outputs (TransferableOutputs, txs-codec encoded).
+type GetStakeReply struct {
+	Staked   jsonrpc.Uint64            `json:"staked"`
+	Stakeds  map[ids.ID]jsonrpc.Uint64 `json:"stakeds"`
+	Outputs  []string                  `json:"stakedOutputs"`
+	Encoding ids.Encoding              `json:"encoding"`
+}
+
+// GetRewardUTXOsArgs are the params of platform.getRewardUTXOs: a staking tx and an encoding.
+type GetRewardUTXOsArgs = chainapi.GetTxArgs
+
+// GetRewardUTXOsReply is the result of platform.getRewardUTXOs.
+type GetRewardUTXOsReply struct {
+	NumFetched jsonrpc.Uint64 `json:"numFetched"`
+	UTXOs      []string       `json:"utxos"`
+	Encoding   ids.Encoding   `json:"encoding"`
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
@@ -61,6 +62,12 @@ type Factory struct {
 	// Aliases resolves chain aliases for platform.getBlockchainStatus and tells which chains this
 	// node runs. Nil accepts only chain IDs and reports every chain as "Created".
 	Aliases AliasLookup
+	// Staking is the Primary Network's staking limits (§4.9). The zero value means
+	// LocalStakingConfig.
+	Staking StakingConfig
+	// Rand is the randomness platform.sampleValidators draws from; the VM serializes its use.
+	// Nil means a ChaCha8 source seeded from crypto/rand.
+	Rand rand.Source
 }
 
 var _ chains.Factory = Factory{}
@@ -93,6 +100,14 @@ type VM struct {
 	aliases   AliasLookup
 	work      chan struct{}
 	handler   http.Handler
+	staking   StakingConfig
+	// initialSupply is the genesis's initial AVAX supply; stakerTxIDs are the IDs of the genesis's
+	// validator txs, committed at height 0 (§4.6).
+	initialSupply uint64
+	stakerTxIDs   []ids.ID
+
+	rngMu sync.Mutex // guards rng
+	rng   *rand.Rand
 
 	mu sync.Mutex // guards the fields below
 	// last is the last accepted block, with the fee state after it.
@@ -139,6 +154,20 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if avax == ids.Empty {
 		return nil, errors.New("platform: no AVAX asset ID: the genesis has no UTXOs and the factory names none")
 	}
+	staking := f.Staking
+	if staking == (StakingConfig{}) {
+		staking = LocalStakingConfig
+	}
+	src := f.Rand
+	if src == nil {
+		if src, err = newSeededSource(); err != nil {
+			return nil, err
+		}
+	}
+	stakerTxIDs := make([]ids.ID, len(g.Validators))
+	for i, tx := range g.Validators {
+		stakerTxIDs[i] = tx.ID()
+	}
 	stake := f.StakeDuration
 	if stake <= 0 {
 		stake = DefaultStakeDuration
@@ -157,8 +186,12 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 			start:  g.Timestamp,
 			end:    g.Timestamp + uint64(stake/time.Second),
 		},
-		aliases: f.Aliases,
-		work:    make(chan struct{}, 1),
+		aliases:       f.Aliases,
+		work:          make(chan struct{}, 1),
+		staking:       staking,
+		initialSupply: g.InitialSupply,
+		stakerTxIDs:   stakerTxIDs,
+		rng:           rand.New(src),
 	}
 	vm.rules.primary = vm.validator
 	vm.poolView = newOverlay(vm.state)
