@@ -264,17 +264,10 @@ func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
 			return err
 		}
 		out = make([]L1Validator, 0, len(vids))
-		for _, id := range vids {
-			v, found, err := vm.state.l1Validator(id)
-			switch {
-			case err != nil:
-				return err
-			case !found:
-				return fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
-			}
+		return vm.state.eachL1Validator(subnetID, vids, func(v *l1Validator) error {
 			out = append(out, v.export(rec.fees.accrued))
-		}
-		return nil
+			return nil
+		})
 	})
 	return out, err
 }

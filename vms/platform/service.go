@@ -30,11 +30,13 @@ const (
 // service is the platform API of one P-Chain VM (§5). It is safe for concurrent use.
 type service struct {
 	vm *VM
+	// addrs formats this chain's addresses.
+	addrs *addressCache
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "platform".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm}
+	s := &service{vm: vm, addrs: newAddressCache(vm.hrp)}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -211,15 +213,7 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 
 // formatAddresses formats this chain's addresses.
 func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
-	out := make([]string, len(addrs))
-	for i, a := range addrs {
-		str, err := address.Format(chainAlias, s.vm.hrp, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = str
-	}
-	return out, nil
+	return s.addrs.formatAll(addrs)
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
@@ -539,12 +533,13 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 		if err != nil {
 			return nil, s.internal("getCurrentValidators", err)
 		}
+		var owners ownerMemo
 		for i := range vals {
 			v := &vals[i]
 			if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.NodeID) {
 				continue
 			}
-			apiV, err := s.l1ValidatorJSON(v)
+			apiV, err := s.l1ValidatorReply(v, &owners)
 			if err != nil {
 				return nil, s.internal("getCurrentValidators", err)
 			}

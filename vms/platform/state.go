@@ -120,6 +120,66 @@ func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
 	return v, true, nil
 }
 
+// eachL1Validator calls fn with each L1 validator of subnetID whose validation ID is in vids,
+// which are in ID order (l1ValidatorIDs), in that order; a missing one is an error. It walks the
+// keyL1 records with one iterator from vids[0], which takes one pass when the subnet's
+// validators are near each other in ID order (one L1, or a few); once the walk has stepped over
+// as many other subnets' validators as it was asked for, it reads the rest one Get each. Each v
+// is newly decoded, and fn may keep it.
+func (s *state) eachL1Validator(subnetID ids.ID, vids []ids.ID, fn func(v *l1Validator) error) error {
+	if len(vids) == 0 {
+		return nil
+	}
+	missing := func(id ids.ID) error {
+		return fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
+	}
+	it, err := s.db.NewIterator([]byte{keyL1}, vids[0][:])
+	if err != nil {
+		return err
+	}
+	i, skipped := 0, 0
+	for i < len(vids) && skipped <= len(vids) && it.Next() {
+		id, err := ids.ToID(it.Key()[1:])
+		if err != nil {
+			return errors.Join(fmt.Errorf("stored L1 validator key %x: %w", it.Key(), err), it.Close())
+		}
+		if c := id.Compare(vids[i]); c < 0 {
+			skipped++
+			continue
+		} else if c > 0 {
+			return errors.Join(missing(vids[i]), it.Close())
+		}
+		b := it.Value()
+		if err := it.Err(); err != nil {
+			return errors.Join(err, it.Close())
+		}
+		v, err := parseL1Validator(id, b)
+		if err != nil {
+			return errors.Join(fmt.Errorf("stored L1 validator %s: %w", id, err), it.Close())
+		}
+		if err := fn(v); err != nil {
+			return errors.Join(err, it.Close())
+		}
+		i++
+	}
+	if err := errors.Join(it.Err(), it.Close()); err != nil {
+		return err
+	}
+	for ; i < len(vids); i++ {
+		v, found, err := s.l1Validator(vids[i])
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return missing(vids[i])
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // l1ValidatorIDs returns the validation IDs of subnetID's L1 validators, in ID order.
 func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
 	return chainstate.IDsUnder(s.db, append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, chainstate.All)

@@ -435,3 +435,22 @@ func FuzzHeight(f *testing.F) {
 		require.Equal(t, h, back)
 	})
 }
+
+// TestGetCurrentValidatorsL1Exact checks platform.getCurrentValidators' L1 validators byte for
+// byte, as getL1Validator shows them, without the subnet and height.
+func TestGetCurrentValidatorsL1Exact(t *testing.T) {
+	t.Parallel()
+	f := newL1Fixture(t)
+	owner := `{"locktime":"0","threshold":"1","addresses":["` + ewoqP + `"]}`
+	val := func(vid ids.ID, nodeID ids.NodeID, pop platform.ProofOfPossession, weight, balance string) string {
+		return `{"nodeID":"` + nodeID.String() + `","weight":"` + weight + `","startTime":"` + strconv.FormatUint(f.convTime, 10) +
+			`","validationID":"` + vid.String() + `","publicKey":"` + pkHex(pop.PublicKey) + `","remainingBalanceOwner":` + owner +
+			`,"deactivationOwner":` + owner + `,"minNonce":"0","balance":"` + balance + `"}`
+	}
+	v0, v1 := val(f.vid0, f.node0, f.pop0, "10", "5"), val(f.vid1, f.node1, f.pop1, "20", "1000000")
+	if f.vid1.Compare(f.vid0) < 0 {
+		v0, v1 = v1, v0
+	}
+	params := `{"subnetID":"` + f.subnetID.String() + `","nodeIDs":["` + f.node0.String() + `","` + f.node1.String() + `"]}`
+	require.Equal(t, `{"validators":[`+v0+`,`+v1+`]}`, f.n.RawResult("getCurrentValidators", params))
+}
