@@ -112,17 +112,6 @@ func CanDeploy(state StateReader, origin common.Address) bool {
 	return RoleOf(state, l1params.DeployerAllowListAddress, origin).IsEnabled()
 }
 
-// CheckDeploy is CanDeploy with the reference's error, DeployNotAuthorizedError. A state
-// transition that runs top-level creations itself uses it before the creation, after the
-// sender's nonce is bumped, and on error consumes the whole gas limit (l1-evm.md §5.2).
-// Runtime.ExecutionError gives the same error to a caller of core.ApplyMessage.
-func CheckDeploy(state StateReader, origin common.Address) error {
-	if !CanDeploy(state, origin) {
-		return DeployNotAuthorizedError(origin)
-	}
-	return nil
-}
-
 // allowListEventGas is RoleSet's cost: log, four topics, one word (l1-evm.md §5.1).
 const allowListEventGas = logGas + 4*logTopicGas + 32*logDataGas
 
