@@ -3,6 +3,7 @@ package exchange
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // BaseTx moves funds (type ID 0). Its fields start every other tx kind (§6.2).
@@ -25,8 +26,8 @@ func (*BaseTx) isUnsignedTx() {}
 func (tx *BaseTx) Marshal(p *codec.Packer) {
 	p.Uint32(tx.NetworkID)
 	p.ID(tx.BlockchainID)
-	marshalOutputs(p, tx.Outs)
-	marshalInputs(p, tx.Ins)
+	union.WriteList(p, tx.Outs)
+	union.WriteList(p, tx.Ins)
 	p.VarBytes(tx.Memo)
 }
 
@@ -34,7 +35,7 @@ func (tx *BaseTx) Marshal(p *codec.Packer) {
 func (tx *BaseTx) Unmarshal(u *codec.Unpacker) {
 	tx.NetworkID = u.Uint32()
 	tx.BlockchainID = u.ID()
-	tx.Outs = unmarshalOutputs(u)
-	tx.Ins = unmarshalInputs(u)
+	tx.Outs = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
+	tx.Ins = union.ReadList[TransferableInput](u, minTransferableInputSize)
 	tx.Memo = u.VarBytes()
 }

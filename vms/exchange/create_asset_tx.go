@@ -1,6 +1,9 @@
 package exchange
 
-import "github.com/cornice-node/cornice/codec"
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/internal/union"
+)
 
 // CreateAssetTx creates an asset whose ID is the tx's ID (type ID 1, §6.2).
 type CreateAssetTx struct {
@@ -22,10 +25,7 @@ func (tx *CreateAssetTx) Marshal(p *codec.Packer) {
 	p.Str(tx.Name)
 	p.Str(tx.Symbol)
 	p.Uint8(tx.Denomination)
-	p.Count(len(tx.States))
-	for i := range tx.States {
-		tx.States[i].Marshal(p)
-	}
+	union.WriteList(p, tx.States)
 }
 
 // Unmarshal reads the fields written by Marshal.
@@ -34,14 +34,7 @@ func (tx *CreateAssetTx) Unmarshal(u *codec.Unpacker) {
 	tx.Name = u.Str()
 	tx.Symbol = u.Str()
 	tx.Denomination = u.Uint8()
-	n := u.Count(minInitialStateSize)
-	if u.Err() != nil {
-		return
-	}
-	tx.States = make([]InitialState, n)
-	for i := range tx.States {
-		tx.States[i].Unmarshal(u)
-	}
+	tx.States = union.ReadList[InitialState](u, minInitialStateSize)
 }
 
 // minInitialStateSize is the encoded size of an InitialState with no outputs.

@@ -3,6 +3,7 @@ package exchange
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // ExportTx moves outputs to another chain's shared memory (type ID 4, §6.2).
@@ -20,12 +21,12 @@ func (*ExportTx) isUnsignedTx() {}
 func (tx *ExportTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)
 	p.ID(tx.DestinationChain)
-	marshalOutputs(p, tx.ExportedOuts)
+	union.WriteList(p, tx.ExportedOuts)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (tx *ExportTx) Unmarshal(u *codec.Unpacker) {
 	tx.BaseTx.Unmarshal(u)
 	tx.DestinationChain = u.ID()
-	tx.ExportedOuts = unmarshalOutputs(u)
+	tx.ExportedOuts = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
 }

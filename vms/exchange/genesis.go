@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // Genesis is the X-Chain's genesis state (§6.4): the assets that exist from the start, encoded
@@ -44,10 +45,7 @@ func (a *GenesisAsset) Tx() (*Tx, error) {
 func (g *Genesis) Bytes() ([]byte, error) {
 	p := codec.NewPacker(make([]byte, 0, 256))
 	p.Version()
-	p.Count(len(g.Txs))
-	for i := range g.Txs {
-		g.Txs[i].Marshal(p)
-	}
+	union.WriteList(p, g.Txs)
 	return p.Bytes()
 }
 
@@ -56,12 +54,7 @@ func ParseGenesis(b []byte) (*Genesis, error) {
 	u := newUnpacker(b, codec.MaxGenesisSize)
 	u.Version()
 	g := &Genesis{}
-	if n := u.Count(minGenesisAssetSize); u.Err() == nil {
-		g.Txs = make([]GenesisAsset, n)
-		for i := range g.Txs {
-			g.Txs[i].Unmarshal(u)
-		}
-	}
+	g.Txs = union.ReadList[GenesisAsset](u, minGenesisAssetSize)
 	if err := u.Done(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package exchange
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // ImportTx spends UTXOs that another chain exported to the X-Chain through shared memory (type ID
@@ -21,12 +22,12 @@ func (*ImportTx) isUnsignedTx() {}
 func (tx *ImportTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)
 	p.ID(tx.SourceChain)
-	marshalInputs(p, tx.ImportedIns)
+	union.WriteList(p, tx.ImportedIns)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (tx *ImportTx) Unmarshal(u *codec.Unpacker) {
 	tx.BaseTx.Unmarshal(u)
 	tx.SourceChain = u.ID()
-	tx.ImportedIns = unmarshalInputs(u)
+	tx.ImportedIns = union.ReadList[TransferableInput](u, minTransferableInputSize)
 }

@@ -18,23 +18,13 @@ func (*OperationTx) isUnsignedTx() {}
 // Marshal writes the BaseTx fields, then the operations.
 func (tx *OperationTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)
-	p.Count(len(tx.Ops))
-	for i := range tx.Ops {
-		tx.Ops[i].Marshal(p)
-	}
+	union.WriteList(p, tx.Ops)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (tx *OperationTx) Unmarshal(u *codec.Unpacker) {
 	tx.BaseTx.Unmarshal(u)
-	n := u.Count(minOperationSize)
-	if u.Err() != nil {
-		return
-	}
-	tx.Ops = make([]Operation, n)
-	for i := range tx.Ops {
-		tx.Ops[i].Unmarshal(u)
-	}
+	tx.Ops = union.ReadList[Operation](u, minOperationSize)
 }
 
 // minOperationSize is the encoded size of an Operation with no UTXOs and the smallest
@@ -53,10 +43,7 @@ type Operation struct {
 // Marshal writes the asset ID, the UTXO references, then the operation's type ID and body.
 func (op *Operation) Marshal(p *codec.Packer) {
 	p.ID(op.AssetID)
-	p.Count(len(op.UTXOIDs))
-	for i := range op.UTXOIDs {
-		op.UTXOIDs[i].Marshal(p)
-	}
+	union.WriteList(p, op.UTXOIDs)
 	if op.Op == nil {
 		p.Fail(codec.UnregisteredTypeError("operation", nil))
 		return
@@ -68,14 +55,7 @@ func (op *Operation) Marshal(p *codec.Packer) {
 // Unmarshal reads the fields written by Marshal.
 func (op *Operation) Unmarshal(u *codec.Unpacker) {
 	op.AssetID = u.ID()
-	n := u.Count(utxoIDSize)
-	if u.Err() != nil {
-		return
-	}
-	op.UTXOIDs = make([]UTXOID, n)
-	for i := range op.UTXOIDs {
-		op.UTXOIDs[i].Unmarshal(u)
-	}
+	op.UTXOIDs = union.ReadList[UTXOID](u, utxoIDSize)
 	union.Expect(u, "operation", TypeIDMintOperation)
 	op.Op = &secp256k1fx.MintOperation{}
 	op.Op.Unmarshal(u)

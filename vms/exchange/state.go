@@ -47,28 +47,12 @@ func (s *state) utxo(id ids.ID) (*UTXO, error) {
 
 // getUTXO returns the unspent UTXO id.
 func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyUTXO, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	ux, err := ParseUTXO(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored utxo %s: %w", id, err)
-	}
-	return ux, true, nil
+	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", ParseUTXO)
 }
 
 // getTx returns the accepted tx id.
 func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyTx, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	tx, err := ParseTx(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored tx %s: %w", id, err)
-	}
-	return tx, true, nil
+	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", ParseTx)
 }
 
 // hasTx reports whether tx id is accepted.
@@ -78,15 +62,7 @@ func (s *state) hasTx(id ids.ID) (bool, error) {
 
 // getBlock returns the accepted block id.
 func (s *state) getBlock(id ids.ID) (*StandardBlock, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyBlock, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	blk, err := ParseBlock(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored block %s: %w", id, err)
-	}
-	return blk, true, nil
+	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", ParseBlock)
 }
 
 // blockIDAt returns the ID of the accepted block at height.

@@ -3,6 +3,7 @@ package platform
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -32,7 +33,7 @@ func (tx *AddPermissionlessValidatorTx) Marshal(p *codec.Packer) {
 	tx.Validator.Marshal(p)
 	p.ID(tx.SubnetID)
 	signers.Write(p, tx.Signer)
-	marshalOutputs(p, tx.Stake)
+	union.WriteList(p, tx.Stake)
 	marshalOwner(p, &tx.ValidatorRewardsOwner)
 	marshalOwner(p, &tx.DelegatorRewardsOwner)
 	p.Uint32(tx.DelegationShares)
@@ -44,7 +45,7 @@ func (tx *AddPermissionlessValidatorTx) Unmarshal(u *codec.Unpacker) {
 	tx.Validator.Unmarshal(u)
 	tx.SubnetID = u.ID()
 	tx.Signer = signers.Read(u)
-	tx.Stake = unmarshalOutputs(u)
+	tx.Stake = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
 	unmarshalOwner(u, "validator rewards owner", &tx.ValidatorRewardsOwner)
 	unmarshalOwner(u, "delegator rewards owner", &tx.DelegatorRewardsOwner)
 	tx.DelegationShares = u.Uint32()

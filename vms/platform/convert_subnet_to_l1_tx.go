@@ -3,6 +3,7 @@ package platform
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -34,10 +35,7 @@ func (tx *ConvertSubnetToL1Tx) Marshal(p *codec.Packer) {
 	p.ID(tx.SubnetID)
 	p.ID(tx.ChainID)
 	p.VarBytes(tx.Address)
-	p.Count(len(tx.Validators))
-	for i := range tx.Validators {
-		tx.Validators[i].Marshal(p)
-	}
+	union.WriteList(p, tx.Validators)
 	marshalAuth(p, &tx.SubnetAuth)
 }
 
@@ -47,12 +45,7 @@ func (tx *ConvertSubnetToL1Tx) Unmarshal(u *codec.Unpacker) {
 	tx.SubnetID = u.ID()
 	tx.ChainID = u.ID()
 	tx.Address = u.VarBytes()
-	if n := u.Count(minConvertValidatorSize); u.Err() == nil {
-		tx.Validators = make([]ConvertSubnetToL1Validator, n)
-		for i := range tx.Validators {
-			tx.Validators[i].Unmarshal(u)
-		}
-	}
+	tx.Validators = union.ReadList[ConvertSubnetToL1Validator](u, minConvertValidatorSize)
 	unmarshalAuth(u, "subnet authorization", &tx.SubnetAuth)
 }
 

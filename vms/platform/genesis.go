@@ -3,6 +3,7 @@ package platform
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
 // Genesis is the P-Chain's genesis state (§4.6), encoded with the genesis codec: the same type
@@ -47,10 +48,7 @@ func (g *GenesisUTXO) Unmarshal(u *codec.Unpacker) {
 func (g *Genesis) Bytes() ([]byte, error) {
 	p := codec.NewPacker(make([]byte, 0, 4096))
 	p.Version()
-	p.Count(len(g.UTXOs))
-	for i := range g.UTXOs {
-		g.UTXOs[i].Marshal(p)
-	}
+	union.WriteList(p, g.UTXOs)
 	writeTxs(p, g.Validators)
 	writeTxs(p, g.Chains)
 	p.Uint64(g.Timestamp)
@@ -64,12 +62,7 @@ func ParseGenesis(b []byte) (*Genesis, error) {
 	u := newUnpacker(b, codec.MaxGenesisSize)
 	u.Version()
 	g := &Genesis{}
-	if n := u.Count(minGenesisUTXOSize); u.Err() == nil {
-		g.UTXOs = make([]GenesisUTXO, n)
-		for i := range g.UTXOs {
-			g.UTXOs[i].Unmarshal(u)
-		}
-	}
+	g.UTXOs = union.ReadList[GenesisUTXO](u, minGenesisUTXOSize)
 	g.Validators = readTxs(u)
 	g.Chains = readTxs(u)
 	g.Timestamp = u.Uint64()

@@ -109,15 +109,9 @@ func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
 
 // l1Validator returns the L1 validator validationID.
 func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(keyL1, validationID))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	v, err := parseL1Validator(validationID, b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored L1 validator %s: %w", validationID, err)
-	}
-	return v, true, nil
+	return chainstate.Read(s.db, keyL1, validationID, "L1 validator", func(b []byte) (*l1Validator, error) {
+		return parseL1Validator(validationID, b)
+	})
 }
 
 // eachL1Validator calls fn with each L1 validator of subnetID whose validation ID is in vids,
@@ -187,28 +181,12 @@ func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
 
 // getUTXO returns the unspent UTXO id.
 func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyUTXO, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	ux, err := ParseUTXO(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored utxo %s: %w", id, err)
-	}
-	return ux, true, nil
+	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", ParseUTXO)
 }
 
 // getTx returns the committed tx id.
 func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyTx, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	tx, err := ParseTx(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored tx %s: %w", id, err)
-	}
-	return tx, true, nil
+	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", ParseTx)
 }
 
 // hasTx reports whether tx id is committed.
@@ -218,15 +196,7 @@ func (s *state) hasTx(id ids.ID) (bool, error) {
 
 // getBlock returns the accepted block id.
 func (s *state) getBlock(id ids.ID) (Block, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(chainstate.KeyBlock, id))
-	if err != nil || !found {
-		return nil, false, err
-	}
-	blk, err := ParseBlock(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("stored block %s: %w", id, err)
-	}
-	return blk, true, nil
+	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", ParseBlock)
 }
 
 // blockIDAt returns the ID of the accepted block at height.

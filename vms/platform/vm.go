@@ -15,6 +15,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
@@ -272,26 +273,16 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 
 // GetBlock implements chains.VM: an accepted block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
-	blk, found, err := vm.state.getBlock(id)
-	switch {
-	case err != nil:
+	blk, err := chainstate.Found(vm.state.getBlock(id))
+	if err != nil {
 		return nil, err
-	case !found:
-		return nil, chains.ErrBlockNotFound
 	}
 	return &chainBlock{vm: vm, blk: blk}, nil
 }
 
 // GetBlockIDAtHeight implements chains.VM.
 func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
-	id, found, err := vm.state.blockIDAt(height)
-	switch {
-	case err != nil:
-		return ids.ID{}, err
-	case !found:
-		return ids.ID{}, chains.ErrBlockNotFound
-	}
-	return id, nil
+	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
 }
 
 // ParseBlock implements chains.VM.

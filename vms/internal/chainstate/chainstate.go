@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -154,4 +155,39 @@ func PutBlock(b *storage.Batch, id ids.ID, height uint64, bytes []byte) error {
 		return err
 	}
 	return b.Put(HeightKey(height), id[:])
+}
+
+// Read reads the value stored under kind | id and decodes it with parse; found is false when it
+// is absent. what names the value in a decoding error ("stored what id: …").
+func Read[T any](db *storage.View, kind byte, id ids.ID, what string, parse func([]byte) (T, error)) (v T, found bool, err error) {
+	b, found, err := Get(db, IDKey(kind, id))
+	if err != nil || !found {
+		return v, false, err
+	}
+	v, err = parse(b)
+	if err != nil {
+		var zero T
+		return zero, false, fmt.Errorf("stored %s %s: %w", what, id, err)
+	}
+	return v, true, nil
+}
+
+// AcceptedBlockIDAt returns the ID of the accepted block at height, or chains.ErrBlockNotFound
+// when there is none: chains.VM.GetBlockIDAtHeight.
+func AcceptedBlockIDAt(db *storage.View, height uint64) (ids.ID, error) {
+	id, found, err := BlockIDAt(db, height)
+	return Found(id, found, err)
+}
+
+// Found returns v, or chains.ErrBlockNotFound when it was not found: a block read for
+// chains.VM.
+func Found[T any](v T, found bool, err error) (T, error) {
+	var zero T
+	switch {
+	case err != nil:
+		return zero, err
+	case !found:
+		return zero, chains.ErrBlockNotFound
+	}
+	return v, nil
 }

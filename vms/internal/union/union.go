@@ -118,3 +118,31 @@ func Expect(u *codec.Unpacker, field string, want uint32) {
 		u.Fail(codec.UnknownTypeIDError(field, id))
 	}
 }
+
+// WriteList writes vs as the codec writes a slice: its length, then each element.
+func WriteList[E any, P interface {
+	*E
+	Marshal(p *codec.Packer)
+}](p *codec.Packer, vs []E) {
+	p.Count(len(vs))
+	for i := range vs {
+		P(&vs[i]).Marshal(p)
+	}
+}
+
+// ReadList reads a slice written by WriteList, whose elements take at least minSize bytes
+// each; it returns nil once u has failed.
+func ReadList[E any, P interface {
+	*E
+	Unmarshal(u *codec.Unpacker)
+}](u *codec.Unpacker, minSize int) []E {
+	n := u.Count(minSize)
+	if u.Err() != nil {
+		return nil
+	}
+	vs := make([]E, n)
+	for i := range vs {
+		P(&vs[i]).Unmarshal(u)
+	}
+	return vs
+}
