@@ -101,17 +101,23 @@ func signHash(k *secp.PrivateKey, h [sha256.Size]byte) secp256k1fx.Signature {
 	return sig
 }
 
-// signP signs unsigned with one credential per key (§3.2).
-func signP(t *testing.T, unsigned platform.UnsignedTx, keys ...*secp.PrivateKey) *platform.Tx {
-	t.Helper()
-	b, err := platform.UnsignedBytes(unsigned)
-	require.NoError(t, err)
+// credentials returns one credential per key, each holding that key's signature of the SHA-256
+// of the unsigned tx bytes b (§3.2).
+func credentials(b []byte, keys ...*secp.PrivateKey) []secp256k1fx.Credential {
 	h := sha256.Sum256(b)
 	creds := make([]secp256k1fx.Credential, len(keys))
 	for i, k := range keys {
 		creds[i].Sigs = []secp256k1fx.Signature{signHash(k, h)}
 	}
-	tx, err := platform.NewTx(unsigned, creds)
+	return creds
+}
+
+// signP signs unsigned with one credential per key (§3.2).
+func signP(t *testing.T, unsigned platform.UnsignedTx, keys ...*secp.PrivateKey) *platform.Tx {
+	t.Helper()
+	b, err := platform.UnsignedBytes(unsigned)
+	require.NoError(t, err)
+	tx, err := platform.NewTx(unsigned, credentials(b, keys...))
 	require.NoError(t, err)
 	return tx
 }

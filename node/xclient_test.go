@@ -4,7 +4,6 @@ package node_test
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"slices"
 	"testing"
@@ -102,12 +101,7 @@ func signX(t *testing.T, unsigned exchange.UnsignedTx, keys ...*secp.PrivateKey)
 	t.Helper()
 	b, err := exchange.UnsignedBytes(unsigned)
 	require.NoError(t, err)
-	h := sha256.Sum256(b)
-	creds := make([]secp256k1fx.Credential, len(keys))
-	for i, k := range keys {
-		creds[i].Sigs = []secp256k1fx.Signature{signHash(k, h)}
-	}
-	tx, err := exchange.NewTx(unsigned, creds)
+	tx, err := exchange.NewTx(unsigned, credentials(b, keys...))
 	require.NoError(t, err)
 	return tx
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -57,17 +58,8 @@ func TestTxVectors(t *testing.T) {
 	for _, vec := range vecs {
 		t.Run(str(t, vec, "name"), func(t *testing.T) {
 			t.Parallel()
-			signed := unhex(t, str(t, vec, "signedBytesHex"))
-			tx, err := ParseTx(signed)
-			require.NoError(t, err)
-			require.Equal(t, signed, tx.Bytes())
-			require.Equal(t, len(signed), tx.Size())
-			require.Equal(t, cb58(t, str(t, vec, "txID")), tx.ID())
-			require.Equal(t, unhex(t, str(t, vec, "unsignedBytesHex")), tx.UnsignedBytes())
-			if h, ok := vec["unsignedBytesSHA256"].(string); ok {
-				digest := tx.UnsignedHash()
-				require.Equal(t, unhex(t, h), digest[:])
-			}
+			tx := vectortest.CheckTxVector(t, vec, ParseTx)
+			signed := tx.Bytes()
 
 			again, err := NewTx(tx.Unsigned(), tx.Creds())
 			require.NoError(t, err)

@@ -6,8 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"log/slog"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -56,89 +54,44 @@ var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
 // node is a chain manager running the local X-Chain over a database in a directory, its API
 // served by an httptest server.
 type node struct {
-	*vectortest.Client
-	t     *testing.T
-	db    *storage.DB
-	m     *chains.Manager
-	srv   *httptest.Server
-	index *vectortest.Recorder
-	g     *genesis.Genesis
+	*vectortest.Chain
+	t *testing.T
+	g *genesis.Genesis
 }
 
 func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	db, err := storage.Open(dir, log)
-	require.NoError(t, err)
-	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
-	require.NoError(t, err)
-	r := &vectortest.Routes{}
-	rec := &vectortest.Recorder{}
-	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
-		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
+	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "avm", func(*chains.Registry) chains.Spec {
+		return chains.Spec{
+			Chain:   chains.Chain{ID: g.XChainID, VMID: genesis.AVMID, Name: genesis.XChainName},
+			Aliases: []string{"X", "avm"},
+			Prefix:  storage.PrefixExchange,
+			Factory: exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee},
+			Genesis: g.XGenesis,
+			Indexed: true,
+		}
 	})
-	require.NoError(t, err)
-	require.NoError(t, m.Create(t.Context(), chains.Spec{
-		Chain:   chains.Chain{ID: g.XChainID, VMID: genesis.AVMID, Name: genesis.XChainName},
-		Aliases: []string{"X", "avm"},
-		Prefix:  storage.PrefixExchange,
-		Factory: exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee},
-		Genesis: g.XGenesis,
-		Indexed: true,
-	}))
-	srv := httptest.NewServer(r.Handler(""))
-	api := &vectortest.Client{TB: t, URL: srv.URL, Namespace: "avm"}
-	n := &node{Client: api, t: t, db: db, m: m, srv: srv, index: rec, g: g}
-	t.Cleanup(n.stop)
-	return n
-}
-
-func (n *node) stop() {
-	if n.m == nil {
-		return
-	}
-	n.srv.Close()
-	require.NoError(n.t, n.m.Close())
-	require.NoError(n.t, n.db.Close())
-	n.m = nil
+	return &node{Chain: c, t: t, g: g}
 }
 
 // issue issues tx and waits until it is accepted.
 func (n *node) issue(tx *exchange.Tx) {
 	n.t.Helper()
-	hexTx, err := ids.Hex.Encode(tx.Bytes())
-	require.NoError(n.t, err)
-	var reply exchange.TxIDReply
-	n.Result("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
-	require.Equal(n.t, tx.ID(), reply.TxID)
+	require.Equal(n.t, tx.ID(), n.IssueBytes(tx.Bytes()))
 	n.waitAccepted(tx.ID())
 }
 
 // issueError issues tx and returns the error message.
 func (n *node) issueError(tx *exchange.Tx) string {
 	n.t.Helper()
-	hexTx, err := ids.Hex.Encode(tx.Bytes())
-	require.NoError(n.t, err)
-	return n.CallError("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx}))
+	return n.IssueError(tx.Bytes())
 }
 
 func (n *node) waitAccepted(txID ids.ID) {
 	n.t.Helper()
-	require.Eventually(n.t, func() bool {
-		var st exchange.GetTxStatusReply
-		n.Result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
-		return st.Status == "Accepted"
-	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
-}
-
-func (n *node) height() string {
-	var h struct {
-		Height string `json:"height"`
-	}
-	n.Result("getHeight", `{}`, &h)
-	return h.Height
+	n.WaitStatus(txID, "Accepted")
 }
 
 func (n *node) balance(addr, asset string) uint64 {
@@ -153,35 +106,19 @@ func (n *node) balance(addr, asset string) uint64 {
 // utxos returns the UTXOs addr owns, parsed.
 func (n *node) utxos(addr string) []*exchange.UTXO {
 	n.t.Helper()
-	var reply exchange.GetUTXOsReply
-	n.Result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
-	out := make([]*exchange.UTXO, 0, len(reply.UTXOs))
-	for _, s := range reply.UTXOs {
-		b, err := ids.HexNC.Decode(s)
-		require.NoError(n.t, err)
-		ux, err := exchange.ParseUTXO(b)
-		require.NoError(n.t, err)
-		out = append(out, ux)
-	}
-	return out
-}
-
-// vectors holds what these tests read from codec-vectors.json, raw.
-type vectors struct {
-	Vectors         []map[string]json.RawMessage `json:"vectors"`
-	LiveNodeSamples vectortest.LiveSamples       `json:"liveNodeSamples"`
+	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), exchange.ParseUTXO)
 }
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
 	t.Helper()
-	return vectortest.RawVector(t, vectortest.Load[vectors](t).Vectors, name)
+	return vectortest.Named(t, name)
 }
 
 // liveResponse returns the live node's response to an X-Chain call with these params, compacted:
 // the bytes our node must send (reference/platform-exchange.md §8.1).
 func liveResponse(t *testing.T, method, params string) string {
 	t.Helper()
-	return vectortest.Load[vectors](t).LiveNodeSamples.Response(t, "/ext/bc/X", method, params)
+	return vectortest.Load[vectortest.RawFile](t).LiveNodeSamples.Response(t, "/ext/bc/X", method, params)
 }
 
 func vectorString(t *testing.T, vec map[string]json.RawMessage, key string) string {
@@ -274,7 +211,7 @@ func TestGenesis(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	g := n.g
 
-	vm, ok := n.m.VM(g.XChainID)
+	vm, ok := n.Manager.VM(g.XChainID)
 	require.True(t, ok)
 	last, err := vm.LastAccepted(t.Context())
 	require.NoError(t, err)
@@ -296,7 +233,7 @@ func TestGenesis(t *testing.T) {
 			require.Equal(t, liveResponse(t, "avm."+tc.method, tc.params), n.Call(tc.method, tc.params))
 		})
 	}
-	require.Equal(t, "0", n.height())
+	require.Equal(t, "0", n.Height())
 
 	// The ewoq allocation is UTXO Gqdc55Wu… (§6.4).
 	var page exchange.GetUTXOsReply
@@ -329,7 +266,7 @@ func TestVectors(t *testing.T) {
 	n.waitAccepted(baseID)
 
 	// The block is the vector's.
-	require.Equal(t, "1", n.height())
+	require.Equal(t, "1", n.Height())
 	var blk exchange.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
 	require.Equal(t, `"`+vectorString(t, blockVec, "bytesHex")+`"`, string(blk.Block))
@@ -387,8 +324,8 @@ func TestVectors(t *testing.T) {
 		n.Call("getAllBalances", `{"address":"`+ewoqX+`"}`))
 
 	// The tx index got both txs, in order, with their bytes (chains.TxLister).
-	txs := n.index.Txs()
-	require.Len(t, n.index.Blocks(), 2)
+	txs := n.Index.Txs()
+	require.Len(t, n.Index.Blocks(), 2)
 	require.Len(t, txs, 2)
 	require.Equal(t, baseID, txs[0].ID)
 	require.Equal(t, reply.TxID, txs[1].ID)
@@ -462,14 +399,14 @@ func TestTransfers(t *testing.T) {
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(600), n.balance(ewoqX, asset.String()))
 	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
-	require.Equal(t, "4", n.height())
+	require.Equal(t, "4", n.Height())
 
 	// A restart keeps balances, txs and blocks.
 	var blockBefore exchange.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
-	n.stop()
+	n.Stop()
 	n = startNode(t, dir, clock.Real{})
-	require.Equal(t, "4", n.height())
+	require.Equal(t, "4", n.Height())
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
 	var blockAfter exchange.GetBlockReply
@@ -485,7 +422,7 @@ func TestTransfers(t *testing.T) {
 		ux = n.utxos(vmrqX)[1]
 	}
 	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000_000_000, ewoq)}, in(ux)), vmrqKey))
-	require.Equal(t, "5", n.height())
+	require.Equal(t, "5", n.Height())
 }
 
 // TestRejections issues invalid txs: each is refused with a clear error and changes nothing.
@@ -582,7 +519,7 @@ func TestRejections(t *testing.T) {
 	require.Equal(t, spent, n.issueError(first))
 
 	// Nothing else changed.
-	require.Equal(t, "2", n.height())
+	require.Equal(t, "2", n.Height())
 	require.Equal(t, uint64(0), n.balance(ewoqX, "AVAX"))
 	require.Equal(t, uint64(10_000_000_000+changeAmt-fee), n.balance(vmrqX, "AVAX"))
 }

@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"testing"
 
-	secp "github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -13,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -141,16 +141,6 @@ func TestPipelineContract(t *testing.T) {
 	require.Equal(t, built.Bytes(), got.Bytes())
 }
 
-// highS returns sig with s replaced by n − s: the same signature in the mutated form §3.2 refuses.
-func highS(sig secp256k1fx.Signature) secp256k1fx.Signature {
-	var s secp.ModNScalar
-	s.SetByteSlice(sig[32:64])
-	s.Negate()
-	b := s.Bytes()
-	copy(sig[32:64], b[:])
-	return sig
-}
-
 // withSig returns a tx with tx's unsigned bytes and one credential holding sig.
 func withSig(t *testing.T, tx *exchange.Tx, sig secp256k1fx.Signature) *exchange.Tx {
 	t.Helper()
@@ -181,56 +171,17 @@ func TestForgedCredentials(t *testing.T) {
 	sig := good.Creds()[0].Sigs[0]
 	flipped := sig
 	flipped[40] ^= 1
-	forged := []struct {
-		name    string
-		tx      *exchange.Tx
-		wantErr error
-	}{
-		{"another key's signature", sign(t, good.Unsigned(), vmrqKey), exchange.ErrWrongSig},
-		{"a bit flipped in s", withSig(t, good, flipped), exchange.ErrWrongSig},
-		{"high S", withSig(t, good, highS(sig)), exchange.ErrMutatedSig},
-		{"no signature", withSig(t, good, secp256k1fx.Signature{}), exchange.ErrWrongSig},
-	}
-
-	// Issued: refused, the second time too (the refusal is remembered, not a pass).
-	for _, tt := range forged {
-		for range 2 {
-			require.ErrorIs(t, vm.IssueTx(tt.tx), tt.wantErr, tt.name)
-		}
-	}
-	_, err := vm.BuildBlock(ctx)
-	require.ErrorIs(t, err, chains.ErrNoWork)
-
-	// The valid tx is issued and built into a block: its signer is recovered and remembered.
-	require.NoError(t, vm.IssueTx(good))
-	built, err := vm.BuildBlock(ctx)
-	require.NoError(t, err)
-	require.NoError(t, built.Verify(ctx))
-	at := uint64(built.Timestamp().Unix())
-
-	// A block parsed from bytes with a forged tx of the same unsigned bytes fails Verify, and
-	// Accept (which verifies a block not verified yet) too; the valid block's bytes, parsed
-	// afresh, verify in full.
-	for _, tt := range forged {
-		blk, err := exchange.NewStandardBlock(built.Parent(), built.Height(), at, []*exchange.Tx{tt.tx})
-		require.NoError(t, err)
-		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
-		require.NoError(t, err)
-		require.ErrorIs(t, parsed.Verify(ctx), tt.wantErr, tt.name)
-		parsed, err = vm.ParseBlock(ctx, blk.Bytes())
-		require.NoError(t, err)
-		batch := db.NewBatch()
-		require.ErrorIs(t, parsed.Accept(ctx, batch), tt.wantErr, tt.name)
-		batch.Close()
-	}
-	again, err := vm.ParseBlock(ctx, built.Bytes())
-	require.NoError(t, err)
-	require.NoError(t, again.Verify(ctx))
-
-	batch := db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, vm.Accepted(ctx, built))
+	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
+		func(s secp256k1fx.Signature) *exchange.Tx { return withSig(t, good, s) },
+		sig, exchange.ErrWrongSig, exchange.ErrMutatedSig)
+	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
+		func(parent ids.ID, height, at uint64, tx *exchange.Tx) ([]byte, error) {
+			blk, err := exchange.NewStandardBlock(parent, height, at, []*exchange.Tx{tx})
+			if err != nil {
+				return nil, err
+			}
+			return blk.Bytes(), nil
+		})
 
 	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
 	// recovered again by the builder, not answered from memory: it is dropped.
@@ -238,7 +189,7 @@ func TestForgedCredentials(t *testing.T) {
 	next := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey)
 	require.NoError(t, vm.IssueTx(next))
 	next.Creds()[0].Sigs[0] = flipped
-	_, err = vm.BuildBlock(ctx)
+	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	require.ErrorIs(t, vm.IssueTx(next), exchange.ErrWrongSig)
 }

@@ -107,7 +107,7 @@ func TestSubnetToL1(t *testing.T) {
 	badPoP := pop
 	badPoP.Signature = newPoP(t).Signature
 
-	height := n.height()
+	height := n.Height()
 	balanceBefore := n.balance(ewoqP)
 	for _, tt := range []struct {
 		name string
@@ -133,7 +133,7 @@ func TestSubnetToL1(t *testing.T) {
 		msg := n.issueError(tt.tx)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
 	}
-	require.Equal(t, height, n.height())
+	require.Equal(t, height, n.Height())
 	require.Equal(t, balanceBefore, n.balance(ewoqP))
 
 	// The subnet owner adds this node as a subnet validator, then converts the subnet.
@@ -153,7 +153,7 @@ func TestSubnetToL1(t *testing.T) {
 		require.NotNil(t, subnet.ManagerAddress)
 		require.Equal(t, "0x0feedc0de0", *subnet.ManagerAddress)
 
-		cvm, ok := n.m.VM(ids.Empty)
+		cvm, ok := n.Manager.VM(ids.Empty)
 		require.True(t, ok)
 		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
 		require.NoError(t, err)
@@ -170,7 +170,7 @@ func TestSubnetToL1(t *testing.T) {
 	check(n)
 
 	clk.Advance(time.Minute)
-	n.stop()
+	n.Stop()
 	n = startNode(t, dir, clk)
 	check(n)
 }
@@ -231,7 +231,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 	}
 	balances := func(n *node) map[ids.ID]uint64 {
 		t.Helper()
-		cvm, ok := n.m.VM(ids.Empty)
+		cvm, ok := n.Manager.VM(ids.Empty)
 		require.True(t, ok)
 		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
 		require.NoError(t, err)
@@ -319,7 +319,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 	check(n)
 
 	clk.Advance(time.Minute)
-	n.stop()
+	n.Stop()
 	n = startNode(t, dir, clk)
 	check(n)
 }
@@ -400,11 +400,11 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 
 	// vid0 runs out 5 s after the conversion: the VM builds an empty block at that time, not at
 	// the clock's, and vid0 stays listed with balance 0.
-	h := n.height()
+	h := n.Height()
 	clk.Advance(10 * time.Second)
 	require.Eventually(t, func() bool { return balances()[vid0] == "0" }, 20*time.Second, 5*time.Millisecond)
 	require.Equal(t, vectorTime.Add(5*time.Second).UTC(), timestamp().UTC())
-	require.NotEqual(t, h, n.height())
+	require.NotEqual(t, h, n.Height())
 	require.Equal(t, map[ids.ID]string{vid0: "0", vid1: "999996"}, balances())
 
 	// From then on vid1 pays alone; an increase reactivates vid0 with the new balance.

@@ -103,7 +103,7 @@ func BenchmarkGetCurrentValidators(b *testing.B) {
 			ewoqAddr := addrOf(ewoq)
 			createSubnet := sign(b, &platform.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
 			n.issue(createSubnet)
-			cvm, ok := n.m.VM(ids.Empty)
+			cvm, ok := n.Manager.VM(ids.Empty)
 			require.True(b, ok)
 			require.NoError(b, cvm.(*platform.VM).PutL1ValidatorsForTest(createSubnet.ID(), size, 1_000_000_000))
 			params := `{"subnetID":"` + createSubnet.ID().String() + `"}`

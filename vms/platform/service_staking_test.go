@@ -171,7 +171,7 @@ func TestStakingMethodsSubnet(t *testing.T) {
 		}},
 		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}, ewoq, ewoq))
-	require.Equal(t, "4", n.height())
+	require.Equal(t, "4", n.Height())
 	sub := subnetID.String()
 
 	require.JSONEq(t, `{"stake":"105","weight":"105"}`, n.RawResult("getTotalStake", `{"subnetID":"`+sub+`"}`))

@@ -78,7 +78,7 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 	}
 	n.issue(sign(t, convTx, ewoq, ewoq))
 	f.vid0, f.vid1 = convTx.ValidationID(0), convTx.ValidationID(1)
-	require.Equal(t, "3", n.height())
+	require.Equal(t, "3", n.Height())
 	return f
 }
 
@@ -86,7 +86,7 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 func (f *l1Fixture) runOut(t *testing.T) {
 	t.Helper()
 	f.clk.Advance(10 * time.Second)
-	require.Eventually(t, func() bool { return f.n.height() == "4" }, 20*time.Second, 2*time.Millisecond)
+	require.Eventually(t, func() bool { return f.n.Height() == "4" }, 20*time.Second, 2*time.Millisecond)
 }
 
 func (f *l1Fixture) increase(t *testing.T, vid ids.ID, amount uint64) {
@@ -157,7 +157,7 @@ func TestGetValidatorsAt(t *testing.T) {
 	f.runOut(t)                // height 4: vid0 inactive
 	f.increase(t, f.vid0, 100) // height 5: vid0 active again
 	f.disable(t, f.vid1)       // height 6: vid1 inactive
-	require.Equal(t, "6", f.n.height())
+	require.Equal(t, "6", f.n.Height())
 
 	legacy := `"` + thisNode.NodeID.String() + `":{"publicKey":"` + pkHex(thisNode.Signer.PublicKey) + `","weight":"5"}`
 	v0 := `"` + f.node0.String() + `":{"publicKey":"` + pkHex(f.pop0.PublicKey) + `","weight":"10"}`
@@ -215,7 +215,7 @@ func TestGetValidatorsAt(t *testing.T) {
 	check(f.n)
 
 	// The accessor agrees with the API.
-	cvm, ok := f.n.m.VM(ids.Empty)
+	cvm, ok := f.n.Manager.VM(ids.Empty)
 	require.True(t, ok)
 	vm := cvm.(*platform.VM)
 	set, err := vm.ValidatorsAt(f.subnetID, 4)
@@ -232,7 +232,7 @@ func TestGetValidatorsAt(t *testing.T) {
 
 	// A restart keeps the per-height sets.
 	f.clk.Advance(time.Minute)
-	f.n.stop()
+	f.n.Stop()
 	f.n = startNode(t, f.dir, f.clk)
 	check(f.n)
 
@@ -240,9 +240,9 @@ func TestGetValidatorsAt(t *testing.T) {
 	// run out first (height 7, inside the window: both inactive); the increase reactivates vid1 at
 	// height 8.
 	f.clk.Advance(2 * time.Hour)
-	require.Eventually(t, func() bool { return f.n.height() == "7" }, 20*time.Second, 2*time.Millisecond)
+	require.Eventually(t, func() bool { return f.n.Height() == "7" }, 20*time.Second, 2*time.Millisecond)
 	f.increase(t, f.vid1, 100)
-	require.Equal(t, "8", f.n.height())
+	require.Equal(t, "8", f.n.Height())
 	require.Equal(t, sorted(inactive("30"), legacy), f.n.RawResult("getValidatorsAt", `{"height":"7","subnetID":"`+f.subnetID.String()+`"}`))
 	require.Equal(t, sorted(inactive("10"), v1), f.n.RawResult("getValidatorsAt", `{"height":"8","subnetID":"`+f.subnetID.String()+`"}`))
 	require.Equal(t, sorted(inactive("20"), v0, legacy), f.n.RawResult("getValidatorsAt", `{"height":"6","subnetID":"`+f.subnetID.String()+`"}`))
@@ -254,7 +254,7 @@ func TestAccessors(t *testing.T) {
 	f := newL1Fixture(t)
 	check := func(n *node) {
 		t.Helper()
-		cvm, ok := n.m.VM(ids.Empty)
+		cvm, ok := n.Manager.VM(ids.Empty)
 		require.True(t, ok)
 		vm := cvm.(*platform.VM)
 		require.Equal(t, uint64(3), vm.Height())
@@ -329,7 +329,7 @@ func TestAccessors(t *testing.T) {
 	}
 	// Let vid0 run out without a block yet: it is still listed as an L1 validator.
 	check(f.n)
-	f.n.stop()
+	f.n.Stop()
 	f.n = startNode(t, f.dir, f.clk)
 	check(f.n)
 

@@ -4,8 +4,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/json"
-	"log/slog"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -57,13 +55,9 @@ var thisNode = platform.Factory{
 // node is a chain manager running the local P-Chain over a database in a directory, its API served
 // by an httptest server.
 type node struct {
-	*vectortest.Client
-	t     testing.TB
-	db    *storage.DB
-	m     *chains.Manager
-	srv   *httptest.Server
-	index *vectortest.Recorder
-	g     *genesis.Genesis
+	*vectortest.Chain
+	t testing.TB
+	g *genesis.Genesis
 }
 
 func startNode(t testing.TB, dir string, clk clock.Clock) *node {
@@ -76,53 +70,27 @@ func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	db, err := storage.Open(dir, log)
-	require.NoError(t, err)
-	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
-	require.NoError(t, err)
-	require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
-	r := &vectortest.Routes{}
-	rec := &vectortest.Recorder{}
-	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: genesis.LocalNetworkID}, chains.ManagerDeps{
-		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
+	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "platform", func(reg *chains.Registry) chains.Spec {
+		require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
+		f.Aliases = reg
+		return chains.Spec{
+			Chain:   chains.Chain{ID: ids.Empty, VMID: ids.FromName("platformvm"), Name: "P-Chain"},
+			Aliases: []string{"P", "platform"},
+			Prefix:  storage.PrefixPlatform,
+			Factory: f,
+			Genesis: g.PGenesis,
+			Indexed: true,
+		}
 	})
-	require.NoError(t, err)
-	f.Aliases = reg
-	require.NoError(t, m.Create(t.Context(), chains.Spec{
-		Chain:   chains.Chain{ID: ids.Empty, VMID: ids.FromName("platformvm"), Name: "P-Chain"},
-		Aliases: []string{"P", "platform"},
-		Prefix:  storage.PrefixPlatform,
-		Factory: f,
-		Genesis: g.PGenesis,
-		Indexed: true,
-	}))
-	srv := httptest.NewServer(r.Handler(""))
-	api := &vectortest.Client{TB: t, URL: srv.URL, Namespace: "platform"}
-	n := &node{Client: api, t: t, db: db, m: m, srv: srv, index: rec, g: g}
-	t.Cleanup(n.stop)
-	return n
-}
-
-func (n *node) stop() {
-	if n.m == nil {
-		return
-	}
-	n.srv.Close()
-	require.NoError(n.t, n.m.Close())
-	require.NoError(n.t, n.db.Close())
-	n.m = nil
+	return &node{Chain: c, t: t, g: g}
 }
 
 // issueBytes issues signed tx bytes and waits until the tx is committed.
 func (n *node) issueBytes(b []byte) ids.ID {
 	n.t.Helper()
-	hexTx, err := ids.Hex.Encode(b)
-	require.NoError(n.t, err)
-	var reply platform.TxIDReply
-	n.Result("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
-	n.waitCommitted(reply.TxID)
-	return reply.TxID
+	txID := n.IssueBytes(b)
+	n.waitCommitted(txID)
+	return txID
 }
 
 func (n *node) issue(tx *platform.Tx) {
@@ -133,26 +101,12 @@ func (n *node) issue(tx *platform.Tx) {
 // issueError issues tx and returns the error message.
 func (n *node) issueError(tx *platform.Tx) string {
 	n.t.Helper()
-	hexTx, err := ids.Hex.Encode(tx.Bytes())
-	require.NoError(n.t, err)
-	return n.CallError("issueTx", vectortest.MustJSON(n.t, map[string]string{"tx": hexTx}))
+	return n.IssueError(tx.Bytes())
 }
 
 func (n *node) waitCommitted(txID ids.ID) {
 	n.t.Helper()
-	require.Eventually(n.t, func() bool {
-		var st platform.GetTxStatusReply
-		n.Result("getTxStatus", `{"txID":"`+txID.String()+`"}`, &st)
-		return st.Status == "Committed"
-	}, 20*time.Second, 2*time.Millisecond, "tx %s", txID)
-}
-
-func (n *node) height() string {
-	var h struct {
-		Height string `json:"height"`
-	}
-	n.Result("getHeight", `{}`, &h)
-	return h.Height
+	n.WaitStatus(txID, "Committed")
 }
 
 func (n *node) balance(addr string) uint64 {
@@ -167,28 +121,12 @@ func (n *node) balance(addr string) uint64 {
 // utxos returns the UTXOs addr owns, parsed.
 func (n *node) utxos(addr string) []*platform.UTXO {
 	n.t.Helper()
-	var reply platform.GetUTXOsReply
-	n.Result("getUTXOs", `{"addresses":["`+addr+`"],"encoding":"hexnc"}`, &reply)
-	out := make([]*platform.UTXO, 0, len(reply.UTXOs))
-	for _, s := range reply.UTXOs {
-		b, err := ids.HexNC.Decode(s)
-		require.NoError(n.t, err)
-		ux, err := platform.ParseUTXO(b)
-		require.NoError(n.t, err)
-		out = append(out, ux)
-	}
-	return out
-}
-
-// vectors holds what these tests read from codec-vectors.json, raw.
-type vectors struct {
-	Vectors         []map[string]json.RawMessage `json:"vectors"`
-	LiveNodeSamples vectortest.LiveSamples       `json:"liveNodeSamples"`
+	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), platform.ParseUTXO)
 }
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
 	t.Helper()
-	return vectortest.RawVector(t, vectortest.Load[vectors](t).Vectors, name)
+	return vectortest.Named(t, name)
 }
 
 func vectorBytes(t *testing.T, vec map[string]json.RawMessage) []byte {
@@ -207,7 +145,7 @@ func liveError(t *testing.T, method, params string) string {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	live := vectortest.Load[vectors](t).LiveNodeSamples.Response(t, "/ext/bc/P", method, params)
+	live := vectortest.Load[vectortest.RawFile](t).LiveNodeSamples.Response(t, "/ext/bc/P", method, params)
 	require.NoError(t, json.Unmarshal([]byte(live), &resp))
 	return resp.Error.Message
 }
@@ -297,12 +235,12 @@ func TestGenesisState(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	g := n.g
-	vm, ok := n.m.VM(ids.Empty)
+	vm, ok := n.Manager.VM(ids.Empty)
 	require.True(t, ok)
 	last, err := vm.LastAccepted(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, g.PGenesisBlock().ID(), last)
-	require.Equal(t, "0", n.height())
+	require.Equal(t, "0", n.Height())
 
 	require.Equal(t, uint64(30_000_000_000_000_000), n.balance(ewoqP))
 	require.Len(t, n.utxos(ewoqP), 2)
@@ -362,7 +300,7 @@ func TestVectorSequence(t *testing.T) {
 		vec := vector(t, name)
 		id := n.issueBytes(vectorBytes(t, vec))
 		txIDs = append(txIDs, id)
-		require.Equal(t, u64(uint64(i+1)), n.height())
+		require.Equal(t, u64(uint64(i+1)), n.Height())
 		// The vector file's reply has its keys sorted; the tx inside is as the node sent it.
 		var want struct {
 			Tx json.RawMessage `json:"tx"`
@@ -397,7 +335,7 @@ func TestVectorSequence(t *testing.T) {
 	n.Result("getFeeState", `{}`, &fs)
 	require.Equal(t, platform.GetFeeStateReply{Capacity: 1_000_000 - 9246, Excess: 9246, Price: 1,
 		Timestamp: vectorTime.Add(3 * time.Second).UTC().Format(time.RFC3339)}, fs)
-	require.Len(t, n.index.Blocks(), 3)
+	require.Len(t, n.Index.Blocks(), 3)
 }
 
 // TestLifecycle builds and signs its own txs: a BaseTx from ewoq, a subnet owned by vmRQ, and a
@@ -440,7 +378,7 @@ func TestLifecycle(t *testing.T) {
 		}
 	}
 
-	height := n.height()
+	height := n.Height()
 	ewoqUTXOs := n.utxos(ewoqP)
 	rejected := []struct {
 		name string
@@ -478,7 +416,7 @@ func TestLifecycle(t *testing.T) {
 		n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 		require.Equal(t, "Unknown", st.Status, tt.name)
 	}
-	require.Equal(t, height, n.height())
+	require.Equal(t, height, n.Height())
 	require.Equal(t, ewoqBalance, n.balance(ewoqP))
 	require.Equal(t, ewoqUTXOs, n.utxos(ewoqP))
 
@@ -502,12 +440,12 @@ func TestLifecycle(t *testing.T) {
 	require.Equal(t, clk.Now().UTC().Format(time.RFC3339), ts.Timestamp)
 
 	// Restart: everything is still there.
-	height = n.height()
+	height = n.Height()
 	chainsBefore := n.RawResult("getBlockchains", `{}`)
 	utxosBefore := n.utxos(ewoqP)
-	n.stop()
+	n.Stop()
 	n = startNode(t, dir, clk)
-	require.Equal(t, height, n.height())
+	require.Equal(t, height, n.Height())
 	require.Equal(t, chainsBefore, n.RawResult("getBlockchains", `{}`))
 	require.Equal(t, utxosBefore, n.utxos(ewoqP))
 	require.Equal(t, uint64(5_000_000_000-burn+1), n.balance(vmrqP))
@@ -517,7 +455,7 @@ func TestLifecycle(t *testing.T) {
 	// And it keeps building on what it has.
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 2, vmrqAddr, ewoqAddr)), ewoq))
 	var blk platform.GetBlockReply
-	n.Result("getBlockByHeight", `{"height":"`+n.height()+`","encoding":"hexnc"}`, &blk)
+	n.Result("getBlockByHeight", `{"height":"`+n.Height()+`","encoding":"hexnc"}`, &blk)
 	var hexBlk string
 	require.NoError(t, json.Unmarshal(blk.Block, &hexBlk))
 	raw, err := ids.HexNC.Decode(hexBlk)

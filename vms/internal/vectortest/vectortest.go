@@ -138,3 +138,47 @@ func (l *LiveSamples) Response(tb testing.TB, endpoint, method, params string) s
 	tb.Fatalf("no live sample of %s %s", method, params)
 	return ""
 }
+
+// RawFile is the part of the vector file the chains' API tests read, its vectors undecoded.
+type RawFile struct {
+	Vectors         []map[string]json.RawMessage `json:"vectors"`
+	LiveNodeSamples LiveSamples                  `json:"liveNodeSamples"`
+}
+
+// Named returns the vector of the file called name, its values undecoded.
+func Named(tb testing.TB, name string) map[string]json.RawMessage {
+	tb.Helper()
+	return RawVector(tb, Load[RawFile](tb).Vectors, name)
+}
+
+// SignedTx is what CheckTxVector reads of a parsed signed tx.
+type SignedTx interface {
+	Bytes() []byte
+	Size() int
+	ID() ids.ID
+	UnsignedBytes() []byte
+	UnsignedHash() [32]byte
+}
+
+// CheckTxVector parses the tx vector vec's signedBytesHex with parse and checks that it encodes
+// back byte for byte, with the vector's size, txID (and txIDHex), unsigned bytes and, where the
+// vector has it, unsignedBytesSHA256. It returns the parsed tx.
+func CheckTxVector[T SignedTx](tb testing.TB, vec map[string]any, parse func([]byte) (T, error)) T {
+	tb.Helper()
+	signed := Unhex(tb, Str(tb, vec, "signedBytesHex"))
+	tx, err := parse(signed)
+	require.NoError(tb, err)
+	require.Equal(tb, signed, tx.Bytes())
+	require.Equal(tb, len(signed), tx.Size())
+	require.Equal(tb, CB58(tb, Str(tb, vec, "txID")), tx.ID())
+	if h, ok := vec["txIDHex"].(string); ok {
+		id := tx.ID()
+		require.Equal(tb, Unhex(tb, h), id[:])
+	}
+	require.Equal(tb, Unhex(tb, Str(tb, vec, "unsignedBytesHex")), tx.UnsignedBytes())
+	if h, ok := vec["unsignedBytesSHA256"].(string); ok {
+		digest := tx.UnsignedHash()
+		require.Equal(tb, Unhex(tb, h), digest[:])
+	}
+	return tx
+}
