@@ -128,13 +128,9 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			key, err := wallet.ParseKey(f.key)
+			key, client, err := f.connect()
 			if err != nil {
-				return fmt.Errorf("--key: %w", err)
-			}
-			client, err := wallet.NewClient(f.nodeURI, nil)
-			if err != nil {
-				return fmt.Errorf("--node-uri: %w", err)
+				return err
 			}
 			res, err := wallet.CreateL1(ctx, client, key, req, f.wait, clock.Real{})
 			if err != nil {

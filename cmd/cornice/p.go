@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
@@ -38,28 +38,23 @@ func newPSendCmd(stdout io.Writer) *cobra.Command {
 		to     string
 		amount uint64
 	)
-	cmd := &cobra.Command{
-		Use:   "send",
-		Short: "Send AVAX to a P-Chain address",
-		Long: "Send --amount nAVAX to --to, paying the dynamic fee, with change back to the key's address;\n" +
+	return f.command(walletCmd{
+		use:   "send",
+		short: "Send AVAX to a P-Chain address",
+		long: "Send --amount nAVAX to --to, paying the dynamic fee, with change back to the key's address;\n" +
 			"then wait until the node commits the transaction.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&to, "to", "", "recipient's P-Chain `address`, e.g. P-local1…")
+			fs.Uint64Var(&amount, "amount", 0, "amount in nAVAX")
+		},
+		required: []string{"to", "amount"},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
 			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
 				tx, err := p.Send(ctx, to, amount)
 				return tx, nil, err
 			})
 		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&to, "to", "", "recipient's P-Chain `address`, e.g. P-local1…")
-	fs.Uint64Var(&amount, "amount", 0, "amount in nAVAX")
-	f.register(fs)
-	_ = cmd.MarkFlagRequired("to")
-	_ = cmd.MarkFlagRequired("amount")
-	return cmd
+	})
 }
 
 // newPCreateSubnetCmd builds `cornice p create-subnet`.
@@ -68,14 +63,15 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 		f     walletFlags
 		owner string
 	)
-	cmd := &cobra.Command{
-		Use:   "create-subnet",
-		Short: "Create a subnet owned by one address",
-		Long: "Create a subnet owned by --owner (default: the key's address) with a threshold of 1, paying\n" +
+	return f.command(walletCmd{
+		use:   "create-subnet",
+		short: "Create a subnet owned by one address",
+		long: "Create a subnet owned by --owner (default: the key's address) with a threshold of 1, paying\n" +
 			"the dynamic fee; then wait until the node commits it. The subnet ID is the tx ID.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&owner, "owner", "", "owner's P-Chain `address`; default the key's")
+		},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
 			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
 				tx, err := p.CreateSubnet(ctx, owner)
 				if err != nil {
@@ -84,12 +80,7 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 				return tx, []string{"subnetID", tx.ID().String()}, nil
 			})
 		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&owner, "owner", "", "owner's P-Chain `address`; default the key's")
-	f.register(fs)
-	return cmd
+	})
 }
 
 // newPCreateChainCmd builds `cornice p create-chain`.
@@ -98,18 +89,23 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 		f                       walletFlags
 		subnet, name, vm, gfile string
 	)
-	cmd := &cobra.Command{
-		Use:   "create-chain",
-		Short: "Create a blockchain on a subnet the key owns",
-		Long: "Create a blockchain named --name running --vm with the genesis in --genesis on --subnet, signed\n" +
+	return f.command(walletCmd{
+		use:   "create-chain",
+		short: "Create a blockchain on a subnet the key owns",
+		long: "Create a blockchain named --name running --vm with the genesis in --genesis on --subnet, signed\n" +
 			"by the key as the subnet's owner and paying the dynamic fee; then wait until the node commits\n" +
 			"it. The blockchain ID is the tx ID.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			subnetID, err := ids.FromString(subnet)
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
+			fs.StringVar(&name, "name", "", "chain name: at most 128 letters, digits and spaces")
+			fs.StringVar(&vm, "vm", "", "VM `ID` in CB58, or a VM name of at most 32 bytes (e.g. subnetevm)")
+			fs.StringVar(&gfile, "genesis", "", "`file` holding the chain's genesis bytes")
+		},
+		required: []string{"subnet", "name", "vm", "genesis"},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
+			subnetID, err := parseIDFlag("subnet", subnet)
 			if err != nil {
-				return fmt.Errorf("--subnet: %w", err)
+				return err
 			}
 			vmID, err := parseVMID(vm)
 			if err != nil {
@@ -127,18 +123,7 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 				return tx, []string{"blockchainID", tx.ID().String()}, nil
 			})
 		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
-	fs.StringVar(&name, "name", "", "chain name: at most 128 letters, digits and spaces")
-	fs.StringVar(&vm, "vm", "", "VM `ID` in CB58, or a VM name of at most 32 bytes (e.g. subnetevm)")
-	fs.StringVar(&gfile, "genesis", "", "`file` holding the chain's genesis bytes")
-	f.register(fs)
-	for _, name := range []string{"subnet", "name", "vm", "genesis"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
-	return cmd
+	})
 }
 
 // parseVMID reads a VM ID in CB58, else a VM name padded with zeros to 32 bytes (node-api.md §6).
@@ -152,48 +137,10 @@ func parseVMID(s string) (ids.ID, error) {
 	return ids.FromName(s), nil
 }
 
-// openP connects to the node and opens the key's P-Chain wallet there.
-func (f *walletFlags) openP(ctx context.Context) (*wallet.P, error) {
-	key, err := wallet.ParseKey(f.key)
-	if err != nil {
-		return nil, fmt.Errorf("--key: %w", err)
-	}
-	client, err := wallet.NewClient(f.nodeURI, nil)
-	if err != nil {
-		return nil, fmt.Errorf("--node-uri: %w", err)
-	}
-	return wallet.NewP(ctx, client, key, clock.Real{})
-}
-
-// runP opens the key's P-Chain wallet on the node and runs build with it, then issues the tx it
-// returns, prints the tx ID and each pair of extra lines as "name: value", waits for the commit and
-// says so: the tail of every `cornice p` command, run after its flags parsed.
+// runP is runTx on the key's P-Chain wallet: it prints "status: Committed" once the node commits
+// the tx.
 func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *platform.Tx, extra []string, err error)) error {
-	p, err := f.openP(ctx)
-	if err != nil {
-		return err
-	}
-	tx, extra, err := build(ctx, p)
-	if err != nil {
-		return err
-	}
-	txID, err := p.Issue(ctx, tx)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(stdout, "txID: %s\n", txID); err != nil {
-		return err
-	}
-	for i := 0; i+1 < len(extra); i += 2 {
-		if _, err := fmt.Fprintf(stdout, "%s: %s\n", extra[i], extra[i+1]); err != nil {
-			return err
-		}
-	}
-	if err := p.WaitAccepted(ctx, txID, f.wait); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(stdout, "status: Committed")
-	return err
+	return runTx(ctx, stdout, f, wallet.NewP, build, "Committed")
 }
 
 // newPConvertSubnetCmd builds `cornice p convert-subnet`.
@@ -204,33 +151,44 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 		weight, balance                          uint64
 		more                                     []wallet.L1Validator
 	)
-	cmd := &cobra.Command{
-		Use:   "convert-subnet",
-		Short: "Convert a subnet the key owns into an L1 with its initial validators",
-		Long: "Convert --subnet into an L1 managed by --address on --chain, with one or more initial\n" +
+	return f.command(walletCmd{
+		use:   "convert-subnet",
+		short: "Convert a subnet the key owns into an L1 with its initial validators",
+		long: "Convert --subnet into an L1 managed by --address on --chain, with one or more initial\n" +
 			"validators: each --validator node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N] adds one,\n" +
 			"and --validator-node-id with the BLS key --validator-bls-key and its proof of possession\n" +
 			"--validator-pop, --weight and --balance add one more, listed first. Each balance, in nAVAX,\n" +
 			"pays the validator's continuous fee and is paid by the key. The key signs as the subnet's owner\n" +
 			"and is every validator's remaining balance and deactivation owner. Then wait until the node\n" +
 			"commits it. Prints one validation ID per validator, in the order they were given.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			subnetID, err := ids.FromString(subnet)
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
+			fs.StringVar(&chain, "chain", "", "manager chain `ID`")
+			fs.StringVar(&addr, "address", "", "manager address in `hex`, at most 4096 bytes")
+			fs.Var(&validatorsFlag{vals: &more}, "validator",
+				"an initial validator, node-id=NodeID-…,bls-key=<48 bytes hex>,pop=<96 bytes hex>,weight=N[,balance=nAVAX]; repeatable")
+			fs.StringVar(&nodeID, "validator-node-id", "", "a validator's node `ID`, NodeID-…, with the next four flags")
+			fs.StringVar(&blsKey, "validator-bls-key", "", "its compressed BLS public key, 48 bytes in `hex`")
+			fs.StringVar(&pop, "validator-pop", "", "its BLS proof of possession, 96 bytes in `hex`")
+			fs.Uint64Var(&weight, "weight", 0, "its weight, greater than zero")
+			fs.Uint64Var(&balance, "balance", 0, "its balance in nAVAX; 0 leaves it inactive")
+		},
+		required: []string{"subnet", "chain", "address"},
+		run: func(ctx context.Context, single *pflag.FlagSet) error {
+			subnetID, err := parseIDFlag("subnet", subnet)
 			if err != nil {
-				return fmt.Errorf("--subnet: %w", err)
+				return err
 			}
-			chainID, err := ids.FromString(chain)
+			chainID, err := parseIDFlag("chain", chain)
 			if err != nil {
-				return fmt.Errorf("--chain: %w", err)
+				return err
 			}
 			address, err := decodeHexFlag("address", addr, -1)
 			if err != nil {
 				return err
 			}
 			var vals []wallet.L1Validator
-			switch single := cmd.Flags(); {
+			switch {
 			case single.Changed("validator-node-id") && single.Changed("validator-bls-key") &&
 				single.Changed("validator-pop") && single.Changed("weight"):
 				v, err := parseL1Validator(nodeID, blsKey, pop, "validator-")
@@ -259,24 +217,7 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 				return tx, validationIDLines(conv, vals), nil
 			})
 		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&subnet, "subnet", "", "subnet `ID`")
-	fs.StringVar(&chain, "chain", "", "manager chain `ID`")
-	fs.StringVar(&addr, "address", "", "manager address in `hex`, at most 4096 bytes")
-	fs.Var(&validatorsFlag{vals: &more}, "validator",
-		"an initial validator, node-id=NodeID-…,bls-key=<48 bytes hex>,pop=<96 bytes hex>,weight=N[,balance=nAVAX]; repeatable")
-	fs.StringVar(&nodeID, "validator-node-id", "", "a validator's node `ID`, NodeID-…, with the next four flags")
-	fs.StringVar(&blsKey, "validator-bls-key", "", "its compressed BLS public key, 48 bytes in `hex`")
-	fs.StringVar(&pop, "validator-pop", "", "its BLS proof of possession, 96 bytes in `hex`")
-	fs.Uint64Var(&weight, "weight", 0, "its weight, greater than zero")
-	fs.Uint64Var(&balance, "balance", 0, "its balance in nAVAX; 0 leaves it inactive")
-	f.register(fs)
-	for _, name := range []string{"subnet", "chain", "address"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
-	return cmd
+	})
 }
 
 // validationIDLines returns a "validationID" pair for each of vals, in their order: the tx sorts
@@ -378,32 +319,22 @@ func newPIncreaseBalanceCmd(stdout io.Writer) *cobra.Command {
 		vid    string
 		amount uint64
 	)
-	cmd := &cobra.Command{
-		Use:   "increase-balance",
-		Short: "Add to an L1 validator's balance",
-		Long: "Add --amount nAVAX to the balance of the L1 validator --validation-id, paid by the key with\n" +
+	return f.command(walletCmd{
+		use:   "increase-balance",
+		short: "Add to an L1 validator's balance",
+		long: "Add --amount nAVAX to the balance of the L1 validator --validation-id, paid by the key with\n" +
 			"the dynamic fee; then wait until the node commits it.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			validationID, err := ids.FromString(vid)
-			if err != nil {
-				return fmt.Errorf("--validation-id: %w", err)
-			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
-				tx, err := p.IncreaseBalance(ctx, validationID, amount)
-				return tx, nil, err
+		flags: func(fs *pflag.FlagSet) {
+			registerValidationIDFlag(fs, &vid)
+			fs.Uint64Var(&amount, "amount", 0, "amount in nAVAX")
+		},
+		required: []string{"validation-id", "amount"},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+				return p.IncreaseBalance(ctx, validationID, amount)
 			})
 		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&vid, "validation-id", "", "validation `ID` of the L1 validator")
-	fs.Uint64Var(&amount, "amount", 0, "amount in nAVAX")
-	f.register(fs)
-	_ = cmd.MarkFlagRequired("validation-id")
-	_ = cmd.MarkFlagRequired("amount")
-	return cmd
+	})
 }
 
 // newPDisableValidatorCmd builds `cornice p disable-validator`.
@@ -412,31 +343,42 @@ func newPDisableValidatorCmd(stdout io.Writer) *cobra.Command {
 		f   walletFlags
 		vid string
 	)
-	cmd := &cobra.Command{
-		Use:   "disable-validator",
-		Short: "Disable an L1 validator and refund its balance",
-		Long: "Disable the L1 validator --validation-id, signed by the key as its sole deactivation owner and\n" +
+	return f.command(walletCmd{
+		use:   "disable-validator",
+		short: "Disable an L1 validator and refund its balance",
+		long: "Disable the L1 validator --validation-id, signed by the key as its sole deactivation owner and\n" +
 			"paying the dynamic fee; its remaining balance goes to its remaining balance owner. Then wait\n" +
 			"until the node commits it.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			validationID, err := ids.FromString(vid)
-			if err != nil {
-				return fmt.Errorf("--validation-id: %w", err)
-			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
-				tx, err := p.DisableValidator(ctx, validationID)
-				return tx, nil, err
+		flags: func(fs *pflag.FlagSet) {
+			registerValidationIDFlag(fs, &vid)
+		},
+		required: []string{"validation-id"},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+				return p.DisableValidator(ctx, validationID)
 			})
 		},
+	})
+}
+
+// registerValidationIDFlag defines --validation-id, the L1 validator a command acts on.
+func registerValidationIDFlag(fs *pflag.FlagSet, vid *string) {
+	fs.StringVar(vid, "validation-id", "", "validation `ID` of the L1 validator")
+}
+
+// runValidatorTx is runP for a tx on the one L1 validator whose --validation-id is vid: build
+// makes the tx, and no extra lines are printed.
+func (f *walletFlags) runValidatorTx(ctx context.Context, stdout io.Writer, vid string,
+	build func(context.Context, *wallet.P, ids.ID) (*platform.Tx, error),
+) error {
+	validationID, err := parseIDFlag("validation-id", vid)
+	if err != nil {
+		return err
 	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	fs.StringVar(&vid, "validation-id", "", "validation `ID` of the L1 validator")
-	f.register(fs)
-	_ = cmd.MarkFlagRequired("validation-id")
-	return cmd
+	return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+		tx, err := build(ctx, p, validationID)
+		return tx, nil, err
+	})
 }
 
 // decodeHexFlag decodes the hex value s of --name, with or without "0x", which must be n bytes
