@@ -73,7 +73,8 @@ func vms(cfg config.Config) node.VMs {
 			TxFee:            fees.TxFee,
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
-		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+		// The C-Chain: ACP-176 from the schedule's Fortuna on, its times in eth_getChainConfig.
+		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap, Upgrades: &cfg.Upgrades}},
 		// L1 chains of the Subnet-EVM VM (issue #6 §1): fee config, precompiles and upgrades
 		// from each chain's genesis and upgrade file, with the C-Chain's settings.
 		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
