@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bufio"
@@ -37,6 +37,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/vms/platform"
@@ -79,7 +80,7 @@ func TestL1KillChild(t *testing.T) {
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	n, err := node.New(cfg, log, vms(cfg))
+	n, err := node.New(cfg, log, vmset.For(cfg))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -624,7 +625,7 @@ func TestL1Kill(t *testing.T) {
 	genesis := bytes.Replace(l1FixtureGenesis(t, l1KillChainID), []byte(`"targetGas": 15000000`),
 		[]byte(`"targetGas": `+strconv.Itoa(l1KillTargetGas)), 1)
 	require.Contains(t, string(genesis), strconv.Itoa(l1KillTargetGas))
-	res, err := wallet.CreateL1(t.Context(), child.client, key, wallet.L1Request{Genesis: genesis, Name: "kill", Balance: defaultL1Balance, Weight: defaultL1Weight}, l1KillWait, clock.Real{})
+	res, err := wallet.CreateL1(t.Context(), child.client, key, wallet.L1Request{Genesis: genesis, Name: "kill", Balance: wallet.DefaultL1Balance, Weight: wallet.DefaultL1Weight}, l1KillWait, clock.Real{})
 	require.NoError(t, err)
 	st := &l1KillState{
 		blockchainID: res.BlockchainID,
@@ -747,11 +748,10 @@ type l1KillL1 struct {
 	blockchainID string
 }
 
-// l1KillCreate runs `cornice l1 create` in this process against c and returns its output.
-func l1KillCreate(ctx context.Context, c *l1KillChild, file string) (code int, stdout, stderr string) {
-	var out, errOut syncBuffer
-	code = execute(ctx, []string{"l1", "create", "--genesis", file, "--node-uri", c.base, "--wait", l1KillWait.String()},
-		&out, &errOut, startNode)
+// l1KillCreate runs `cornice l1 create` against c and returns its output; cancelling ctx stops it.
+func l1KillCreate(t *testing.T, ctx context.Context, c *l1KillChild, file string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = <-startCLI(t, ctx, &out, &errOut, "l1", "create", "--genesis", file, "--node-uri", c.base, "--wait", l1KillWait.String())
 	return code, out.String(), errOut.String()
 }
 
@@ -789,7 +789,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 	}
 	var self info.GetNodeIDReply
 	c.call(t, "/ext/info", "info.getNodeID", nil, &self)
-	v := wallet.L1Validator{NodeID: self.NodeID, Weight: defaultL1Weight, Balance: defaultL1Balance}
+	v := wallet.L1Validator{NodeID: self.NodeID, Weight: wallet.DefaultL1Weight, Balance: wallet.DefaultL1Balance}
 	v.Signer.PublicKey, v.Signer.Signature = self.NodePOP.PublicKey, self.NodePOP.ProofOfPossession
 	tx, err = p.ConvertSubnet(ctx, subnetID, chainID, []byte{}, []wallet.L1Validator{v})
 	require.NoError(t, err)
@@ -829,7 +829,7 @@ func TestL1KillCreate(t *testing.T) {
 	}
 	first := newL1()
 	begin := clk.Now()
-	code, stdout, stderr := l1KillCreate(t.Context(), child, first.file)
+	code, stdout, stderr := l1KillCreate(t, t.Context(), child, first.file)
 	took := clk.Now().Sub(begin)
 	require.Equal(t, 0, code, stderr)
 	m := l1Out.FindStringSubmatch(stdout)
@@ -855,7 +855,7 @@ func TestL1KillCreate(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			done := make(chan int, 1)
 			go func() {
-				code, _, _ := l1KillCreate(ctx, child, l.file)
+				code, _, _ := l1KillCreate(t, ctx, child, l.file)
 				done <- code
 			}()
 			delay := time.Duration(rng.Int64N(int64(took) * 3 / 2))
@@ -892,7 +892,7 @@ func TestL1KillCreate(t *testing.T) {
 		}
 
 		// `l1 create` again finishes the job, on the same chain.
-		code, stdout, stderr := l1KillCreate(t.Context(), child, l.file)
+		code, stdout, stderr := l1KillCreate(t, t.Context(), child, l.file)
 		require.Equal(t, 0, code, "round %d (kill point %d): %s", round, point, stderr)
 		m := l1Out.FindStringSubmatch(stdout)
 		require.NotNil(t, m, stdout)
@@ -936,8 +936,7 @@ func TestL1KillCreate(t *testing.T) {
 		args = append(args, "--l1", l.file)
 	}
 	out, errOut := &syncBuffer{}, &syncBuffer{}
-	codeCh := make(chan int, 1)
-	go func() { codeCh <- execute(ctx, args, out, errOut, startNode) }()
+	codeCh := startCLI(t, ctx, out, errOut, args...)
 	var outs [][]string
 	require.Eventually(t, func() bool {
 		outs = l1Out.FindAllStringSubmatch(out.String(), -1)
@@ -1030,7 +1029,7 @@ func TestL1KillCreateOrphanSubnet(t *testing.T) {
 			orphan = s.ID
 		}
 	}
-	code, stdout, stderr := l1KillCreate(t.Context(), child, file)
+	code, stdout, stderr := l1KillCreate(t, t.Context(), child, file)
 	require.Equal(t, 0, code, stderr)
 	m := l1Out.FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
