@@ -12,8 +12,8 @@ import (
 	"github.com/cornice-node/cornice/vms/evm"
 )
 
-// TestForEVMConfig checks that --evm-logs-block-range-cap reaches the C-Chain's and the L1s' factories, with 0
-// (no cap) as evm.Config's negative value.
+// TestForEVMConfig checks that --evm-logs-block-range-cap reaches the C-Chain's and the L1s'
+// factories, with 0 (no cap) as evm.Config's negative value.
 func TestForEVMConfig(t *testing.T) {
 	t.Parallel()
 	require.EqualValues(t, evm.DefaultLogsBlockRangeCap, config.DefaultEVMLogsBlockRangeCap)
