@@ -28,6 +28,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
@@ -310,7 +311,7 @@ func TestRunL1(t *testing.T) {
 	run := func() []string {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		out := &syncBuffer{}
+		out := &nodetest.Buffer{}
 		var errOut bytes.Buffer
 		code := startCLI(t, ctx, out, &errOut, "run", "--data-dir", dataDir, "--http-port=0", "--staking-port=0",
 			"--log-level=error", "--l1", gfile)

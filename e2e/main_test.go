@@ -76,21 +76,3 @@ func runCLI(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	code = <-startCLI(t, t.Context(), &out, &errOut, args...)
 	return code, out.String(), errOut.String()
 }
-
-// syncBuffer is a bytes.Buffer that a process writes to while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
