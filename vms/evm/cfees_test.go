@@ -314,3 +314,25 @@ func TestCChainGetChainConfig(t *testing.T) {
 	require.NoError(t, n.rpc.Call(&got, "eth_getChainConfig"))
 	require.Contains(t, string(got), `"fortunaTimestamp":1800000000,`)
 }
+
+// TestCChainHeaderFields: C-Chain block and header JSON carry coreth's fields, with our chain's
+// values: no block gas cost (the post-Granite rule), no atomic transactions.
+func TestCChainHeaderFields(t *testing.T) {
+	t.Parallel()
+	n := startCChain(t, t.TempDir(), clock.NewFake(time.Unix(cChainGenesisTime+1000, 0)), nil)
+	cSend(t, n, common.HexToAddress("0xf7"))
+	n.build(t)
+	const emptyExtDataHash = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"
+	for _, num := range []string{"0x0", "0x1"} {
+		var blk, hdr map[string]any
+		require.NoError(t, n.rpc.Call(&blk, "eth_getBlockByNumber", num, false))
+		require.NoError(t, n.rpc.Call(&hdr, "eth_getHeaderByNumber", num))
+		for _, m := range []map[string]any{blk, hdr} {
+			require.Equal(t, "0x0", m["blockGasCost"], num)
+			require.Equal(t, "0x0", m["extDataGasUsed"], num)
+			require.Equal(t, emptyExtDataHash, m["extDataHash"], num)
+		}
+		require.Equal(t, "0x", blk["blockExtraData"], num)
+		require.NotContains(t, hdr, "blockExtraData", num)
+	}
+}
