@@ -56,6 +56,16 @@ func TestCChain(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(43112), chainID.Int64())
 
+	// Through the node's HTTP stack a reply ends with a newline, as the reference's, and
+	// web3_clientVersion is the node's version string.
+	resp, err := http.Post(base+"/ext/bc/C/rpc", "application/json",
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"web3_clientVersion","params":[]}`))
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"`+config.Current()+`"}`+"\n", string(body))
+
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
 	from := crypto.PubkeyToAddress(key.PublicKey)
@@ -89,14 +99,15 @@ func TestCChain(t *testing.T) {
 
 	block, err := client.BlockByNumber(t.Context(), receipt.BlockNumber)
 	require.NoError(t, err)
+	require.Equal(t, big.NewInt(1), block.BaseFee()) // ACP-176 on an idle chain
 	wantBytes, err := rlp.EncodeToBytes(block)
 	require.NoError(t, err)
 
 	// The index holds the block: ID = block hash (in CB58), bytes = RLP.
-	resp, err := http.Post(base+"/ext/index/C/block", "application/json",
+	resp, err = http.Post(base+"/ext/index/C/block", "application/json",
 		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hexnc"}}`))
 	require.NoError(t, err)
-	body, err := io.ReadAll(resp.Body)
+	body, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.NoError(t, err)
 	var reply struct {
