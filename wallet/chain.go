@@ -13,7 +13,7 @@ import (
 
 // chainAPI is a chain's JSON-RPC service as X and P call it: the methods that the avm and
 // platform services share, with the same params and results (xapi.GetUTXOsArgs and
-// platform.GetUTXOsArgs are one type, and so on; platform-exchange.md §5.1, §6.5).
+// api.GetUTXOsArgs are one type, and so on; platform-exchange.md §5.1, §6.5).
 type chainAPI struct {
 	client *Client
 	// path is the chain's endpoint, "/ext/bc/X"; service is its service name, "avm".
