@@ -26,10 +26,8 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
-	"github.com/cornice-node/cornice/vms/evm"
-	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -55,35 +53,11 @@ type runOptions struct {
 	Stdout io.Writer
 }
 
-// vms are the VMs this binary runs, configured for cfg's network. They are linked here, not in
-// package node, so that node and its tests stay free of any VM's dependencies (docs/decisions.md).
-func vms(cfg config.Config) node.VMs {
-	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
-	// --evm-logs-block-range-cap 0 means no cap, which evm.Config spells as a negative value
-	// (its zero means the default); so does a cap beyond any chain's height.
-	logsCap := -1
-	if n := cfg.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
-		logsCap = int(n)
-	}
-	return node.VMs{
-		genesis.AVMID: exchange.Factory{
-			CortinaTime:      cfg.Upgrades.CortinaTime,
-			StopVertexID:     cfg.Upgrades.CortinaXChainStopVertexID,
-			TxFee:            fees.TxFee,
-			CreateAssetTxFee: fees.CreateAssetTxFee,
-		},
-		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-		// L1 chains of the Subnet-EVM VM (issue #6 §1): fee config, precompiles and upgrades
-		// from each chain's genesis and upgrade file, with the C-Chain's settings.
-		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-	}
-}
-
 // startNode builds the node and runs it until ctx is done. With --l1, once the node serves it
 // creates each L1 (or finds the one a previous run created) with the well-known local key and
 // prints its URLs; a failure stops the node and is returned.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error {
-	n, err := node.New(cfg, log, vms(cfg))
+	n, err := node.New(cfg, log, vmset.For(cfg))
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -131,10 +132,10 @@ func newPCreateChainCmd(stdout, stderr io.Writer) *cobra.Command {
 	})
 }
 
-// checkVMRuns refuses, unless force, a VM that this binary does not run (vms): no cornice node
+// checkVMRuns refuses, unless force, a VM that this binary does not run (vmset.For): no cornice node
 // could run the chain, and a chain cannot be removed. With force it only warns on stderr.
 func checkVMRuns(flag string, vmID ids.ID, force bool, stderr io.Writer) error {
-	known := vms(config.Default())
+	known := vmset.For(config.Default())
 	if _, ok := known[vmID]; ok {
 		return nil
 	}

@@ -26,9 +26,6 @@ const (
 	DefaultMempoolAccountSlots = 4096
 	// DefaultMempoolGlobalSlots is how many transactions the mempool holds.
 	DefaultMempoolGlobalSlots = 65536
-	// DefaultClientVersion is web3_clientVersion's answer (DESIGN.md
-	// decision 6).
-	DefaultClientVersion = "cornice"
 	// DefaultLogsBlockRangeCap is how many blocks one eth_getLogs or
 	// eth_getFilterLogs query may span (issue #4 §3).
 	DefaultLogsBlockRangeCap = 2048
@@ -54,9 +51,6 @@ type Config struct {
 	// sender and overall; zero means the defaults above.
 	MempoolAccountSlots int
 	MempoolGlobalSlots  int
-	// ClientVersion is web3_clientVersion's answer; empty means
-	// DefaultClientVersion.
-	ClientVersion string
 	// LogsBlockRangeCap is how many blocks one eth_getLogs or
 	// eth_getFilterLogs query may span; a longer range is refused with
 	// "exceed maximum block range". Zero means DefaultLogsBlockRangeCap;
@@ -81,9 +75,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MempoolGlobalSlots == 0 {
 		c.MempoolGlobalSlots = DefaultMempoolGlobalSlots
-	}
-	if c.ClientVersion == "" {
-		c.ClientVersion = DefaultClientVersion
 	}
 	if c.LogsBlockRangeCap == 0 {
 		c.LogsBlockRangeCap = DefaultLogsBlockRangeCap

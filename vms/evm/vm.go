@@ -394,11 +394,12 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
 }
 
-// Handlers implements chains.VM: "/rpc" (HTTP) and "/ws" (websocket), both
-// served by one go-ethereum rpc server.
+// Handlers implements chains.VM: "/rpc" (HTTP, each reply ending in a
+// newline, newlineHandler) and "/ws" (websocket), both served by one
+// go-ethereum rpc server.
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{
-		"/rpc": vm.rpc,
+		"/rpc": newlineHandler(vm.rpc),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
 	}, nil
 }

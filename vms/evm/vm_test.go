@@ -25,6 +25,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm"
@@ -175,7 +176,7 @@ func TestChainInfo(t *testing.T) {
 	require.Equal(t, chainID, nv)
 	var version string
 	require.NoError(t, n.rpc.Call(&version, "web3_clientVersion"))
-	require.Equal(t, evm.DefaultClientVersion, version)
+	require.Equal(t, "cornice/"+config.Version, version)
 	bal, err := n.client.BalanceAt(ctx, fundedAddr, nil)
 	require.NoError(t, err)
 	want, _ := new(big.Int).SetString("295BE96E64066972000000", 16)

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"math/big"
@@ -29,7 +29,7 @@ func TestEVMBlockTime(t *testing.T) {
 	})
 	t.Run("L1", func(t *testing.T) {
 		t.Parallel()
-		_, _, code, stdout, stderr := runCLI(t, "l1", "create", "--genesis", exampleGenesis, "--node-uri", xn.base)
+		code, stdout, stderr := runCLI(t, "l1", "create", "--genesis", exampleGenesis, "--node-uri", xn.base)
 		require.Equal(t, 0, code, stderr)
 		m := l1Out.FindStringSubmatch(stdout)
 		require.NotNil(t, m, stdout)

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"encoding/hex"
@@ -48,59 +48,6 @@ func (v *pcValidator) spec() string {
 	return s
 }
 
-// TestValidatorsFlag parses --validator values: the fields in any order, balance optional, and
-// each mistake refused with the field it concerns.
-func TestValidatorsFlag(t *testing.T) {
-	t.Parallel()
-	sk, err := bls.NewSecretKey()
-	require.NoError(t, err)
-	pop := bls.NewProofOfPossession(sk)
-	pk, sig := hex.EncodeToString(pop.PublicKey[:]), "0x"+hex.EncodeToString(pop.ProofOfPossession[:])
-	node := ids.NodeID{9}
-	tests := []struct {
-		name    string
-		spec    string
-		want    wallet.L1Validator
-		wantErr error
-		wantMsg string
-	}{
-		{name: "all fields", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",pop=" + sig + ",weight=7,balance=9",
-			want: wallet.L1Validator{NodeID: node, Weight: 7, Balance: 9, Signer: platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
-		{name: "any order, no balance", spec: "weight=7, pop=" + sig + ",node-id=" + node.String() + ",bls-key=0x" + pk,
-			want: wallet.L1Validator{NodeID: node, Weight: 7, Signer: platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
-		{name: "unknown field", spec: "node-id=" + node.String() + ",key=1", wantErr: errValidatorSpec, wantMsg: `unknown field "key"`},
-		{name: "no value", spec: "node-id", wantErr: errValidatorSpec, wantMsg: "node-id has no value"},
-		{name: "twice", spec: "weight=1,weight=2", wantErr: errValidatorSpec, wantMsg: "weight given twice"},
-		{name: "missing pop", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",weight=1", wantErr: errValidatorSpec, wantMsg: "pop missing"},
-		{name: "short key", spec: "node-id=" + node.String() + ",bls-key=0x01,pop=" + sig + ",weight=1", wantErr: errHexFlag,
-			wantMsg: "--validator bls-key: not hex of the right length: 1 bytes, want 48"},
-		{name: "bad pop", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",pop=zz,weight=1", wantErr: errHexFlag, wantMsg: "--validator pop: "},
-		{name: "bad node ID", spec: "node-id=x,bls-key=" + pk + ",pop=" + sig + ",weight=1", wantMsg: "--validator node-id: "},
-		{name: "bad weight", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",pop=" + sig + ",weight=-1", wantMsg: "--validator weight: "},
-		{name: "bad balance", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",pop=" + sig + ",weight=1,balance=x", wantMsg: "--validator balance: "},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var vals []wallet.L1Validator
-			f := &validatorsFlag{vals: &vals}
-			err := f.Set(tt.spec)
-			if tt.wantMsg != "" {
-				if tt.wantErr != nil {
-					require.ErrorIs(t, err, tt.wantErr)
-				}
-				require.ErrorContains(t, err, tt.wantMsg)
-				require.Empty(t, vals)
-				require.Empty(t, f.String())
-				return
-			}
-			require.NoError(t, err)
-			require.Equal(t, []wallet.L1Validator{tt.want}, vals)
-			require.Equal(t, tt.spec, f.String())
-		})
-	}
-}
-
 // TestPConvertSubnetValidators converts a subnet into an L1 with three validators through a real
 // node: one from the single-validator flags and two from --validator, given out of node ID order.
 // The CLI prints their validation IDs in the order given, each validator is on the L1 with its
@@ -112,7 +59,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	require.NoError(t, err)
 	alice := xn.pWallet(ewoq)
 
-	_, _, code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
+	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -133,21 +80,21 @@ func TestPConvertSubnetValidators(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no validator", args(), errNoValidator.Error()},
-		{"single flags apart", args("--validator-node-id", single.nodeID.String(), "--weight", "1"), errValidatorFlags.Error()},
-		{"balance alone", args("--balance", "1", "--validator", high.spec()), errValidatorFlags.Error()},
-		{"bad validator", args("--validator", "node-id="+high.nodeID.String()), "cornice: --validator: " + errValidatorSpec.Error() + ": bls-key missing\n"},
+		{"no validator", args(), "cornice: no validator: give --validator or --validator-node-id and its flags\n"},
+		{"single flags apart", args("--validator-node-id", single.nodeID.String(), "--weight", "1"), "cornice: --validator-node-id, --validator-bls-key, --validator-pop and --weight go together (--balance is optional)\n"},
+		{"balance alone", args("--balance", "1", "--validator", high.spec()), "cornice: --validator-node-id, --validator-bls-key, --validator-pop and --weight go together (--balance is optional)\n"},
+		{"bad validator", args("--validator", "node-id="+high.nodeID.String()), "cornice: --validator: a validator is node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N]: bls-key missing\n"},
 		{"same node twice", args("--validator", high.spec(), "--validator", high.spec()), platform.ErrValidatorsNotSortedUnique.Error()},
 		{"wrong pop", args("--validator", strings.Replace(high.spec(), high.pop, low.pop, 1)), platform.ErrInvalidProofOfPossession.Error()},
 	} {
-		_, _, code, stdout, stderr := runCLI(t, tc.args...)
+		code, stdout, stderr := runCLI(t, tc.args...)
 		require.Equal(t, 1, code, tc.name)
 		require.Empty(t, stdout, tc.name)
 		require.Contains(t, stderr, tc.want, tc.name)
 	}
 	require.Empty(t, xn.l1Validators(subnetID))
 
-	_, _, code, stdout, stderr = runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
+	code, stdout, stderr = runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, mc, stdout)
@@ -206,28 +153,4 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	require.Equal(t, uint64(0), reply.Tx.UnsignedTx.Validators[0].Balance)
 	require.Equal(t, uint64(2_000_000_000), reply.Tx.UnsignedTx.Validators[1].Balance)
 	require.Equal(t, uint64(1_000_000_000), reply.Tx.UnsignedTx.Validators[2].Balance)
-}
-
-// FuzzValidatorsFlag parses arbitrary --validator values: it never panics, and a value it takes
-// gives the same validator again when written out in canonical form.
-func FuzzValidatorsFlag(f *testing.F) {
-	f.Add("node-id=NodeID-111111111111111111116DBWJs,bls-key=0x" + strings.Repeat("ab", platform.BLSPublicKeyLen) +
-		",pop=" + strings.Repeat("cd", platform.BLSSignatureLen) + ",weight=1,balance=2")
-	f.Add("weight=1,weight=2")
-	f.Add("node-id")
-	f.Fuzz(func(t *testing.T, s string) {
-		var vals []wallet.L1Validator
-		if err := (&validatorsFlag{vals: &vals}).Set(s); err != nil {
-			require.Empty(t, vals)
-			return
-		}
-		require.Len(t, vals, 1)
-		v := vals[0]
-		canonical := "node-id=" + v.NodeID.String() + ",bls-key=" + hex.EncodeToString(v.Signer.PublicKey[:]) +
-			",pop=" + hex.EncodeToString(v.Signer.Signature[:]) + ",weight=" + strconv.FormatUint(v.Weight, 10) +
-			",balance=" + strconv.FormatUint(v.Balance, 10)
-		var again []wallet.L1Validator
-		require.NoError(t, (&validatorsFlag{vals: &again}).Set(canonical))
-		require.Equal(t, vals, again)
-	})
 }

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"errors"
@@ -107,19 +107,19 @@ func TestPChain(t *testing.T) {
 	// The CLI.
 	bobP := bob.Address()
 	bobBefore := xn.pBalance(bobP)
-	_, _, code, stdout, stderr := runCLI(t, "p", "send", "--node-uri", xn.base, "--key", ewoqHexKey, "--to", bobP, "--amount", "7")
+	code, stdout, stderr := runCLI(t, "p", "send", "--node-uri", xn.base, "--key", ewoqHexKey, "--to", bobP, "--amount", "7")
 	require.Equal(t, 0, code, stderr)
 	require.Regexp(t, `^txID: \w+\nstatus: Committed\n$`, stdout)
 	require.Equal(t, bobBefore+7, xn.pBalance(bobP))
 
-	_, _, code, stdout, stderr = runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
+	code, stdout, stderr = runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
 	require.Equal(t, m[1], m[2])
 	gfile := filepath.Join(t.TempDir(), "genesis.json")
 	require.NoError(t, os.WriteFile(gfile, genesis, 0o600))
-	_, _, code, stdout, stderr = runCLI(t, "p", "create-chain", "--node-uri", xn.base, "--subnet", m[2],
+	code, stdout, stderr = runCLI(t, "p", "create-chain", "--node-uri", xn.base, "--subnet", m[2],
 		"--name", "cli chain", "--vm", "subnetevm", "--genesis", gfile)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nblockchainID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
@@ -146,7 +146,7 @@ func TestPChain(t *testing.T) {
 	} {
 		args := append([]string{"p"}, tc.args...)
 		args = append(args, "--node-uri", xn.base)
-		_, _, code, stdout, stderr := runCLI(t, args...)
+		code, stdout, stderr := runCLI(t, args...)
 		require.Equal(t, 1, code, tc.name)
 		require.Empty(t, stdout, tc.name)
 		require.Contains(t, stderr, tc.want, tc.name)

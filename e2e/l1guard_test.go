@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"os"
@@ -16,12 +16,12 @@ func TestL1CreateChainIDInUse(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "same.json")
 	require.NoError(t, os.WriteFile(file, l1Genesis(t, 43112), 0o600))
 
-	_, _, code, stdout, stderr := runCLI(t, "l1", "create", "--genesis", file, "--node-uri", xn.base)
+	code, stdout, stderr := runCLI(t, "l1", "create", "--genesis", file, "--node-uri", xn.base)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Equal(t, "cornice: EVM chain ID already in use: 43112 is the chain ID of the C-Chain, so a transaction signed for one would be valid on the other; give the genesis another chainId, or pass --force\n", stderr)
 
-	_, _, code, stdout, stderr = runCLI(t, "l1", "create", "--genesis", file, "--node-uri", xn.base, "--force")
+	code, stdout, stderr = runCLI(t, "l1", "create", "--genesis", file, "--node-uri", xn.base, "--force")
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, "warning: the L1's EVM chain ID 43112 is also that of the C-Chain: a transaction signed for one is valid on the other\n", stderr)
 	m := l1Out.FindStringSubmatch(stdout)
@@ -48,11 +48,10 @@ func TestRunL1BadGenesis(t *testing.T) {
 		{missing, "cornice: --l1: L1 genesis " + missing + ": no such file or directory\n"},
 	} {
 		data := filepath.Join(t.TempDir(), "data")
-		var out, errOut syncBuffer
-		code := execute(t.Context(), []string{"run", "--data-dir", data, "--http-port=0", "--staking-port=0", "--l1", tt.file}, &out, &errOut, startNode)
+		code, stdout, stderr := runCLI(t, "run", "--data-dir", data, "--http-port=0", "--staking-port=0", "--l1", tt.file)
 		require.Equal(t, 1, code)
-		require.Equal(t, tt.want, errOut.String())
-		require.Empty(t, out.String())
+		require.Equal(t, tt.want, stderr)
+		require.Empty(t, stdout)
 		require.NoDirExists(t, data)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bytes"
@@ -32,13 +32,13 @@ const lcChainID = 99517
 
 // lcExampleGenesis is the example L1 genesis that ships with cornice; the test changes its chain
 // ID to lcChainID.
-const lcExampleGenesis = "../../examples/l1-genesis.json"
+const lcExampleGenesis = exampleGenesis
 
 // lcCLI runs the command line, which must succeed, and returns the submatches of want in its
 // output.
 func lcCLI(t *testing.T, want string, args ...string) []string {
 	t.Helper()
-	_, _, code, stdout, stderr := runCLI(t, args...)
+	code, stdout, stderr := runCLI(t, args...)
 	require.Equal(t, 0, code, "%v: %s", args, stderr)
 	m := regexp.MustCompile(want).FindStringSubmatch(stdout)
 	require.NotNil(t, m, "%v: %q", args, stdout)
@@ -363,7 +363,7 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	} {
 		args := append([]string{"p"}, tc.args...)
 		args = append(args, "--node-uri", xn.base)
-		_, _, code, stdout, stderr := runCLI(t, args...)
+		code, stdout, stderr := runCLI(t, args...)
 		require.Equal(t, 1, code, tc.name)
 		require.Empty(t, stdout, tc.name)
 		require.Regexp(t, tc.want, stderr, tc.name)

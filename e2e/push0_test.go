@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"math/big"
@@ -25,7 +25,7 @@ var (
 // TestExampleL1DeploysPUSH0 creates the L1 of examples/l1-genesis.json, as README.md tells a new
 // user to, and deploys a contract that uses PUSH0 as the very first thing, while the head is
 // still the genesis: eth_estimateGas, the deployment and a call all work (issue #17 §1,
-// docs/decisions.md "The example L1's genesis timestamp").
+// docs/decisions.md, "The example L1's genesis timestamp").
 func TestExampleL1DeploysPUSH0(t *testing.T) {
 	t.Parallel()
 	example, err := os.ReadFile(exampleGenesis)

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/vmset"
 )
 
 // The well-known local key funds 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC in the local C-Chain
@@ -37,7 +38,7 @@ func TestCChain(t *testing.T) {
 	cfg.DataDir = t.TempDir()
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
-	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vms(cfg))
+	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vmset.For(cfg))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"encoding/hex"
@@ -36,7 +36,7 @@ func TestPChainL1(t *testing.T) {
 	require.NoError(t, err)
 	alice := xn.pWallet(ewoq)
 
-	_, _, code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
+	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -72,13 +72,13 @@ func TestPChainL1(t *testing.T) {
 		{"increase unknown", []string{"p", "increase-balance", "--node-uri", xn.base, "--validation-id", m[2], "--amount", "1"}, platform.ErrL1ValidatorNotFound.Error()},
 		{"missing flag", []string{"p", "disable-validator", "--node-uri", xn.base}, "required flag(s)"},
 	} {
-		_, _, code, stdout, stderr := runCLI(t, tc.args...)
+		code, stdout, stderr := runCLI(t, tc.args...)
 		require.Equal(t, 1, code, tc.name)
 		require.Empty(t, stdout, tc.name)
 		require.Contains(t, stderr, tc.want, tc.name)
 	}
 
-	_, _, code, stdout, stderr = runCLI(t, convert("--validator-bls-key", pkHex, "--validator-pop", popHex)...)
+	code, stdout, stderr = runCLI(t, convert("--validator-bls-key", pkHex, "--validator-pop", popHex)...)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nvalidationID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, mc, stdout)
@@ -106,7 +106,7 @@ func TestPChainL1(t *testing.T) {
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrSubnetImmutable.Error())
 
-	_, _, code, stdout, stderr = runCLI(t, "p", "increase-balance", "--node-uri", xn.base, "--validation-id", mc[2], "--amount", "500000000")
+	code, stdout, stderr = runCLI(t, "p", "increase-balance", "--node-uri", xn.base, "--validation-id", mc[2], "--amount", "500000000")
 	require.Equal(t, 0, code, stderr)
 	require.Regexp(t, `^txID: \w+\nstatus: Committed\n$`, stdout)
 	vals = xn.l1Validators(subnetID)
@@ -128,7 +128,7 @@ func TestPChainL1(t *testing.T) {
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrUnauthorizedL1ValidatorModification.Error())
 
-	_, _, code, stdout, stderr = runCLI(t, "p", "disable-validator", "--node-uri", xn.base, "--validation-id", mc[2])
+	code, stdout, stderr = runCLI(t, "p", "disable-validator", "--node-uri", xn.base, "--validation-id", mc[2])
 	require.Equal(t, 0, code, stderr)
 	md := regexp.MustCompile(`^txID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, md, stdout)

@@ -1,19 +1,15 @@
-package main
+package e2e_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/big"
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -37,6 +33,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/vms/platform"
@@ -55,117 +53,51 @@ import (
 // Both log their seed; l1KillSeedEnv replays a run's kill times.
 
 const (
-	// l1KillDirEnv is the data dir of the node process TestL1KillChild runs.
-	l1KillDirEnv = "CORNICE_L1KILL_CHILD_DIR"
 	// l1KillSeedEnv replays a run of TestL1Kill or TestL1KillCreate: each logs its seed.
 	l1KillSeedEnv = "CORNICE_L1KILL_SEED"
-	// l1KillAddrLine starts the line on which the node process prints its HTTP address.
-	l1KillAddrLine = "cornice-l1kill-child http "
 	// l1KillWait bounds every wait of these tests on one node process.
 	l1KillWait = 30 * time.Second
 )
 
 // TestL1KillChild is not a test on its own: it is the node process of TestL1Kill and
-// TestL1KillCreate, which re-execute the test binary with l1KillDirEnv set. It runs a node with
-// the VMs of `cornice run` on that data dir, prints its HTTP address on stdout and serves until
-// its stdin closes (or it is killed).
+// TestL1KillCreate, which start it with nodetest. It runs a node with the VMs of `cornice run`
+// and serves until the test stops or kills it.
 func TestL1KillChild(t *testing.T) {
-	dir := os.Getenv(l1KillDirEnv)
-	if dir == "" {
-		t.Skip("the node process of TestL1Kill; runs only when that test starts it")
-	}
 	cfg := config.Default()
-	cfg.DataDir = dir
+	cfg.DataDir = nodetest.Dir(t)
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	n, err := node.New(cfg, log, vms(cfg))
+	n, err := node.New(cfg, nodetest.Logger(), vmset.For(cfg))
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	fmt.Printf("%s%s\n", l1KillAddrLine, n.HTTPAddr())
-
-	// The parent closes stdin to stop the node gracefully; if the parent dies, so does the pipe.
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	cancel()
-	require.NoError(t, <-done)
+	nodetest.Serve(t, n)
 }
 
-// l1KillChild is one node process.
+// l1KillChild is one node process and the parent's clients of it.
 type l1KillChild struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	*nodetest.Child
 	base   string
 	client *wallet.Client
 	// hc is the parent's HTTP client for this process, with a transport of its own.
-	hc     *http.Client
-	stderr *syncBuffer
-	// stdoutDone is closed once stdout is read to its end, which Wait must come after.
-	stdoutDone chan struct{}
+	hc *http.Client
 }
 
-// startL1KillChild starts a node process over dir and waits for its HTTP address.
-func startL1KillChild(t *testing.T, dir string, env ...string) *l1KillChild {
+// startL1KillChild starts a node process over dir and waits for it to serve.
+func startL1KillChild(t *testing.T, dir string) *l1KillChild {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestL1KillChild$", "-test.count=1", "-test.timeout=5m")
-	cmd.Env = append(append(os.Environ(), l1KillDirEnv+"="+dir), env...)
 	c := &l1KillChild{
-		cmd:        cmd,
-		stderr:     &syncBuffer{},
-		stdoutDone: make(chan struct{}),
-		hc:         &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		Child: nodetest.Start(t, nodetest.Config{Test: "TestL1KillChild", Dir: dir, StartWait: l1KillWait}),
+		hc:    &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
 	}
-	cmd.Stderr = c.stderr
+	c.base = c.URL()
 	var err error
-	c.stdin, err = cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	// Whatever happens to the test, the process does not outlive it.
-	t.Cleanup(c.kill)
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("node process %d stderr:\n%s", cmd.Process.Pid, c.stderr)
-		}
-	})
-
-	addr := make(chan string, 1)
-	go func() {
-		defer close(c.stdoutDone)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), l1KillAddrLine); ok {
-				addr <- a
-				break
-			}
-		}
-		close(addr)
-		_, _ = io.Copy(io.Discard, stdout) // until the process exits
-	}()
-	timeout := time.NewTimer(l1KillWait)
-	defer timeout.Stop()
-	select {
-	case a, ok := <-addr:
-		require.True(t, ok, "the node process exited before serving:\n%s", c.stderr)
-		c.base = "http://" + a
-	case <-timeout.C:
-		require.FailNow(t, "the node process did not start", c.stderr.String())
-	}
 	c.client, err = wallet.NewClient(c.base, c.hc)
 	require.NoError(t, err)
 	return c
 }
 
-// kill ends the process with SIGKILL and reaps it; it does nothing if the process has exited.
+// kill ends the process with SIGKILL and drops the connections to it.
 func (c *l1KillChild) kill() {
-	if c.cmd.ProcessState != nil {
-		return
-	}
-	_ = c.cmd.Process.Kill() // SIGKILL: nothing of the node runs after it
-	<-c.stdoutDone
-	_ = c.cmd.Wait()
+	c.Kill()
 	c.hc.CloseIdleConnections()
 }
 
@@ -173,19 +105,8 @@ func (c *l1KillChild) kill() {
 func (c *l1KillChild) stop(t *testing.T) {
 	t.Helper()
 	c.hc.CloseIdleConnections()
-	http.DefaultClient.CloseIdleConnections() // the CLI's clients use the default transport
-	require.NoError(t, c.stdin.Close())
-	<-c.stdoutDone
-	require.NoError(t, c.cmd.Wait(), c.stderr.String())
-}
-
-// requireNoErrorLogs fails if the process logged at Error: a chain that failed to start, a
-// failed sync with the P-Chain, a recovery refused.
-func (c *l1KillChild) requireNoErrorLogs(t *testing.T) {
-	t.Helper()
-	for line := range strings.SplitSeq(c.stderr.String(), "\n") {
-		require.NotContains(t, line, "level=ERROR", "the node process logged an error")
-	}
+	http.DefaultClient.CloseIdleConnections() // see xNode.stop
+	c.Stop(t)
 }
 
 func (c *l1KillChild) call(t *testing.T, path, method string, params, result any) {
@@ -624,7 +545,7 @@ func TestL1Kill(t *testing.T) {
 	genesis := bytes.Replace(l1FixtureGenesis(t, l1KillChainID), []byte(`"targetGas": 15000000`),
 		[]byte(`"targetGas": `+strconv.Itoa(l1KillTargetGas)), 1)
 	require.Contains(t, string(genesis), strconv.Itoa(l1KillTargetGas))
-	res, err := wallet.CreateL1(t.Context(), child.client, key, wallet.L1Request{Genesis: genesis, Name: "kill", Balance: defaultL1Balance, Weight: defaultL1Weight}, l1KillWait, clock.Real{})
+	res, err := wallet.CreateL1(t.Context(), child.client, key, wallet.L1Request{Genesis: genesis, Name: "kill", Balance: wallet.DefaultL1Balance, Weight: wallet.DefaultL1Weight}, l1KillWait, clock.Real{})
 	require.NoError(t, err)
 	st := &l1KillState{
 		blockchainID: res.BlockchainID,
@@ -646,7 +567,7 @@ func TestL1Kill(t *testing.T) {
 			child = startL1KillChild(t, dir)
 		}
 		st.check(t, child, d.confirmed)
-		child.requireNoErrorLogs(t)
+		child.RequireNoErrorLogs(t)
 		if run == kills {
 			child.stop(t)
 			break
@@ -747,11 +668,10 @@ type l1KillL1 struct {
 	blockchainID string
 }
 
-// l1KillCreate runs `cornice l1 create` in this process against c and returns its output.
-func l1KillCreate(ctx context.Context, c *l1KillChild, file string) (code int, stdout, stderr string) {
-	var out, errOut syncBuffer
-	code = execute(ctx, []string{"l1", "create", "--genesis", file, "--node-uri", c.base, "--wait", l1KillWait.String()},
-		&out, &errOut, startNode)
+// l1KillCreate runs `cornice l1 create` against c and returns its output; cancelling ctx stops it.
+func l1KillCreate(t *testing.T, ctx context.Context, c *l1KillChild, file string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = <-startCLI(t, ctx, &out, &errOut, "l1", "create", "--genesis", file, "--node-uri", c.base, "--wait", l1KillWait.String())
 	return code, out.String(), errOut.String()
 }
 
@@ -789,7 +709,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 	}
 	var self info.GetNodeIDReply
 	c.call(t, "/ext/info", "info.getNodeID", nil, &self)
-	v := wallet.L1Validator{NodeID: self.NodeID, Weight: defaultL1Weight, Balance: defaultL1Balance}
+	v := wallet.L1Validator{NodeID: self.NodeID, Weight: wallet.DefaultL1Weight, Balance: wallet.DefaultL1Balance}
 	v.Signer.PublicKey, v.Signer.Signature = self.NodePOP.PublicKey, self.NodePOP.ProofOfPossession
 	tx, err = p.ConvertSubnet(ctx, subnetID, chainID, []byte{}, []wallet.L1Validator{v})
 	require.NoError(t, err)
@@ -829,7 +749,7 @@ func TestL1KillCreate(t *testing.T) {
 	}
 	first := newL1()
 	begin := clk.Now()
-	code, stdout, stderr := l1KillCreate(t.Context(), child, first.file)
+	code, stdout, stderr := l1KillCreate(t, t.Context(), child, first.file)
 	took := clk.Now().Sub(begin)
 	require.Equal(t, 0, code, stderr)
 	m := l1Out.FindStringSubmatch(stdout)
@@ -855,7 +775,7 @@ func TestL1KillCreate(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			done := make(chan int, 1)
 			go func() {
-				code, _, _ := l1KillCreate(ctx, child, l.file)
+				code, _, _ := l1KillCreate(t, ctx, child, l.file)
 				done <- code
 			}()
 			delay := time.Duration(rng.Int64N(int64(took) * 3 / 2))
@@ -892,7 +812,7 @@ func TestL1KillCreate(t *testing.T) {
 		}
 
 		// `l1 create` again finishes the job, on the same chain.
-		code, stdout, stderr := l1KillCreate(t.Context(), child, l.file)
+		code, stdout, stderr := l1KillCreate(t, t.Context(), child, l.file)
 		require.Equal(t, 0, code, "round %d (kill point %d): %s", round, point, stderr)
 		m := l1Out.FindStringSubmatch(stdout)
 		require.NotNil(t, m, stdout)
@@ -924,7 +844,7 @@ func TestL1KillCreate(t *testing.T) {
 			require.NoError(t, err, "round %d: L1 %s", round, old.blockchainID)
 			require.Equal(t, old.chainID, got.Int64())
 		}
-		child.requireNoErrorLogs(t)
+		child.RequireNoErrorLogs(t)
 	}
 	child.stop(t)
 
@@ -935,9 +855,8 @@ func TestL1KillCreate(t *testing.T) {
 	for _, l := range made {
 		args = append(args, "--l1", l.file)
 	}
-	out, errOut := &syncBuffer{}, &syncBuffer{}
-	codeCh := make(chan int, 1)
-	go func() { codeCh <- execute(ctx, args, out, errOut, startNode) }()
+	out, errOut := &nodetest.Buffer{}, &nodetest.Buffer{}
+	codeCh := startCLI(t, ctx, out, errOut, args...)
 	var outs [][]string
 	require.Eventually(t, func() bool {
 		outs = l1Out.FindAllStringSubmatch(out.String(), -1)
@@ -1030,7 +949,7 @@ func TestL1KillCreateOrphanSubnet(t *testing.T) {
 			orphan = s.ID
 		}
 	}
-	code, stdout, stderr := l1KillCreate(t.Context(), child, file)
+	code, stdout, stderr := l1KillCreate(t, t.Context(), child, file)
 	require.Equal(t, 0, code, stderr)
 	m := l1Out.FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)

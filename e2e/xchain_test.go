@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
@@ -49,7 +50,7 @@ func startXNode(t testing.TB, dir string) *xNode {
 // startXNodeWith starts a node on port 0 with its data in dir and the config changed by modify.
 func startXNodeWith(t testing.TB, dir string, modify func(*config.Config)) *xNode {
 	t.Helper()
-	return startXNodeVMs(t, dir, modify, vms)
+	return startXNodeVMs(t, dir, modify, vmset.For)
 }
 
 // startXNodeVMs is startXNodeWith running the VMs vmsFor gives.
@@ -422,7 +423,7 @@ func TestXChain(t *testing.T) {
 
 	// The CLI, against the same node.
 	bobX := bob.Address()
-	_, _, code, stdout, stderr := runCLI(t, "x", "send", "--node-uri", xn.base, "--to", bobX, "--amount", "12345")
+	code, stdout, stderr := runCLI(t, "x", "send", "--node-uri", xn.base, "--to", bobX, "--amount", "12345")
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`^txID: (\w+)\nstatus: Accepted\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -431,7 +432,7 @@ func TestXChain(t *testing.T) {
 	accepted = append(accepted, txID)
 	require.Equal(t, before.Balances[bobX]["AVAX"]+12345, xn.balances(bobX)["AVAX"])
 
-	_, _, code, stdout, stderr = runCLI(t, "x", "create-asset", "--node-uri", xn.base, "--key", ewoqHexKey,
+	code, stdout, stderr = runCLI(t, "x", "create-asset", "--node-uri", xn.base, "--key", ewoqHexKey,
 		"--name", "CLI Token", "--symbol", "CLI", "--denomination", "0", "--supply", "10")
 	require.Equal(t, 0, code, stderr)
 	m = regexp.MustCompile(`^txID: (\w+)\nassetID: (\w+)\nstatus: Accepted\n$`).FindStringSubmatch(stdout)
@@ -441,7 +442,7 @@ func TestXChain(t *testing.T) {
 	require.NoError(t, err)
 	accepted = append(accepted, txID)
 
-	_, _, code, stdout, stderr = runCLI(t, "x", "send", "--node-uri", xn.base, "--to", bobX, "--amount", "3", "--asset", m[2])
+	code, stdout, stderr = runCLI(t, "x", "send", "--node-uri", xn.base, "--to", bobX, "--amount", "3", "--asset", m[2])
 	require.Equal(t, 0, code, stderr)
 	m = regexp.MustCompile(`^txID: (\w+)\nstatus: Accepted\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -465,7 +466,7 @@ func TestXChain(t *testing.T) {
 		{"missing flag", []string{"--amount", "1"}, `cornice: required flag(s) "to" not set`},
 	} {
 		args := append([]string{"x", "send", "--node-uri", xn.base}, tc.args...)
-		_, _, code, stdout, stderr := runCLI(t, args...)
+		code, stdout, stderr := runCLI(t, args...)
 		require.Equal(t, 1, code, tc.name)
 		require.Empty(t, stdout, tc.name)
 		require.Contains(t, stderr, tc.want, tc.name)
@@ -475,33 +476,3 @@ func TestXChain(t *testing.T) {
 
 // ewoqHexKey is the well-known local key in hex (platform-exchange.md §2.5).
 const ewoqHexKey = "0x" + localKeyHex
-
-func TestKeysCommand(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"default key", nil, "X: X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\nP: P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\nC: 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC\n"},
-		{"hex key on mainnet", []string{"--key", "7a14fdf6bb1d53e28384f70209280dd8848bdc96b5f9eb7fdde9fcddc7ef1a0d", "--network-id", "1"},
-			"X: X-avax1g65uqn6t77p656w64023nh8nd9updzmxahxl0z\nP: P-avax1g65uqn6t77p656w64023nh8nd9updzmxahxl0z\nC: 0x1f0e5C64AFdf53175f78846f7125776E76FA8F34\n"},
-		{"network by name", []string{"--key", "7a14fdf6bb1d53e28384f70209280dd8848bdc96b5f9eb7fdde9fcddc7ef1a0d", "--network-id", "fuji"},
-			"X: X-fuji1g65uqn6t77p656w64023nh8nd9updzmx39zqra\nP: P-fuji1g65uqn6t77p656w64023nh8nd9updzmx39zqra\nC: 0x1f0e5C64AFdf53175f78846f7125776E76FA8F34\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, started, code, stdout, stderr := runCLI(t, append([]string{"keys"}, tt.args...)...)
-			require.False(t, started)
-			require.Equal(t, 0, code, stderr)
-			require.Equal(t, tt.want, stdout)
-		})
-	}
-	_, _, code, _, stderr := runCLI(t, "keys", "--key", "PrivateKey-nope")
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "cornice: --key: invalid private key")
-	_, _, code, _, stderr = runCLI(t, "keys", "--network-id", "nowhere")
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "cornice: --network-id: ")
-}

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bytes"
@@ -134,7 +134,7 @@ func (n *l1Node) createL1(genesis []byte) *l1Chain {
 	n.t.Helper()
 	file := filepath.Join(n.t.TempDir(), "genesis.json")
 	require.NoError(n.t, os.WriteFile(file, genesis, 0o600))
-	_, _, code, stdout, stderr := runCLI(n.t, "l1", "create", "--genesis", file, "--node-uri", n.xn.base)
+	code, stdout, stderr := runCLI(n.t, "l1", "create", "--genesis", file, "--node-uri", n.xn.base)
 	require.Equal(n.t, 0, code, stderr)
 	m := l1Out.FindStringSubmatch(stdout)
 	require.NotNil(n.t, m, stdout)

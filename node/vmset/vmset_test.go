@@ -1,4 +1,4 @@
-package main
+package vmset_test
 
 import (
 	"testing"
@@ -7,12 +7,14 @@ import (
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/evm"
 )
 
-// TestVMsEVMConfig checks that --evm-logs-block-range-cap reaches the C-Chain's factory, with 0
-// (no cap) as evm.Config's negative value.
-func TestVMsEVMConfig(t *testing.T) {
+// TestForEVMConfig checks that --evm-logs-block-range-cap reaches the C-Chain's and the L1s'
+// factories, with 0 (no cap) as evm.Config's negative value.
+func TestForEVMConfig(t *testing.T) {
 	t.Parallel()
 	require.EqualValues(t, evm.DefaultLogsBlockRangeCap, config.DefaultEVMLogsBlockRangeCap)
 	tests := []struct {
@@ -30,9 +32,13 @@ func TestVMsEVMConfig(t *testing.T) {
 			t.Parallel()
 			cfg := config.Default()
 			cfg.EVMLogsBlockRangeCap = tt.cap
-			f, ok := vms(cfg)[genesis.EVMID].(evm.Factory)
+			vms := vmset.For(cfg)
+			c, ok := vms[genesis.EVMID].(evm.Factory)
 			require.True(t, ok)
-			require.Equal(t, tt.want, f.Config.LogsBlockRangeCap)
+			require.Equal(t, tt.want, c.Config.LogsBlockRangeCap)
+			l1, ok := vms[node.SubnetEVMID].(evm.L1Factory)
+			require.True(t, ok)
+			require.Equal(t, tt.want, l1.Config.LogsBlockRangeCap)
 		})
 	}
 }
