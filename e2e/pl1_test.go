@@ -11,6 +11,7 @@ import (
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
@@ -102,7 +103,7 @@ func TestPChainL1(t *testing.T) {
 	tx, err := alice.CreateChain(t.Context(), subnetID, "late", ids.FromName("subnetevm"), []byte("{}"))
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrSubnetImmutable.Error())
 
@@ -124,7 +125,7 @@ func TestPChainL1(t *testing.T) {
 	tx, err = b.DisableValidator(ewoq, utxos, vid, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{testKey(t, "p-l1-other")}})
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok = errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrUnauthorizedL1ValidatorModification.Error())
 
