@@ -77,17 +77,7 @@ func wireFixture(t testing.TB) http.Handler {
 // responses, then review the diff.
 func TestWire(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(wireFixture(t))
-			t.Cleanup(srv.Close)
-			jsonrpctest.Replay(t, srv.URL, file, *update)
-		})
-	}
+	jsonrpctest.ReplayDir(t, func(t *testing.T, _ string) http.Handler { return wireFixture(t) }, *update)
 }
 
 // fill accepts n blocks of size bytes each on chainID, in one batch per block.

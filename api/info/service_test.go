@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -191,17 +190,9 @@ func wireFixture(t testing.TB) *testFixture {
 // expected responses, then review the diff.
 func TestWire(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(wireFixture(t).service(t).Handler())
-			t.Cleanup(srv.Close)
-			jsonrpctest.Replay(t, srv.URL, file, *update)
-		})
-	}
+	jsonrpctest.ReplayDir(t, func(t *testing.T, _ string) http.Handler {
+		return wireFixture(t).service(t).Handler()
+	}, *update)
 }
 
 // FuzzParams sends arbitrary params to the methods and checks that no call panics and each is

@@ -101,20 +101,14 @@ func TestWire(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	require.NoError(t, err)
 	require.Len(t, files, len(fixtures))
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txt")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			build, ok := fixtures[name]
-			require.True(t, ok, "no fixture for %s", file)
-			src, up := build()
-			h, err := l1validators.NewHandler(src, up, slog.New(slog.NewTextHandler(t.Output(), nil)))
-			require.NoError(t, err)
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			jsonrpctest.Replay(t, srv.URL, file, *update)
-		})
-	}
+	jsonrpctest.ReplayDir(t, func(t *testing.T, name string) http.Handler {
+		build, ok := fixtures[name]
+		require.True(t, ok, "no fixture for testdata/%s.txt", name)
+		src, up := build()
+		h, err := l1validators.NewHandler(src, up, slog.New(slog.NewTextHandler(t.Output(), nil)))
+		require.NoError(t, err)
+		return h
+	}, *update)
 }
 
 func TestNewRequiresDependencies(t *testing.T) {

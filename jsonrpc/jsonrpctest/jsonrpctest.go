@@ -1,7 +1,8 @@
 // Package jsonrpctest replays JSON-RPC wire transcripts against a real HTTP server and compares
 // every reply byte for byte (STYLE.md rule 12), as go-ethereum's rpc/testdata files do. Services
-// keep their transcripts in testdata/*.txt and replay them with [Replay]; `go test -update`
-// rewrites the expected replies from what the server answers, for review in the diff.
+// keep their transcripts in testdata/*.txt and replay them with [ReplayDir] (a server per file)
+// or [Replay] (one file against a running server); `go test -update` rewrites the expected
+// replies from what the server answers, for review in the diff.
 //
 // # Format
 //
@@ -22,7 +23,10 @@ package jsonrpctest
 import (
 	"bufio"
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,6 +35,25 @@ import (
 
 	"github.com/cornice-node/cornice/jsonrpc"
 )
+
+// ReplayDir replays every testdata/*.txt of the package under test, each in a parallel subtest
+// named after the file (without .txt) against a server of its own: an httptest.Server running
+// the handler that serve builds for that name. It fails t if there is no transcript.
+func ReplayDir(t *testing.T, serve func(t *testing.T, name string) http.Handler, update bool) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no transcript in testdata")
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txt")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(serve(t, name))
+			t.Cleanup(srv.Close)
+			Replay(t, srv.URL, file, update)
+		})
+	}
+}
 
 // Replay sends each request of the transcript file to the server at url and requires each reply
 // to be exactly the one the file gives. With update, it writes the replies it got into the file

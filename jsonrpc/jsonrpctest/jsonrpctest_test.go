@@ -23,21 +23,23 @@ type echoArgs struct {
 	Name string `json:"name"`
 }
 
-// replayServer serves t.echo on /ext/t; other paths answer 404.
-func replayServer(t *testing.T) string {
-	t.Helper()
+// replayHandler serves t.echo on /ext/t; other paths answer 404.
+func replayHandler() http.Handler {
 	s := jsonrpc.NewServer("t", slog.New(slog.DiscardHandler))
 	jsonrpc.Register(s, "echo", func(_ context.Context, a *echoArgs) (*echoArgs, error) { return a, nil })
 	mux := http.NewServeMux()
 	mux.Handle("/ext/t", s)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return mux
 }
 
-func TestReplay(t *testing.T) {
+func TestReplayDir(t *testing.T) {
 	t.Parallel()
-	jsonrpctest.Replay(t, replayServer(t), filepath.Join("testdata", "forms.txt"), *update)
+	var names []string
+	jsonrpctest.ReplayDir(t, func(_ *testing.T, name string) http.Handler {
+		names = append(names, name)
+		return replayHandler()
+	}, *update)
+	t.Cleanup(func() { require.Equal(t, []string{"forms"}, names) })
 }
 
 // TestReplayUpdate rewrites wrong expectations with the replies, keeping everything else of the
@@ -55,7 +57,9 @@ func TestReplayUpdate(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "forms.txt")
 	require.NoError(t, os.WriteFile(file, []byte(wrong), 0o600))
 
-	url := replayServer(t)
+	srv := httptest.NewServer(replayHandler())
+	t.Cleanup(srv.Close)
+	url := srv.URL
 	jsonrpctest.Replay(t, url, file, true)
 	got, err := os.ReadFile(file)
 	require.NoError(t, err)
