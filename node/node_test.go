@@ -6,9 +6,11 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +30,6 @@ func stakerConfig(t *testing.T) config.Config {
 	cfg.StakingTLSKeyFile = filepath.Join("..", "testdata", "local-stakers", "staker1.key")
 	cfg.StakingTLSCertFile = filepath.Join("..", "testdata", "local-stakers", "staker1.crt")
 	cfg.StakingSignerKeyFile = filepath.Join("..", "testdata", "local-stakers", "signer1.key")
-	cfg.StakingPort = 9651
 	return cfg
 }
 
@@ -89,6 +90,8 @@ var update = flag.Bool("update", false, "rewrite the expected replies in testdat
 func TestWire(t *testing.T) {
 	t.Parallel()
 	n := start(t, stakerConfig(t))
+	// The files show the default staking port; the node under test binds a free one.
+	port := strconv.Itoa(n.StakingAddr().(*net.TCPAddr).Port)
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
@@ -103,7 +106,7 @@ func TestWire(t *testing.T) {
 				case strings.HasPrefix(text, "--> "):
 					path, body, _ := strings.Cut(strings.TrimPrefix(text, "--> "), " ")
 					resp, reply := post(t, n.url+path, body)
-					got = "<-- " + resp.Status[:3] + " " + strings.TrimSuffix(reply, "\n")
+					got = "<-- " + resp.Status[:3] + " " + strings.ReplaceAll(strings.TrimSuffix(reply, "\n"), "127.0.0.1:"+port, "127.0.0.1:9651")
 					out.WriteString(text + "\n" + got + "\n")
 				case strings.HasPrefix(text, "<-- "):
 					if !*update {
