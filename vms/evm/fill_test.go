@@ -1,11 +1,8 @@
 package evm_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"math/big"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -13,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // post sends one JSON-RPC request to n's /rpc handler over HTTP and
@@ -24,10 +23,7 @@ func post(t *testing.T, n *node, method string, params ...any) string {
 	}
 	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	require.NoError(t, err)
-	resp, err := http.Post(n.srv.URL, "application/json", bytes.NewReader(req))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	_, body, err := jsonrpc.NewClient(n.srv.URL, nil).Post(t.Context(), "", req)
 	require.NoError(t, err)
 	return strings.TrimSuffix(string(body), "\n")
 }
