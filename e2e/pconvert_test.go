@@ -12,6 +12,8 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -20,8 +22,8 @@ import (
 type pcValidator struct {
 	nodeID     ids.NodeID
 	pk, pop    string
-	popPub     [platform.BLSPublicKeyLen]byte
-	popSig     [platform.BLSSignatureLen]byte
+	popPub     [txs.BLSPublicKeyLen]byte
+	popSig     [txs.BLSSignatureLen]byte
 	weight     string
 	balance    string
 	validation ids.ID
@@ -99,7 +101,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 
 	vals := xn.l1Validators(subnetID)
 	require.Len(t, vals, 3)
-	byID := make(map[ids.ID]platform.APIL1Validator)
+	byID := make(map[ids.ID]api.APIL1Validator)
 	for _, v := range vals {
 		byID[v.ValidationID] = v
 	}

@@ -13,17 +13,18 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
 
 // l1Validators returns platform.getCurrentValidators of the L1 subnetID.
-func (xn *xNode) l1Validators(subnetID ids.ID) []platform.APIL1Validator {
+func (xn *xNode) l1Validators(subnetID ids.ID) []api.APIL1Validator {
 	xn.t.Helper()
 	var reply struct {
-		Validators []platform.APIL1Validator `json:"validators"`
+		Validators []api.APIL1Validator `json:"validators"`
 	}
-	xn.call("/ext/bc/P", "platform.getCurrentValidators", platform.GetCurrentValidatorsArgs{SubnetID: subnetID}, &reply)
+	xn.call("/ext/bc/P", "platform.getCurrentValidators", api.GetCurrentValidatorsArgs{SubnetID: subnetID}, &reply)
 	return reply.Validators
 }
 

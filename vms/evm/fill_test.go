@@ -59,9 +59,9 @@ func TestFillTransaction(t *testing.T) {
 		require.Equal(t, chainID, tx.ChainId())
 		require.Zero(t, tx.Nonce())
 		require.Equal(t, uint64(21_000), tx.Gas())
-		// eth_maxPriorityFeePerGas's tip; twice eth_baseFee's 25 gwei plus it.
+		// eth_maxPriorityFeePerGas's tip; twice eth_baseFee's 1 wei plus it.
 		require.Equal(t, gwei(1), tx.GasTipCap())
-		require.Equal(t, gwei(51), tx.GasFeeCap())
+		require.Equal(t, new(big.Int).Add(gwei(1), big.NewInt(2)), tx.GasFeeCap())
 		require.Equal(t, big.NewInt(1), tx.Value())
 		require.Equal(t, &to, tx.To())
 		raw, err := tx.MarshalBinary()
@@ -140,8 +140,8 @@ func TestFillTransaction(t *testing.T) {
 			{"zero max fee", map[string]any{"to": to, "maxFeePerGas": "0x0", "maxPriorityFeePerGas": "0x0"}, rpcError(-32000, "maxFeePerGas must be non-zero")},
 			{"max fee below tip", map[string]any{"to": to, "maxFeePerGas": "0x1", "maxPriorityFeePerGas": "0x2"}, rpcError(-32000, "maxFeePerGas (0x1) < maxPriorityFeePerGas (0x2)")},
 			// Estimated with the filled fees: the balance must cover the
-			// block gas limit, 8M, at the max fee, 51 gwei.
-			{"estimation fails", map[string]any{"from": "0x0000000000000000000000000000000000000001", "to": to, "value": "0x1"}, rpcError(-32000, "insufficient funds for gas * price + value: address 0x0000000000000000000000000000000000000001 have 0 want 408000000000000001")},
+			// block gas limit, 10M, at the max fee, 1 gwei + 2 wei.
+			{"estimation fails", map[string]any{"from": "0x0000000000000000000000000000000000000001", "to": to, "value": "0x1"}, rpcError(-32000, "insufficient funds for gas * price + value: address 0x0000000000000000000000000000000000000001 have 0 want 10000000020000001")},
 			{"zero gas price", map[string]any{"to": to, "gasPrice": "0x0"}, rpcError(-32000, "gasPrice must be non-zero after london fork")},
 			{"creation without data", map[string]any{"from": fundedAddr}, rpcError(-32000, "contract creation without any data provided")},
 			{"data and input differ", map[string]any{"to": to, "data": "0x01", "input": "0x02"}, rpcError(-32000, `both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)},
