@@ -465,7 +465,7 @@ func TestXChain(t *testing.T) {
 		{"other network", []string{"--to", "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5", "--amount", "1"}, `cornice: address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": not an address of this chain`},
 		{"unknown asset", []string{"--to", bobX, "--amount", "1", "--asset", "NOPE"}, `cornice: asset NOPE: avm.getAssetDescription: unknown asset ID or alias: "NOPE"`},
 		{"bad key", []string{"--to", bobX, "--amount", "1", "--key", "0x12"}, "cornice: --key: invalid private key"},
-		{"no node", []string{"--to", bobX, "--amount", "1", "--node-uri", "ftp://x"}, `cornice: --node-uri: invalid node URI "ftp://x"`},
+		{"no node", []string{"--to", bobX, "--amount", "1", "--node-uri", "ftp://x"}, `cornice: --node-uri: "ftp://x" is not a node's URI such as http://127.0.0.1:9650`},
 		{"missing flag", []string{"--amount", "1"}, `cornice: required flag(s) "to" not set`},
 	} {
 		args := append([]string{"x", "send", "--node-uri", xn.base}, tc.args...)

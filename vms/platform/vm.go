@@ -104,6 +104,11 @@ type VM struct {
 	// validator txs, committed at height 0 (§4.6).
 	initialSupply uint64
 	stakerTxIDs   []ids.ID
+	// accepted is state read live (storage.View.Live), without the published snapshot's
+	// reference count: for building, verifying and accepting blocks only, which run on the
+	// pipeline goroutine, the one goroutine that commits to this key space, so all it can see is
+	// durable. Whatever the API answers is read through state.
+	accepted *state
 
 	rngMu sync.Mutex // guards rng
 	rng   *rand.Rand
@@ -193,6 +198,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		rng:           rand.New(src),
 	}
 	vm.rules.primary = vm.validator
+	vm.accepted = &state{db: c.DB.Live()}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
@@ -387,7 +393,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(vm.accepted)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	var (
@@ -653,7 +659,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return ErrNoTxs
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(vm.accepted)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
@@ -687,7 +693,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, written: make(map[ids.ID]*l1Validator), height: b.Height()}
+	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
 		if err := w.putL1Validator(v); err != nil {
 			return err
