@@ -3,6 +3,7 @@ package txlog_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -75,5 +76,16 @@ func BenchmarkIssued(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Issued("0x1", from, nil)
+	}
+}
+
+// BenchmarkIssuedLogged is the cost of a transaction that is logged one by one (to a discarding
+// writer: a terminal or a file costs more): what every transaction would pay without the cap.
+func BenchmarkIssuedLogged(b *testing.B) {
+	l := txlog.New(slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}, 1<<62)
+	from := func() string { return "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC" }
+	b.ReportAllocs()
+	for b.Loop() {
+		l.Issued("0x1d82c33ddb79a12f5efd9fa792c8b2a55c17279cc08c809ff1b1929cc2bbe06f", from, nil)
 	}
 }
