@@ -206,7 +206,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.handler = vm.newHandler()
 	vm.scheduleEviction()
-	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+	vm.log.Debug("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"validator", f.NodeID.String())
 	return vm, nil
 }
@@ -607,6 +607,15 @@ func (b *chainBlock) Parent() ids.ID { return b.blk.Parent() }
 
 // Height implements chains.Block.
 func (b *chainBlock) Height() uint64 { return b.blk.Height() }
+
+// TxCount is the number of transactions in the block (none in the genesis), for the node's log
+// line of each accepted block.
+func (b *chainBlock) TxCount() int {
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
+		return len(sb.Txs())
+	}
+	return 0
+}
 
 // Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
 // the genesis time.
