@@ -15,6 +15,8 @@ type UnsignedTx interface {
 	Unmarshal(u *codec.Unpacker)
 	// Base returns the BaseTx fields every kind starts with.
 	Base() *BaseTx
+	// Visit calls the method of v for the tx's kind.
+	Visit(v Visitor) error
 	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
 	isUnsignedTx()
 }
