@@ -97,6 +97,12 @@ func utxoNotFoundError(utxoID ids.ID) error {
 	return fmt.Errorf("failed to get utxo %s: %w", utxoID, ErrUTXONotFound)
 }
 
+// unsupportedTxError refuses a kind this VM does not execute. It names the kind as
+// "*exchange.<Kind>", as the text has read since the kinds lived in this package.
+func unsupportedTxError(kind string) error {
+	return fmt.Errorf("%w: *exchange.%s", ErrUnsupportedTx, kind)
+}
+
 // transferError prefixes the failure of input i's spend check: `failed to verify transfer: …`
 // (§6.5).
 func transferError(err error) error {

@@ -29,29 +29,23 @@ type rules struct {
 	createAssetTxFee uint64
 }
 
-// fee returns the fee tx burns, in the fee asset (§6.3).
-func (r *rules) fee(unsigned txs.UnsignedTx) uint64 {
-	if _, ok := unsigned.(*txs.CreateAssetTx); ok {
-		return r.createAssetTxFee
-	}
-	return r.txFee
+// syntacticCheck checks a kind's own fields, which need no state (§6.2), and gives the fee it
+// burns in the fee asset (§6.3).
+type syntacticCheck struct {
+	r   *rules
+	fee uint64
 }
+
+var _ txs.Visitor = (*syntacticCheck)(nil)
 
 // syntactic checks what needs no state: the tx is for this chain, well formed, sorted, has one
 // credential per input, and its inputs cover its outputs plus the fee in every asset (§3.3, §6.2).
 func (r *rules) syntactic(tx *txs.Tx) error {
-	var base *txs.BaseTx
-	switch unsigned := tx.Unsigned().(type) {
-	case *txs.BaseTx:
-		base = unsigned
-	case *txs.CreateAssetTx:
-		if err := verifyCreateAsset(unsigned); err != nil {
-			return err
-		}
-		base = &unsigned.BaseTx
-	default:
-		return fmt.Errorf("%w: %T", txs.ErrUnsupportedTx, unsigned)
+	kind := &syntacticCheck{r: r}
+	if err := tx.Unsigned().Visit(kind); err != nil {
+		return err
 	}
+	base := tx.Unsigned().Base()
 	switch {
 	case base.NetworkID != r.networkID:
 		return ErrWrongNetworkID
@@ -84,7 +78,7 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 	if len(tx.Creds()) != len(base.Ins) {
 		return ErrWrongNumberOfCredentials
 	}
-	return r.checkFlow(base, r.fee(tx.Unsigned()))
+	return r.checkFlow(base, kind.fee)
 }
 
 // checkFlow checks that, for every asset, the inputs consume at least what the outputs produce,
@@ -121,87 +115,6 @@ func (r *rules) checkFlow(base *txs.BaseTx, fee uint64) error {
 		}
 	}
 	return nil
-}
-
-// verifyCreateAsset checks a CreateAssetTx's own fields (§6.2).
-func verifyCreateAsset(tx *txs.CreateAssetTx) error {
-	if !validName(tx.Name) {
-		return fmt.Errorf("%w: %q", ErrNameInvalid, tx.Name)
-	}
-	if !validSymbol(tx.Symbol) {
-		return fmt.Errorf("%w: %q", ErrSymbolInvalid, tx.Symbol)
-	}
-	if tx.Denomination > maxDenomination {
-		return fmt.Errorf("%w: %d, limit %d", ErrDenominationTooLarge, tx.Denomination, maxDenomination)
-	}
-	if len(tx.States) == 0 {
-		return ErrNoInitialStates
-	}
-	for i := range tx.States {
-		st := &tx.States[i]
-		if i > 0 && tx.States[i-1].FxIndex >= st.FxIndex {
-			return ErrStatesNotSortedUnique
-		}
-		// Only secp256k1fx (index 0) is linked; the other fxs' outputs do not even decode.
-		if st.FxIndex != 0 {
-			return fmt.Errorf("%w: index %d", ErrUnknownFx, st.FxIndex)
-		}
-		var prev []byte
-		for j, out := range st.Outs {
-			var err error
-			switch out := out.(type) {
-			case *secp256k1fx.TransferOutput:
-				err = out.Verify()
-			case *secp256k1fx.MintOutput:
-				err = out.OutputOwners.Verify()
-			}
-			if err != nil {
-				return fmt.Errorf("initial state %d output %d: %w", i, j, err)
-			}
-			key := encodeOutput(out)
-			if prev != nil && bytes.Compare(prev, key) > 0 {
-				return ErrOutputsNotSorted
-			}
-			prev = key
-		}
-	}
-	return nil
-}
-
-// validName reports whether s is 1–128 ASCII letters, digits and spaces, without a leading or
-// trailing space.
-func validName(s string) bool {
-	if len(s) == 0 || len(s) > maxNameLen || s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := range len(s) {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ') {
-			return false
-		}
-	}
-	return true
-}
-
-// validSymbol reports whether s is 1–4 upper-case ASCII letters.
-func validSymbol(s string) bool {
-	if len(s) == 0 || len(s) > maxSymbolLen {
-		return false
-	}
-	for i := range len(s) {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
-// encodeOutput returns an output's type ID and body: the key outputs are sorted by.
-func encodeOutput(out txs.Output) []byte {
-	p := codec.NewPacker(make([]byte, 0, 64))
-	txs.WriteOutput(p, out)
-	b, _ := p.Bytes() // verified outputs always encode
-	return b
 }
 
 // outputSortKey returns the asset ID followed by the output's encoding (§3.3).

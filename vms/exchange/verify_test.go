@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,6 +75,12 @@ func TestSyntactic(t *testing.T) {
 			require.NoError(t, err)
 			require.ErrorIs(t, r.syntactic(tx), tt.wantErr)
 		})
+	}
+	// The kinds not executed are named as they always were.
+	for _, u := range []txs.UnsignedTx{&txs.OperationTx{BaseTx: b}, &txs.ImportTx{BaseTx: b}, &txs.ExportTx{BaseTx: b}} {
+		tx, err := txs.NewTx(u, make([]secp256k1fx.Credential, 1))
+		require.NoError(t, err)
+		require.EqualError(t, r.syntactic(tx), "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "exchange.", 1))
 	}
 }
 

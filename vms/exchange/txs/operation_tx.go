@@ -15,6 +15,9 @@ type OperationTx struct {
 
 func (*OperationTx) isUnsignedTx() {}
 
+// Visit calls v.OperationTx with tx.
+func (tx *OperationTx) Visit(v Visitor) error { return v.OperationTx(tx) }
+
 // Marshal writes the BaseTx fields, then the operations.
 func (tx *OperationTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)
