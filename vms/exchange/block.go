@@ -142,3 +142,30 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 	}
 	return w.putBlock(b.blk)
 }
+
+// verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
+// so far, recorded here), syntactic and semantic checks, and not accepted already.
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+	if _, dup := seen[tx.ID()]; dup {
+		return nil, ErrDuplicateTx
+	}
+	seen[tx.ID()] = struct{}{}
+	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	eff, err := vm.rules.semantic(tx, src, now)
+	if err != nil {
+		// An accepted tx issued again fails here, on its spent inputs, as in the reference
+		// (§6.5).
+		return nil, err
+	}
+	// Only a tx that spends nothing (possible only without fees) gets this far twice.
+	accepted, err := vm.state.hasTx(tx.ID())
+	switch {
+	case err != nil:
+		return nil, err
+	case accepted:
+		return nil, ErrDuplicateTx
+	}
+	return eff, nil
+}
