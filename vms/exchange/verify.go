@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -71,7 +72,7 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		if err := in.In.Verify(); err != nil {
 			return fmt.Errorf("input %d: %w", i, err)
 		}
-		if i > 0 && compareUTXOIDs(&base.Ins[i-1].UTXOID, &in.UTXOID) >= 0 {
+		if i > 0 && utxo.Compare(&base.Ins[i-1].UTXOID, &in.UTXOID) >= 0 {
 			return ErrInputsNotSortedUnique
 		}
 	}
@@ -123,20 +124,6 @@ func outputSortKey(out *txs.TransferableOutput) []byte {
 	out.Marshal(p)
 	b, _ := p.Bytes()
 	return b
-}
-
-// compareUTXOIDs orders UTXO references by tx ID bytes, then output index (§3.3).
-func compareUTXOIDs(a, b *txs.UTXOID) int {
-	if c := a.TxID.Compare(b.TxID); c != 0 {
-		return c
-	}
-	switch {
-	case a.OutputIndex < b.OutputIndex:
-		return -1
-	case a.OutputIndex > b.OutputIndex:
-		return 1
-	}
-	return 0
 }
 
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -25,7 +26,7 @@ func TestSyntactic(t *testing.T) {
 		return txs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owners}}
 	}
 	inp := func(idx uint32, amount uint64) txs.TransferableInput {
-		return txs.TransferableInput{UTXOID: txs.UTXOID{TxID: ids.ID{9}, OutputIndex: idx}, AssetID: asset,
+		return txs.TransferableInput{UTXOID: utxo.UTXOID{TxID: ids.ID{9}, OutputIndex: idx}, AssetID: asset,
 			In: &secp256k1fx.TransferInput{Amount: amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
 	}
 	base := func(outs []txs.TransferableOutput, ins ...txs.TransferableInput) txs.BaseTx {

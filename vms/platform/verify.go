@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -122,7 +123,7 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		if err := ti.Verify(); err != nil {
 			return fmt.Errorf("input %d: %w", i, err)
 		}
-		if i > 0 && compareInputs(&base.Ins[i-1], in) >= 0 {
+		if i > 0 && utxo.Compare(&base.Ins[i-1].UTXOID, &in.UTXOID) >= 0 {
 			return ErrInputsNotSortedUnique
 		}
 	}
@@ -191,9 +192,8 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 	if x.refund > 0 {
 		// The refund follows the tx's outputs (§4.4).
 		eff.produced = append(eff.produced, txs.UTXO{
-			TxID:        eff.txID,
-			OutputIndex: uint32(len(base.Outs)),
-			AssetID:     r.avaxAssetID,
+			UTXOID:  utxo.UTXOID{TxID: eff.txID, OutputIndex: uint32(len(base.Outs))},
+			AssetID: r.avaxAssetID,
 			Out: &secp256k1fx.TransferOutput{Amount: x.refund, OutputOwners: secp256k1fx.OutputOwners{
 				Threshold: x.refundOwner.Threshold,
 				Addrs:     slices.Clone(x.refundOwner.Addresses),
@@ -301,20 +301,6 @@ func outputSortKey(out *txs.TransferableOutput) []byte {
 	out.Marshal(p)
 	b, _ := p.Bytes() // verified outputs always encode
 	return b
-}
-
-// compareInputs orders inputs by tx ID bytes, then output index (§3.3).
-func compareInputs(a, b *txs.TransferableInput) int {
-	if c := a.TxID.Compare(b.TxID); c != 0 {
-		return c
-	}
-	switch {
-	case a.OutputIndex < b.OutputIndex:
-		return -1
-	case a.OutputIndex > b.OutputIndex:
-		return 1
-	}
-	return 0
 }
 
 var (

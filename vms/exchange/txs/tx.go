@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -94,7 +95,7 @@ func (tx *Tx) UTXOs() []UTXO {
 	utxos := make([]UTXO, 0, len(base.Outs))
 	add := func(assetID ids.ID, out Output) {
 		utxos = append(utxos, UTXO{
-			UTXOID:  UTXOID{TxID: tx.ID(), OutputIndex: uint32(len(utxos))},
+			UTXOID:  utxo.UTXOID{TxID: tx.ID(), OutputIndex: uint32(len(utxos))},
 			AssetID: assetID,
 			Out:     out,
 		})
