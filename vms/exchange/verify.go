@@ -8,7 +8,6 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Limits of the X-Chain's txs (reference/platform-exchange.md §6.2).
@@ -129,15 +128,11 @@ func outputSortKey(out *txs.TransferableOutput) []byte {
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping
 // ErrUTXONotFound or ErrDoubleSpend.
 type utxoSource interface {
-	utxo(id ids.ID) (*txs.UTXO, error)
+	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and those it produces.
-type effects struct {
-	txID     ids.ID
-	consumed []*txs.UTXO
-	produced []txs.UTXO
-}
+type effects = utxo.Effects[txs.UTXO, *txs.UTXO]
 
 // semantic checks tx against the UTXOs of src at chain time now (unix seconds): every input's
 // UTXO exists, has the input's asset and amount, is unlocked, and the input's credential holds
@@ -147,55 +142,18 @@ type effects struct {
 // verifying a pending tx again does not recover its signatures a second time.
 func (r *rules) semantic(tx *txs.Tx, src utxoSource, now uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
-	eff := &effects{txID: tx.ID(), consumed: make([]*txs.UTXO, 0, len(base.Ins))}
+	eff := &effects{Tx: tx.ID(), Consumed: make([]*txs.UTXO, 0, len(base.Ins))}
 	for i := range base.Ins {
 		in := &base.Ins[i]
-		ux, err := src.utxo(in.InputID())
+		ux, err := src.utxo(&in.UTXOID)
 		if err != nil {
 			return nil, transferError(err)
 		}
-		if err := verifySpend(in, ux, tx, i, now); err != nil {
+		if err := utxo.VerifySpend(in.AssetID, in.In, ux.AssetID, ux.Out, tx, i, now); err != nil {
 			return nil, transferError(fmt.Errorf("input %d: %w", i, err))
 		}
-		eff.consumed = append(eff.consumed, ux)
+		eff.Consumed = append(eff.Consumed, ux)
 	}
-	eff.produced = tx.UTXOs()
+	eff.Produced = tx.UTXOs()
 	return eff, nil
-}
-
-// verifySpend checks that in may spend ux with tx's credential cred (§3.3).
-func verifySpend(in *txs.TransferableInput, ux *txs.UTXO, tx *txs.Tx, cred int, now uint64) error {
-	if in.AssetID != ux.AssetID {
-		return ErrAssetIDMismatch
-	}
-	out, ok := ux.Out.(*secp256k1fx.TransferOutput)
-	if !ok {
-		return ErrWrongUTXOType
-	}
-	switch idx := in.In.SigIndices; {
-	case out.Locktime > now:
-		return fmt.Errorf("%w: until %d", ErrTimelocked, out.Locktime)
-	case len(idx) < int(out.Threshold):
-		return ErrTooFewSigners
-	case len(idx) > int(out.Threshold):
-		return ErrTooManySigners
-	case len(idx) != len(tx.Creds()[cred].Sigs):
-		return ErrSignersMismatch
-	}
-	for j, k := range in.In.SigIndices {
-		if int(k) >= len(out.Addrs) {
-			return ErrIndexOutOfBounds
-		}
-		addr, err := tx.SignerAddress(cred, j)
-		if err != nil {
-			return err
-		}
-		if addr != out.Addrs[k] {
-			return ErrWrongSig
-		}
-	}
-	if in.In.Amount != out.Amount {
-		return ErrMismatchedAmounts
-	}
-	return nil
 }

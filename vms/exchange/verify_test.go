@@ -88,7 +88,8 @@ func TestSyntactic(t *testing.T) {
 // memSource is a utxoSource over a map.
 type memSource map[ids.ID]*txs.UTXO
 
-func (m memSource) utxo(id ids.ID) (*txs.UTXO, error) {
+func (m memSource) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
+	id := ref.InputID()
 	if ux, ok := m[id]; ok {
 		return ux, nil
 	}
@@ -142,7 +143,7 @@ func FuzzVerifyTx(f *testing.F) {
 			return
 		}
 		require.Equal(t, eff, again)
-		for _, ux := range eff.consumed {
+		for _, ux := range eff.Consumed {
 			require.Contains(t, src, ux.InputID())
 		}
 	})
