@@ -2,7 +2,10 @@ package e2e_test
 
 import (
 	"encoding/hex"
+	"io"
 	"math/big"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 )
 
@@ -34,6 +38,16 @@ func TestCChain(t *testing.T) {
 	chainID, err := client.ChainID(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, int64(43112), chainID.Int64())
+
+	// Through the node's HTTP stack a reply ends with a newline, as the reference's, and
+	// web3_clientVersion is the node's version string.
+	resp, err := http.Post(base+"/ext/bc/C/rpc", "application/json",
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"web3_clientVersion","params":[]}`))
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"`+config.Current()+`"}`+"\n", string(body))
 
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
@@ -68,6 +82,7 @@ func TestCChain(t *testing.T) {
 
 	block, err := client.BlockByNumber(t.Context(), receipt.BlockNumber)
 	require.NoError(t, err)
+	require.Equal(t, big.NewInt(1), block.BaseFee()) // ACP-176 on an idle chain
 	wantBytes, err := rlp.EncodeToBytes(block)
 	require.NoError(t, err)
 
