@@ -26,11 +26,14 @@ const (
 // service is the avm API of one X-Chain VM (§6.5). It is safe for concurrent use.
 type service struct {
 	vm *VM
+	// chain parses this chain's addresses.
+	chain address.Chain
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "avm".
 func (vm *VM) newHandler() http.Handler {
 	s := &service{vm: vm}
+	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -181,29 +184,6 @@ func (s *service) isThisChain(alias string) bool {
 	return alias == chainAlias || alias == "avm" || alias == s.vm.rules.chainID.String()
 }
 
-// parseAddress parses one of this chain's addresses: its alias "X", "avm" or its ID, and the
-// network's HRP (§2.4).
-//
-// A bare CB58 short ID is accepted first, as the reference's avax.ParseServiceAddress does: the
-// reference's own Go clients send addresses in that form (platformvm.Client.GetBalance and
-// GetUTXOs, avm.Client.GetBalance, GetAllBalances and GetUTXOs: ids.ShortID.String()).
-func (s *service) parseAddress(str string) (ids.ShortID, error) {
-	if addr, err := ids.ShortFromString(str); err == nil {
-		return addr, nil
-	}
-	alias, hrp, addr, err := address.Parse(str)
-	if err != nil {
-		return ids.ShortID{}, parseAddressError(str, err)
-	}
-	if !s.isThisChain(alias) {
-		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
-	}
-	if hrp != s.vm.hrp {
-		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
-	}
-	return addr, nil
-}
-
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
 func (s *service) GetUTXOs(ctx context.Context, args *api.GetUTXOsArgs) (*api.GetUTXOsReply, error) {
 	return utxopage.Serve(ctx, utxoChain{s}, args)
@@ -216,7 +196,7 @@ var _ utxopage.Chain = utxoChain{}
 
 func (c utxoChain) IsThisChain(alias string) bool { return c.s.isThisChain(alias) }
 
-func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(chainAlias, c.s.vm.hrp, addr)
@@ -326,7 +306,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 
 // GetBalance returns how much of an asset an address holds, and in which UTXOs.
 func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*api.GetBalanceReply, error) {
-	addr, err := s.parseAddress(args.Address)
+	addr, err := s.chain.ParseService(args.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +338,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 // (AVAX) first, then the others in asset ID order (the reference's order is a map's:
 // unspecified).
 func (s *service) GetAllBalances(ctx context.Context, args *api.GetAllBalancesArgs) (*api.GetAllBalancesReply, error) {
-	addr, err := s.parseAddress(args.Address)
+	addr, err := s.chain.ParseService(args.Address)
 	if err != nil {
 		return nil, err
 	}

@@ -219,20 +219,6 @@ func heightNotFoundError(height uint64) error {
 	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
 }
 
-// parseAddressError answers a call with an address that is not this chain's.
-func parseAddressError(s string, err error) error {
-	return fmt.Errorf("couldn't parse address %q: %w", s, err)
-}
-
-// wrongChainAliasError and wrongHRPError say why an address is not this chain's.
-func wrongChainAliasError(want, got string) error {
-	return fmt.Errorf("expected chainID to be %q but was %q", want, got)
-}
-
-func wrongHRPError(want, got string) error {
-	return fmt.Errorf("expected hrp %q but got %q", want, got)
-}
-
 // encodeError answers a call asking for raw bytes in an encoding that cannot render them.
 func encodeError(what string, err error) error {
 	return fmt.Errorf("couldn't encode %s: %w", what, err)

@@ -32,13 +32,14 @@ const (
 // service is the platform API of one P-Chain VM (§5). It is safe for concurrent use.
 type service struct {
 	vm *VM
-	// addrs formats this chain's addresses.
+	// addrs formats this chain's addresses, and chain parses them.
 	addrs *addressCache
+	chain address.Chain
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "platform".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm, addrs: newAddressCache(vm.hrp)}
+	s := &service{vm: vm, addrs: newAddressCache(vm.hrp), chain: address.Chain{Alias: txs.ChainAlias, IsChain: isThisChain, HRP: vm.hrp}}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -191,28 +192,6 @@ func isThisChain(alias string) bool {
 	return alias == txs.ChainAlias || alias == "platform" || alias == ids.Empty.String()
 }
 
-// parseAddress parses one of this chain's addresses (§2.4).
-//
-// A bare CB58 short ID is accepted first, as the reference's avax.ParseServiceAddress does: the
-// reference's own Go clients send addresses in that form (platformvm.Client.GetBalance and
-// GetUTXOs, avm.Client.GetBalance, GetAllBalances and GetUTXOs: ids.ShortID.String()).
-func (s *service) parseAddress(str string) (ids.ShortID, error) {
-	if addr, err := ids.ShortFromString(str); err == nil {
-		return addr, nil
-	}
-	alias, hrp, addr, err := address.Parse(str)
-	if err != nil {
-		return ids.ShortID{}, parseAddressError(str, err)
-	}
-	if !isThisChain(alias) {
-		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(txs.ChainAlias, alias))
-	}
-	if hrp != s.vm.hrp {
-		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
-	}
-	return addr, nil
-}
-
 // formatAddresses formats this chain's addresses.
 func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 	return s.addrs.formatAll(addrs)
@@ -230,7 +209,7 @@ var _ utxopage.Chain = utxoChain{}
 
 func (utxoChain) IsThisChain(alias string) bool { return isThisChain(alias) }
 
-func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(txs.ChainAlias, c.s.vm.hrp, addr)
@@ -260,7 +239,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	if len(args.Addresses) == 0 {
 		return nil, utxopage.ErrNoAddresses
 	}
-	addrs, err := utxopage.ParseAddresses(s.parseAddress, args.Addresses)
+	addrs, err := utxopage.ParseAddresses(s.chain.ParseService, args.Addresses)
 	if err != nil {
 		return nil, err
 	}
