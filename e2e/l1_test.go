@@ -224,7 +224,7 @@ func TestL1Chains(t *testing.T) {
 }
 
 // l1Out matches the output of `cornice l1 create` and of `cornice run --l1`.
-var l1Out = regexp.MustCompile(`blockchainID: (\w+)\nsubnetID: (\w+)\nrpc: (\S+)\nws: (\S+)\nvalidators: (\S+)\nstatus: (created|reused)\n`)
+var l1Out = regexp.MustCompile(`blockchainID: (\w+)\nsubnetID: (\w+)\nrpc: (\S+)\nws: (\S+)\nvalidators: (\S+)\nstatus: (created|reused)\nchainID: (\d+)\nsymbol: (\w+)\n`)
 
 // TestL1Create runs `cornice l1 create` with the example genesis against a fresh node and uses the
 // L1 with ethclient. It logs the time from a fresh data dir to the first accepted
@@ -242,6 +242,7 @@ func TestL1Create(t *testing.T) {
 	m := l1Out.FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
 	require.Equal(t, m[0], stdout)
+	require.Equal(t, []string{"99999", "L1"}, m[7:9], "what a wallet's add network asks for")
 	chain := "/ext/bc/" + m[1]
 	require.Equal(t, xn.base+chain+"/rpc", m[3])
 	require.Equal(t, "ws://"+strings.TrimPrefix(xn.base, "http://")+chain+"/ws", m[4])
@@ -450,7 +451,9 @@ func TestExampleGenesis(t *testing.T) {
 	}
 	require.Contains(t, g.Alloc, strings.TrimPrefix(ewoq.Hex(), "0x"))
 	require.Equal(t, "0x0", g.Difficulty)
-	require.Equal(t, "0x0", g.Timestamp)
+	// The local network's upgrades through Granite (so Shanghai and Cancun) are active at the
+	// genesis, so that PUSH0 contracts deploy on a fresh L1 (TestExampleL1DeploysPUSH0).
+	require.Equal(t, "0x5FCB13D0", g.Timestamp)
 }
 
 // TestL1CreateBadGenesis refuses a genesis the node could not run before any tx is paid for: the
@@ -468,7 +471,7 @@ func TestL1CreateBadGenesis(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "l1", "create", "--node-uri", xn.base, "--genesis", bad)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
-	require.Equal(t, "cornice: L1 genesis: gas limit in fee config (8000000) does not match gas limit in header (8000001)\n", stderr)
+	require.Equal(t, "cornice: L1 genesis "+bad+": gas limit in fee config (8000000) does not match gas limit in header (8000001)\n", stderr)
 	var after api.GetHeightReply
 	xn.call("/ext/bc/P", "platform.getHeight", nil, &after)
 	require.Equal(t, before, after)

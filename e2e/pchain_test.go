@@ -12,6 +12,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -92,7 +93,7 @@ func TestPChain(t *testing.T) {
 	tx, err = b.CreateChain(ewoq, utxos, subnetID, "other", ids.FromName("subnetevm"), genesis, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{ewoq}})
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrUnauthorizedSubnetModification.Error())
 
@@ -102,7 +103,7 @@ func TestPChain(t *testing.T) {
 	tx, err = free.Send(ewoq, utxos, ewoq.Address(), 1)
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok = errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrInsufficientFunds.Error())
 

@@ -61,12 +61,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	require.NoError(t, err)
 	alice := xn.pWallet(ewoq)
 
-	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
-	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
-	require.NotNil(t, m, stdout)
-	subnetID, err := ids.FromString(m[2])
-	require.NoError(t, err)
+	subnetID := xn.cliCreateSubnet(t)
 
 	single := newPCValidator(t, 0x30, "10", "2000000000")
 	high := newPCValidator(t, 0x50, "20", "1000000000")
@@ -96,7 +91,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	}
 	require.Empty(t, xn.l1Validators(subnetID))
 
-	code, stdout, stderr = runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
+	code, stdout, stderr := runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, mc, stdout)

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,6 +21,7 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -151,26 +151,11 @@ func (xn *xNode) lcSnapshot(subnetID ids.ID, validationIDs []ids.ID, addrs ...st
 	return st
 }
 
-// lcEthChainID asks chain id on xn for eth_chainId with a plain JSON-RPC request.
+// lcEthChainID asks chain id on xn for eth_chainId.
 func (xn *xNode) lcEthChainID(id ids.ID) (string, error) {
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`)
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, xn.base+"/ext/bc/"+id.String()+"/rpc", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := xn.hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var reply struct {
-		Result string `json:"result"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
-		return "", err
-	}
-	return reply.Result, nil
+	var got string
+	err := xn.client.Call(context.Background(), "/ext/bc/"+id.String()+"/rpc", "eth_chainId", []any{}, &got)
+	return got, err
 }
 
 // lcWaitChain waits until chain id answers eth_chainId with lcChainID.
@@ -393,7 +378,7 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	tx, err = txs.NewTx(zero, creds)
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Equal(t, "couldn't issue tx: failed verification: "+platform.ErrZeroBalance.Error(), rpcErr.Message)
 	require.Equal(t, before, xn.lcSnapshot(subnetID, vidList, addrs...))

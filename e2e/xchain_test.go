@@ -23,6 +23,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -88,7 +89,7 @@ func (xn *xNode) stop() {
 		return
 	}
 	xn.hc.CloseIdleConnections()
-	http.DefaultClient.CloseIdleConnections() // the CLI's clients use the default transport
+	http.DefaultClient.CloseIdleConnections() // ethclient.Dial and http.Post use the default transport
 	xn.cancel()
 	xn.cancel = nil
 	require.NoError(xn.t, <-xn.done)
@@ -233,7 +234,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 	require.Equal(t, accepted, inBlocks)
 
 	err := xn.client.Call(context.Background(), "/ext/index/X/vtx", "index.getLastAccepted", map[string]string{"encoding": "hex"}, nil)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Equal(t, "no containers have been accepted", rpcErr.Message)
 }
@@ -403,7 +404,7 @@ func TestXChain(t *testing.T) {
 	before := xn.state(alice, bob)
 	for _, tt := range tests {
 		_, err := alice.Issue(t.Context(), tt.tx())
-		rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+		rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 		require.True(t, ok, "%s: %v", tt.name, err)
 		require.Equal(t, -32000, rpcErr.Code)
 		require.Regexp(t, tt.want, rpcErr.Message, tt.name)
@@ -464,7 +465,7 @@ func TestXChain(t *testing.T) {
 		{"other network", []string{"--to", "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5", "--amount", "1"}, `cornice: address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": not an address of this chain`},
 		{"unknown asset", []string{"--to", bobX, "--amount", "1", "--asset", "NOPE"}, `cornice: asset NOPE: avm.getAssetDescription: unknown asset ID or alias: "NOPE"`},
 		{"bad key", []string{"--to", bobX, "--amount", "1", "--key", "0x12"}, "cornice: --key: invalid private key"},
-		{"no node", []string{"--to", bobX, "--amount", "1", "--node-uri", "ftp://x"}, `cornice: --node-uri: invalid node URI "ftp://x"`},
+		{"no node", []string{"--to", bobX, "--amount", "1", "--node-uri", "ftp://x"}, `cornice: --node-uri: "ftp://x" is not a node's URI such as http://127.0.0.1:9650`},
 		{"missing flag", []string{"--amount", "1"}, `cornice: required flag(s) "to" not set`},
 	} {
 		args := append([]string{"x", "send", "--node-uri", xn.base}, tc.args...)

@@ -79,7 +79,9 @@ func (c chainAPI) status(ctx context.Context, txID ids.ID) (string, error) {
 func parseChainAddress(s, alias, hrp string) (ids.ShortID, error) {
 	gotAlias, gotHRP, addr, err := address.Parse(s)
 	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
+		// address.Parse's text repeats the address and names bech32 internals: say what is
+		// expected instead, keeping the error's identity.
+		return ids.ShortID{}, fmt.Errorf("address %q: %w: want %s-%s1…", s, address.ErrInvalidAddress, alias, hrp)
 	}
 	if gotAlias != alias || gotHRP != hrp {
 		return ids.ShortID{}, fmt.Errorf("address %q: %w: want %s-%s1…", s, ErrWrongChain, alias, hrp)

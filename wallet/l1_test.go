@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"os"
 	"strings"
@@ -177,7 +178,7 @@ func TestCreateL1(t *testing.T) {
 	// The same genesis again: the same chain, reused.
 	again, err := CreateL1(ctx, client, key, req, wait, clk)
 	require.NoError(t, err)
-	require.Equal(t, L1Result{BlockchainID: first.BlockchainID, SubnetID: first.SubnetID, Reused: true}, again)
+	require.Equal(t, L1Result{BlockchainID: first.BlockchainID, SubnetID: first.SubnetID, Reused: true, ChainID: big.NewInt(77001)}, again)
 
 	// A subnet made for a genesis, whose chain never came: the L1 is made on it.
 	p, err := NewP(ctx, client, key, clk)

@@ -15,8 +15,10 @@ import (
 
 // API path and names of the P-Chain (platform-exchange.md §5.1).
 const (
-	pPath  = "/ext/bc/P"
-	pAlias = "P"
+	pPath = "/ext/bc/P"
+	// cChainRPCPath is the C-Chain's Ethereum JSON-RPC endpoint.
+	cChainRPCPath = "/ext/bc/C/rpc"
+	pAlias        = "P"
 	// statusCommitted is platform.getTxStatus's answer for an accepted tx (§5.1).
 	statusCommitted = "Committed"
 )

@@ -141,7 +141,7 @@ func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination u
 }
 
 // Issue sends a signed tx to the node with avm.issueTx and returns its ID. The node's refusal
-// comes back as a *RPCError with its text.
+// comes back as a *jsonrpc.Error with its text.
 func (x *X) Issue(ctx context.Context, tx *xtxs.Tx) (ids.ID, error) {
 	return x.api().issue(ctx, tx.Bytes())
 }

@@ -24,11 +24,11 @@ func TestL1CreateErrors(t *testing.T) {
 		want string
 	}{
 		{"no genesis", []string{"l1", "create"}, `cornice: required flag(s) "genesis" not set` + "\n"},
-		{"missing file", []string{"l1", "create", "--genesis", missing}, "cornice: read L1 genesis: open " + missing + ": no such file or directory\n"},
-		{"not JSON", []string{"l1", "create", "--genesis", notJSON}, "cornice: L1 genesis " + notJSON + ": not a JSON genesis\n"},
+		{"missing file", []string{"l1", "create", "--genesis", missing}, "cornice: L1 genesis " + missing + ": no such file or directory\n"},
+		{"not JSON", []string{"l1", "create", "--genesis", notJSON}, "cornice: L1 genesis " + notJSON + ":1:2: unexpected end of file: the JSON value is not closed\n"},
 		{"bad name", []string{"l1", "create", "--genesis", exampleGenesis, "--name", "my-l1"},
 			`cornice: --name "my-l1": a chain name is 1 to 128 letters, digits and spaces` + "\n"},
-		{"run --l1 missing", []string{"run", "--l1", missing}, "cornice: --l1: read L1 genesis: open " + missing + ": no such file or directory\n"},
+		{"run --l1 missing", []string{"run", "--l1", missing}, "cornice: --l1: L1 genesis " + missing + ": no such file or directory\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

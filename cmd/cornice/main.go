@@ -23,7 +23,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
@@ -122,26 +121,17 @@ func printError(w io.Writer, err error) {
 
 // newRootCmd builds the `cornice` command and its subcommands.
 func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
-	root := &cobra.Command{
+	root := groupCmd(&cobra.Command{
 		Use:   "cornice",
 		Short: "cornice is a single-binary blockchain node",
 		// Errors are printed once, by execute, and usage only on request.
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
-	}
+	})
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	return root
-}
-
-// flagError turns a flag library error into one line naming the flag, e.g.
-// `--http-port: invalid port "70000": must be a number from 0 to 65535`.
-func flagError(_ *cobra.Command, err error) error {
-	if ive, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
-		return fmt.Errorf("--%s: %w", ive.GetFlag().Name, ive.Unwrap())
-	}
-	return err
 }

@@ -15,11 +15,10 @@ import (
 // newXCmd builds `cornice x` and its subcommands, which build, sign and issue X-Chain
 // transactions through a node's API (docs/cli.md).
 func newXCmd(stdout io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := groupCmd(&cobra.Command{
 		Use:   "x",
 		Short: "Send assets and create assets on the X-Chain",
-		Args:  cobra.NoArgs,
-	}
+	})
 	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout))
 	return cmd
 }

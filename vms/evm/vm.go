@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,18 +27,23 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
 // cleanCacheSize is the trie database's clean-node cache, in bytes.
 const cleanCacheSize = 64 << 20
 
-// senderCacheSize is how many transactions' senders the VM remembers (about
-// 100 bytes each): the transactions of the last blocks, so that the RPC
-// answers for recent blocks (receipts and transactions carry "from") need
-// no signature recovery.
-const senderCacheSize = 64 << 10
+// senderCacheSize is how many transactions' senders the VM remembers: the
+// transactions of the last blocks (about ten full C-Chain blocks of
+// transfers), so that the RPC answers for recent blocks (receipts and
+// transactions carry "from") need no signature recovery. Each entry costs
+// about 450 bytes of resident memory once the garbage collector's headroom
+// is counted: at 64K entries the cache alone held about 28 MiB of a loaded
+// node's 110 (docs/benchmarks.md, C-Chain memory).
+const senderCacheSize = 4 << 10
 
 // Factory makes EVM chains. Its Config applies to every chain it makes;
 // the genesis (go-ethereum's genesis JSON, ParseGenesis) comes with each
@@ -67,15 +73,23 @@ type VM struct {
 	// rules are fixed (Config.Fees, Config.Coinbase, no stateful
 	// precompiles).
 	l1 *l1params.ChainConfig
+	// fortuna is the C-Chain's Fortuna time (Config.Upgrades) in unix
+	// seconds, from which ACP-176 prices its blocks (cfees.go); unused on
+	// L1s.
+	fortuna uint64
+	// cChainConfig is eth_getChainConfig's answer on the C-Chain.
+	cChainConfig json.RawMessage
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
 	// precompile's getBlockchainID returns.
 	blockchainID common.Hash
 	signer       types.Signer
 	genesis      *types.Block
 	pool         *mempool
-	work         chan struct{}
-	rpc          *rpc.Server
-	feeds        *feeds
+	// issued logs each transaction eth_sendRawTransaction takes in.
+	issued *txlog.Logger
+	work   chan struct{}
+	rpc    *rpc.Server
+	feeds  *feeds
 	// senders maps a transaction hash to its sender: filled at acceptance
 	// and by every recovery (senderOf).
 	senders *lru.Cache[common.Hash, common.Address]
@@ -118,8 +132,22 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newVM(cfg, c, g.Config, nil, func(vm *VM) error { return vm.loadOrInit(g) })
+	upgrades := config.UpgradesFor(c.NetworkID)
+	if cfg.Upgrades != nil {
+		upgrades = *cfg.Upgrades
+	}
+	chainConfig, err := cChainConfig(c.Genesis, g.Config.ChainID, upgrades)
+	if err != nil {
+		return nil, err
+	}
+	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
+		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		return vm.loadOrInit(g)
+	})
 }
+
+// unixSeconds is t in unix seconds, 0 before 1970.
+func unixSeconds(t time.Time) uint64 { return uint64(max(t.Unix(), 0)) }
 
 // newVM makes a VM with the EVM config chainCfg and, for an L1, its chain
 // config l1; load writes the genesis or resumes at the stored head.
@@ -143,6 +171,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		blockchainID: common.Hash(c.Chain.ID),
 		signer:       types.LatestSignerForChainID(chainCfg.ChainID),
 		pool:         newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
+		issued:       txlog.New(c.Log, c.Clock, txlog.DefaultPerSecond),
 		work:         make(chan struct{}, 1),
 		feeds:        newFeeds(),
 		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
@@ -155,7 +184,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		return nil, errors.Join(err, tdb.Close())
 	}
 	vm.rpc = srv
-	vm.log.Info("EVM chain ready", "evmChainID", chainCfg.ChainID, "l1", l1 != nil, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
+	vm.log.Debug("EVM chain ready", "evmChainID", chainCfg.ChainID, "l1", l1 != nil, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
 	return vm, nil
 }
 

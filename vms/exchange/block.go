@@ -41,6 +41,10 @@ func (b *Block) Parent() ids.ID { return b.blk.Parent() }
 // Height implements chains.Block.
 func (b *Block) Height() uint64 { return b.blk.Height() }
 
+// TxCount is the number of transactions in the block, for the node's log line of each
+// accepted block.
+func (b *Block) TxCount() int { return len(b.blk.Txs()) }
+
 // Timestamp implements chains.Block: the block's time, in whole seconds.
 func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.blk.Time()), 0).UTC() }
 

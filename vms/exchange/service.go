@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -28,11 +29,13 @@ type service struct {
 	vm *VM
 	// chain parses this chain's addresses.
 	chain address.Chain
+	// issued logs each tx issueTx takes in.
+	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "avm".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm}
+	s := &service{vm: vm, issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
@@ -65,7 +68,10 @@ func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDRe
 	if err != nil {
 		return nil, err
 	}
-	if err := s.vm.IssueTx(tx); err != nil {
+	err = s.vm.IssueTx(tx)
+	// An X-Chain tx has no one sender: its inputs may be any addresses'.
+	s.issued.Issued(tx.ID().String(), nil, err)
+	if err != nil {
 		return nil, err
 	}
 	return &api.TxIDReply{TxID: tx.ID()}, nil

@@ -129,7 +129,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		return nil, err
 	}
 	vm.handler = vm.newHandler()
-	vm.log.Info("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+	vm.log.Debug("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"feeAsset", feeAsset.String())
 	return vm, nil
 }

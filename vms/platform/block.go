@@ -121,6 +121,15 @@ func (b *chainBlock) Parent() ids.ID { return b.blk.Parent() }
 // Height implements chains.Block.
 func (b *chainBlock) Height() uint64 { return b.blk.Height() }
 
+// TxCount is the number of transactions in the block (none in the genesis), for the node's log
+// line of each accepted block.
+func (b *chainBlock) TxCount() int {
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
+		return len(sb.Txs())
+	}
+	return 0
+}
+
 // Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
 // the genesis time.
 func (b *chainBlock) Timestamp() time.Time {
@@ -172,7 +181,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return ErrNoTxs
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(vm.accepted)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
@@ -206,7 +215,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, written: make(map[ids.ID]*l1Validator), height: b.Height()}
+	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
 		if err := w.putL1Validator(v); err != nil {
 			return err

@@ -76,7 +76,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(vm.accepted)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	var (

@@ -99,6 +99,11 @@ type VM struct {
 	// validator txs, committed at height 0 (§4.6).
 	initialSupply uint64
 	stakerTxIDs   []ids.ID
+	// accepted is state read live (storage.View.Live), without the published snapshot's
+	// reference count: for building, verifying and accepting blocks only, which run on the
+	// pipeline goroutine, the one goroutine that commits to this key space, so all it can see is
+	// durable. Whatever the API answers is read through state.
+	accepted *state
 
 	rngMu sync.Mutex // guards rng
 	rng   *rand.Rand
@@ -188,6 +193,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		rng:           rand.New(src),
 	}
 	vm.rules.primary = vm.validator
+	vm.accepted = &state{db: c.DB.Live()}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
@@ -195,7 +201,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.handler = vm.newHandler()
 	vm.scheduleEviction()
-	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+	vm.log.Debug("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"validator", f.NodeID.String())
 	return vm, nil
 }
