@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -96,21 +96,12 @@ func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply
 			return nil, s.internal("getTx", err)
 		}
 	} else {
-		raw, err = encodeString(tx.Bytes(), args.Encoding)
+		raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding)
 		if err != nil {
 			return nil, encodeError("tx", args.Encoding, err)
 		}
 	}
 	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
-}
-
-// encodeString renders b in a hex encoding as a JSON string.
-func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
-	s, err := enc.Encode(b)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(s)
 }
 
 // GetTxStatus returns "Accepted" for an accepted tx and "Unknown" for any other.
@@ -179,7 +170,7 @@ func (s *service) blockReply(method string, blk *txs.StandardBlock, enc ids.Enco
 		if raw, err = txs.BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
 			return nil, s.internal(method, err)
 		}
-	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", enc, err)
 	}
 	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil

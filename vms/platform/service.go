@@ -3,7 +3,6 @@ package platform
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
@@ -112,19 +112,10 @@ func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply
 		if raw, err = txs.TxJSON(tx, s.vm.hrp); err != nil {
 			return nil, encodeError("tx", err)
 		}
-	} else if raw, err = encodeString(tx.Bytes(), args.Encoding); err != nil {
+	} else if raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding); err != nil {
 		return nil, encodeError("tx", err)
 	}
 	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
-}
-
-// encodeString renders b in a hex encoding as a JSON string.
-func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
-	str, err := enc.Encode(b)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(str)
 }
 
 // GetTxStatus returns "Committed" for a committed tx, "Processing" for a pending one and
@@ -192,7 +183,7 @@ func (s *service) blockReply(blk txs.Block, enc ids.Encoding) (*api.GetBlockRepl
 		if raw, err = txs.BlockJSON(blk, s.vm.hrp); err != nil {
 			return nil, encodeError("block", err)
 		}
-	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", err)
 	}
 	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
