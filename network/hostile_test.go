@@ -1,10 +1,10 @@
 package network
 
 import (
-	"errors"
 	"crypto"
 	"crypto/tls"
 	"encoding/binary"
+	"errors"
 	"net"
 	"net/netip"
 	"sync"
