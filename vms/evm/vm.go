@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -33,11 +35,14 @@ import (
 // cleanCacheSize is the trie database's clean-node cache, in bytes.
 const cleanCacheSize = 64 << 20
 
-// senderCacheSize is how many transactions' senders the VM remembers (about
-// 100 bytes each): the transactions of the last blocks, so that the RPC
-// answers for recent blocks (receipts and transactions carry "from") need
-// no signature recovery.
-const senderCacheSize = 64 << 10
+// senderCacheSize is how many transactions' senders the VM remembers: the
+// transactions of the last blocks (about ten full C-Chain blocks of
+// transfers), so that the RPC answers for recent blocks (receipts and
+// transactions carry "from") need no signature recovery. Each entry costs
+// about 450 bytes of resident memory once the garbage collector's headroom
+// is counted: at 64K entries the cache alone held about 28 MiB of a loaded
+// node's 110 (docs/benchmarks.md, C-Chain memory).
+const senderCacheSize = 4 << 10
 
 // Factory makes EVM chains. Its Config applies to every chain it makes;
 // the genesis (go-ethereum's genesis JSON, ParseGenesis) comes with each
@@ -67,6 +72,12 @@ type VM struct {
 	// rules are fixed (Config.Fees, Config.Coinbase, no stateful
 	// precompiles).
 	l1 *l1params.ChainConfig
+	// fortuna is the C-Chain's Fortuna time (Config.Upgrades) in unix
+	// seconds, from which ACP-176 prices its blocks (cfees.go); unused on
+	// L1s.
+	fortuna uint64
+	// cChainConfig is eth_getChainConfig's answer on the C-Chain.
+	cChainConfig json.RawMessage
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
 	// precompile's getBlockchainID returns.
 	blockchainID common.Hash
@@ -118,8 +129,22 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newVM(cfg, c, g.Config, nil, func(vm *VM) error { return vm.loadOrInit(g) })
+	upgrades := config.UpgradesFor(c.NetworkID)
+	if cfg.Upgrades != nil {
+		upgrades = *cfg.Upgrades
+	}
+	chainConfig, err := cChainConfig(c.Genesis, g.Config.ChainID, upgrades)
+	if err != nil {
+		return nil, err
+	}
+	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
+		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		return vm.loadOrInit(g)
+	})
 }
+
+// unixSeconds is t in unix seconds, 0 before 1970.
+func unixSeconds(t time.Time) uint64 { return uint64(max(t.Unix(), 0)) }
 
 // newVM makes a VM with the EVM config chainCfg and, for an L1, its chain
 // config l1; load writes the genesis or resumes at the stored head.
@@ -394,11 +419,12 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
 }
 
-// Handlers implements chains.VM: "/rpc" (HTTP) and "/ws" (websocket), both
-// served by one go-ethereum rpc server.
+// Handlers implements chains.VM: "/rpc" (HTTP, each reply ending in a
+// newline, newlineHandler) and "/ws" (websocket), both served by one
+// go-ethereum rpc server.
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{
-		"/rpc": vm.rpc,
+		"/rpc": newlineHandler(vm.rpc),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
 	}, nil
 }
