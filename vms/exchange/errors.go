@@ -7,6 +7,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -120,30 +121,15 @@ func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
 var (
 	// errNilTxID answers getTx and getTxStatus without a tx ID (§6.5).
 	errNilTxID = errors.New("nil transaction ID")
-	// errNotFound answers getTx for a tx that is not accepted (§6.5).
-	errNotFound = errors.New("not found")
+	// errNotFound answers getTx for a tx that is not accepted (§6.5), in the words of the
+	// shared getBlock's.
+	errNotFound = chainapi.ErrNotFound
 	// errNotAsset answers getAssetDescription for a tx that is not a CreateAssetTx (§6.5).
 	errNotAsset = errors.New("transaction doesn't create an asset")
 	// errInternal answers a call that failed for a reason the client cannot act on (a database
 	// error); the cause is logged. The text is ours, as the jsonrpc engine's for a panic.
 	errInternal = errors.New("internal error")
 )
-
-// decodeTxError answers issueTx with undecodable tx text: `problem decoding transaction: …`
-// (§5.1, the same words on X).
-func decodeTxError(err error) error {
-	return fmt.Errorf("problem decoding transaction: %w", err)
-}
-
-// blockNotFoundError answers getBlock for an unknown block (§6.5).
-func blockNotFoundError(id ids.ID) error {
-	return fmt.Errorf("couldn't get block with id %s: %w", id, errNotFound)
-}
-
-// heightNotFoundError answers getBlockByHeight past the last accepted block (§6.5).
-func heightNotFoundError(height uint64) error {
-	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
-}
 
 // unknownAssetError answers a call naming an asset that is neither an alias nor an ID.
 func unknownAssetError(s string) error {

@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"slices"
 
@@ -38,12 +37,7 @@ func (vm *VM) newHandler() http.Handler {
 	s := &service{vm: vm, issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
-	jsonrpc.Register(srv, "issueTx", s.IssueTx)
-	jsonrpc.Register(srv, "getTx", s.GetTx)
-	jsonrpc.Register(srv, "getTxStatus", s.GetTxStatus)
-	jsonrpc.Register(srv, "getHeight", s.GetHeight)
-	jsonrpc.Register(srv, "getBlock", s.GetBlock)
-	jsonrpc.Register(srv, "getBlockByHeight", s.GetBlockByHeight)
+	chainapi.Register(srv, txChain{s}, s.texts())
 	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
@@ -58,122 +52,71 @@ func (s *service) internal(method string, err error) error {
 	return errInternal
 }
 
-// IssueTx decodes, verifies and queues a signed tx; the verification error is returned raw.
-func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDReply, error) {
-	b, err := args.Encoding.Decode(args.Tx)
-	if err != nil {
-		return nil, decodeTxError(err)
-	}
+// txChain is the X-Chain as chainapi.Register reads it, in the texts of the avm service.
+type txChain struct{ s *service }
+
+var _ chainapi.Chain[*txs.Tx, *txs.StandardBlock] = txChain{}
+
+// IssueTx parses and queues a signed tx; the parse and verification errors are returned raw.
+func (c txChain) IssueTx(b []byte) (ids.ID, error) {
 	tx, err := txs.ParseTx(b)
 	if err != nil {
-		return nil, err
+		return ids.ID{}, err
 	}
-	err = s.vm.IssueTx(tx)
+	err = c.s.vm.IssueTx(tx)
 	// An X-Chain tx has no one sender: its inputs may be any addresses'.
-	s.issued.Issued(tx.ID().String(), nil, err)
+	c.s.issued.Issued(tx.ID().String(), nil, err)
 	if err != nil {
-		return nil, err
+		return ids.ID{}, err
 	}
-	return &api.TxIDReply{TxID: tx.ID()}, nil
+	return tx.ID(), nil
 }
 
-// GetTx returns an accepted tx. Pending txs are `not found`, as in the reference.
-func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply, error) {
-	if args.TxID == ids.Empty {
-		return nil, errNilTxID
-	}
-	tx, found, err := s.vm.state.getTx(args.TxID)
+func (c txChain) Tx(id ids.ID) (*txs.Tx, bool, error) { return c.s.vm.state.getTx(id) }
+
+// TxStatus is "Accepted" for an accepted tx and "Unknown" for any other.
+func (c txChain) TxStatus(id ids.ID) (string, error) {
+	ok, err := c.s.vm.state.hasTx(id)
 	switch {
 	case err != nil:
-		return nil, s.internal("getTx", err)
-	case !found:
-		return nil, errNotFound
+		return "", err
+	case ok:
+		return statusAccepted, nil
 	}
-	var raw []byte
-	if args.Encoding == ids.JSON {
-		raw, err = txs.TxJSON(tx, chainAlias, s.vm.hrp)
-		if err != nil {
-			return nil, s.internal("getTx", err)
-		}
-	} else {
-		raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding)
-		if err != nil {
-			return nil, encodeError("tx", args.Encoding, err)
-		}
-	}
-	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
+	return statusUnknown, nil
 }
 
-// GetTxStatus returns "Accepted" for an accepted tx and "Unknown" for any other.
-func (s *service) GetTxStatus(_ context.Context, args *api.GetTxStatusArgs) (*api.GetTxStatusReply, error) {
-	if args.TxID == ids.Empty {
-		return nil, errNilTxID
-	}
-	ok, err := s.vm.state.hasTx(args.TxID)
-	if err != nil {
-		return nil, s.internal("getTxStatus", err)
-	}
-	if ok {
-		return &api.GetTxStatusReply{Status: statusAccepted}, nil
-	}
-	return &api.GetTxStatusReply{Status: statusUnknown}, nil
+func (c txChain) Block(id ids.ID) (*txs.StandardBlock, bool, error) {
+	return c.s.vm.state.getBlock(id)
 }
 
-// GetHeight returns the last accepted block's height, as committed: a block whose txs read as
+func (c txChain) BlockIDAt(height uint64) (ids.ID, bool, error) {
+	return c.s.vm.state.blockIDAt(height)
+}
+
+// LastHeight is the last accepted block's height, as committed: a block whose txs read as
 // Accepted counts, even before the VM's Accepted has run.
-func (s *service) GetHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
-	_, height, _, err := s.vm.state.lastAccepted()
-	if err != nil {
-		return nil, s.internal("getHeight", err)
-	}
-	return &api.GetHeightReply{Height: jsonrpc.Uint64(height)}, nil
+func (c txChain) LastHeight() (uint64, error) {
+	_, height, _, err := c.s.vm.state.lastAccepted()
+	return height, err
 }
 
-// GetBlock returns an accepted block.
-func (s *service) GetBlock(_ context.Context, args *api.GetBlockArgs) (*api.GetBlockReply, error) {
-	blk, found, err := s.vm.state.getBlock(args.BlockID)
-	switch {
-	case err != nil:
-		return nil, s.internal("getBlock", err)
-	case !found:
-		return nil, blockNotFoundError(args.BlockID)
-	}
-	return s.blockReply("getBlock", blk, args.Encoding)
+func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, chainAlias, c.s.vm.hrp) }
+
+func (c txChain) BlockJSON(blk *txs.StandardBlock) ([]byte, error) {
+	return txs.BlockJSON(blk, chainAlias, c.s.vm.hrp)
 }
 
-// GetBlockByHeight returns the accepted block at a height.
-func (s *service) GetBlockByHeight(_ context.Context, args *api.GetBlockByHeightArgs) (*api.GetBlockReply, error) {
-	h := uint64(args.Height)
-	id, found, err := s.vm.state.blockIDAt(h)
-	if err != nil {
-		return nil, s.internal("getBlockByHeight", err)
+// texts are the avm service's answers in the shared methods; a failure to render JSON is
+// internal.
+func (s *service) texts() chainapi.Texts {
+	return chainapi.Texts{
+		NilTxID:     errNilTxID,
+		TxNotFound:  errNotFound,
+		EncodeError: encodeError,
+		JSONError:   func(method, _ string, err error) error { return s.internal(method, err) },
+		Internal:    s.internal,
 	}
-	if !found {
-		return nil, heightNotFoundError(h)
-	}
-	blk, found, err := s.vm.state.getBlock(id)
-	switch {
-	case err != nil:
-		return nil, s.internal("getBlockByHeight", err)
-	case !found:
-		return nil, s.internal("getBlockByHeight", fmt.Errorf("block %s at height %d is missing", id, h))
-	}
-	return s.blockReply("getBlockByHeight", blk, args.Encoding)
-}
-
-func (s *service) blockReply(method string, blk *txs.StandardBlock, enc ids.Encoding) (*api.GetBlockReply, error) {
-	var (
-		raw []byte
-		err error
-	)
-	if enc == ids.JSON {
-		if raw, err = txs.BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
-			return nil, s.internal(method, err)
-		}
-	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
-		return nil, encodeError("block", enc, err)
-	}
-	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
 }
 
 // isThisChain reports whether alias names the X-Chain: "X", "avm" or its ID.

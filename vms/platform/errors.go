@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -182,8 +183,9 @@ func subnetNotFoundError(id ids.ID) error {
 var (
 	// errTxNotFound answers getTx for a tx that is not committed (§5.1).
 	errTxNotFound = errors.New("couldn't get tx: not found")
-	// errNotFound answers getSubnet for an unknown subnet (§5.1).
-	errNotFound = errors.New("not found")
+	// errNotFound answers getSubnet for an unknown subnet (§5.1), in the words of the shared
+	// getBlock's.
+	errNotFound = chainapi.ErrNotFound
 	// errPrimaryNotSubnet answers getSubnet for the primary network (§5.1).
 	errPrimaryNotSubnet = errors.New("the primary network isn't a subnet")
 	// errNoBlockchainID answers getBlockchainStatus without a blockchain ID (§5.1).
@@ -192,11 +194,6 @@ var (
 	// error); the cause is logged. The text is ours.
 	errInternal = errors.New("internal error")
 )
-
-// decodeTxError answers issueTx with undecodable tx text: `problem decoding transaction: …` (§5.1).
-func decodeTxError(err error) error {
-	return fmt.Errorf("problem decoding transaction: %w", err)
-}
 
 // parseTxError answers issueTx with bytes that are not a tx: `couldn't parse tx: …` (§5.1).
 func parseTxError(err error) error {
@@ -207,16 +204,6 @@ func parseTxError(err error) error {
 // verification: …` (§5.1).
 func issueError(err error) error {
 	return fmt.Errorf("couldn't issue tx: failed verification: %w", err)
-}
-
-// blockNotFoundError answers getBlock for an unknown block (§5.1).
-func blockNotFoundError(id ids.ID) error {
-	return fmt.Errorf("couldn't get block with id %s: %w", id, errNotFound)
-}
-
-// heightNotFoundError answers getBlockByHeight past the last accepted block (§5.1).
-func heightNotFoundError(height uint64) error {
-	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
 }
 
 // encodeError answers a call asking for raw bytes in an encoding that cannot render them.

@@ -3,7 +3,6 @@ package platform
 import (
 	"context"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"slices"
 
@@ -49,12 +48,7 @@ func (vm *VM) newHandler() http.Handler {
 		issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond),
 	}
 	srv := jsonrpc.NewServer("platform", vm.log)
-	jsonrpc.Register(srv, "issueTx", s.IssueTx)
-	jsonrpc.Register(srv, "getTx", s.GetTx)
-	jsonrpc.Register(srv, "getTxStatus", s.GetTxStatus)
-	jsonrpc.Register(srv, "getHeight", s.GetHeight)
-	jsonrpc.Register(srv, "getBlock", s.GetBlock)
-	jsonrpc.Register(srv, "getBlockByHeight", s.GetBlockByHeight)
+	chainapi.Register(srv, txChain{s}, s.texts())
 	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
@@ -79,114 +73,67 @@ func (s *service) internal(method string, err error) error {
 	return errInternal
 }
 
-// IssueTx decodes, verifies and queues a signed tx.
-func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDReply, error) {
-	b, err := args.Encoding.Decode(args.Tx)
-	if err != nil {
-		return nil, decodeTxError(err)
-	}
+// txChain is the P-Chain as chainapi.Register reads it, in the texts of the platform service.
+type txChain struct{ s *service }
+
+var _ chainapi.Chain[*txs.Tx, txs.Block] = txChain{}
+
+// IssueTx parses, verifies and queues a signed tx.
+func (c txChain) IssueTx(b []byte) (ids.ID, error) {
 	tx, err := txs.ParseTx(b)
 	if err != nil {
-		return nil, parseTxError(err)
+		return ids.ID{}, parseTxError(err)
 	}
-	err = s.vm.IssueTx(tx)
+	err = c.s.vm.IssueTx(tx)
 	// A P-Chain tx has no one sender: its inputs may be any addresses'.
-	s.issued.Issued(tx.ID().String(), nil, err)
+	c.s.issued.Issued(tx.ID().String(), nil, err)
 	if err != nil {
-		return nil, issueError(err)
+		return ids.ID{}, issueError(err)
 	}
-	return &api.TxIDReply{TxID: tx.ID()}, nil
+	return tx.ID(), nil
 }
 
-// GetTx returns a committed tx. Pending txs are `not found`, as in the reference.
-func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply, error) {
-	tx, found, err := s.vm.state.getTx(args.TxID)
-	switch {
-	case err != nil:
-		return nil, s.internal("getTx", err)
-	case !found:
-		return nil, errTxNotFound
-	}
-	var raw []byte
-	if args.Encoding == ids.JSON {
-		if raw, err = txs.TxJSON(tx, s.vm.hrp); err != nil {
-			return nil, encodeError("tx", err)
-		}
-	} else if raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding); err != nil {
-		return nil, encodeError("tx", err)
-	}
-	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
-}
+func (c txChain) Tx(id ids.ID) (*txs.Tx, bool, error) { return c.s.vm.state.getTx(id) }
 
-// GetTxStatus returns "Committed" for a committed tx, "Processing" for a pending one and
-// "Unknown" for any other (§5.1).
-func (s *service) GetTxStatus(_ context.Context, args *api.GetTxStatusArgs) (*api.GetTxStatusReply, error) {
-	ok, err := s.vm.state.hasTx(args.TxID)
+// TxStatus is "Committed" for a committed tx, "Processing" for a pending one and "Unknown" for
+// any other (§5.1).
+func (c txChain) TxStatus(id ids.ID) (string, error) {
+	ok, err := c.s.vm.state.hasTx(id)
 	switch {
 	case err != nil:
-		return nil, s.internal("getTxStatus", err)
+		return "", err
 	case ok:
-		return &api.GetTxStatusReply{Status: statusCommitted}, nil
-	case s.vm.pending(args.TxID):
-		return &api.GetTxStatusReply{Status: statusProcessing}, nil
+		return statusCommitted, nil
+	case c.s.vm.pending(id):
+		return statusProcessing, nil
 	}
-	return &api.GetTxStatusReply{Status: statusUnknown}, nil
+	return statusUnknown, nil
 }
 
-// GetHeight returns the last accepted block's height, as committed.
-func (s *service) GetHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
-	rec, _, err := s.vm.state.lastAccepted()
-	if err != nil {
-		return nil, s.internal("getHeight", err)
-	}
-	return &api.GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
+func (c txChain) Block(id ids.ID) (txs.Block, bool, error) { return c.s.vm.state.getBlock(id) }
+
+func (c txChain) BlockIDAt(height uint64) (ids.ID, bool, error) {
+	return c.s.vm.state.blockIDAt(height)
 }
 
-// GetBlock returns an accepted block.
-func (s *service) GetBlock(_ context.Context, args *api.GetBlockArgs) (*api.GetBlockReply, error) {
-	blk, found, err := s.vm.state.getBlock(args.BlockID)
-	switch {
-	case err != nil:
-		return nil, s.internal("getBlock", err)
-	case !found:
-		return nil, blockNotFoundError(args.BlockID)
-	}
-	return s.blockReply(blk, args.Encoding)
+func (c txChain) LastHeight() (uint64, error) {
+	rec, _, err := c.s.vm.state.lastAccepted()
+	return rec.height, err
 }
 
-// GetBlockByHeight returns the accepted block at a height.
-func (s *service) GetBlockByHeight(_ context.Context, args *api.GetBlockByHeightArgs) (*api.GetBlockReply, error) {
-	h := uint64(args.Height)
-	id, found, err := s.vm.state.blockIDAt(h)
-	if err != nil {
-		return nil, s.internal("getBlockByHeight", err)
-	}
-	if !found {
-		return nil, heightNotFoundError(h)
-	}
-	blk, found, err := s.vm.state.getBlock(id)
-	switch {
-	case err != nil:
-		return nil, s.internal("getBlockByHeight", err)
-	case !found:
-		return nil, s.internal("getBlockByHeight", fmt.Errorf("block %s at height %d is missing", id, h))
-	}
-	return s.blockReply(blk, args.Encoding)
-}
+func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, c.s.vm.hrp) }
 
-func (s *service) blockReply(blk txs.Block, enc ids.Encoding) (*api.GetBlockReply, error) {
-	var (
-		raw []byte
-		err error
-	)
-	if enc == ids.JSON {
-		if raw, err = txs.BlockJSON(blk, s.vm.hrp); err != nil {
-			return nil, encodeError("block", err)
-		}
-	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
-		return nil, encodeError("block", err)
+func (c txChain) BlockJSON(blk txs.Block) ([]byte, error) { return txs.BlockJSON(blk, c.s.vm.hrp) }
+
+// texts are the platform service's answers in the shared methods: the empty tx ID is looked up
+// like any other, and a failure to render JSON is an encoding error.
+func (s *service) texts() chainapi.Texts {
+	return chainapi.Texts{
+		TxNotFound:  errTxNotFound,
+		EncodeError: func(what string, _ ids.Encoding, err error) error { return encodeError(what, err) },
+		JSONError:   func(_, what string, err error) error { return encodeError(what, err) },
+		Internal:    s.internal,
 	}
-	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
 }
 
 // isThisChain reports whether alias names the P-Chain: "P", "platform" or its ID.
