@@ -136,7 +136,8 @@ type VMs map[ids.ID]chains.Factory
 // have no built-in genesis yet and run no Primary Network chain.
 func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if n.cfg.NetworkID != config.LocalID {
-		n.log.Warn("no built-in genesis for this network: no Primary Network chain runs", "networkID", n.cfg.NetworkID)
+		n.log.Warn("cornice has a genesis for the local network only: on this network no chain runs, and /ext/bc/P, /ext/bc/X and /ext/bc/C answer 404 (the Info, Index, health and metrics APIs do run); use --network-id local",
+			"networkID", n.cfg.NetworkID, "networkName", config.NetworkName(n.cfg.NetworkID))
 		return nil, nil
 	}
 	cfg, err := genesis.Local()

@@ -30,6 +30,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
 // cleanCacheSize is the trie database's clean-node cache, in bytes.
@@ -84,9 +85,11 @@ type VM struct {
 	signer       types.Signer
 	genesis      *types.Block
 	pool         *mempool
-	work         chan struct{}
-	rpc          *rpc.Server
-	feeds        *feeds
+	// issued logs each transaction eth_sendRawTransaction takes in.
+	issued *txlog.Logger
+	work   chan struct{}
+	rpc    *rpc.Server
+	feeds  *feeds
 	// senders maps a transaction hash to its sender: filled at acceptance
 	// and by every recovery (senderOf).
 	senders *lru.Cache[common.Hash, common.Address]
@@ -168,6 +171,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		blockchainID: common.Hash(c.Chain.ID),
 		signer:       types.LatestSignerForChainID(chainCfg.ChainID),
 		pool:         newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
+		issued:       txlog.New(c.Log, c.Clock, txlog.DefaultPerSecond),
 		work:         make(chan struct{}, 1),
 		feeds:        newFeeds(),
 		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
@@ -180,7 +184,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		return nil, errors.Join(err, tdb.Close())
 	}
 	vm.rpc = srv
-	vm.log.Info("EVM chain ready", "evmChainID", chainCfg.ChainID, "l1", l1 != nil, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
+	vm.log.Debug("EVM chain ready", "evmChainID", chainCfg.ChainID, "l1", l1 != nil, "genesis", vm.genesis.Hash(), "height", vm.head.NumberU64())
 	return vm, nil
 }
 
