@@ -3,12 +3,8 @@ package e2e_test
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"math/big"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +17,7 @@ import (
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
 )
@@ -93,21 +90,14 @@ func TestCChain(t *testing.T) {
 	require.NoError(t, err)
 
 	// The index holds the block: ID = block hash (in CB58), bytes = RLP.
-	resp, err := http.Post(base+"/ext/index/C/block", "application/json",
-		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hexnc"}}`))
-	require.NoError(t, err)
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.NoError(t, err)
-	var reply struct {
-		Result struct {
-			ID    string `json:"id"`
-			Bytes string `json:"bytes"`
-			Index string `json:"index"`
-		} `json:"result"`
+	var last struct {
+		ID    string `json:"id"`
+		Bytes string `json:"bytes"`
+		Index string `json:"index"`
 	}
-	require.NoError(t, json.Unmarshal(body, &reply), string(body))
-	require.Equal(t, "0", reply.Result.Index)
-	require.Equal(t, "0x"+hex.EncodeToString(wantBytes), reply.Result.Bytes)
-	require.Equal(t, ids.ID(block.Hash()).String(), reply.Result.ID)
+	require.NoError(t, jsonrpc.NewClient(base, nil).Call(t.Context(), "/ext/index/C/block", "index.getLastAccepted",
+		map[string]string{"encoding": "hexnc"}, &last))
+	require.Equal(t, "0", last.Index)
+	require.Equal(t, "0x"+hex.EncodeToString(wantBytes), last.Bytes)
+	require.Equal(t, ids.ID(block.Hash()).String(), last.ID)
 }

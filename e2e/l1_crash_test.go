@@ -37,7 +37,8 @@ import (
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -595,42 +596,42 @@ func TestL1Kill(t *testing.T) {
 
 // l1KillChains returns the Subnet-EVM chains on the P-Chain whose genesis is genesis, and the
 // number of subnets.
-func l1KillChains(t *testing.T, c *l1KillChild, genesis []byte) (chains []platform.APIBlockchain, subnets int) {
+func l1KillChains(t *testing.T, c *l1KillChild, genesis []byte) (chains []api.APIBlockchain, subnets int) {
 	t.Helper()
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	c.call(t, "/ext/bc/P", "platform.getBlockchains", nil, &list)
 	for _, bc := range list.Blockchains {
 		if bc.VMID != node.SubnetEVMID {
 			continue
 		}
-		var reply platform.GetTxReply
-		c.call(t, "/ext/bc/P", "platform.getTx", platform.GetTxArgs{TxID: bc.ID, Encoding: ids.Hex}, &reply)
+		var reply api.GetTxReply
+		c.call(t, "/ext/bc/P", "platform.getTx", api.GetTxArgs{TxID: bc.ID, Encoding: ids.Hex}, &reply)
 		var s string
 		require.NoError(t, json.Unmarshal(reply.Tx, &s))
 		b, err := ids.Hex.Decode(s)
 		require.NoError(t, err)
-		tx, err := platform.ParseTx(b)
+		tx, err := txs.ParseTx(b)
 		require.NoError(t, err)
-		if cc, ok := tx.Unsigned().(*platform.CreateChainTx); ok && string(cc.GenesisData) == string(genesis) {
+		if cc, ok := tx.Unsigned().(*txs.CreateChainTx); ok && string(cc.GenesisData) == string(genesis) {
 			chains = append(chains, bc)
 		}
 	}
-	var sr platform.GetSubnetsReply
-	c.call(t, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &sr)
+	var sr api.GetSubnetsReply
+	c.call(t, "/ext/bc/P", "platform.getSubnets", api.GetSubnetsArgs{}, &sr)
 	return chains, len(sr.Subnets)
 }
 
 // l1KillOrphans returns the number of subnets other than the Primary Network with no chain.
 func l1KillOrphans(t *testing.T, c *l1KillChild) int {
 	t.Helper()
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	c.call(t, "/ext/bc/P", "platform.getBlockchains", nil, &list)
 	withChain := make(map[ids.ID]bool)
 	for _, bc := range list.Blockchains {
 		withChain[bc.SubnetID] = true
 	}
-	var sr platform.GetSubnetsReply
-	c.call(t, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &sr)
+	var sr api.GetSubnetsReply
+	c.call(t, "/ext/bc/P", "platform.getSubnets", api.GetSubnetsArgs{}, &sr)
 	n := 0
 	for _, s := range sr.Subnets {
 		if s.ID != ids.Empty && !withChain[s.ID] {
@@ -643,19 +644,19 @@ func l1KillOrphans(t *testing.T, c *l1KillChild) int {
 // l1KillDump logs every chain and subnet of the P-Chain, with its conversion, for a failure.
 func l1KillDump(t *testing.T, c *l1KillChild) {
 	t.Helper()
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	c.call(t, "/ext/bc/P", "platform.getBlockchains", nil, &list)
 	for _, bc := range list.Blockchains {
 		t.Logf("chain %s subnet %s name %s", bc.ID, bc.SubnetID, bc.Name)
 	}
-	var sr platform.GetSubnetsReply
-	c.call(t, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &sr)
+	var sr api.GetSubnetsReply
+	c.call(t, "/ext/bc/P", "platform.getSubnets", api.GetSubnetsArgs{}, &sr)
 	for _, s := range sr.Subnets {
 		if s.ID == ids.Empty {
 			continue
 		}
-		var subnet platform.GetSubnetReply
-		c.call(t, "/ext/bc/P", "platform.getSubnet", platform.GetSubnetArgs{SubnetID: s.ID}, &subnet)
+		var subnet api.GetSubnetReply
+		c.call(t, "/ext/bc/P", "platform.getSubnet", api.GetSubnetArgs{SubnetID: s.ID}, &subnet)
 		t.Logf("subnet %s conversion %s", s.ID, subnet.ConversionID)
 	}
 }
@@ -791,8 +792,8 @@ func TestL1KillCreate(t *testing.T) {
 		require.LessOrEqual(t, len(found), 1, "round %d (kill point %d): one chain per genesis", round, point)
 		existed, converted := len(found) == 1, false
 		if existed {
-			var subnet platform.GetSubnetReply
-			child.call(t, "/ext/bc/P", "platform.getSubnet", platform.GetSubnetArgs{SubnetID: found[0].SubnetID}, &subnet)
+			var subnet api.GetSubnetReply
+			child.call(t, "/ext/bc/P", "platform.getSubnet", api.GetSubnetArgs{SubnetID: found[0].SubnetID}, &subnet)
 			got, err := chainID(child.base + "/ext/bc/" + found[0].ID.String() + "/rpc")
 			converted = subnet.ConversionID != ids.Empty
 			if converted {
@@ -906,7 +907,7 @@ func TestL1KillPChainCommitted(t *testing.T) {
 		require.NoError(t, err)
 		got, err := status.Status(t.Context(), id)
 		require.NoError(t, err)
-		var after platform.GetHeightReply
+		var after api.GetHeightReply
 		child.call(t, "/ext/bc/P", "platform.getHeight", nil, &after)
 		if got != "Committed" {
 			lost++
@@ -937,15 +938,15 @@ func TestL1KillCreateOrphanSubnet(t *testing.T) {
 
 	child = startL1KillChild(t, dir)
 	// The CreateSubnetTx seen Committed survives the kill: its subnet has no chain yet.
-	var subnets platform.GetSubnetsReply
-	child.call(t, "/ext/bc/P", "platform.getSubnets", platform.GetSubnetsArgs{}, &subnets)
+	var subnets api.GetSubnetsReply
+	child.call(t, "/ext/bc/P", "platform.getSubnets", api.GetSubnetsArgs{}, &subnets)
 	require.Len(t, subnets.Subnets, before+1)
 	require.Equal(t, 1, l1KillOrphans(t, child))
-	var chains platform.GetBlockchainsReply
+	var chains api.GetBlockchainsReply
 	child.call(t, "/ext/bc/P", "platform.getBlockchains", nil, &chains)
 	var orphan ids.ID
 	for _, s := range subnets.Subnets {
-		if s.ID != ids.Empty && !slices.ContainsFunc(chains.Blockchains, func(bc platform.APIBlockchain) bool { return bc.SubnetID == s.ID }) {
+		if s.ID != ids.Empty && !slices.ContainsFunc(chains.Blockchains, func(bc api.APIBlockchain) bool { return bc.SubnetID == s.ID }) {
 			orphan = s.ID
 		}
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/node/vmset"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -189,8 +189,8 @@ func TestL1Chains(t *testing.T) {
 	require.Empty(t, xn.chainValidators(chainA))
 	// platform.getBlockchainStatus: A runs on a tracked subnet, B on one this node validates.
 	for id, want := range map[ids.ID]string{chainA: "Syncing", chainB: "Validating"} {
-		var status platform.GetBlockchainStatusReply
-		xn.call("/ext/bc/P", "platform.getBlockchainStatus", platform.GetBlockchainStatusArgs{BlockchainID: id.String()}, &status)
+		var status api.GetBlockchainStatusReply
+		xn.call("/ext/bc/P", "platform.getBlockchainStatus", api.GetBlockchainStatusArgs{BlockchainID: id.String()}, &status)
 		require.Equal(t, want, status.Status, id)
 	}
 	require.Eventually(t, func() bool {
@@ -465,14 +465,14 @@ func TestL1CreateBadGenesis(t *testing.T) {
 	require.NoError(t, err)
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, bytes.Replace(example, []byte(`"gasLimit": "0x7A1200"`), []byte(`"gasLimit": "0x7A1201"`), 1), 0o600))
-	var before platform.GetHeightReply
+	var before api.GetHeightReply
 	xn.call("/ext/bc/P", "platform.getHeight", nil, &before)
 
 	code, stdout, stderr := runCLI(t, "l1", "create", "--node-uri", xn.base, "--genesis", bad)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Equal(t, "cornice: L1 genesis "+bad+": gas limit in fee config (8000000) does not match gas limit in header (8000001)\n", stderr)
-	var after platform.GetHeightReply
+	var after api.GetHeightReply
 	xn.call("/ext/bc/P", "platform.getHeight", nil, &after)
 	require.Equal(t, before, after)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
@@ -182,10 +182,7 @@ func (n *l1Node) restart() {
 func (c *l1Chain) raw(t testing.TB, method, params string) string {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
-	resp, err := c.node.xn.hc.Post(c.url, "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	_, b, err := jsonrpc.NewClient(c.url, c.node.xn.hc).Post(t.Context(), "", []byte(body))
 	require.NoError(t, err)
 	return strings.TrimSuffix(string(b), "\n")
 }

@@ -12,7 +12,10 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -34,7 +37,7 @@ func (xn *xNode) pBalance(addr string) uint64 {
 }
 
 // pIssue issues tx and waits until it is committed.
-func pIssue(t *testing.T, p *wallet.P, tx *platform.Tx) ids.ID {
+func pIssue(t *testing.T, p *wallet.P, tx *txs.Tx) ids.ID {
 	t.Helper()
 	id, err := p.Issue(t.Context(), tx)
 	require.NoError(t, err)
@@ -75,9 +78,9 @@ func TestPChain(t *testing.T) {
 	tx, err = bob.CreateChain(t.Context(), subnetID, "my chain", ids.FromName("subnetevm"), genesis)
 	require.NoError(t, err)
 	chainID := pIssue(t, bob, tx)
-	var chains platform.GetBlockchainsReply
+	var chains api.GetBlockchainsReply
 	xn.call("/ext/bc/P", "platform.getBlockchains", nil, &chains)
-	require.Contains(t, chains.Blockchains, platform.APIBlockchain{ID: chainID, Name: "my chain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")})
+	require.Contains(t, chains.Blockchains, api.APIBlockchain{ID: chainID, Name: "my chain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")})
 
 	// alice is not bob's subnet's owner: the wallet refuses, and so does the node when the tx is
 	// built anyway with her signature.
@@ -90,7 +93,7 @@ func TestPChain(t *testing.T) {
 	tx, err = b.CreateChain(ewoq, utxos, subnetID, "other", ids.FromName("subnetevm"), genesis, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{ewoq}})
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrUnauthorizedSubnetModification.Error())
 
@@ -100,7 +103,7 @@ func TestPChain(t *testing.T) {
 	tx, err = free.Send(ewoq, utxos, ewoq.Address(), 1)
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok = errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrInsufficientFunds.Error())
 
@@ -129,7 +132,7 @@ func TestPChain(t *testing.T) {
 	require.NoError(t, err)
 	cliSubnet, err := ids.FromString(m[2])
 	require.NoError(t, err)
-	require.Contains(t, chains.Blockchains, platform.APIBlockchain{ID: cliChain, Name: "cli chain", SubnetID: cliSubnet, VMID: ids.FromName("subnetevm")})
+	require.Contains(t, chains.Blockchains, api.APIBlockchain{ID: cliChain, Name: "cli chain", SubnetID: cliSubnet, VMID: ids.FromName("subnetevm")})
 
 	badKey := "0x" + strings.Repeat("11", 32)
 	for _, tc := range []struct {

@@ -12,6 +12,8 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -20,8 +22,8 @@ import (
 type pcValidator struct {
 	nodeID     ids.NodeID
 	pk, pop    string
-	popPub     [platform.BLSPublicKeyLen]byte
-	popSig     [platform.BLSSignatureLen]byte
+	popPub     [txs.BLSPublicKeyLen]byte
+	popSig     [txs.BLSSignatureLen]byte
 	weight     string
 	balance    string
 	validation ids.ID
@@ -59,12 +61,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	require.NoError(t, err)
 	alice := xn.pWallet(ewoq)
 
-	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
-	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
-	require.NotNil(t, m, stdout)
-	subnetID, err := ids.FromString(m[2])
-	require.NoError(t, err)
+	subnetID := xn.cliCreateSubnet(t)
 
 	single := newPCValidator(t, 0x30, "10", "2000000000")
 	high := newPCValidator(t, 0x50, "20", "1000000000")
@@ -94,7 +91,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 	}
 	require.Empty(t, xn.l1Validators(subnetID))
 
-	code, stdout, stderr = runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
+	code, stdout, stderr := runCLI(t, args(append(singleFlags, "--validator", high.spec(), "--validator", low.spec())...)...)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nvalidationID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, mc, stdout)
@@ -104,7 +101,7 @@ func TestPConvertSubnetValidators(t *testing.T) {
 
 	vals := xn.l1Validators(subnetID)
 	require.Len(t, vals, 3)
-	byID := make(map[ids.ID]platform.APIL1Validator)
+	byID := make(map[ids.ID]api.APIL1Validator)
 	for _, v := range vals {
 		byID[v.ValidationID] = v
 	}

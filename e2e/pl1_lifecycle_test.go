@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,7 +21,9 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -57,7 +58,7 @@ func (xn *xNode) lcHeight() uint64 {
 
 // lcBlockAt returns the P-Chain block at height as platform.getBlockByHeight gives it in hex,
 // parsed, and its hex string.
-func (xn *xNode) lcBlockAt(height uint64) (platform.Block, string) {
+func (xn *xNode) lcBlockAt(height uint64) (txs.Block, string) {
 	xn.t.Helper()
 	var reply struct {
 		Block    string `json:"block"`
@@ -67,17 +68,17 @@ func (xn *xNode) lcBlockAt(height uint64) (platform.Block, string) {
 	require.Equal(xn.t, "hex", reply.Encoding)
 	b, err := ids.Hex.Decode(reply.Block)
 	require.NoError(xn.t, err)
-	blk, err := platform.ParseBlock(b)
+	blk, err := txs.ParseBlock(b)
 	require.NoError(xn.t, err)
 	require.Equal(xn.t, height, blk.Height())
 	return blk, reply.Block
 }
 
 // lcStandardBlockAt is lcBlockAt for a block that must be a Banff standard block.
-func (xn *xNode) lcStandardBlockAt(height uint64) *platform.StandardBlock {
+func (xn *xNode) lcStandardBlockAt(height uint64) *txs.StandardBlock {
 	xn.t.Helper()
 	blk, _ := xn.lcBlockAt(height)
-	sb, ok := blk.(*platform.StandardBlock)
+	sb, ok := blk.(*txs.StandardBlock)
 	require.True(xn.t, ok, "block %d is a %T", height, blk)
 	return sb
 }
@@ -150,26 +151,11 @@ func (xn *xNode) lcSnapshot(subnetID ids.ID, validationIDs []ids.ID, addrs ...st
 	return st
 }
 
-// lcEthChainID asks chain id on xn for eth_chainId with a plain JSON-RPC request.
+// lcEthChainID asks chain id on xn for eth_chainId.
 func (xn *xNode) lcEthChainID(id ids.ID) (string, error) {
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`)
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, xn.base+"/ext/bc/"+id.String()+"/rpc", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := xn.hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var reply struct {
-		Result string `json:"result"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
-		return "", err
-	}
-	return reply.Result, nil
+	var got string
+	err := xn.client.Call(context.Background(), "/ext/bc/"+id.String()+"/rpc", "eth_chainId", []any{}, &got)
+	return got, err
 }
 
 // lcWaitChain waits until chain id answers eth_chainId with lcChainID.
@@ -244,13 +230,13 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	)
 	tx, err := alice.ConvertSubnet(t.Context(), subnetID, chainID, []byte{0xc0, 0xde}, []wallet.L1Validator{
 		{NodeID: me.NodeID, Weight: myWeight, Balance: myBalance,
-			Signer: platform.ProofOfPossession{PublicKey: me.NodePOP.PublicKey, Signature: me.NodePOP.ProofOfPossession}},
+			Signer: txs.ProofOfPossession{PublicKey: me.NodePOP.PublicKey, Signature: me.NodePOP.ProofOfPossession}},
 		{NodeID: otherNode, Weight: otherWeight, Balance: otherBalance,
-			Signer: platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}},
+			Signer: txs.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}},
 	})
 	require.NoError(t, err)
 	committed = append(committed, pIssue(t, alice, tx))
-	conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+	conv, ok := tx.Unsigned().(*txs.ConvertSubnetToL1Tx)
 	require.True(t, ok)
 	var myVID, otherVID ids.ID
 	for i, v := range conv.Validators {
@@ -378,10 +364,10 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	require.NoError(t, err)
 	tx, err = b.IncreaseBalance(ewoq, utxos, otherVID, 1)
 	require.NoError(t, err)
-	zero, ok := tx.Unsigned().(*platform.IncreaseL1ValidatorBalanceTx)
+	zero, ok := tx.Unsigned().(*txs.IncreaseL1ValidatorBalanceTx)
 	require.True(t, ok)
 	zero.Balance = 0
-	ub, err := platform.UnsignedBytes(zero)
+	ub, err := txs.UnsignedBytes(zero)
 	require.NoError(t, err)
 	sig, err := ewoq.Sign(sha256.Sum256(ub))
 	require.NoError(t, err)
@@ -389,10 +375,10 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	for i := range creds {
 		creds[i] = secp256k1fx.Credential{Sigs: []secp256k1fx.Signature{sig}}
 	}
-	tx, err = platform.NewTx(zero, creds)
+	tx, err = txs.NewTx(zero, creds)
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Equal(t, "couldn't issue tx: failed verification: "+platform.ErrZeroBalance.Error(), rpcErr.Message)
 	require.Equal(t, before, xn.lcSnapshot(subnetID, vidList, addrs...))
@@ -455,7 +441,7 @@ func TestPChainL1Lifecycle(t *testing.T) {
 	require.False(t, subnet.IsPermissioned)
 	require.Equal(t, chainID, subnet.ManagerChainID)
 	require.Equal(t, "0xc0de", subnet.ManagerAddress)
-	require.Equal(t, platform.ConversionID(conv), subnet.ConversionID)
+	require.Equal(t, txs.ConversionID(conv), subnet.ConversionID)
 	require.Equal(t, inactive, xn.lcValidatorsAt(subnetID, "proposed"))
 	require.Equal(t, active, xn.lcValidatorsAt(subnetID, strconv.FormatUint(convHeight, 10)))
 
@@ -479,13 +465,13 @@ func (xn *xNode) lcCheckPIndex(committed []ids.ID) {
 		require.Equal(t, strconv.Itoa(i), c.Index)
 		b, err := ids.Hex.Decode(c.Bytes)
 		require.NoError(t, err)
-		blk, err := platform.ParseBlock(b)
+		blk, err := txs.ParseBlock(b)
 		require.NoError(t, err)
 		require.Equal(t, c.ID, blk.ID().String())
 		require.Equal(t, uint64(i+1), blk.Height())
-		sb, ok := blk.(*platform.StandardBlock)
+		sb, ok := blk.(*txs.StandardBlock)
 		require.True(t, ok, "block %d is a %T", i+1, blk)
-		again, err := platform.NewStandardBlock(sb.Parent(), sb.Height(), sb.Time(), sb.Txs())
+		again, err := txs.NewStandardBlock(sb.Parent(), sb.Height(), sb.Time(), sb.Txs())
 		require.NoError(t, err)
 		require.Equal(t, b, again.Bytes())
 		require.Equal(t, blk.ID(), again.ID())
@@ -501,7 +487,7 @@ func (xn *xNode) lcCheckPIndex(committed []ids.ID) {
 		var txIDs []ids.ID
 		for _, tx := range blk.Txs() {
 			txIDs = append(txIDs, tx.ID())
-			parsed, err := platform.ParseTx(tx.Bytes())
+			parsed, err := txs.ParseTx(tx.Bytes())
 			require.NoError(t, err)
 			require.Equal(t, tx.ID(), parsed.ID())
 			require.Equal(t, tx.Bytes(), parsed.Bytes())
@@ -521,7 +507,7 @@ func (xn *xNode) lcCheckPIndex(committed []ids.ID) {
 			Block json.RawMessage `json:"block"`
 		}
 		xn.call("/ext/bc/P", "platform.getBlock", map[string]string{"blockID": c.ID, "encoding": "json"}, &asJSON)
-		wantBlock, err := platform.BlockJSON(blk, "local")
+		wantBlock, err := txs.BlockJSON(blk, "local")
 		require.NoError(t, err)
 		require.Equal(t, string(wantBlock), string(asJSON.Block), "block %d", i+1)
 		for _, tx := range blk.Txs() {
@@ -529,7 +515,7 @@ func (xn *xNode) lcCheckPIndex(committed []ids.ID) {
 				Tx json.RawMessage `json:"tx"`
 			}
 			xn.call("/ext/bc/P", "platform.getTx", map[string]string{"txID": tx.ID().String(), "encoding": "json"}, &txJSON)
-			wantTx, err := platform.TxJSON(tx, "local")
+			wantTx, err := txs.TxJSON(tx, "local")
 			require.NoError(t, err)
 			require.Equal(t, string(wantTx), string(txJSON.Tx))
 		}

@@ -11,19 +11,33 @@ import (
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
 
 // l1Validators returns platform.getCurrentValidators of the L1 subnetID.
-func (xn *xNode) l1Validators(subnetID ids.ID) []platform.APIL1Validator {
+func (xn *xNode) l1Validators(subnetID ids.ID) []api.APIL1Validator {
 	xn.t.Helper()
 	var reply struct {
-		Validators []platform.APIL1Validator `json:"validators"`
+		Validators []api.APIL1Validator `json:"validators"`
 	}
-	xn.call("/ext/bc/P", "platform.getCurrentValidators", platform.GetCurrentValidatorsArgs{SubnetID: subnetID}, &reply)
+	xn.call("/ext/bc/P", "platform.getCurrentValidators", api.GetCurrentValidatorsArgs{SubnetID: subnetID}, &reply)
 	return reply.Validators
+}
+
+// cliCreateSubnet creates a subnet with `cornice p create-subnet` and returns its ID.
+func (xn *xNode) cliCreateSubnet(t *testing.T) ids.ID {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
+	require.Equal(t, 0, code, stderr)
+	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	subnetID, err := ids.FromString(m[2])
+	require.NoError(t, err)
+	return subnetID
 }
 
 // TestPChainL1 converts a subnet into an L1 with the CLI through a real node, adds to its
@@ -36,12 +50,7 @@ func TestPChainL1(t *testing.T) {
 	require.NoError(t, err)
 	alice := xn.pWallet(ewoq)
 
-	code, stdout, stderr := runCLI(t, "p", "create-subnet", "--node-uri", xn.base)
-	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`^txID: (\w+)\nsubnetID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
-	require.NotNil(t, m, stdout)
-	subnetID, err := ids.FromString(m[2])
-	require.NoError(t, err)
+	subnetID := xn.cliCreateSubnet(t)
 
 	sk, err := bls.NewSecretKey()
 	require.NoError(t, err)
@@ -52,7 +61,7 @@ func TestPChainL1(t *testing.T) {
 	require.NoError(t, err)
 	badPoP := hex.EncodeToString(bls.NewProofOfPossession(other).ProofOfPossession[:])
 	convert := func(extra ...string) []string {
-		args := []string{"p", "convert-subnet", "--node-uri", xn.base, "--subnet", m[2], "--chain", ids.ID{1}.String(),
+		args := []string{"p", "convert-subnet", "--node-uri", xn.base, "--subnet", subnetID.String(), "--chain", ids.ID{1}.String(),
 			"--address", "0x0102", "--validator-node-id", nodeID.String(), "--weight", "10", "--balance", "2000000000"}
 		return append(args, extra...)
 	}
@@ -66,10 +75,10 @@ func TestPChainL1(t *testing.T) {
 		{"bad pop hex", convert("--validator-bls-key", pkHex, "--validator-pop", "zz"), "cornice: --validator-pop: not hex of the right length"},
 		{"wrong pop", convert("--validator-bls-key", pkHex, "--validator-pop", badPoP), platform.ErrInvalidProofOfPossession.Error()},
 		{"not the owner", convert("--validator-bls-key", pkHex, "--validator-pop", popHex, "--key", "0x"+strings.Repeat("11", 32)), wallet.ErrNotSubnetOwner.Error()},
-		{"bad node id", []string{"p", "convert-subnet", "--node-uri", xn.base, "--subnet", m[2], "--chain", m[2], "--address", "01",
+		{"bad node id", []string{"p", "convert-subnet", "--node-uri", xn.base, "--subnet", subnetID.String(), "--chain", subnetID.String(), "--address", "01",
 			"--validator-node-id", "x", "--validator-bls-key", pkHex, "--validator-pop", popHex, "--weight", "1"}, "cornice: --validator-node-id: "},
-		{"increase zero", []string{"p", "increase-balance", "--node-uri", xn.base, "--validation-id", m[2], "--amount", "0"}, wallet.ErrZeroAmount.Error()},
-		{"increase unknown", []string{"p", "increase-balance", "--node-uri", xn.base, "--validation-id", m[2], "--amount", "1"}, platform.ErrL1ValidatorNotFound.Error()},
+		{"increase zero", []string{"p", "increase-balance", "--node-uri", xn.base, "--validation-id", subnetID.String(), "--amount", "0"}, wallet.ErrZeroAmount.Error()},
+		{"increase unknown", []string{"p", "increase-balance", "--node-uri", xn.base, "--validation-id", subnetID.String(), "--amount", "1"}, platform.ErrL1ValidatorNotFound.Error()},
 		{"missing flag", []string{"p", "disable-validator", "--node-uri", xn.base}, "required flag(s)"},
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)
@@ -78,7 +87,7 @@ func TestPChainL1(t *testing.T) {
 		require.Contains(t, stderr, tc.want, tc.name)
 	}
 
-	code, stdout, stderr = runCLI(t, convert("--validator-bls-key", pkHex, "--validator-pop", popHex)...)
+	code, stdout, stderr := runCLI(t, convert("--validator-bls-key", pkHex, "--validator-pop", popHex)...)
 	require.Equal(t, 0, code, stderr)
 	mc := regexp.MustCompile(`^txID: (\w+)\nvalidationID: (\w+)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, mc, stdout)
@@ -102,7 +111,7 @@ func TestPChainL1(t *testing.T) {
 	tx, err := alice.CreateChain(t.Context(), subnetID, "late", ids.FromName("subnetevm"), []byte("{}"))
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrSubnetImmutable.Error())
 
@@ -124,7 +133,7 @@ func TestPChainL1(t *testing.T) {
 	tx, err = b.DisableValidator(ewoq, utxos, vid, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{testKey(t, "p-l1-other")}})
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
-	rpcErr, ok = errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Contains(t, rpcErr.Message, platform.ErrUnauthorizedL1ValidatorModification.Error())
 

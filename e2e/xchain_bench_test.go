@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -90,7 +91,7 @@ func BenchmarkXChain(b *testing.B) {
 // presign makes chainsN UTXOs of alice's with a fan-out tx (issued and accepted), then signs
 // transfers txs in chainsN chains: each sends 1 nAVAX to `to` and spends the change of the one
 // before it.
-func presign(b *testing.B, alice *wallet.X, key *wallet.Key, to ids.ShortID) [][]*exchange.Tx {
+func presign(b *testing.B, alice *wallet.X, key *wallet.Key, to ids.ShortID) [][]*xtxs.Tx {
 	b.Helper()
 	bld := alice.Builder()
 	utxos, err := alice.UTXOs(b.Context())
@@ -105,17 +106,17 @@ func presign(b *testing.B, alice *wallet.X, key *wallet.Key, to ids.ShortID) [][
 	require.NoError(b, err)
 	issue(b, alice, fanTx)
 
-	var heads []*exchange.UTXO
+	var heads []*xtxs.UTXO
 	for _, ux := range fanTx.UTXOs() {
 		if amount := ux.Out.(*secp256k1fx.TransferOutput).Amount; amount >= perChain && amount < perChain+chainsN {
 			heads = append(heads, &ux)
 		}
 	}
 	require.Len(b, heads, chainsN)
-	chains := make([][]*exchange.Tx, chainsN)
+	chains := make([][]*xtxs.Tx, chainsN)
 	for c, head := range heads {
 		for range transfers / chainsN {
-			tx, err := bld.Send(key, []*exchange.UTXO{head}, to, bld.AVAXAssetID, 1)
+			tx, err := bld.Send(key, []*xtxs.UTXO{head}, to, bld.AVAXAssetID, 1)
 			require.NoError(b, err)
 			chains[c] = append(chains[c], tx)
 			head = nil
@@ -132,7 +133,7 @@ func presign(b *testing.B, alice *wallet.X, key *wallet.Key, to ids.ShortID) [][
 
 // issueChains issues every chain concurrently, each in order, and waits until the last tx of
 // each is accepted.
-func issueChains(b *testing.B, x *wallet.X, chains [][]*exchange.Tx) {
+func issueChains(b *testing.B, x *wallet.X, chains [][]*xtxs.Tx) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(chains))
 	for c, txs := range chains {

@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
@@ -20,9 +23,9 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -86,7 +89,7 @@ func (xn *xNode) stop() {
 		return
 	}
 	xn.hc.CloseIdleConnections()
-	http.DefaultClient.CloseIdleConnections() // the CLI's clients use the default transport
+	http.DefaultClient.CloseIdleConnections() // ethclient.Dial and http.Post use the default transport
 	xn.cancel()
 	xn.cancel = nil
 	require.NoError(xn.t, <-xn.done)
@@ -105,7 +108,7 @@ func (xn *xNode) wallet(k *wallet.Key) *wallet.X {
 }
 
 // issue issues tx and waits until it is accepted.
-func issue(t testing.TB, x *wallet.X, tx *exchange.Tx) ids.ID {
+func issue(t testing.TB, x *wallet.X, tx *xtxs.Tx) ids.ID {
 	t.Helper()
 	id, err := x.Issue(t.Context(), tx)
 	require.NoError(t, err)
@@ -181,7 +184,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 		require.Equal(t, accepted[i].String(), c.ID)
 		b, err := ids.Hex.Decode(c.Bytes)
 		require.NoError(t, err)
-		tx, err := exchange.ParseTx(b)
+		tx, err := xtxs.ParseTx(b)
 		require.NoError(t, err)
 		require.Equal(t, accepted[i], tx.ID())
 
@@ -202,7 +205,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 		require.Equal(t, tx.ID(), asJSON.Tx.ID)
 		require.NotEmpty(t, asJSON.Tx.UnsignedTx)
 		require.Len(t, asJSON.Tx.Credentials, len(tx.Creds()))
-		var asHex exchange.GetTxReply
+		var asHex xapi.GetTxReply
 		xn.call("/ext/bc/X", "avm.getTx", map[string]string{"txID": c.ID, "encoding": "hex"}, &asHex)
 		require.JSONEq(t, strconv.Quote(c.Bytes), string(asHex.Tx))
 	}
@@ -217,11 +220,11 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 	for i, c := range blocks {
 		b, err := ids.Hex.Decode(c.Bytes)
 		require.NoError(t, err)
-		blk, err := exchange.ParseBlock(b)
+		blk, err := xtxs.ParseBlock(b)
 		require.NoError(t, err)
 		require.Equal(t, c.ID, blk.ID().String())
 		require.Equal(t, uint64(i+1), blk.Height())
-		var byHeight exchange.GetBlockReply
+		var byHeight xapi.GetBlockReply
 		xn.call("/ext/bc/X", "avm.getBlockByHeight", map[string]any{"height": strconv.Itoa(i + 1)}, &byHeight)
 		require.JSONEq(t, strconv.Quote(c.Bytes), string(byHeight.Block))
 		for _, tx := range blk.Txs() {
@@ -231,7 +234,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 	require.Equal(t, accepted, inBlocks)
 
 	err := xn.client.Call(context.Background(), "/ext/index/X/vtx", "index.getLastAccepted", map[string]string{"encoding": "hex"}, nil)
-	rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+	rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
 	require.Equal(t, "no containers have been accepted", rpcErr.Message)
 }
@@ -288,7 +291,7 @@ func TestXChain(t *testing.T) {
 	accepted = append(accepted, assetID)
 	desc, err := alice.Asset(t.Context(), assetID.String())
 	require.NoError(t, err)
-	require.Equal(t, exchange.GetAssetDescriptionReply{AssetID: assetID, Name: "Cornice Test Token", Symbol: "CTT", Denomination: 2}, *desc)
+	require.Equal(t, xapi.GetAssetDescriptionReply{AssetID: assetID, Name: "Cornice Test Token", Symbol: "CTT", Denomination: 2}, *desc)
 	stale, err := alice.UTXOs(t.Context())
 	require.NoError(t, err)
 	tx, err = alice.Send(t.Context(), bob.Address(), assetID, 250_000)
@@ -308,7 +311,7 @@ func TestXChain(t *testing.T) {
 	utxos, err := alice.UTXOs(t.Context())
 	require.NoError(t, err)
 	// alice's largest AVAX UTXO, the 1 AVAX bob sent her, and her asset UTXO
-	var avaxUTXO, smallUTXO, assetUTXO *exchange.UTXO
+	var avaxUTXO, smallUTXO, assetUTXO *xtxs.UTXO
 	for _, ux := range utxos {
 		switch amount := ux.Out.(*secp256k1fx.TransferOutput).Amount; {
 		case ux.AssetID == assetID:
@@ -324,18 +327,18 @@ func TestXChain(t *testing.T) {
 	require.NotNil(t, smallUTXO)
 	require.NotNil(t, assetUTXO)
 	// in spends ux, declared as asset.
-	in := func(ux *exchange.UTXO, asset ids.ID) exchange.TransferableInput {
-		return exchange.TransferableInput{UTXOID: ux.UTXOID, AssetID: asset, In: &secp256k1fx.TransferInput{
+	in := func(ux *xtxs.UTXO, asset ids.ID) xtxs.TransferableInput {
+		return xtxs.TransferableInput{UTXOID: ux.UTXOID, AssetID: asset, In: &secp256k1fx.TransferInput{
 			Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
 		}}
 	}
 	// spend returns a BaseTx of ins (sorted here) and out, signed by signer.
-	spend := func(signer *wallet.Key, out exchange.TransferableOutput, ins ...exchange.TransferableInput) *exchange.Tx {
+	spend := func(signer *wallet.Key, out xtxs.TransferableOutput, ins ...xtxs.TransferableInput) *xtxs.Tx {
 		t.Helper()
-		slices.SortFunc(ins, func(a, b exchange.TransferableInput) int { return a.TxID.Compare(b.TxID) })
-		unsigned := &exchange.BaseTx{
+		slices.SortFunc(ins, func(a, b xtxs.TransferableInput) int { return a.TxID.Compare(b.TxID) })
+		unsigned := &xtxs.BaseTx{
 			NetworkID: b.NetworkID, BlockchainID: b.ChainID, Memo: []byte{},
-			Outs: []exchange.TransferableOutput{out}, Ins: ins,
+			Outs: []xtxs.TransferableOutput{out}, Ins: ins,
 		}
 		keys := make([]*wallet.Key, len(ins))
 		for i := range keys {
@@ -345,8 +348,8 @@ func TestXChain(t *testing.T) {
 		require.NoError(t, err)
 		return tx
 	}
-	toBob := func(asset ids.ID, amount uint64) exchange.TransferableOutput {
-		return exchange.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+	toBob := func(asset ids.ID, amount uint64) xtxs.TransferableOutput {
+		return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
 			Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{testKey(t, "bob").Address()}},
 		}}
 	}
@@ -355,19 +358,19 @@ func TestXChain(t *testing.T) {
 	noFee.TxFee = 0
 	tests := []struct {
 		name string
-		tx   func() *exchange.Tx
+		tx   func() *xtxs.Tx
 		want *regexp.Regexp
 	}{
 		{
 			name: "bad signature",
-			tx: func() *exchange.Tx {
+			tx: func() *xtxs.Tx {
 				return spend(testKey(t, "bob"), toBob(avax.AssetID, 1_000), in(avaxUTXO, avax.AssetID))
 			},
 			want: regexp.MustCompile(`^failed to verify transfer: input 0: wrong signature$`),
 		},
 		{
 			name: "spent UTXO",
-			tx: func() *exchange.Tx {
+			tx: func() *xtxs.Tx {
 				tx, err := b.Send(ewoq, stale, testKey(t, "bob").Address(), avax.AssetID, 1_000)
 				require.NoError(t, err)
 				return tx
@@ -376,12 +379,12 @@ func TestXChain(t *testing.T) {
 		},
 		{
 			name: "insufficient funds",
-			tx:   func() *exchange.Tx { return spend(ewoq, toBob(avax.AssetID, avaxAmount+1), in(avaxUTXO, avax.AssetID)) },
+			tx:   func() *xtxs.Tx { return spend(ewoq, toBob(avax.AssetID, avaxAmount+1), in(avaxUTXO, avax.AssetID)) },
 			want: regexp.MustCompile(`^insufficient funds: asset ` + avaxID + `: inputs \d+ < outputs plus fee \d+$`),
 		},
 		{
 			name: "missing fee",
-			tx: func() *exchange.Tx {
+			tx: func() *xtxs.Tx {
 				tx, err := noFee.Send(ewoq, utxos, testKey(t, "bob").Address(), avax.AssetID, 1_000)
 				require.NoError(t, err)
 				return tx
@@ -390,7 +393,7 @@ func TestXChain(t *testing.T) {
 		},
 		{
 			name: "wrong asset",
-			tx: func() *exchange.Tx {
+			tx: func() *xtxs.Tx {
 				// The asset UTXO declared as AVAX: the amounts add up, the UTXO's asset does not.
 				amount := assetUTXO.Out.(*secp256k1fx.TransferOutput).Amount + 1_000_000_000 - fee
 				return spend(ewoq, toBob(avax.AssetID, amount), in(assetUTXO, avax.AssetID), in(smallUTXO, avax.AssetID))
@@ -401,7 +404,7 @@ func TestXChain(t *testing.T) {
 	before := xn.state(alice, bob)
 	for _, tt := range tests {
 		_, err := alice.Issue(t.Context(), tt.tx())
-		rpcErr, ok := errors.AsType[*wallet.RPCError](err)
+		rpcErr, ok := errors.AsType[*jsonrpc.Error](err)
 		require.True(t, ok, "%s: %v", tt.name, err)
 		require.Equal(t, -32000, rpcErr.Code)
 		require.Regexp(t, tt.want, rpcErr.Message, tt.name)

@@ -164,7 +164,7 @@ func (s *subnets) sync(ctx context.Context) error {
 	for _, id := range s.n.cfg.TrackSubnets {
 		subnetIDs[id] = struct{}{}
 	}
-	return errors.Join(s.refreshValidators(subnetIDs), s.syncUptimes())
+	return errors.Join(s.refreshValidators(subnetIDs), s.syncUptimes(), s.n.primaryUptime.sync(s.p))
 }
 
 // shouldRun reports whether chain bc should be created now: its VM is one this node has, it is

@@ -9,7 +9,7 @@ import (
 )
 
 // Errors of the wallet. They are ours: the reference node has no wallet of its own, and its
-// Go wallet (wallet/chain/x) words them differently. The node's refusals come back as *RPCError
+// Go wallet (wallet/chain/x) words them differently. The node's refusals come back as *jsonrpc.Error
 // with the node's text (platform-exchange.md §6.5: issueTx errors are returned raw).
 var (
 	// ErrInvalidKey is returned for a private key that is neither `PrivateKey-<CB58>` nor 32 bytes
@@ -40,15 +40,6 @@ var (
 	// ErrChainIDInUse refuses a new L1 whose EVM chain ID another chain has. cornice's own text.
 	ErrChainIDInUse = errors.New("EVM chain ID already in use")
 )
-
-// RPCError is an error reply of the node: its JSON-RPC code and message.
-type RPCError struct {
-	Code    int
-	Message string
-}
-
-// Error returns the node's message.
-func (e *RPCError) Error() string { return e.Message }
 
 // insufficientFundsError names the asset and the amounts.
 func insufficientFundsError(assetID ids.ID, have, need uint64) error {

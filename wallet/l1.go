@@ -16,7 +16,8 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // SubnetEVMID is the VM of L1 EVM chains, `srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy`
@@ -166,8 +167,8 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 // the node (info.getNodeID) as its validator of req.Weight and req.Balance, unless it is
 // converted already (platform.getSubnet).
 func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait time.Duration) error {
-	var subnet platform.GetSubnetReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
+	var subnet api.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
 		return fmt.Errorf("read subnet %s: %w", res.SubnetID, err)
 	}
 	if subnet.ConversionID != ids.Empty {
@@ -197,7 +198,7 @@ func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait ti
 // whose CreateChainTx never came: controlled by exactly owners (L1SubnetOwners) with threshold 1,
 // with no chain and not converted (findSubnet). Otherwise the result is empty.
 func findL1(ctx context.Context, p *P, genesis []byte, owners []ids.ShortID) (L1Result, bool, error) {
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	if err := p.client.Call(ctx, pPath, "platform.getBlockchains", nil, &list); err != nil {
 		return L1Result{}, false, fmt.Errorf("list blockchains: %w", err)
 	}
@@ -225,7 +226,7 @@ func chainIDUser(ctx context.Context, p *P, id *big.Int) (string, error) {
 	if err := p.client.Call(ctx, cChainRPCPath, "eth_chainId", []any{}, &c); err == nil && c.ToInt().Cmp(id) == 0 {
 		return "the C-Chain", nil
 	}
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	if err := p.client.Call(ctx, pPath, "platform.getBlockchains", nil, &list); err != nil {
 		return "", fmt.Errorf("list blockchains: %w", err)
 	}
@@ -250,9 +251,9 @@ func chainIDUser(ctx context.Context, p *P, id *big.Int) (string, error) {
 
 // readCreateChainTx reads the tx txID with platform.getTx and returns it if it is a
 // CreateChainTx, or nil.
-func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*platform.CreateChainTx, error) {
-	var reply platform.GetTxReply
-	if err := client.Call(ctx, pPath, "platform.getTx", platform.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
+func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*txs.CreateChainTx, error) {
+	var reply api.GetTxReply
+	if err := client.Call(ctx, pPath, "platform.getTx", api.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
 		return nil, err
 	}
 	var s string
@@ -263,31 +264,31 @@ func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*platf
 	if err != nil {
 		return nil, err
 	}
-	tx, err := platform.ParseTx(b)
+	tx, err := txs.ParseTx(b)
 	if err != nil {
 		return nil, err
 	}
-	cc, _ := tx.Unsigned().(*platform.CreateChainTx)
+	cc, _ := tx.Unsigned().(*txs.CreateChainTx)
 	return cc, nil
 }
 
 // findSubnet returns the first subnet of platform.getSubnets that exactly owners control with
 // threshold 1, that has none of chains and is not converted (platform.getSubnet), or ids.Empty.
-func findSubnet(ctx context.Context, p *P, chains []platform.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
+func findSubnet(ctx context.Context, p *P, chains []api.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
 	withChain := make(map[ids.ID]bool, len(chains))
 	for _, bc := range chains {
 		withChain[bc.SubnetID] = true
 	}
-	var list platform.GetSubnetsReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnets", platform.GetSubnetsArgs{}, &list); err != nil {
+	var list api.GetSubnetsReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnets", api.GetSubnetsArgs{}, &list); err != nil {
 		return ids.Empty, fmt.Errorf("list subnets: %w", err)
 	}
 	for _, s := range list.Subnets {
 		if s.ID == ids.Empty || withChain[s.ID] || s.Threshold != 1 || !controlledBy(p, s.ControlKeys, owners) {
 			continue
 		}
-		var subnet platform.GetSubnetReply
-		if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
+		var subnet api.GetSubnetReply
+		if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
 			return ids.Empty, fmt.Errorf("read subnet %s: %w", s.ID, err)
 		}
 		if subnet.ConversionID == ids.Empty {

@@ -25,7 +25,7 @@ import (
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/exchange"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
 )
 
 // exampleL1Genesis is the example L1 genesis that ships with cornice.
@@ -167,8 +167,8 @@ func TestCreateL1(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, first.Reused)
 	require.NotEqual(t, ids.Empty, first.BlockchainID)
-	var subnet platform.GetSubnetReply
-	require.NoError(t, client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: first.SubnetID}, &subnet))
+	var subnet api.GetSubnetReply
+	require.NoError(t, client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: first.SubnetID}, &subnet))
 	require.NotEqual(t, ids.Empty, subnet.ConversionID)
 	require.Equal(t, first.BlockchainID, subnet.ManagerChainID)
 	var chainID string

@@ -16,7 +16,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node/vmset"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -50,7 +50,7 @@ func newPSendCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.Send(ctx, to, amount)
 				return tx, nil, err
 			})
@@ -73,7 +73,7 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 			fs.StringVar(&owner, "owner", "", "owner's P-Chain `address`; default the key's")
 		},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.CreateSubnet(ctx, owner)
 				if err != nil {
 					return nil, nil, err
@@ -121,7 +121,7 @@ func newPCreateChainCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--genesis: %w", err)
 			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.CreateChain(ctx, subnetID, name, vmID, genesis)
 				if err != nil {
 					return nil, nil, err
@@ -175,7 +175,7 @@ func parseVMID(s string) (ids.ID, error) {
 
 // runP is runTx on the key's P-Chain wallet: it prints "status: Committed" once the node commits
 // the tx.
-func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *platform.Tx, extra []string, err error)) error {
+func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *txs.Tx, extra []string, err error)) error {
 	return runTx(ctx, stdout, f, wallet.NewP, build, "Committed")
 }
 
@@ -241,12 +241,12 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 			if len(vals) == 0 {
 				return errNoValidator
 			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, vals)
 				if err != nil {
 					return nil, nil, err
 				}
-				conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+				conv, ok := tx.Unsigned().(*txs.ConvertSubnetToL1Tx)
 				if !ok {
 					return nil, nil, fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
 				}
@@ -258,7 +258,7 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 
 // validationIDLines returns a "validationID" pair for each of vals, in their order: the tx sorts
 // its validators by node ID, and validator i of the tx has ValidationID(i).
-func validationIDLines(conv *platform.ConvertSubnetToL1Tx, vals []wallet.L1Validator) []string {
+func validationIDLines(conv *txs.ConvertSubnetToL1Tx, vals []wallet.L1Validator) []string {
 	var out []string
 	for _, v := range vals {
 		for i := range conv.Validators {
@@ -335,11 +335,11 @@ func parseL1Validator(nodeID, blsKey, pop, prefix string) (wallet.L1Validator, e
 	if v.NodeID, err = ids.NodeIDFromString(nodeID); err != nil {
 		return v, fmt.Errorf("--%snode-id: %q is not a node ID: expected NodeID-<CB58>, as info.getNodeID answers", prefix, nodeID)
 	}
-	pk, err := decodeHexFlag(prefix+"bls-key", blsKey, platform.BLSPublicKeyLen)
+	pk, err := decodeHexFlag(prefix+"bls-key", blsKey, txs.BLSPublicKeyLen)
 	if err != nil {
 		return v, err
 	}
-	sig, err := decodeHexFlag(prefix+"pop", pop, platform.BLSSignatureLen)
+	sig, err := decodeHexFlag(prefix+"pop", pop, txs.BLSSignatureLen)
 	if err != nil {
 		return v, err
 	}
@@ -366,7 +366,7 @@ func newPIncreaseBalanceCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"validation-id", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*txs.Tx, error) {
 				return p.IncreaseBalance(ctx, validationID, amount)
 			})
 		},
@@ -390,7 +390,7 @@ func newPDisableValidatorCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"validation-id"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*txs.Tx, error) {
 				return p.DisableValidator(ctx, validationID)
 			})
 		},
@@ -405,13 +405,13 @@ func registerValidationIDFlag(fs *pflag.FlagSet, vid *string) {
 // runValidatorTx is runP for a tx on the one L1 validator whose --validation-id is vid: build
 // makes the tx, and no extra lines are printed.
 func (f *walletFlags) runValidatorTx(ctx context.Context, stdout io.Writer, vid string,
-	build func(context.Context, *wallet.P, ids.ID) (*platform.Tx, error),
+	build func(context.Context, *wallet.P, ids.ID) (*txs.Tx, error),
 ) error {
 	validationID, err := parseIDFlag("validation-id", vid)
 	if err != nil {
 		return err
 	}
-	return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+	return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 		tx, err := build(ctx, p, validationID)
 		return tx, nil, err
 	})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -31,9 +31,9 @@ func TestValidatorsFlag(t *testing.T) {
 		wantMsg string
 	}{
 		{name: "all fields", spec: "node-id=" + node.String() + ",bls-key=" + pk + ",pop=" + sig + ",weight=7,balance=9",
-			want: wallet.L1Validator{NodeID: node, Weight: 7, Balance: 9, Signer: platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
+			want: wallet.L1Validator{NodeID: node, Weight: 7, Balance: 9, Signer: txs.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
 		{name: "any order, no balance", spec: "weight=7, pop=" + sig + ",node-id=" + node.String() + ",bls-key=0x" + pk,
-			want: wallet.L1Validator{NodeID: node, Weight: 7, Signer: platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
+			want: wallet.L1Validator{NodeID: node, Weight: 7, Signer: txs.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}}},
 		{name: "unknown field", spec: "node-id=" + node.String() + ",key=1", wantErr: errValidatorSpec, wantMsg: `unknown field "key"`},
 		{name: "no value", spec: "node-id", wantErr: errValidatorSpec, wantMsg: "node-id has no value"},
 		{name: "twice", spec: "weight=1,weight=2", wantErr: errValidatorSpec, wantMsg: "weight given twice"},
@@ -70,8 +70,8 @@ func TestValidatorsFlag(t *testing.T) {
 // FuzzValidatorsFlag parses arbitrary --validator values: it never panics, and a value it takes
 // gives the same validator again when written out in canonical form.
 func FuzzValidatorsFlag(f *testing.F) {
-	f.Add("node-id=NodeID-111111111111111111116DBWJs,bls-key=0x" + strings.Repeat("ab", platform.BLSPublicKeyLen) +
-		",pop=" + strings.Repeat("cd", platform.BLSSignatureLen) + ",weight=1,balance=2")
+	f.Add("node-id=NodeID-111111111111111111116DBWJs,bls-key=0x" + strings.Repeat("ab", txs.BLSPublicKeyLen) +
+		",pop=" + strings.Repeat("cd", txs.BLSSignatureLen) + ",weight=1,balance=2")
 	f.Add("weight=1,weight=2")
 	f.Add("node-id")
 	f.Fuzz(func(t *testing.T, s string) {

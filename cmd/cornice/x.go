@@ -4,10 +4,11 @@ import (
 	"context"
 	"io"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -42,7 +43,7 @@ func newXSendCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*exchange.Tx, []string, error) {
+			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
 				desc, err := x.Asset(ctx, asset)
 				if err != nil {
 					return nil, nil, err
@@ -75,7 +76,7 @@ func newXCreateAssetCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"name", "symbol", "supply"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*exchange.Tx, []string, error) {
+			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
 				tx, err := x.CreateAsset(ctx, name, symbol, denomination, supply)
 				if err != nil {
 					return nil, nil, err
@@ -88,6 +89,6 @@ func newXCreateAssetCmd(stdout io.Writer) *cobra.Command {
 
 // runX is runTx on the key's X-Chain wallet: it prints "status: Accepted" once the node accepts
 // the tx.
-func (f *walletFlags) runX(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.X) (tx *exchange.Tx, extra []string, err error)) error {
+func (f *walletFlags) runX(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.X) (tx *xtxs.Tx, extra []string, err error)) error {
 	return runTx(ctx, stdout, f, wallet.NewX, build, "Accepted")
 }

@@ -31,9 +31,16 @@ func For(cfg config.Config) node.VMs {
 			TxFee:            fees.TxFee,
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
-		genesis.EVMID:    evm.Factory{Config: evmCfg},
+		// The C-Chain: ACP-176 from the schedule's Fortuna on, its times in eth_getChainConfig.
+		genesis.EVMID:    evm.Factory{Config: cChainConfig(evmCfg, cfg.Upgrades)},
 		node.SubnetEVMID: evm.L1Factory{Config: evmCfg},
 	}
+}
+
+// cChainConfig is c with the C-Chain's upgrade schedule u (an L1 takes its own from its genesis).
+func cChainConfig(c evm.Config, u config.Upgrades) evm.Config {
+	c.Upgrades = &u
+	return c
 }
 
 // logsBlockRangeCap turns --evm-logs-block-range-cap into evm.Config's field: 0 means no cap,

@@ -2,6 +2,7 @@ package vmset_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -41,4 +42,19 @@ func TestForEVMConfig(t *testing.T) {
 			require.Equal(t, tt.want, l1.Config.LogsBlockRangeCap)
 		})
 	}
+}
+
+// TestForCChainUpgrades checks that the C-Chain gets the node's upgrade schedule (ACP-176 from
+// its Fortuna time, the times eth_getChainConfig shows) and the L1s none.
+func TestForCChainUpgrades(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.Upgrades.FortunaTime = cfg.Upgrades.FortunaTime.Add(time.Hour)
+	vms := vmset.For(cfg)
+	c, ok := vms[genesis.EVMID].(evm.Factory)
+	require.True(t, ok)
+	require.Equal(t, &cfg.Upgrades, c.Config.Upgrades)
+	l1, ok := vms[node.SubnetEVMID].(evm.L1Factory)
+	require.True(t, ok)
+	require.Nil(t, l1.Config.Upgrades)
 }
