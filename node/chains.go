@@ -125,8 +125,9 @@ func (r chainRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Han
 // platformVMID is the P-Chain's VM, `rWhpuQPF…` (node-api.md §3.10).
 var platformVMID = ids.FromName("platformvm")
 
-// VMs maps a VM's ID to the factory of its chains: the VMs this node can run. Package node links
-// no VM itself; cmd/cornice hands it every VM (see docs/decisions.md).
+// VMs maps a VM's ID to the factory of its chains: the VMs this node can run besides the P-Chain's,
+// which is built in. Package node links no go-ethereum VM; vmset.For (node/vmset) builds the map of
+// every VM the binary links (see docs/decisions.md).
 type VMs map[ids.ID]chains.Factory
 
 // primaryNetwork builds the local network's genesis, aliases the X and C chains to the IDs it
