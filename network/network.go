@@ -257,7 +257,7 @@ func (n *Network) upgrade(conn net.Conn, inbound bool, want ids.NodeID) bool {
 	if inbound {
 		tconn = tls.Server(conn, n.tls)
 	} else {
-		tconn = tls.Client(conn, n.tls)
+		tconn = tls.Client(conn, dialTLSConfig(n.cfg.Cert, want))
 	}
 	ctx, cancel := context.WithTimeout(n.ctx, n.cfg.HandshakeTimeout)
 	err := tconn.HandshakeContext(ctx)

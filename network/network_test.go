@@ -307,6 +307,15 @@ func TestRefusedPeers(t *testing.T) {
 		require.Empty(t, b2.Peers())
 		require.Len(t, b1.Peers(), 1)
 	})
+	t.Run("another node at the dialled address", func(t *testing.T) {
+		b := startNode(t, nodeOpts{cfg: func(c *Config) {
+			c.Bootstrappers = []Bootstrapper{{NodeID: ids.NodeID{1}, IP: a.addr}}
+		}})
+		// b aborts the TLS handshake on a's certificate: a never sees b as a peer.
+		require.Eventually(t, func() bool { return testutil.ToFloat64(a.metrics.tlsRejected) > 0 }, waitFor, 10*time.Millisecond)
+		require.Empty(t, b.Peers())
+		require.NotContains(t, a.peerIDs(), b.NodeID())
+	})
 	t.Run("non-validator when validators are required", func(t *testing.T) {
 		strict := startNode(t, nodeOpts{cfg: func(c *Config) { c.RequireValidatorToConnect = true }})
 		b := startNode(t, nodeOpts{boot: []*testNode{strict}})
