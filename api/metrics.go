@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // metrics are the server's Prometheus collectors.
@@ -72,6 +73,8 @@ type dispatch struct {
 	log      *slog.Logger
 	clock    clock.Clock
 	deadline time.Duration
+	// limits are the node-wide bounds every request's context carries (jsonrpc.Limits).
+	limits *jsonrpc.Limits
 }
 
 func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -82,10 +85,10 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer d.metrics.inFlight.Dec()
 	start := d.clock.Now()
 
-	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
-	// connections (websockets) outlive the request and keep the plain context.
+	// The request deadline and limits are set here, once for every API (STYLE.md rule 5).
+	// Upgraded connections (websockets) outlive the request and keep the plain context.
 	if !isUpgrade(r) {
-		ctx, cancel := context.WithTimeout(r.Context(), d.deadline)
+		ctx, cancel := context.WithTimeout(jsonrpc.WithLimits(r.Context(), d.limits), d.deadline)
 		defer cancel()
 		r = r.WithContext(ctx)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // Server is the node's HTTP server. Create it with New, add routes, call Listen to bind, Serve to
@@ -48,6 +49,7 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		log:      log,
 		clock:    clock.Real{},
 		deadline: cfg.WriteTimeout,
+		limits:   jsonrpc.NewLimits(cfg.BatchResponseMaxSize, cfg.HeavyCalls),
 	}
 	h = newHostFilter(cfg.AllowedHosts, h)
 	h = newCORS(cfg.AllowedOrigins, h)

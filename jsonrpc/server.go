@@ -48,6 +48,39 @@ type state struct {
 	// enc writes into out. Its HTML escaping stays on, as in the reference's json.Encoder
 	// (node-api.md §1.3). Every Encode appends a '\n' that the engine removes.
 	enc *json.Encoder
+	// limits are the request's, looked up on first use (nil until then).
+	limits *Limits
+	// heavy is set while the request holds a heavy-call slot of limits.
+	heavy bool
+}
+
+// limitsOf returns the limits of the request st serves, ctx being its context.
+func (st *state) limitsOf(ctx context.Context) *Limits {
+	if st.limits == nil {
+		st.limits = LimitsFrom(ctx)
+	}
+	return st.limits
+}
+
+// acquireHeavy takes a heavy-call slot for the request, once: later calls of a batch that holds
+// one do not take another. It fails only when ctx is done first.
+func (st *state) acquireHeavy(ctx context.Context) error {
+	if st.heavy {
+		return nil
+	}
+	if err := st.limitsOf(ctx).acquire(ctx); err != nil {
+		return err
+	}
+	st.heavy = true
+	return nil
+}
+
+// releaseHeavy returns the slot taken by acquireHeavy, if any, once the response is written.
+func (st *state) releaseHeavy() {
+	if st.heavy {
+		st.limits.release()
+		st.heavy = false
+	}
 }
 
 // NewServer returns a server for service, with no methods yet; add them with Register. log receives
@@ -90,6 +123,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	st := s.getState()
 	defer s.putState(st)
+	// Deferred after putState, so it runs first: the slot is held until the response is written.
+	defer st.releaseHeavy()
 	if err := readBody(w, r, &st.body); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeText(w, http.StatusRequestEntityTooLarge, textTooLarge)
@@ -108,6 +143,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		res = s.handle(r.Context(), &env, st, false)
 	}
 
+	if res.busy {
+		writeText(w, http.StatusServiceUnavailable, textBusy)
+		return
+	}
 	h := w.Header()
 	if res.ran {
 		// Set only once a method ran, as gorilla does (node-api.md §1.3).
@@ -134,6 +173,7 @@ type outcome struct {
 	ran       bool  // a handler was invoked
 	wrote     bool  // a response was appended to the output
 	encodeErr error // a single call's result could not be encoded; nothing was appended
+	busy      bool  // a heavy call got no slot before the request's context was done
 }
 
 // handle processes one call and appends its response object, without a trailing newline, to
@@ -158,6 +198,11 @@ func (s *Server) handle(ctx context.Context, env *envelope, st *state, inBatch b
 		}
 		s.appendError(st, CodeServer, err.Error(), nil, env.id)
 		return outcome{wrote: true}
+	}
+	if m.heavy {
+		if err := st.acquireHeavy(ctx); err != nil {
+			return outcome{busy: true}
+		}
 	}
 	return s.run(ctx, m, env, st, inBatch)
 }
@@ -324,5 +369,6 @@ func (s *Server) putState(st *state) {
 	}
 	st.body.Reset()
 	st.out.Reset()
+	st.limits = nil
 	s.states.Put(st)
 }

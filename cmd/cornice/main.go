@@ -66,6 +66,10 @@ func vms(cfg config.Config) node.VMs {
 	if n := cfg.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
 		logsCap = int(n)
 	}
+	evmCfg := evm.Config{
+		LogsBlockRangeCap:    logsCap,
+		BatchResponseMaxSize: config.LimitValue(cfg.HTTPBatchResponseMaxSize),
+	}
 	return node.VMs{
 		genesis.AVMID: exchange.Factory{
 			CortinaTime:      cfg.Upgrades.CortinaTime,
@@ -73,10 +77,10 @@ func vms(cfg config.Config) node.VMs {
 			TxFee:            fees.TxFee,
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
-		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+		genesis.EVMID: evm.Factory{Config: evmCfg},
 		// L1 chains of the Subnet-EVM VM (issue #6 §1): fee config, precompiles and upgrades
 		// from each chain's genesis and upgrade file, with the C-Chain's settings.
-		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
+		node.SubnetEVMID: evm.L1Factory{Config: evmCfg},
 	}
 }
 

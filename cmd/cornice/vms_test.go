@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
 )
 
@@ -34,5 +35,25 @@ func TestVMsEVMConfig(t *testing.T) {
 			require.True(t, ok)
 			require.Equal(t, tt.want, f.Config.LogsBlockRangeCap)
 		})
+	}
+}
+
+// TestVMsBatchResponseCap checks that --http-batch-response-max-size reaches the C-Chain's and
+// the L1s' factories, with 0 (no cap) as evm.Config's negative value.
+func TestVMsBatchResponseCap(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, evm.DefaultBatchResponseMaxSize, config.DefaultHTTPBatchResponseMaxSize)
+	for _, tt := range []struct {
+		cap  uint64
+		want int
+	}{{config.DefaultHTTPBatchResponseMaxSize, 25_000_000}, {1000, 1000}, {0, -1}} {
+		cfg := config.Default()
+		cfg.HTTPBatchResponseMaxSize = tt.cap
+		c, ok := vms(cfg)[genesis.EVMID].(evm.Factory)
+		require.True(t, ok)
+		require.Equal(t, tt.want, c.Config.BatchResponseMaxSize)
+		l1, ok := vms(cfg)[node.SubnetEVMID].(evm.L1Factory)
+		require.True(t, ok)
+		require.Equal(t, tt.want, l1.Config.BatchResponseMaxSize)
 	}
 }

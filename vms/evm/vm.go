@@ -398,7 +398,7 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 // served by one go-ethereum rpc server.
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{
-		"/rpc": vm.rpc,
+		"/rpc": vm.rpcHandler(),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
 	}, nil
 }
