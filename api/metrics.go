@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -13,7 +12,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/cornice-node/cornice/clock"
-	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // metrics are the server's Prometheus collectors.
@@ -73,8 +71,6 @@ type dispatch struct {
 	log      *slog.Logger
 	clock    clock.Clock
 	deadline time.Duration
-	// limits are the node-wide bounds every request's context carries (jsonrpc.Limits).
-	limits *jsonrpc.Limits
 }
 
 func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -85,19 +81,28 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer d.metrics.inFlight.Dec()
 	start := d.clock.Now()
 
-	// The request deadline and limits are set here, once for every API (STYLE.md rule 5).
-	// Upgraded connections (websockets) outlive the request and keep the plain context.
+	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
+	// connections (websockets) outlive the request and keep the plain context.
 	if !isUpgrade(r) {
-		ctx, cancel := context.WithTimeout(jsonrpc.WithLimits(r.Context(), d.limits), d.deadline)
-		defer cancel()
+		ctx, release := withDeadline(r.Context(), d.clock, d.deadline)
+		defer release()
 		r = r.WithContext(ctx)
 	}
-	rec := &recorder{ResponseWriter: w}
-	h.ServeHTTP(rec, r)
+	// The status is only logged: without Debug logging, the handler gets w itself.
+	logged := d.log.Enabled(r.Context(), slog.LevelDebug)
+	var rec *recorder
+	if logged {
+		rec = &recorder{ResponseWriter: w}
+		w = rec
+	}
+	h.ServeHTTP(w, r)
 
 	elapsed := d.clock.Now().Sub(start)
 	d.metrics.requests.WithLabelValues(label, method).Inc()
 	d.metrics.duration.WithLabelValues(label, method).Observe(elapsed.Seconds())
+	if !logged {
+		return
+	}
 	d.log.LogAttrs(r.Context(), slog.LevelDebug, "API request",
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),

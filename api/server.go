@@ -42,6 +42,7 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: log, router: newRouter()}
+	limits := jsonrpc.NewLimits(cfg.BatchResponseMaxSize, cfg.HeavyCalls)
 
 	var h http.Handler = &dispatch{
 		router:   s.router,
@@ -49,7 +50,6 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		log:      log,
 		clock:    clock.Real{},
 		deadline: cfg.WriteTimeout,
-		limits:   jsonrpc.NewLimits(cfg.BatchResponseMaxSize, cfg.HeavyCalls),
 	}
 	h = newHostFilter(cfg.AllowedHosts, h)
 	h = newCORS(cfg.AllowedOrigins, h)
@@ -69,6 +69,11 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		WriteTimeout:      cfg.WriteTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		// Every request's context carries the node-wide limits (jsonrpc.Limits), set once here
+		// rather than per request.
+		BaseContext: func(net.Listener) context.Context {
+			return jsonrpc.WithLimits(context.Background(), limits)
+		},
 	}
 	return s, nil
 }
