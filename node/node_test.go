@@ -6,9 +6,11 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -28,7 +31,6 @@ func stakerConfig(t *testing.T) config.Config {
 	cfg.StakingTLSKeyFile = filepath.Join("..", "testdata", "local-stakers", "staker1.key")
 	cfg.StakingTLSCertFile = filepath.Join("..", "testdata", "local-stakers", "staker1.crt")
 	cfg.StakingSignerKeyFile = filepath.Join("..", "testdata", "local-stakers", "signer1.key")
-	cfg.StakingPort = 9651
 	return cfg
 }
 
@@ -89,33 +91,16 @@ var update = flag.Bool("update", false, "rewrite the expected replies in testdat
 func TestWire(t *testing.T) {
 	t.Parallel()
 	n := start(t, stakerConfig(t))
+	// The files show the default staking port; the node under test binds a free one.
+	port := strconv.Itoa(n.StakingAddr().(*net.TCPAddr).Port)
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			var out strings.Builder
-			var got string
-			for i, text := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-				switch {
-				case strings.HasPrefix(text, "--> "):
-					path, body, _ := strings.Cut(strings.TrimPrefix(text, "--> "), " ")
-					resp, reply := post(t, n.url+path, body)
-					got = "<-- " + resp.Status[:3] + " " + strings.TrimSuffix(reply, "\n")
-					out.WriteString(text + "\n" + got + "\n")
-				case strings.HasPrefix(text, "<-- "):
-					if !*update {
-						require.Equal(t, text, got, "%s:%d", file, i+1)
-					}
-				default:
-					out.WriteString(text + "\n")
-				}
-			}
-			if *update {
-				require.NoError(t, os.WriteFile(file, []byte(out.String()), 0o644))
-			}
+			jsonrpctest.ReplayRewrite(t, n.url, file, *update, func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte("127.0.0.1:"+port), []byte("127.0.0.1:9651"))
+			})
 		})
 	}
 }

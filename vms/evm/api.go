@@ -22,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
@@ -86,11 +87,12 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	return srv, nil
 }
 
-// rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server behind
-// the node's heavy-call bound (jsonrpc.Gate), which batches and the calls
-// isHeavyRPC names wait for.
+// rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server, each
+// reply ending in a newline (newlineHandler), behind the node's heavy-call
+// bound (jsonrpc.Gate), which batches and the calls isHeavyRPC names wait
+// for.
 func (vm *VM) rpcHandler() http.Handler {
-	return jsonrpc.Gate(vm.rpc, isHeavyRPC)
+	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC)
 }
 
 // isHeavyRPC reports whether a method's reply may run to megabytes: log
@@ -106,8 +108,9 @@ func isHeavyRPC(method []byte) bool {
 // web3API is the web3 namespace.
 type web3API struct{ vm *VM }
 
-// ClientVersion is web3_clientVersion.
-func (a *web3API) ClientVersion() string { return a.vm.cfg.ClientVersion }
+// ClientVersion is web3_clientVersion: the node's version string,
+// cornice/<version> (DESIGN.md decision 6), as info.getNodeVersion's.
+func (a *web3API) ClientVersion() string { return config.Current() }
 
 // Sha3 is web3_sha3: the Keccak-256 of input.
 func (a *web3API) Sha3(input hexutil.Bytes) hexutil.Bytes { return crypto.Keccak256(input) }
