@@ -21,9 +21,10 @@ const (
 
 // DefaultHeavyCalls is how many heavy requests (jsonrpc.RegisterHeavy methods, batches calling
 // one, and the EVM chains' batches and log queries) the node serves at once by default. Each may
-// hold a batch response of up to the cap and one heavy reply; four keep 20 abusive clients in
-// parallel under 500 MB (docs/benchmarks.md) while a range call takes about 4 ms.
-const DefaultHeavyCalls = 4
+// hold a batch response of up to the cap and one heavy reply. Two, as many as the reference
+// machine has cores, kept 20 abusive clients in parallel at 241 MiB and light calls answered
+// fastest; four let memory reach 350 MiB and light calls wait longer (docs/benchmarks.md).
+const DefaultHeavyCalls = 2
 
 // maxConcurrentStreams is the HTTP/2 stream limit per connection (node-api.md §2.1).
 const maxConcurrentStreams = 64

@@ -69,7 +69,7 @@ type Config struct {
 	HTTPBatchResponseMaxSize uint64
 	// HTTPHeavyCalls bounds how many heavy requests (ranges of containers, pages of UTXOs, wide
 	// log queries, batches holding one) the node serves at once (--http-heavy-calls); the others
-	// wait for a slot, light calls never do. Default 4 (DefaultHTTPHeavyCalls). Zero, the zero
+	// wait for a slot, light calls never do. Default 2 (DefaultHTTPHeavyCalls). Zero, the zero
 	// value, means no bound.
 	HTTPHeavyCalls uint64
 
@@ -172,7 +172,7 @@ const (
 // Defaults of the API limits (issue #11 §6): the batch response cap is go-ethereum's.
 const (
 	DefaultHTTPBatchResponseMaxSize = 25_000_000
-	DefaultHTTPHeavyCalls           = 4
+	DefaultHTTPHeavyCalls           = 2
 )
 
 // LimitValue converts a limit of Config, whose 0 means no limit, to the convention of the

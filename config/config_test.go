@@ -31,7 +31,7 @@ func TestDefault(t *testing.T) {
 		HTTPIdleTimeout:          120 * time.Second,
 		HTTPShutdownTimeout:      10 * time.Second,
 		HTTPBatchResponseMaxSize: 25_000_000,
-		HTTPHeavyCalls:           4,
+		HTTPHeavyCalls:           2,
 		APIInfoEnabled:           true,
 		APIHealthEnabled:         true,
 		APIMetricsEnabled:        true,
