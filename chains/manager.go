@@ -297,7 +297,8 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *pipeline, err error
 		}
 	}
 	log = log.With("alias", aliases[0])
-	log.Info("chain created", "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
+	// The one line per chain at info: the registry's own events are at debug.
+	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
 	return &pipeline{
 		m:       m,
 		chainID: id,

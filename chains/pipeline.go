@@ -122,6 +122,10 @@ func (p *pipeline) waitGap(ctx context.Context) bool {
 	}
 }
 
+// txCounter is a block that says how many transactions it holds, for its log line; a block that
+// is not one counts its indexed transactions.
+type txCounter interface{ TxCount() int }
+
 // accept writes blk's changes, its index entries and the chain's new
 // last-accepted pointer in one batch, commits it, then tells the VM and
 // the subscribers. If it fails before the commit, nothing of blk is
@@ -156,7 +160,16 @@ func (p *pipeline) accept(ctx context.Context, blk Block) error {
 	p.lastID, p.height = blkID, height
 	p.mu.Unlock()
 	p.lastAt = p.m.clock.Now()
-	p.log.Debug("block accepted", "blockID", blkID.String(), "height", height, "txs", len(txs))
+	if p.log.Enabled(ctx, slog.LevelInfo) {
+		// One line per block at info, so that a user sees the chain move; a block holds many
+		// transactions under load, so this costs little (docs/benchmarks.md).
+		n := len(txs)
+		if c, ok := blk.(txCounter); ok {
+			n = c.TxCount()
+		}
+		p.log.Info("block accepted", "height", height, "blockID", blkID.String(), "txs", n,
+			"time", blk.Timestamp().UTC().Format(time.RFC3339))
+	}
 
 	// The block is on disk: subscribers hear of it even if the VM fails
 	// to take it in, which halts the chain.

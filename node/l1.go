@@ -207,7 +207,7 @@ func (s *subnets) create(ctx context.Context, bc platform.Blockchain) error {
 	if err := s.serveValidators(bc.ID, bc.SubnetID); err != nil {
 		return err
 	}
-	s.n.log.Info("subnet chain started", "chainID", bc.ID.String(), "subnetID", bc.SubnetID.String(),
+	s.n.log.Debug("subnet chain started", "chainID", bc.ID.String(), "subnetID", bc.SubnetID.String(),
 		"name", bc.Name, "vmID", bc.VMID.String())
 	return nil
 }

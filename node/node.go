@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -219,7 +220,19 @@ func (n *Node) Run(ctx context.Context) error {
 	}
 }
 
+// logStart says the node serves, and which chains run: each was logged once as it was created
+// ("chain created"), and this line names them all, or "none" on a network without a built-in
+// genesis.
 func (n *Node) logStart() {
+	var running []string
+	for _, c := range n.chains.Chains() {
+		alias, _ := n.chains.PrimaryAlias(c.ID)
+		running = append(running, alias)
+	}
+	chains := strings.Join(running, ",")
+	if chains == "" {
+		chains = "none"
+	}
 	n.log.Info("cornice node started",
 		"version", config.Current(),
 		"nodeID", n.nodeID.String(),
@@ -228,11 +241,8 @@ func (n *Node) logStart() {
 		"dataDir", n.cfg.DataDir,
 		"networkID", n.cfg.NetworkID,
 		"networkName", config.NetworkName(n.cfg.NetworkID),
+		"chains", chains,
 	)
-	for _, c := range n.chains.Chains() {
-		alias, _ := n.chains.PrimaryAlias(c.ID)
-		n.log.Info("chain", "alias", alias, "chainID", c.ID.String(), "vmID", c.VMID.String())
-	}
 }
 
 // shutdown stops the HTTP server (waiting for the Serve goroutine) and closes the database.
