@@ -55,7 +55,7 @@ func (vm *VM) newHandler() http.Handler {
 	jsonrpc.Register(srv, "getHeight", s.GetHeight)
 	jsonrpc.Register(srv, "getBlock", s.GetBlock)
 	jsonrpc.Register(srv, "getBlockByHeight", s.GetBlockByHeight)
-	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
+	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
 	jsonrpc.Register(srv, "getSubnets", s.GetSubnets)
