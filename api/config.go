@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // Defaults of the reference node's --http-* flags (node-api.md §2.1, §2.2).
@@ -16,6 +18,13 @@ const (
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultShutdownTimeout   = 10 * time.Second
 )
+
+// DefaultHeavyCalls is how many heavy requests (jsonrpc.RegisterHeavy methods, batches calling
+// one, and the EVM chains' batches and log queries) the node serves at once by default. Each may
+// hold a batch response of up to the cap and one heavy reply. Two, as many as the reference
+// machine has cores, kept 20 abusive clients in parallel at 241 MiB and light calls answered
+// fastest; four let memory reach 350 MiB and light calls wait longer (docs/benchmarks.md).
+const DefaultHeavyCalls = 2
 
 // maxConcurrentStreams is the HTTP/2 stream limit per connection (node-api.md §2.1).
 const maxConcurrentStreams = 64
@@ -50,6 +59,14 @@ type Config struct {
 	// ShutdownTimeout bounds Shutdown in addition to its context. Zero means
 	// DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
+
+	// BatchResponseMaxSize caps, in bytes, the responses of one JSON-RPC batch on every endpoint
+	// of the jsonrpc engine (jsonrpc.Limits); the EVM chains take the same value from their own
+	// config. Zero means jsonrpc.DefaultBatchResponse; negative means no cap.
+	BatchResponseMaxSize int
+	// HeavyCalls bounds how many heavy requests are served at once (jsonrpc.Limits). Zero means
+	// DefaultHeavyCalls; negative means no bound.
+	HeavyCalls int
 }
 
 // withDefaults returns a copy of c with zero fields replaced by their defaults. The slices are
@@ -70,6 +87,12 @@ func (c Config) withDefaults() Config {
 	setDefault(&c.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&c.IdleTimeout, DefaultIdleTimeout)
 	setDefault(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.BatchResponseMaxSize == 0 {
+		c.BatchResponseMaxSize = jsonrpc.DefaultBatchResponse
+	}
+	if c.HeavyCalls == 0 {
+		c.HeavyCalls = DefaultHeavyCalls
+	}
 	return c
 }
 

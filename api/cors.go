@@ -14,6 +14,10 @@ var (
 	corsHeaders = []string{"Origin", "Accept", "Content-Type", "X-Requested-With"}
 )
 
+// varyOrigin is the Vary value of a non-preflight answer, shared by all of them: net/http only
+// reads it, and appending to a full slice copies it.
+var varyOrigin = []string{"Origin"}
+
 // cors answers CORS preflights and adds CORS headers to actual requests.
 type cors struct {
 	next http.Handler
@@ -91,7 +95,12 @@ func (c *cors) preflight(w http.ResponseWriter, r *http.Request) {
 // actual sets the CORS headers of a non-preflight request.
 func (c *cors) actual(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Add("Vary", "Origin")
+	if v, ok := h["Vary"]; ok {
+		h["Vary"] = append(v, "Origin")
+	} else {
+		// Shared, as nodeIDHeader's value: most replies carry only this Vary.
+		h["Vary"] = varyOrigin
+	}
 	origin := r.Header.Get("Origin")
 	if origin == "" || !c.originAllowed(origin) || !methodAllowed(r.Method) {
 		return

@@ -37,6 +37,9 @@
 // # Deadlines and chain gating
 //
 // Each request's context gets a deadline of Config.WriteTimeout, set here once for every API
-// (connection upgrades such as websockets excepted). [RequireBootstrapped] wraps a chain's
+// (connection upgrades such as websockets excepted); no timer is armed until something asks for
+// the context's Done. Every request's context also carries the node-wide jsonrpc.Limits
+// (Config.BatchResponseMaxSize, Config.HeavyCalls) through the server's base context, for the
+// JSON-RPC engine and the EVM chains' gate. [RequireBootstrapped] wraps a chain's
 // handlers so that they answer 503 until the chain has bootstrapped (node-api.md §7 item 21).
 package api

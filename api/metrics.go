@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -85,16 +84,25 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
 	// connections (websockets) outlive the request and keep the plain context.
 	if !isUpgrade(r) {
-		ctx, cancel := context.WithTimeout(r.Context(), d.deadline)
-		defer cancel()
+		ctx, release := withDeadline(r.Context(), d.clock, d.deadline)
+		defer release()
 		r = r.WithContext(ctx)
 	}
-	rec := &recorder{ResponseWriter: w}
-	h.ServeHTTP(rec, r)
+	// The status is only logged: without Debug logging, the handler gets w itself.
+	logged := d.log.Enabled(r.Context(), slog.LevelDebug)
+	var rec *recorder
+	if logged {
+		rec = &recorder{ResponseWriter: w}
+		w = rec
+	}
+	h.ServeHTTP(w, r)
 
 	elapsed := d.clock.Now().Sub(start)
 	d.metrics.requests.WithLabelValues(label, method).Inc()
 	d.metrics.duration.WithLabelValues(label, method).Observe(elapsed.Seconds())
+	if !logged {
+		return
+	}
 	d.log.LogAttrs(r.Context(), slog.LevelDebug, "API request",
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // Server is the node's HTTP server. Create it with New, add routes, call Listen to bind, Serve to
@@ -41,6 +42,7 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: log, router: newRouter()}
+	limits := jsonrpc.NewLimits(cfg.BatchResponseMaxSize, cfg.HeavyCalls)
 
 	var h http.Handler = &dispatch{
 		router:   s.router,
@@ -67,6 +69,11 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 		WriteTimeout:      cfg.WriteTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		// Every request's context carries the node-wide limits (jsonrpc.Limits), set once here
+		// rather than per request.
+		BaseContext: func(net.Listener) context.Context {
+			return jsonrpc.WithLimits(context.Background(), limits)
+		},
 	}
 	return s, nil
 }

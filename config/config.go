@@ -61,6 +61,17 @@ type Config struct {
 	// HTTPShutdownTimeout bounds the graceful shutdown of the API server
 	// (--http-shutdown-timeout). Default 10s; 0 closes connections at once.
 	HTTPShutdownTimeout time.Duration
+	// HTTPBatchResponseMaxSize caps, in bytes, the responses of one JSON-RPC batch on every
+	// endpoint, node-native and EVM alike (--http-batch-response-max-size); the calls of a batch
+	// past the cap are answered "response too large" (-32003), as go-ethereum does. Default
+	// 25000000 (DefaultHTTPBatchResponseMaxSize, go-ethereum's). Zero, the zero value, means no
+	// cap.
+	HTTPBatchResponseMaxSize uint64
+	// HTTPHeavyCalls bounds how many heavy requests (ranges of containers, pages of UTXOs, wide
+	// log queries, batches holding one) the node serves at once (--http-heavy-calls); the others
+	// wait for a slot, light calls never do. Default 2 (DefaultHTTPHeavyCalls). Zero, the zero
+	// value, means no bound.
+	HTTPHeavyCalls uint64
 
 	// APIAdminEnabled serves /ext/admin (--api-admin-enabled). Default false.
 	APIAdminEnabled bool
@@ -158,6 +169,23 @@ const (
 	defaultDataDirName = ".cornice"
 )
 
+// Defaults of the API limits (issue #11 §6): the batch response cap is go-ethereum's.
+const (
+	DefaultHTTPBatchResponseMaxSize = 25_000_000
+	DefaultHTTPHeavyCalls           = 2
+)
+
+// LimitValue converts a limit of Config, whose 0 means no limit, to the convention of the
+// lower layers' configs (api.Config, evm.Config), whose zero means their default and whose
+// negative value means no limit: 0, and any value past math.MaxInt32 (no limit in practice),
+// give -1.
+func LimitValue(n uint64) int {
+	if n == 0 || n > math.MaxInt32 {
+		return -1
+	}
+	return int(n)
+}
+
 // DefaultEVMLogsBlockRangeCap is the default of Config.EVMLogsBlockRangeCap (issue #4 §3).
 const DefaultEVMLogsBlockRangeCap = 2048
 
@@ -169,29 +197,31 @@ func Default() Config {
 		dataDir = filepath.Join(home, defaultDataDirName)
 	}
 	return Config{
-		DataDir:               dataDir,
-		NetworkID:             LocalID,
-		HTTPHost:              defaultHTTPHost,
-		HTTPPort:              defaultHTTPPort,
-		StakingPort:           defaultStakingPort,
-		HTTPAllowedHosts:      []string{"localhost"},
-		HTTPAllowedOrigins:    []string{"*"},
-		HTTPReadTimeout:       30 * time.Second,
-		HTTPReadHeaderTimeout: 30 * time.Second,
-		HTTPWriteTimeout:      30 * time.Second,
-		HTTPIdleTimeout:       120 * time.Second,
-		HTTPShutdownTimeout:   10 * time.Second,
-		APIInfoEnabled:        true,
-		APIHealthEnabled:      true,
-		APIMetricsEnabled:     true,
-		IndexEnabled:          true,
-		Upgrades:              UpgradesFor(LocalID),
-		TxFee:                 defaultTxFee,
-		CreateAssetTxFee:      defaultTxFee,
-		UptimeRequirement:     defaultUptimeRequirement,
-		EVMLogsBlockRangeCap:  DefaultEVMLogsBlockRangeCap,
-		P2P:                   DefaultP2P(),
-		LogLevel:              slog.LevelInfo,
+		DataDir:                  dataDir,
+		NetworkID:                LocalID,
+		HTTPHost:                 defaultHTTPHost,
+		HTTPPort:                 defaultHTTPPort,
+		StakingPort:              defaultStakingPort,
+		HTTPAllowedHosts:         []string{"localhost"},
+		HTTPAllowedOrigins:       []string{"*"},
+		HTTPReadTimeout:          30 * time.Second,
+		HTTPReadHeaderTimeout:    30 * time.Second,
+		HTTPWriteTimeout:         30 * time.Second,
+		HTTPIdleTimeout:          120 * time.Second,
+		HTTPShutdownTimeout:      10 * time.Second,
+		HTTPBatchResponseMaxSize: DefaultHTTPBatchResponseMaxSize,
+		HTTPHeavyCalls:           DefaultHTTPHeavyCalls,
+		APIInfoEnabled:           true,
+		APIHealthEnabled:         true,
+		APIMetricsEnabled:        true,
+		IndexEnabled:             true,
+		Upgrades:                 UpgradesFor(LocalID),
+		TxFee:                    defaultTxFee,
+		CreateAssetTxFee:         defaultTxFee,
+		UptimeRequirement:        defaultUptimeRequirement,
+		EVMLogsBlockRangeCap:     DefaultEVMLogsBlockRangeCap,
+		P2P:                      DefaultP2P(),
+		LogLevel:                 slog.LevelInfo,
 	}
 }
 

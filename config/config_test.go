@@ -18,27 +18,29 @@ func TestDefault(t *testing.T) {
 	home, err := os.UserHomeDir()
 	require.NoError(t, err)
 	want := Config{
-		DataDir:               filepath.Join(home, ".cornice"),
-		NetworkID:             12345,
-		HTTPHost:              "127.0.0.1",
-		HTTPPort:              9650,
-		StakingPort:           9651,
-		HTTPAllowedHosts:      []string{"localhost"},
-		HTTPAllowedOrigins:    []string{"*"},
-		HTTPReadTimeout:       30 * time.Second,
-		HTTPReadHeaderTimeout: 30 * time.Second,
-		HTTPWriteTimeout:      30 * time.Second,
-		HTTPIdleTimeout:       120 * time.Second,
-		HTTPShutdownTimeout:   10 * time.Second,
-		APIInfoEnabled:        true,
-		APIHealthEnabled:      true,
-		APIMetricsEnabled:     true,
-		IndexEnabled:          true,
-		Upgrades:              UpgradesFor(LocalID),
-		TxFee:                 1000000,
-		CreateAssetTxFee:      1000000,
-		UptimeRequirement:     0.8,
-		EVMLogsBlockRangeCap:  2048,
+		DataDir:                  filepath.Join(home, ".cornice"),
+		NetworkID:                12345,
+		HTTPHost:                 "127.0.0.1",
+		HTTPPort:                 9650,
+		StakingPort:              9651,
+		HTTPAllowedHosts:         []string{"localhost"},
+		HTTPAllowedOrigins:       []string{"*"},
+		HTTPReadTimeout:          30 * time.Second,
+		HTTPReadHeaderTimeout:    30 * time.Second,
+		HTTPWriteTimeout:         30 * time.Second,
+		HTTPIdleTimeout:          120 * time.Second,
+		HTTPShutdownTimeout:      10 * time.Second,
+		HTTPBatchResponseMaxSize: 25_000_000,
+		HTTPHeavyCalls:           2,
+		APIInfoEnabled:           true,
+		APIHealthEnabled:         true,
+		APIMetricsEnabled:        true,
+		IndexEnabled:             true,
+		Upgrades:                 UpgradesFor(LocalID),
+		TxFee:                    1000000,
+		CreateAssetTxFee:         1000000,
+		UptimeRequirement:        0.8,
+		EVMLogsBlockRangeCap:     2048,
 		P2P: P2P{
 			StakingHost:        "127.0.0.1",
 			MaxClockDifference: time.Minute,
@@ -239,4 +241,13 @@ func TestResolveUpgrades(t *testing.T) {
 
 	c.NetworkID, c.UpgradeFile = 99, filepath.Join(dir, "missing.json")
 	require.ErrorIs(t, c.ResolveUpgrades(), os.ErrNotExist)
+}
+
+func TestLimitValue(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, -1, LimitValue(0))
+	require.Equal(t, 1, LimitValue(1))
+	require.Equal(t, 25_000_000, LimitValue(DefaultHTTPBatchResponseMaxSize))
+	require.Equal(t, math.MaxInt32, LimitValue(math.MaxInt32))
+	require.Equal(t, -1, LimitValue(math.MaxInt32+1))
 }

@@ -13,8 +13,10 @@
 #      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
 #        call, a newHeads subscription over the websocket; on the L1, chain ID 99999, a transfer,
 #        eth_feeConfig and mintNativeCoin through writeContract. Last line `viem: N passed, M failed`;
-#      - e2e/js/ethers.mjs (ethers v6 JsonRpcProvider, Wallet, ContractFactory, WebSocketProvider):
-#        on the C-Chain, getNetwork, getBlockNumber, getFeeData, a transfer with exact balances,
+#      - e2e/js/ethers.mjs (ethers v6 JsonRpcProvider, Wallet, ContractFactory, WebSocketProvider,
+#        NonceManager): on the C-Chain and on the L1, two transactions in a row with a provider of
+#        every ethers default (printing `# …: both transactions accepted` or the refusal README.md
+#        explains, which depends on timing) and through a NonceManager; on the C-Chain, getNetwork, getBlockNumber, getFeeData, a transfer with exact balances,
 #        estimateGas, a contract deploy, call, transaction and queryFilter, a block subscription
 #        over the websocket; on the L1, getNetwork, a transfer, eth_feeConfig, readAllowList of the
 #        tx allow list, and the refusal of a transfer from a funded but non-allow-listed wallet.

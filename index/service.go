@@ -28,7 +28,7 @@ func newHandler(ix *index, log *slog.Logger) http.Handler {
 	jsonrpc.Register(srv, "getLastAccepted", s.GetLastAccepted)
 	jsonrpc.Register(srv, "getContainerByIndex", s.GetContainerByIndex)
 	jsonrpc.Register(srv, "getContainerByID", s.GetContainerByID)
-	jsonrpc.Register(srv, "getContainerRange", s.GetContainerRange)
+	jsonrpc.RegisterHeavy(srv, "getContainerRange", s.GetContainerRange)
 	jsonrpc.Register(srv, "getIndex", s.GetIndex)
 	jsonrpc.Register(srv, "isAccepted", s.IsAccepted)
 	return srv

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 )
 
 // serveBatch serves a body whose first JSON value is an array (JSON-RPC 2.0 §6; the reference has no
@@ -28,14 +29,31 @@ func (s *Server) serveBatch(ctx context.Context, body []byte, st *state) outcome
 		return outcome{wrote: true}
 	}
 
+	// A batch that calls a heavy method takes its slot before any of its calls runs.
+	if s.batchIsHeavy(arr) {
+		if err := st.acquireHeavy(ctx); err != nil {
+			return outcome{busy: true}
+		}
+	}
+
 	out := &st.out
 	out.WriteByte('[')
 	var res outcome
+	// size adds up the bytes of the elements answered so far; past the cap, the calls left are
+	// answered "response too large" without running, as go-ethereum does (its handleBatch).
+	limit := st.limitsOf(ctx).BatchResponse()
+	size := 0
 	for i, ok := firstElement(arr); ok; i, ok = nextElement(arr, i) {
 		if ctx.Err() != nil {
 			// The client is gone: stop running calls for it.
 			out.Reset()
 			return outcome{ran: res.ran}
+		}
+		if st.heavy {
+			// Between the calls of a heavy batch, let waiting goroutines run first: a light
+			// call that arrives meanwhile waits for one call of this batch, not for the
+			// scheduler's 10 ms time slice of each heavy request in progress.
+			runtime.Gosched()
 		}
 		elem := arr[i:valueEnd(arr, i)]
 		mark := out.Len()
@@ -43,16 +61,20 @@ func (s *Server) serveBatch(ctx context.Context, body []byte, st *state) outcome
 			out.WriteByte(',')
 		}
 		var r outcome
-		if elem[0] == '{' {
+		switch {
+		case limit > 0 && size > limit:
+			r.wrote = s.appendTooLarge(st, elem)
+		case elem[0] == '{':
 			env := parseEnvelope(elem)
 			r = s.handle(ctx, &env, st, true)
-		} else {
+		default:
 			s.appendError(st, CodeInvalidRequest, errBatchElement.Error(), nil, nil)
 			r.wrote = true
 		}
 		if !r.wrote {
 			out.Truncate(mark)
 		}
+		size += out.Len() - mark
 		res.ran = res.ran || r.ran
 		res.wrote = res.wrote || r.wrote
 	}
@@ -62,6 +84,39 @@ func (s *Server) serveBatch(ctx context.Context, body []byte, st *state) outcome
 	}
 	out.WriteByte(']')
 	return res
+}
+
+// batchIsHeavy reports whether an element of the valid JSON array arr calls a method registered
+// with RegisterHeavy.
+func (s *Server) batchIsHeavy(arr []byte) bool {
+	for i, ok := firstElement(arr); ok; i, ok = nextElement(arr, i) {
+		if arr[i] != '{' {
+			continue
+		}
+		env := parseEnvelope(arr[i:valueEnd(arr, i)])
+		if env.parseErr != nil {
+			continue
+		}
+		if m, err := s.lookup(env.method); err == nil && m.heavy {
+			return true
+		}
+	}
+	return false
+}
+
+// appendTooLarge appends the "response too large" answer of a batch element past the cap, and
+// reports whether it did: a notification gets none, as it would not have had one had it run.
+func (s *Server) appendTooLarge(st *state, elem []byte) bool {
+	var id []byte
+	if elem[0] == '{' {
+		env := parseEnvelope(elem)
+		if env.parseErr == nil && env.id == nil {
+			return false
+		}
+		id = env.id
+	}
+	s.appendError(st, CodeResponseTooLarge, errResponseTooLarge.Error(), nil, id)
+	return true
 }
 
 // scanBatch returns the array at the start of body, checked to be valid JSON; bytes after it are

@@ -66,6 +66,21 @@
 //   - an element that is not an object: that element is `batch element must be an object`;
 //   - a body that is not valid JSON: the single -32700 a single call gets.
 //
+// # Limits
+//
+// The request's context carries the node's [Limits] ([WithLimits]; defaults without them):
+//
+//   - A batch's response is capped (default [DefaultBatchResponse], 25,000,000 bytes, as
+//     go-ethereum's): once the elements answered add up to more than the cap, each later element
+//     that would be answered gets `{"code":-32003,"message":"response too large","data":null}`
+//     with its id (null for a non-object), without running; the element that crossed the cap is
+//     answered in full. A single call is not capped.
+//   - A method registered with [RegisterHeavy] runs only with one of the node's heavy-call slots;
+//     a batch calling one takes a slot before any of its calls runs, and a request holds its slot
+//     until its response is written. A request that gets no slot before its context is done
+//     gets 503 text/plain `rpc: too many heavy calls in progress; try again later`. Calls
+//     registered with [Register] never wait.
+//
 // # Values
 //
 // [Uint64], [Uint32], [Uint8] and [Float64] are the reference's string-encoded numbers (§1.8).

@@ -16,6 +16,9 @@ const (
 	CodeInvalidRequest = -32600
 	// CodeServer is sent for every other error: method name, params, handler errors.
 	CodeServer = -32000
+	// CodeResponseTooLarge is sent for the elements of a batch past its response cap
+	// ([Limits]); go-ethereum's code for the same case. The reference has no batches.
+	CodeResponseTooLarge = -32003
 )
 
 // Error is a JSON-RPC error chosen by a handler: the engine sends Code, Message and Data as they are.
@@ -57,6 +60,9 @@ var (
 	errBatchTooLarge = errors.New("batch too large: at most " + strconv.Itoa(MaxBatch) + " calls")
 	// errBatchElement answers a batch element that is not a JSON object (JSON-RPC 2.0 §6).
 	errBatchElement = errors.New("batch element must be an object")
+	// errResponseTooLarge answers, with CodeResponseTooLarge, the elements of a batch past its
+	// response cap: go-ethereum's text (rpc/errors.go).
+	errResponseTooLarge = errors.New("response too large")
 )
 
 // Method-name errors, formatted as gorilla/rpc v2 map.go does: the name is shown %q-quoted, after
@@ -97,4 +103,7 @@ var (
 	// textUnreadable is the 400 body when reading the request body fails for another reason
 	// (usually the client went away).
 	textUnreadable = "rpc: cannot read request body"
+	// textBusy is the 503 body when a heavy request could not get a slot ([Limits]) before its
+	// context was done: its deadline passed or the client left.
+	textBusy = "rpc: too many heavy calls in progress; try again later"
 )

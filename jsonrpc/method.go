@@ -17,6 +17,8 @@ type method struct {
 	decode func(params []byte) (any, error)
 	// call runs the handler on what decode returned and gives its reply (a non-nil *R).
 	call func(ctx context.Context, args any) (any, error)
+	// heavy is set by RegisterHeavy: the call waits for a heavy-call slot ([Limits]).
+	heavy bool
 }
 
 // Register adds a method to s. name is the wire function name, e.g. "getNodeID"; clients call it as
@@ -31,6 +33,18 @@ type method struct {
 // '.', starts with an upper-case letter or invalid UTF-8 (such names can never be called), or maps to
 // the same function as a name registered before.
 func Register[A, R any](s *Server, name string, h func(ctx context.Context, args *A) (*R, error)) {
+	register(s, name, h, false)
+}
+
+// RegisterHeavy is Register for a method whose reply may run to megabytes (a range of containers,
+// a page of UTXOs): a call of it, or a batch holding one, waits for one of the node's heavy-call
+// slots ([Limits]) before it runs and holds it until its response is written, so that such calls
+// cannot together exhaust the node's memory. Calls registered with Register never wait.
+func RegisterHeavy[A, R any](s *Server, name string, h func(ctx context.Context, args *A) (*R, error)) {
+	register(s, name, h, true)
+}
+
+func register[A, R any](s *Server, name string, h func(ctx context.Context, args *A) (*R, error), heavy bool) {
 	if s.serving.Load() {
 		panic("jsonrpc: Register called after the server started serving")
 	}
@@ -43,7 +57,8 @@ func Register[A, R any](s *Server, name string, h func(ctx context.Context, args
 		panic("jsonrpc: method " + name + " registered twice")
 	}
 	s.methods[mapped] = &method{
-		name: s.service + "." + name,
+		name:  s.service + "." + name,
+		heavy: heavy,
 		decode: func(params []byte) (any, error) {
 			args := new(A)
 			if params == nil {

@@ -48,6 +48,39 @@ type state struct {
 	// enc writes into out. Its HTML escaping stays on, as in the reference's json.Encoder
 	// (node-api.md §1.3). Every Encode appends a '\n' that the engine removes.
 	enc *json.Encoder
+	// limits are the request's, looked up on first use (nil until then).
+	limits *Limits
+	// heavy is set while the request holds a heavy-call slot of limits.
+	heavy bool
+}
+
+// limitsOf returns the limits of the request st serves, ctx being its context.
+func (st *state) limitsOf(ctx context.Context) *Limits {
+	if st.limits == nil {
+		st.limits = LimitsFrom(ctx)
+	}
+	return st.limits
+}
+
+// acquireHeavy takes a heavy-call slot for the request, once: later calls of a batch that holds
+// one do not take another. It fails only when ctx is done first.
+func (st *state) acquireHeavy(ctx context.Context) error {
+	if st.heavy {
+		return nil
+	}
+	if err := st.limitsOf(ctx).acquire(ctx); err != nil {
+		return err
+	}
+	st.heavy = true
+	return nil
+}
+
+// releaseHeavy returns the slot taken by acquireHeavy, if any, once the response is written.
+func (st *state) releaseHeavy() {
+	if st.heavy {
+		st.limits.release()
+		st.heavy = false
+	}
 }
 
 // NewServer returns a server for service, with no methods yet; add them with Register. log receives
@@ -70,6 +103,13 @@ const (
 	contentTypeText = "text/plain; charset=utf-8"
 )
 
+// Header values set on every reply, shared by all of them rather than allocated per reply:
+// net/http only reads them, and Header.Add on a full slice appends to a copy.
+var (
+	headerJSON    = []string{contentTypeJSON}
+	headerNosniff = []string{"nosniff"}
+)
+
 // ServeHTTP serves one HTTP request: a single call or a batch. See the package documentation for the
 // exact behaviour.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -90,6 +130,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	st := s.getState()
 	defer s.putState(st)
+	// Deferred after putState, so it runs first: the slot is held until the response is written.
+	defer st.releaseHeavy()
 	if err := readBody(w, r, &st.body); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeText(w, http.StatusRequestEntityTooLarge, textTooLarge)
@@ -108,10 +150,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		res = s.handle(r.Context(), &env, st, false)
 	}
 
+	if res.busy {
+		writeText(w, http.StatusServiceUnavailable, textBusy)
+		return
+	}
 	h := w.Header()
 	if res.ran {
 		// Set only once a method ran, as gorilla does (node-api.md §1.3).
-		h.Set("X-Content-Type-Options", "nosniff")
+		h["X-Content-Type-Options"] = headerNosniff
 	}
 	if res.encodeErr != nil {
 		// The reference's json2 codec answers a result it cannot encode with a text/plain 500
@@ -123,7 +169,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// A notification: HTTP 200, empty body; net/http adds Content-Length: 0 (node-api.md §1.4).
 		return
 	}
-	h.Set("Content-Type", contentTypeJSON)
+	h["Content-Type"] = headerJSON
 	st.out.WriteByte('\n')
 	// A failed write means the client went away; there is no one left to tell.
 	_, _ = w.Write(st.out.Bytes())
@@ -134,6 +180,7 @@ type outcome struct {
 	ran       bool  // a handler was invoked
 	wrote     bool  // a response was appended to the output
 	encodeErr error // a single call's result could not be encoded; nothing was appended
+	busy      bool  // a heavy call got no slot before the request's context was done
 }
 
 // handle processes one call and appends its response object, without a trailing newline, to
@@ -158,6 +205,11 @@ func (s *Server) handle(ctx context.Context, env *envelope, st *state, inBatch b
 		}
 		s.appendError(st, CodeServer, err.Error(), nil, env.id)
 		return outcome{wrote: true}
+	}
+	if m.heavy {
+		if err := st.acquireHeavy(ctx); err != nil {
+			return outcome{busy: true}
+		}
 	}
 	return s.run(ctx, m, env, st, inBatch)
 }
@@ -200,7 +252,10 @@ func (s *Server) run(ctx context.Context, m *method, env *envelope, st *state, i
 		return res
 	}
 	out.WriteString(`{"jsonrpc":"2.0","result":`)
-	if err := st.enc.Encode(reply); err != nil {
+	if b := encodedJSON(reply); b != nil {
+		// Written as encoding/json would write it, without its pass over the bytes.
+		out.Write(b)
+	} else if err := st.enc.Encode(reply); err != nil {
 		out.Truncate(start)
 		s.log.Error("jsonrpc cannot encode result", "method", m.name, "err", err)
 		if !inBatch {
@@ -210,13 +265,31 @@ func (s *Server) run(ctx context.Context, m *method, env *envelope, st *state, i
 		s.appendError(st, CodeServer, errInternal.Error(), nil, env.id)
 		res.wrote = true
 		return res
+	} else {
+		out.Truncate(out.Len() - 1) // the Encoder's '\n'
 	}
-	out.Truncate(out.Len() - 1) // the Encoder's '\n'
 	out.WriteString(`,"id":`)
 	appendID(st, env.id)
 	out.WriteByte('}')
 	res.wrote = true
 	return res
+}
+
+// Encoded is implemented by a reply that keeps its own JSON, such as a constant reply encoded once
+// at start-up. EncodedJSON returns it exactly as encoding/json would encode the reply (compact,
+// with <, >, &, U+2028 and U+2029 escaped), and the engine copies it as it is; nil means "encode
+// the reply as usual". Encoding the reply through its MarshalJSON instead costs a validating pass
+// over the bytes, about a twentieth of the CPU an info.getNodeVersion call costs the node.
+type Encoded interface {
+	EncodedJSON() []byte
+}
+
+// encodedJSON returns the JSON a reply keeps (Encoded), or nil.
+func encodedJSON(reply any) []byte {
+	if e, ok := reply.(Encoded); ok {
+		return e.EncodedJSON()
+	}
+	return nil
 }
 
 // appendCallError appends the response to a handler's error.
@@ -324,5 +397,6 @@ func (s *Server) putState(st *state) {
 	}
 	st.body.Reset()
 	st.out.Reset()
+	st.limits = nil
 	s.states.Put(st)
 }

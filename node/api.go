@@ -50,6 +50,9 @@ func (n *Node) buildAPI() error {
 		WriteTimeout:      n.cfg.HTTPWriteTimeout,
 		IdleTimeout:       n.cfg.HTTPIdleTimeout,
 		ShutdownTimeout:   n.cfg.HTTPShutdownTimeout,
+		// The EVM chains take the same batch cap from their evm.Config (cmd/cornice).
+		BatchResponseMaxSize: config.LimitValue(n.cfg.HTTPBatchResponseMaxSize),
+		HeavyCalls:           config.LimitValue(n.cfg.HTTPHeavyCalls),
 	}, n.nodeID, n.log.With("component", "api"), n.metrics)
 	if err != nil {
 		return fmt.Errorf("create HTTP server: %w", err)

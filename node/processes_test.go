@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	refinfo "github.com/ava-labs/avalanchego/api/info"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/config"
@@ -16,15 +15,16 @@ import (
 	"github.com/cornice-node/cornice/node/nodetest"
 )
 
-const (
-	// peerChildBoot hands a node process its bootstrapper: "<ip:port> <NodeID>", or nothing.
-	peerChildBoot = "CORNICE_PEER_CHILD_BOOT"
-	// processWait bounds every wait of the multi-process test.
-	processWait = 30 * time.Second
-)
+// peerChildBoot is the environment of a node child process (TestPeerProcessChild) that names its
+// bootstrapper: "<ip:port> <NodeID>", or empty.
+const peerChildBoot = "CORNICE_PEER_CHILD_BOOT"
 
-// TestPeerProcessChild is a node process of TestPeerProcesses: a node on free ports in its data
-// dir, with the bootstrapper it is given.
+// processWait bounds every wait of the multi-process test.
+const processWait = 30 * time.Second
+
+// TestPeerProcessChild is a node process of TestPeerProcesses, started with nodetest: it runs a
+// node on free ports in the directory it is given, with the bootstrapper it is given, and passes
+// its staking address and ID to the parent.
 func TestPeerProcessChild(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = nodetest.Dir(t)
@@ -37,41 +37,36 @@ func TestPeerProcessChild(t *testing.T) {
 	}
 	n, err := node.New(cfg, nodetest.Logger(), nil)
 	require.NoError(t, err)
-	nodetest.Serve(t, n)
+	nodetest.Serve(t, n, n.StakingAddr().String(), n.NodeID().String())
 }
 
-// peerProcess is a node process with its peer-to-peer identity.
+// peerProcess is a node child process.
 type peerProcess struct {
 	*nodetest.Child
-	staking, id string
+	url, staking, id string
 }
 
-// startPeerProcess starts a node process in dir, bootstrapping from boot when it is not nil, and
-// reads its NodeID and staking address from its Info API.
+// startPeerProcess starts a node process in dir, bootstrapping from boot when it is not nil.
 func startPeerProcess(t *testing.T, dir string, boot *peerProcess) *peerProcess {
 	t.Helper()
 	cfg := nodetest.Config{Test: "TestPeerProcessChild", Dir: dir, StartWait: processWait}
 	if boot != nil {
 		cfg.Env = []string{peerChildBoot + "=" + boot.staking + " " + boot.id}
 	}
-	p := &peerProcess{Child: nodetest.Start(t, cfg)}
-	c := refinfo.NewClient(p.URL())
-	nodeID, _, err := c.GetNodeID(t.Context())
-	require.NoError(t, err)
-	ip, err := c.GetNodeIP(t.Context())
-	require.NoError(t, err)
-	p.id, p.staking = nodeID.String(), ip.String()
-	return p
+	c := nodetest.Start(t, cfg)
+	extra := c.Extra()
+	require.Len(t, extra, 2)
+	return &peerProcess{Child: c, url: c.URL(), staking: extra[0], id: extra[1]}
 }
 
 // peerIDs returns the NodeIDs info.peers lists.
 func (p *peerProcess) peerIDs(t *testing.T) []string {
 	t.Helper()
-	peers, err := refinfo.NewClient(p.URL()).Peers(t.Context(), nil)
-	require.NoError(t, err)
-	out := make([]string, len(peers))
-	for i, q := range peers {
-		out[i] = q.ID.String()
+	_, body := post(t, p.url+"/ext/info", `{"jsonrpc":"2.0","id":1,"method":"info.peers"}`)
+	var out []string
+	for _, part := range strings.Split(body, `"nodeID":"`)[1:] {
+		id, _, _ := strings.Cut(part, `"`)
+		out = append(out, id)
 	}
 	return out
 }
@@ -120,14 +115,9 @@ func TestPeerProcesses(t *testing.T) {
 	dup := startPeerProcess(t, twin, n1)
 	require.Equal(t, n3.id, dup.id)
 	require.Eventually(t, func() bool {
-		_, metrics := get(t, n1.URL()+"/ext/metrics")
+		_, metrics := get(t, n1.url+"/ext/metrics")
 		return strings.Contains(metrics, `network_peer_refused{reason="already_connected_to_this_node"}`)
 	}, processWait, 50*time.Millisecond)
 	require.Empty(t, dup.peerIDs(t))
 	require.True(t, n1.sees(t, n2, n3))
-
-	for _, p := range []*peerProcess{n1, n2, n3, dup} {
-		p.Stop(t)
-		p.RequireNoErrorLogs(t)
-	}
 }

@@ -68,6 +68,9 @@ type GetNodeIDReply struct {
 	encoded []byte
 }
 
+// EncodedJSON returns the cached encoding of a shared reply, or nil (jsonrpc.Encoded).
+func (r *GetNodeIDReply) EncodedJSON() []byte { return r.encoded }
+
 // MarshalJSON returns the cached encoding of a shared reply, or encodes r.
 func (r *GetNodeIDReply) MarshalJSON() ([]byte, error) {
 	if r.encoded != nil {
@@ -95,6 +98,9 @@ type GetNodeVersionReply struct {
 	// encoded caches the reply's JSON when the service shares one constant reply (hot path).
 	encoded []byte
 }
+
+// EncodedJSON returns the cached encoding of a shared reply, or nil (jsonrpc.Encoded).
+func (r *GetNodeVersionReply) EncodedJSON() []byte { return r.encoded }
 
 // MarshalJSON returns the cached encoding of a shared reply, or encodes r.
 func (r *GetNodeVersionReply) MarshalJSON() ([]byte, error) {

@@ -23,7 +23,11 @@ import (
 // and upgrades come from each chain's genesis and upgrade file. The P-Chain is built into node.
 func For(cfg config.Config) node.VMs {
 	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
-	evmCfg := evm.Config{LogsBlockRangeCap: logsBlockRangeCap(cfg.EVMLogsBlockRangeCap)}
+	// A limit's 0 (none) is evm.Config's negative value; so is a cap beyond any chain's height.
+	evmCfg := evm.Config{
+		LogsBlockRangeCap:    config.LimitValue(cfg.EVMLogsBlockRangeCap),
+		BatchResponseMaxSize: config.LimitValue(cfg.HTTPBatchResponseMaxSize),
+	}
 	return node.VMs{
 		genesis.AVMID: exchange.Factory{
 			CortinaTime:      cfg.Upgrades.CortinaTime,
@@ -41,14 +45,4 @@ func For(cfg config.Config) node.VMs {
 func cChainConfig(c evm.Config, u config.Upgrades) evm.Config {
 	c.Upgrades = &u
 	return c
-}
-
-// logsBlockRangeCap turns --evm-logs-block-range-cap into evm.Config's field: 0 means no cap,
-// which evm.Config spells as a negative value (its zero means the default); so does a cap beyond
-// any chain's height.
-func logsBlockRangeCap(n uint64) int {
-	if n > 0 && n < 1<<31 {
-		return int(n)
-	}
-	return -1
 }

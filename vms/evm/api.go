@@ -1,10 +1,12 @@
 package evm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -21,13 +23,16 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
-// RPC server limits (issue #4 §3).
+// RPC server limits (issue #4 §3, issue #11 §6).
 const (
-	rpcBatchItems    = 1000
-	rpcBatchResponse = 25 << 20
+	rpcBatchItems = 1000
+	// DefaultBatchResponseMaxSize is Config.BatchResponseMaxSize's default, in bytes: the node's
+	// (jsonrpc.DefaultBatchResponse), which is go-ethereum's.
+	DefaultBatchResponseMaxSize = jsonrpc.DefaultBatchResponse
 	// Suggested tips: the percentile of the effective tips of the last
 	// tipBlocks blocks, defaultTip without any, at most maxTip.
 	tipBlocks     = 20
@@ -47,7 +52,15 @@ var (
 func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	vm.feeds.filters = newFilterSystem(vm.clock, filterTimeout)
 	srv := rpc.NewServer()
-	srv.SetBatchLimits(rpcBatchItems, rpcBatchResponse)
+	// go-ethereum's 0 means no cap, which Config spells negative.
+	batchResponse := vm.cfg.BatchResponseMaxSize
+	switch {
+	case batchResponse == 0:
+		batchResponse = DefaultBatchResponseMaxSize
+	case batchResponse < 0:
+		batchResponse = 0
+	}
+	srv.SetBatchLimits(rpcBatchItems, batchResponse)
 	type service struct {
 		name string
 		svc  any
@@ -72,6 +85,24 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 		}
 	}
 	return srv, nil
+}
+
+// rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server, each
+// reply ending in a newline (newlineHandler), behind the node's heavy-call
+// bound (jsonrpc.Gate), which batches and the calls isHeavyRPC names wait
+// for.
+func (vm *VM) rpcHandler() http.Handler {
+	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC)
+}
+
+// isHeavyRPC reports whether a method's reply may run to megabytes: log
+// queries, whole blocks' receipts, and traces.
+func isHeavyRPC(method []byte) bool {
+	switch string(method) {
+	case "eth_getLogs", "eth_getFilterLogs", "eth_getFilterChanges", "eth_getBlockReceipts":
+		return true
+	}
+	return bytes.HasPrefix(method, []byte("debug_trace"))
 }
 
 // web3API is the web3 namespace.

@@ -63,6 +63,11 @@ type Config struct {
 	// "exceed maximum block range". Zero means DefaultLogsBlockRangeCap;
 	// a negative value means no cap.
 	LogsBlockRangeCap int
+	// BatchResponseMaxSize caps, in bytes, the responses of one JSON-RPC
+	// batch; the calls past it are answered "response too large"
+	// (go-ethereum's rule). Zero means DefaultBatchResponseMaxSize; a
+	// negative value means no cap.
+	BatchResponseMaxSize int
 }
 
 // withDefaults returns c with its zero fields filled in.

@@ -423,12 +423,11 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
 }
 
-// Handlers implements chains.VM: "/rpc" (HTTP, each reply ending in a
-// newline, newlineHandler) and "/ws" (websocket), both served by one
-// go-ethereum rpc server.
+// Handlers implements chains.VM: "/rpc" (HTTP, rpcHandler) and "/ws"
+// (websocket), both served by one go-ethereum rpc server.
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{
-		"/rpc": newlineHandler(vm.rpc),
+		"/rpc": vm.rpcHandler(),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
 	}, nil
 }

@@ -38,7 +38,7 @@ func (vm *VM) newHandler() http.Handler {
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	chainapi.Register(srv, txChain{s}, s.texts())
-	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
+	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getAllBalances", s.GetAllBalances)

@@ -49,7 +49,7 @@ func (vm *VM) newHandler() http.Handler {
 	}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	chainapi.Register(srv, txChain{s}, s.texts())
-	jsonrpc.Register(srv, "getUTXOs", s.GetUTXOs)
+	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
 	jsonrpc.Register(srv, "getSubnets", s.GetSubnets)

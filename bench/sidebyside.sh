@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench/sidebyside.sh: info.getNodeVersion on a node against a bare net/http server answering the
+# same bytes (issue #11 §4), side by side in one run, as markdown for docs/benchmarks.md.
+#
+# It starts `cornice run` (fresh data dir, 127.0.0.1:$PORT) and `loadgen -serve` (the bare server,
+# its reply copied from the node's), then for $ROUNDS rounds loads each in turn at concurrency
+# $C with $N requests, and reads each server process's CPU time (utime+stime, /proc/<pid>/stat)
+# before and after its load. Per row: requests/s and the server's CPU per request. Throughput on a
+# shared machine swings with the load of other processes; CPU per request moves much less, and the
+# ratio of the two servers' CPU per request is the node's overhead. Interleaving the rounds exposes
+# both servers to the same moments of the machine.
+#
+# Usage: bash bench/sidebyside.sh
+# Environment: PORT (default 19650; PORT+1 staking, PORT+2 bare server), N (default 50000),
+# C (default 16), ROUNDS (default 3), CORNICE_BIN (a binary instead of building ./cmd/cornice).
+set -euo pipefail
+shopt -s inherit_errexit
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+port=${PORT:-19650}
+n=${N:-50000}
+conc=${C:-16}
+rounds=${ROUNDS:-3}
+work=$(mktemp -d /tmp/cornice-side.XXXXXX)
+cornice=${CORNICE_BIN:-$work/cornice}
+pids=()
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+cd "$root"
+if [[ -z ${CORNICE_BIN:-} ]]; then go build -o "$cornice" ./cmd/cornice; fi
+go build -o "$work/loadgen" ./bench/loadgen
+
+node_url=http://127.0.0.1:$port/ext/info
+bare_url=http://127.0.0.1:$((port + 2))/ext/info
+ready() {
+	for _ in $(seq 600); do
+		if curl -s --max-time 2 -H 'Content-Type: application/json' \
+			-d '{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}' "$1" | grep -q result; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "bench: $1 did not answer" >&2
+	return 1
+}
+
+"$cornice" run --data-dir "$work/data" --http-port "$port" --staking-port "$((port + 1))" >"$work/node.log" 2>&1 &
+node_pid=$!
+pids+=("$node_pid")
+ready "$node_url"
+"$work/loadgen" -serve "127.0.0.1:$((port + 2))" -url "$node_url" 2>"$work/bare.log" &
+bare_pid=$!
+pids+=("$bare_pid")
+ready "$bare_url"
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+echo "| round | server | req/s | server CPU µs/request |"
+echo "|---:|---|---:|---:|"
+for round in $(seq "$rounds"); do
+	for target in node bare; do
+		if [[ $target == node ]]; then pid=$node_pid url=$node_url; else pid=$bare_pid url=$bare_url; fi
+		"$work/loadgen" -url "$url" -c "$conc" -n 2000 -warmup 0 -header=false >/dev/null
+		t0=$(ticks "$pid")
+		row=$("$work/loadgen" -url "$url" -c "$conc" -n "$n" -duration 60s -warmup 0 -header=false)
+		t1=$(ticks "$pid")
+		# loadgen's row: | label | method | c | requests | errors | req/s | ...
+		awk -F'|' -v r="$round" -v t="$target" -v cpu=$((t1 - t0)) -v hz="$hz" '{
+			gsub(/ /, "", $5); gsub(/ /, "", $7)
+			printf "| %s | %s | %s | %.1f |\n", r, t, $7, cpu / hz * 1e6 / $5
+		}' <<<"$row"
+	done
+done
+echo
+echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), c=$conc, $n requests per row."
