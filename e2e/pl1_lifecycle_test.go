@@ -22,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -335,7 +336,7 @@ func TestPChainL1Lifecycle(t *testing.T) {
 		{"increase by zero", []string{"increase-balance", "--validation-id", otherVID.String(), "--amount", "0"},
 			"^" + q("cornice: "+wallet.ErrZeroAmount.Error()) + "\n$"},
 		{"disable by another key", []string{"disable-validator", "--validation-id", myVID.String(), "--key", bob.String()},
-			"^" + executed + q(platform.ErrUnauthorizedL1ValidatorModification.Error()+": "+platform.ErrWrongSig.Error()) + "\n$"},
+			"^" + executed + q(platform.ErrUnauthorizedL1ValidatorModification.Error()+": "+utxo.ErrWrongSig.Error()) + "\n$"},
 		{"convert twice", []string{"convert-subnet", "--subnet", subnetID.String(), "--chain", chainID.String(), "--address", "0x01",
 			"--validator-node-id", otherNode.String(), "--validator-bls-key", hex.EncodeToString(pop.PublicKey[:]),
 			"--validator-pop", popHex, "--weight", "1"},

@@ -126,7 +126,7 @@ func outputSortKey(out *txs.TransferableOutput) []byte {
 }
 
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping
-// ErrUTXONotFound or ErrDoubleSpend.
+// ErrUTXONotFound or utxo.ErrDoubleSpend.
 type utxoSource interface {
 	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -64,7 +65,7 @@ func TestPipelineContract(t *testing.T) {
 	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
 	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
-	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrDoubleSpend)
+	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrDoubleSpend)
 	require.ErrorIs(t, vm.IssueTx(first), exchange.ErrDuplicateTx)
 	select {
 	case <-vm.WorkReady():
@@ -107,7 +108,7 @@ func TestPipelineContract(t *testing.T) {
 		txs     []*xtxs.Tx
 		wantErr error
 	}{
-		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, exchange.ErrDoubleSpend},
+		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, utxo.ErrDoubleSpend},
 		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, exchange.ErrDuplicateTx},
 		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
 		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
@@ -175,7 +176,7 @@ func TestForgedCredentials(t *testing.T) {
 	flipped[40] ^= 1
 	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
 		func(s secp256k1fx.Signature) *xtxs.Tx { return withSig(t, good, s) },
-		sig, exchange.ErrWrongSig, exchange.ErrMutatedSig)
+		sig, utxo.ErrWrongSig, utxo.ErrMutatedSig)
 	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
 		func(parent ids.ID, height, at uint64, tx *xtxs.Tx) ([]byte, error) {
 			blk, err := xtxs.NewStandardBlock(parent, height, at, []*xtxs.Tx{tx})
@@ -193,5 +194,5 @@ func TestForgedCredentials(t *testing.T) {
 	next.Creds()[0].Sigs[0] = flipped
 	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
-	require.ErrorIs(t, vm.IssueTx(next), exchange.ErrWrongSig)
+	require.ErrorIs(t, vm.IssueTx(next), utxo.ErrWrongSig)
 }

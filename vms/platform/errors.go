@@ -5,10 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/platform/txs"
-	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Verification errors: why a tx or a block is refused. platform.issueTx sends them to the client
@@ -44,29 +42,9 @@ var (
 	ErrOverflow = errors.New("overflow")
 	// ErrUTXONotFound is wrapped when an input's UTXO does not exist or is spent (§5.1).
 	ErrUTXONotFound = errors.New("not found")
-	// ErrAssetIDMismatch refuses an input whose asset is not its UTXO's.
-	ErrAssetIDMismatch = utxo.ErrAssetIDMismatch
-	// ErrWrongUTXOType refuses spending a UTXO that is not a plain TransferOutput.
-	ErrWrongUTXOType = utxo.ErrWrongUTXOType
-	// ErrMismatchedAmounts refuses an input whose amount is not its UTXO's (§3.3).
-	ErrMismatchedAmounts = utxo.ErrMismatchedAmounts
-	// ErrTimelocked refuses spending a UTXO, or using an owner, before its locktime (§3.3).
-	ErrTimelocked = utxo.ErrTimelocked
-	// ErrTooFewSigners and ErrTooManySigners refuse signature indices that are not exactly the
-	// owners' threshold (§3.3).
-	ErrTooFewSigners  = utxo.ErrTooFewSigners
-	ErrTooManySigners = utxo.ErrTooManySigners
-	// ErrSignersMismatch refuses a credential without one signature per signature index.
-	ErrSignersMismatch = utxo.ErrSignersMismatch
-	// ErrIndexOutOfBounds refuses a signature index past the owners' addresses.
-	ErrIndexOutOfBounds = utxo.ErrIndexOutOfBounds
-	// ErrWrongSig refuses a signature that does not recover to the owner's address.
-	ErrWrongSig = utxo.ErrWrongSig
-	// ErrMutatedSig refuses a signature with a high S or a recovery flag other than 0 or 1 (§3.2).
-	ErrMutatedSig = secp256k1fx.ErrMutatedSig
-	// ErrDoubleSpend refuses a tx spending a UTXO that an earlier tx of the same block, or a
-	// pending tx, already spends.
-	ErrDoubleSpend = utxo.ErrDoubleSpend
+	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
+	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
+
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
 	// ErrNameTooLong, ErrIllegalNameCharacter, ErrInvalidVMID, ErrFxIDsNotSortedUnique and

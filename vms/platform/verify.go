@@ -32,7 +32,7 @@ type rules struct {
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
-// give an error wrapping ErrUTXONotFound or ErrDoubleSpend) and the subnets it names.
+// give an error wrapping ErrUTXONotFound or utxo.ErrDoubleSpend) and the subnets it names.
 type utxoSource interface {
 	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)

@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -79,7 +80,7 @@ func TestForgedCredentials(t *testing.T) {
 	flipped[40] ^= 1
 	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
 		func(s secp256k1fx.Signature) *txs.Tx { return withSig(t, good, s) },
-		sig, platform.ErrWrongSig, platform.ErrMutatedSig)
+		sig, utxo.ErrWrongSig, utxo.ErrMutatedSig)
 	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
 		func(parent ids.ID, height, at uint64, tx *txs.Tx) ([]byte, error) {
 			blk, err := txs.NewStandardBlock(parent, height, at, []*txs.Tx{tx})
@@ -99,7 +100,7 @@ func TestForgedCredentials(t *testing.T) {
 	next.Creds()[0].Sigs[0] = flipped
 	_, err = vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
-	require.ErrorIs(t, vm.IssueTx(next), platform.ErrWrongSig)
+	require.ErrorIs(t, vm.IssueTx(next), utxo.ErrWrongSig)
 }
 
 // TestUnsupportedKinds checks that the kinds the VM does not execute yet are refused with the text

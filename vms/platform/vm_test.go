@@ -18,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -387,7 +388,7 @@ func TestLifecycle(t *testing.T) {
 		tx   *txs.Tx
 		want error
 	}{
-		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), platform.ErrWrongSig},
+		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), utxo.ErrWrongSig},
 		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), platform.ErrUTXONotFound},
 		{"missing fee", sign(t, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
 			Outs: []txs.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},

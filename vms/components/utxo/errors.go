@@ -9,7 +9,7 @@ import (
 )
 
 // Why a spend is refused (reference/platform-exchange.md §3.3). The chains send these texts to
-// clients behind their own prefixes; they are worded after the reference node's vms/components/avax
+// clients behind their own prefixes, and name them from here, one list for both; they are worded after the reference node's vms/components/avax
 // and vms/secp256k1fx.
 var (
 	// ErrAssetIDMismatch refuses an input whose asset is not its UTXO's.
@@ -30,6 +30,8 @@ var (
 	ErrIndexOutOfBounds = errors.New("input referenced a nonexistent address in the output")
 	// ErrWrongSig refuses a signature that does not recover to the owner's address.
 	ErrWrongSig = secp256k1fx.ErrWrongSig
+	// ErrMutatedSig refuses a signature with a high S or a recovery flag other than 0 or 1 (§3.2).
+	ErrMutatedSig = secp256k1fx.ErrMutatedSig
 	// ErrDoubleSpend refuses a tx spending a UTXO that an earlier tx of the same block, or a
 	// pending tx, already spends.
 	ErrDoubleSpend = errors.New("double spend")
