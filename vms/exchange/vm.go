@@ -69,6 +69,8 @@ type VM struct {
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
 	pool     *mempool.Pool[*Tx, *effects]
 	poolView *overlay
+	// proc holds the processing blocks and the preference (processing.go).
+	proc processingSet
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -127,6 +129,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if err := vm.loadOrInit(assets); err != nil {
 		return nil, err
 	}
+	vm.proc = processingSet{blocks: make(map[ids.ID]*Block), preferred: vm.last.ID()}
 	vm.handler = vm.newHandler()
 	vm.log.Info("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"feeAsset", feeAsset.String())
@@ -193,8 +196,11 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 	return vm.lastAccepted().ID(), nil
 }
 
-// GetBlock implements chains.VM: an accepted block.
+// GetBlock implements chains.Getter: a processing or an accepted block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	if b, ok := vm.processingBlock(id); ok {
+		return b, nil
+	}
 	blk, err := chainstate.Found(vm.state.getBlock(id))
 	if err != nil {
 		return nil, err
@@ -207,11 +213,14 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
 }
 
-// ParseBlock implements chains.VM.
+// ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	if p, ok := vm.processingBlock(blk.ID()); ok {
+		return p, nil
 	}
 	return &Block{vm: vm, blk: blk}, nil
 }
@@ -220,8 +229,9 @@ func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 
 // verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
-// so far, recorded here), syntactic and semantic checks, and not accepted already.
-func (vm *VM) verifyTx(tx *Tx, src utxoSource, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+// so far, recorded here), syntactic and semantic checks, and not in txs already (accepted, or
+// in a processing ancestor).
+func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -236,7 +246,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, now uint64, seen map[ids.ID]struc
 		return nil, err
 	}
 	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	accepted, err := vm.state.hasTx(tx.ID())
+	accepted, err := txs.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -271,7 +281,7 @@ func (vm *VM) issue(tx *Tx) error {
 			return err
 		}
 		if accepted {
-			if _, err := vm.verifyTx(tx, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
+			if _, err := vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
 				return err
 			}
 		}
@@ -282,7 +292,7 @@ func (vm *VM) issue(tx *Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.now(), make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -290,14 +300,18 @@ func (vm *VM) issue(tx *Tx) error {
 	return nil
 }
 
-// BuildBlock implements chains.VM: a block on the last accepted block, at the later of now and
+// BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and
 // the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent := vm.last
+	parent, view, ok := vm.parentLocked(vm.proc.preferred)
+	if !ok { // the preferred block was accepted since
+		parent, view = vm.last, vm.state
+	}
 	t := max(vm.now(), parent.Time())
-	ov := newOverlay(vm.state)
+	ov := newOverlay(view)
+	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		txs  []*Tx
@@ -309,7 +323,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(tx, ov, t, seen)
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}
@@ -329,7 +346,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID()}, nil
+	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID(), built: ov}, nil
 }
 
 // WorkReady implements chains.VM.
@@ -351,6 +368,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("exchange: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
+	vm.acceptedLocked(b)
 	vm.last = b.blk
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()

@@ -117,6 +117,8 @@ type VM struct {
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
 	pool     *mempool.Pool[*Tx, *effects]
 	poolView *overlay
+	// proc holds the processing blocks and the preference (processing.go).
+	proc processingSet
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -200,6 +202,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
 	}
+	vm.proc = processingSet{blocks: make(map[ids.ID]*chainBlock), preferred: vm.last.ID()}
 	vm.handler = vm.newHandler()
 	vm.scheduleEviction()
 	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
@@ -271,8 +274,11 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 	return vm.lastAccepted().ID(), nil
 }
 
-// GetBlock implements chains.VM: an accepted block.
+// GetBlock implements chains.Getter: a processing or an accepted block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	if b, ok := vm.processingBlock(id); ok {
+		return b, nil
+	}
 	blk, err := chainstate.Found(vm.state.getBlock(id))
 	if err != nil {
 		return nil, err
@@ -285,11 +291,14 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
 }
 
-// ParseBlock implements chains.VM.
+// ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	if p, ok := vm.processingBlock(blk.ID()); ok {
+		return p, nil
 	}
 	return &chainBlock{vm: vm, blk: blk}, nil
 }
@@ -298,9 +307,9 @@ func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
 
 // verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
-// (the block's txs so far, recorded here), syntactic and semantic checks, and not committed
-// already.
-func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
+// (the block's txs so far, recorded here), syntactic and semantic checks, and not in txs
+// already (committed, or in a processing ancestor).
+func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -313,7 +322,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, now, price, accrued uint64, seen 
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	committed, err := vm.state.hasTx(tx.ID())
+	committed, err := txs.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -348,15 +357,15 @@ func (vm *VM) issue(tx *Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t, err := vm.blockTime(vm.last.fees)
+	t, err := vm.blockTime(vm.state, vm.last.fees)
 	if err != nil {
 		return err
 	}
-	fees, _, err := vm.advance(vm.last.fees, t)
+	fees, _, err := vm.advance(vm.state, vm.last.fees, t)
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.poolView, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -371,26 +380,30 @@ func (vm *VM) pending(id ids.ID) bool {
 	return vm.pool.Has(id)
 }
 
-// BuildBlock implements chains.VM: a Banff standard block on the last accepted block at the later
+// BuildBlock implements chains.Builder: a Banff standard block on the preferred block at the later
 // of now and the parent's time, with the pending txs in arrival order up to about 128 KiB and
 // the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent := vm.last
-	t, err := vm.blockTime(parent.fees)
+	parent, view, ok := vm.parentLocked(vm.proc.preferred)
+	if !ok { // the preferred block was accepted since
+		parent, view = vm.last, vm.state
+	}
+	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
 		vm.mu.Unlock()
 		return nil, err
 	}
-	fees, evicted, err := vm.advance(parent.fees, t)
+	fees, evicted, err := vm.advance(view, parent.fees, t)
 	if err != nil {
 		vm.mu.Unlock()
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
+	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		txs  []*Tx
@@ -403,7 +416,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(tx, ov, t, price, fees.accrued, seen)
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}
@@ -429,15 +445,15 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID()}, nil
+	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID(), built: ov}, nil
 }
 
 // blockTime returns the time of a block on a parent with the fee state parent: the node's time,
 // but no earlier than the parent's and no later than when the next L1 validator runs out
 // (§4.1, §4.7).
-func (vm *VM) blockTime(parent feeState) (uint64, error) {
+func (vm *VM) blockTime(view chainView, parent feeState) (uint64, error) {
 	t := max(vm.now(), parent.time)
-	next, ok, err := vm.nextEviction(parent)
+	next, ok, err := vm.nextEviction(view, parent)
 	if err != nil || !ok {
 		return t, err
 	}
@@ -447,10 +463,10 @@ func (vm *VM) blockTime(parent feeState) (uint64, error) {
 // maxEvictionWait bounds how far ahead nextEviction looks, in seconds.
 const maxEvictionWait = 1 << 32
 
-// nextEviction returns the chain time at which the first active L1 validator of the accepted
-// state, whose fee state is parent, runs out of balance; ok is false when none is active (§4.7).
-func (vm *VM) nextEviction(parent feeState) (t uint64, ok bool, err error) {
-	active, err := vm.state.activeL1Validators()
+// nextEviction returns the chain time at which the first active L1 validator of view, whose
+// fee state is parent, runs out of balance; ok is false when none is active (§4.7).
+func (vm *VM) nextEviction(view chainView, parent feeState) (t uint64, ok bool, err error) {
+	active, err := view.activeL1Validators()
 	if err != nil || len(active) == 0 {
 		return 0, false, err
 	}
@@ -462,15 +478,15 @@ func (vm *VM) nextEviction(parent feeState) (t uint64, ok bool, err error) {
 	return satAdd(parent.time, s), true, nil
 }
 
-// advance returns the fee state parent (the accepted state's) advanced to time t ≥ parent.time:
+// advance returns the fee state parent (view's) advanced to time t ≥ parent.time:
 // the dynamic fee state (§4.8) and the continuous fee, which every active L1 validator pays for
 // each second; and the active validators that ran out by then, deactivated (§4.7).
-func (vm *VM) advance(parent feeState, t uint64) (feeState, []*l1Validator, error) {
+func (vm *VM) advance(view chainView, parent feeState, t uint64) (feeState, []*l1Validator, error) {
 	fees := parent.advance(&vm.rules.fees, t)
 	if t <= parent.time {
 		return fees, nil, nil
 	}
-	active, err := vm.state.activeL1Validators()
+	active, err := view.activeL1Validators()
 	if err != nil {
 		return fees, nil, err
 	}
@@ -482,7 +498,7 @@ func (vm *VM) advance(parent feeState, t uint64) (feeState, []*l1Validator, erro
 		if a.endFee > fees.accrued {
 			break
 		}
-		v, found, err := vm.state.l1Validator(a.validationID)
+		v, found, err := view.l1Validator(a.validationID)
 		switch {
 		case err != nil:
 			return fees, nil, err
@@ -511,7 +527,7 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextEviction(vm.last.fees)
+	next, ok, err := vm.nextEviction(vm.state, vm.last.fees)
 	switch {
 	case err != nil:
 		vm.log.Error("next L1 validator eviction", "err", err)
@@ -548,6 +564,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("platform: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
+	vm.acceptedLocked(b)
 	vm.last = b
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()
@@ -591,6 +608,10 @@ type chainBlock struct {
 	evicted    []*l1Validator
 	fees       feeState
 	verifiedOn ids.ID
+	// view is the state the block leaves while it is processing (processing.go), nil otherwise;
+	// built is the builder's overlay of a built block until it is verified.
+	view  *blockView
+	built *overlay
 }
 
 var _ chains.Block = (*chainBlock)(nil)
@@ -616,8 +637,8 @@ func (b *chainBlock) Timestamp() time.Time {
 // Bytes implements chains.Block. The caller must not modify them.
 func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 
-// Verify implements chains.Block: a Banff standard block that extends the last accepted block by
-// one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
+// Verify implements chains.Block: a Banff standard block that extends the last accepted block or
+// a processing one by one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
 // node's clock and no later than the next L1 validator eviction, with at least one tx unless it
 // deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to the block's time,
 // the continuous fee charged and the validators that ran out deactivated; every
@@ -626,28 +647,36 @@ func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 // fit the capacity (§4.8).
 func (b *chainBlock) Verify(ctx context.Context) error {
 	vm := b.vm
-	parent := vm.lastAccepted()
 	sb, ok := b.blk.(*StandardBlock)
 	if !ok {
 		return fmt.Errorf("%w: %T", ErrWrongBlockType, b.blk)
 	}
+	parent, view, ok := vm.parent(sb.Parent())
+	if !ok {
+		last := vm.lastAccepted()
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), last.ID(), last.Height())
+	}
 	now := vm.clock.Now()
 	switch {
-	case sb.Parent() != parent.ID() || sb.Height() != parent.Height()+1:
-		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.ID(), parent.Height())
+	case sb.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.Height())
 	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
 	}
-	if b.effs != nil && b.verifiedOn == parent.ID() {
+	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+		// Built on parent, and verified by the builder.
+		vm.processed(b, view, b.built)
+		b.built = nil
 		return nil
 	}
-	if next, ok, err := vm.nextEviction(parent.fees); err != nil {
+	if next, ok, err := vm.nextEviction(view, parent.fees); err != nil {
 		return err
 	} else if ok && sb.Time() > next {
 		return fmt.Errorf("%w: %d, after the next L1 validator eviction at %d", ErrBlockTime, sb.Time(), next)
 	}
-	fees, evicted, err := vm.advance(parent.fees, sb.Time())
+	fees, evicted, err := vm.advance(view, parent.fees, sb.Time())
 	if err != nil {
 		return err
 	}
@@ -655,7 +684,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return ErrNoTxs
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.state)
+	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
@@ -664,7 +693,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		eff, err := vm.verifyTx(tx, ov, sb.Time(), price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, seen)
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
@@ -677,6 +706,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
 	}
 	b.effs, b.evicted, b.fees, b.verifiedOn = effs, evicted, after, parent.ID()
+	vm.processed(b, view, ov)
 	return nil
 }
 
