@@ -3,22 +3,14 @@ package api
 import (
 	"context"
 	"log/slog"
-	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 )
-
-// discardWriter is a minimal, reusable ResponseWriter.
-type discardWriter struct{ h http.Header }
-
-func (w *discardWriter) Header() http.Header         { return w.h }
-func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (w *discardWriter) WriteHeader(int)             {}
 
 type versionReply struct {
 	Version string `json:"version"`
@@ -37,24 +29,6 @@ func BenchmarkServeHTTP(b *testing.B) {
 	if err := s.AddRoute("info", rpc); err != nil {
 		b.Fatal(err)
 	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}`
-	req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1:9650/ext/info", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	r := strings.NewReader(body)
-	w := &discardWriter{h: http.Header{}}
-	b.ReportAllocs()
-	for b.Loop() {
-		r.Reset(body)
-		req.Body = http.NoBody
-		req.Body = readCloser{r}
-		clear(w.h)
-		s.srv.Handler.ServeHTTP(w, req)
-	}
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}`)
+	jsonrpctest.ServeLoop(b, s.srv.Handler, "http://127.0.0.1:9650/ext/info", func(int) []byte { return body })
 }
-
-type readCloser struct{ *strings.Reader }
-
-func (readCloser) Close() error { return nil }

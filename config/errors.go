@@ -91,3 +91,16 @@ func invalidIDError(s string, err error) error {
 func chainConfigDirError(path string, err error) error {
 	return fmt.Errorf("invalid chain-config-dir %s: %w", path, err)
 }
+
+// The JSON file errors of CheckJSON and JSONError: cornice's own texts.
+var (
+	// errJSONEmpty refuses a JSON file with nothing in it.
+	errJSONEmpty = errors.New("empty file: expected a JSON object")
+	// errJSONTruncated refuses a JSON file that ends inside a value.
+	errJSONTruncated = errors.New("unexpected end of file: the JSON value is not closed")
+	// errJSONTrailing refuses a JSON file with more after its value.
+	errJSONTrailing = errors.New("more data after the JSON value")
+)
+
+// errConfigNotObject refuses a --config-file that is JSON but not an object. cornice's own text.
+var errConfigNotObject = errors.New("expected a JSON object of settings keyed by flag name")

@@ -23,6 +23,12 @@ func LoadFile(path string, into *Config) error {
 	if err != nil {
 		return fmt.Errorf("read config file: %w", err)
 	}
+	if err := CheckJSON(path, data); err != nil {
+		return fmt.Errorf("config file %w", err)
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		return fmt.Errorf("config file %s: %w", path, errConfigNotObject)
+	}
 	if err := parseFile(data, into); err != nil {
 		return fmt.Errorf("config file %s: %w", path, err)
 	}
@@ -33,15 +39,8 @@ func LoadFile(path string, into *Config) error {
 // unchanged.
 func parseFile(data []byte, into *Config) error {
 	var keys map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&keys); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	if keys == nil {
-		return errors.New("decode: expected a JSON object")
-	}
-	if dec.More() {
-		return errors.New("decode: data after the JSON object")
+	if err := json.Unmarshal(data, &keys); err != nil || keys == nil {
+		return errConfigNotObject
 	}
 
 	cfg := *into

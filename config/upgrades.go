@@ -221,6 +221,9 @@ func LoadUpgradeFile(path string) (Upgrades, error) {
 	if err != nil {
 		return Upgrades{}, fmt.Errorf("read upgrade file: %w", err)
 	}
+	if err := CheckJSON(path, data); err != nil {
+		return Upgrades{}, fmt.Errorf("upgrade file %w", err)
+	}
 	u, err := ParseUpgrades(data)
 	if err != nil {
 		return Upgrades{}, fmt.Errorf("upgrade file %s: %w", path, err)

@@ -6,10 +6,11 @@ import (
 	"slices"
 	"time"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/exchange"
-	"github.com/cornice-node/cornice/vms/platform"
+	ptxs "github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -44,19 +45,19 @@ type Genesis struct {
 	StartTime time.Time
 
 	// P is the P-Chain's genesis and PGenesis its bytes, the P-Chain's genesis data.
-	P        *platform.Genesis
+	P        *ptxs.Genesis
 	PGenesis []byte
 
 	// X is the X-Chain's genesis and XGenesis its bytes, the X CreateChainTx's genesis data.
-	X        *exchange.Genesis
+	X        *xtxs.Genesis
 	XGenesis []byte
 	// AVAX is the AVAX asset's CreateAssetTx, without credentials: the X-Chain stores it as
 	// accepted and its UTXOs are the X-Chain's genesis UTXOs. Its ID is AVAXAssetID.
-	AVAX        *exchange.Tx
+	AVAX        *xtxs.Tx
 	AVAXAssetID ids.ID
 
 	// XChain and CChain are the CreateChainTxs in the P genesis; their IDs are the chain IDs.
-	XChain, CChain     *platform.Tx
+	XChain, CChain     *ptxs.Tx
 	XChainID, CChainID ids.ID
 	// CGenesis is the C-Chain's genesis data: the config's cChainGenesis, verbatim.
 	CGenesis []byte
@@ -64,18 +65,18 @@ type Genesis struct {
 
 // PGenesisBlock returns the P-Chain's genesis block: an Apricot commit block on sha256 of the P
 // genesis bytes (§4.1).
-func (g *Genesis) PGenesisBlock() *platform.ApricotCommitBlock {
-	return platform.NewGenesisBlock(g.PGenesis)
+func (g *Genesis) PGenesisBlock() *ptxs.ApricotCommitBlock {
+	return ptxs.NewGenesisBlock(g.PGenesis)
 }
 
 // XGenesisBlock returns the X-Chain's genesis block for the network's Cortina time and configured
 // stop vertex (§6.1). An empty stopVertexID, as on local and custom networks, means the stop vertex
 // built on an empty DAG.
-func (g *Genesis) XGenesisBlock(cortinaTime time.Time, stopVertexID ids.ID) *exchange.StandardBlock {
+func (g *Genesis) XGenesisBlock(cortinaTime time.Time, stopVertexID ids.ID) *xtxs.StandardBlock {
 	if stopVertexID == ids.Empty {
-		stopVertexID = exchange.EmptyStopVertexID(g.XChainID)
+		stopVertexID = xtxs.EmptyStopVertexID(g.XChainID)
 	}
-	return exchange.NewGenesisBlock(stopVertexID, uint64(cortinaTime.Unix()))
+	return xtxs.NewGenesisBlock(stopVertexID, uint64(cortinaTime.Unix()))
 }
 
 // RecentStartTime returns the latest start + k·period, for k ≥ 0, that is not after now: the
@@ -137,29 +138,29 @@ func (g *Genesis) buildX(cfg *Config) error {
 		return a.AVAXAddr.Compare(b.AVAXAddr)
 	})
 	memo := make([]byte, 0, 20*len(xAllocs))
-	outs := make([]exchange.Output, 0, len(xAllocs))
+	outs := make([]xtxs.Output, 0, len(xAllocs))
 	for _, a := range xAllocs {
 		memo = append(memo, a.ETHAddr[:]...)
 		outs = append(outs, &secp256k1fx.TransferOutput{Amount: a.InitialAmount, OutputOwners: owner(a.AVAXAddr)})
 	}
-	if err := sortByEncoding(outs, func(p *codec.Packer, out exchange.Output) {
-		(&exchange.UTXO{Out: out}).Marshal(p)
+	if err := sortByEncoding(outs, func(p *codec.Packer, out xtxs.Output) {
+		(&xtxs.UTXO{Out: out}).Marshal(p)
 	}); err != nil {
 		return fmt.Errorf("sort AVAX outputs: %w", err)
 	}
-	asset := exchange.GenesisAsset{
+	asset := xtxs.GenesisAsset{
 		Alias: avaxAlias,
-		CreateAssetTx: exchange.CreateAssetTx{
-			BaseTx:       exchange.BaseTx{NetworkID: cfg.NetworkID, Memo: memo},
+		CreateAssetTx: xtxs.CreateAssetTx{
+			BaseTx:       xtxs.BaseTx{NetworkID: cfg.NetworkID, Memo: memo},
 			Name:         avaxName,
 			Symbol:       avaxSymbol,
 			Denomination: avaxDenomination,
 		},
 	}
 	if len(outs) > 0 {
-		asset.CreateAssetTx.States = []exchange.InitialState{{FxIndex: 0, Outs: outs}}
+		asset.CreateAssetTx.States = []xtxs.InitialState{{FxIndex: 0, Outs: outs}}
 	}
-	g.X = &exchange.Genesis{Txs: []exchange.GenesisAsset{asset}}
+	g.X = &xtxs.Genesis{Txs: []xtxs.GenesisAsset{asset}}
 	var err error
 	if g.XGenesis, err = g.X.Bytes(); err != nil {
 		return fmt.Errorf("encode X genesis: %w", err)
@@ -174,9 +175,9 @@ func (g *Genesis) buildX(cfg *Config) error {
 // buildChains builds the X and C CreateChainTxs (§4.6): no inputs, outputs or credentials, on the
 // Primary Network, with an empty subnet authorization.
 func (g *Genesis) buildChains(cfg *Config) error {
-	chain := func(name string, vmID ids.ID, fxIDs []ids.ID, genesisData []byte) (*platform.Tx, error) {
-		return platform.NewTx(&platform.CreateChainTx{
-			BaseTx:      platform.BaseTx{NetworkID: cfg.NetworkID},
+	chain := func(name string, vmID ids.ID, fxIDs []ids.ID, genesisData []byte) (*ptxs.Tx, error) {
+		return ptxs.NewTx(&ptxs.CreateChainTx{
+			BaseTx:      ptxs.BaseTx{NetworkID: cfg.NetworkID},
 			SubnetID:    ids.Empty,
 			ChainName:   name,
 			VMID:        vmID,
@@ -205,7 +206,7 @@ func (g *Genesis) buildP(cfg *Config) error {
 		staked[addr] = true
 	}
 
-	var utxos []platform.GenesisUTXO
+	var utxos []ptxs.GenesisUTXO
 	var stakedAllocs []Allocation
 	for _, a := range cfg.Allocations {
 		if staked[a.AVAXAddr] {
@@ -216,8 +217,8 @@ func (g *Genesis) buildP(cfg *Config) error {
 			if u.Amount == 0 {
 				continue
 			}
-			utxos = append(utxos, platform.GenesisUTXO{
-				UTXO: platform.UTXO{
+			utxos = append(utxos, ptxs.GenesisUTXO{
+				UTXO: ptxs.UTXO{
 					TxID:        ids.Empty,
 					OutputIndex: uint32(len(utxos)),
 					AssetID:     g.AVAXAssetID,
@@ -229,7 +230,7 @@ func (g *Genesis) buildP(cfg *Config) error {
 	}
 
 	shares := splitAllocations(stakedAllocs, len(cfg.InitialStakers))
-	validators := make([]*platform.Tx, 0, len(cfg.InitialStakers))
+	validators := make([]*ptxs.Tx, 0, len(cfg.InitialStakers))
 	for i, s := range cfg.InitialStakers {
 		tx, err := g.validatorTx(cfg, i, s, shares[i], start)
 		if err != nil {
@@ -242,10 +243,10 @@ func (g *Genesis) buildP(cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	g.P = &platform.Genesis{
+	g.P = &ptxs.Genesis{
 		UTXOs:         utxos,
 		Validators:    validators,
-		Chains:        []*platform.Tx{g.XChain, g.CChain},
+		Chains:        []*ptxs.Tx{g.XChain, g.CChain},
 		Timestamp:     start,
 		InitialSupply: supply,
 		Message:       cfg.Message,
@@ -258,22 +259,22 @@ func (g *Genesis) buildP(cfg *Config) error {
 
 // validatorTx builds the genesis tx of initial staker i (§4.6): it starts at the genesis time,
 // ends i offsets before start + duration, and stakes its share of the staked allocations.
-func (g *Genesis) validatorTx(cfg *Config, i int, s Staker, share []Allocation, start uint64) (*platform.Tx, error) {
-	var stake []platform.TransferableOutput
+func (g *Genesis) validatorTx(cfg *Config, i int, s Staker, share []Allocation, start uint64) (*ptxs.Tx, error) {
+	var stake []ptxs.TransferableOutput
 	var weight uint64
 	for _, a := range share {
 		for _, u := range a.UnlockSchedule {
-			stake = append(stake, platform.TransferableOutput{AssetID: g.AVAXAssetID, Out: pOutput(a.AVAXAddr, u, start)})
+			stake = append(stake, ptxs.TransferableOutput{AssetID: g.AVAXAssetID, Out: pOutput(a.AVAXAddr, u, start)})
 			weight += u.Amount // The shares add up to the validated initial supply: no overflow.
 		}
 	}
-	if err := sortByEncoding(stake, func(p *codec.Packer, out platform.TransferableOutput) { out.Marshal(p) }); err != nil {
+	if err := sortByEncoding(stake, func(p *codec.Packer, out ptxs.TransferableOutput) { out.Marshal(p) }); err != nil {
 		return nil, err
 	}
 	end := start + cfg.InitialStakeDuration - uint64(i)*cfg.InitialStakeDurationOffset
-	return platform.NewTx(&platform.AddPermissionlessValidatorTx{
-		BaseTx:                platform.BaseTx{NetworkID: cfg.NetworkID},
-		Validator:             platform.Validator{NodeID: s.NodeID, Start: start, End: end, Weight: weight},
+	return ptxs.NewTx(&ptxs.AddPermissionlessValidatorTx{
+		BaseTx:                ptxs.BaseTx{NetworkID: cfg.NetworkID},
+		Validator:             ptxs.Validator{NodeID: s.NodeID, Start: start, End: end, Weight: weight},
 		SubnetID:              ids.Empty,
 		Signer:                s.Signer,
 		Stake:                 stake,
@@ -290,10 +291,10 @@ func owner(addr ids.ShortID) secp256k1fx.OutputOwners {
 
 // pOutput returns a P-Chain genesis output of u.Amount to addr, locked in a LockOut if it unlocks
 // after the genesis time (§4.6).
-func pOutput(addr ids.ShortID, u LockedAmount, start uint64) platform.Output {
+func pOutput(addr ids.ShortID, u LockedAmount, start uint64) ptxs.Output {
 	out := &secp256k1fx.TransferOutput{Amount: u.Amount, OutputOwners: owner(addr)}
 	if u.Locktime > start {
-		return &platform.LockOut{Locktime: u.Locktime, Out: out}
+		return &ptxs.LockOut{Locktime: u.Locktime, Out: out}
 	}
 	return out
 }
@@ -366,21 +367,21 @@ func splitAllocations(allocs []Allocation, n int) [][]Allocation {
 	return append(shares, current)
 }
 
-// pushByEndTime adds tx to the binary min-heap txs, ordered by validator end time, with the
+// pushByEndTime adds tx to the binary min-heap heap, ordered by validator end time, with the
 // standard sift-up. The reference stores its genesis validators in this heap's array order, not
 // sorted (§4.6).
-func pushByEndTime(txs []*platform.Tx, tx *platform.Tx) []*platform.Tx {
-	end := func(tx *platform.Tx) uint64 {
-		return tx.Unsigned().(*platform.AddPermissionlessValidatorTx).Validator.End
+func pushByEndTime(heap []*ptxs.Tx, tx *ptxs.Tx) []*ptxs.Tx {
+	end := func(tx *ptxs.Tx) uint64 {
+		return tx.Unsigned().(*ptxs.AddPermissionlessValidatorTx).Validator.End
 	}
-	txs = append(txs, tx)
-	for i := len(txs) - 1; i > 0; {
+	heap = append(heap, tx)
+	for i := len(heap) - 1; i > 0; {
 		parent := (i - 1) / 2
-		if end(txs[i]) >= end(txs[parent]) {
+		if end(heap[i]) >= end(heap[parent]) {
 			break
 		}
-		txs[i], txs[parent] = txs[parent], txs[i]
+		heap[i], heap[parent] = heap[parent], heap[i]
 		i = parent
 	}
-	return txs
+	return heap
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // Config is a network's genesis config (platform-exchange.md §7.1): who holds what on the X- and
@@ -68,7 +68,7 @@ type Staker struct {
 	DelegationFee uint32
 	// Signer is the validator's BLS key and proof of possession; nil if the config has none,
 	// which [Build] refuses (ErrNoSigner).
-	Signer *platform.ProofOfPossession
+	Signer *txs.ProofOfPossession
 }
 
 // configJSON is the JSON form of Config.
@@ -176,8 +176,8 @@ func parseETHAddr(s string) ([20]byte, error) {
 // parseSigner decodes a signer's hex public key and proof of possession. It checks their lengths
 // only: the chain verifies the proof when it matters, and the reference does not verify genesis
 // validators' proofs either.
-func parseSigner(s *signerJSON) (*platform.ProofOfPossession, error) {
-	pop := &platform.ProofOfPossession{}
+func parseSigner(s *signerJSON) (*txs.ProofOfPossession, error) {
+	pop := &txs.ProofOfPossession{}
 	key, err := hex.DecodeString(strings.TrimPrefix(s.PublicKey, "0x"))
 	if err != nil || len(key) != len(pop.PublicKey) {
 		return nil, fmt.Errorf("%w: public key %q", ErrInvalidSigner, s.PublicKey)

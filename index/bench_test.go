@@ -18,57 +18,9 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/storage"
 )
-
-// reusedBody is a request body that can be read again after a reset, without allocating.
-type reusedBody struct {
-	data []byte
-	off  int
-}
-
-func (r *reusedBody) Read(p []byte) (int, error) {
-	if r.off >= len(r.data) {
-		return 0, io.EOF
-	}
-	n := copy(p, r.data[r.off:])
-	r.off += n
-	return n, nil
-}
-
-func (r *reusedBody) Close() error { return nil }
-
-// discardWriter is a minimal http.ResponseWriter that keeps only the status and the size.
-type discardWriter struct {
-	header http.Header
-	status int
-	n      int
-}
-
-func (w *discardWriter) Header() http.Header         { return w.header }
-func (w *discardWriter) WriteHeader(status int)      { w.status = status }
-func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
-
-// serveLoop calls h with body once per b.Loop iteration: server time per call, without a socket.
-func serveLoop(b *testing.B, h http.Handler, body func(i int) string) {
-	b.Helper()
-	req, err := http.NewRequestWithContext(b.Context(), http.MethodPost, "/ext/index/C/block", nil)
-	require.NoError(b, err)
-	req.Header.Set("Content-Type", "application/json")
-	rb := &reusedBody{}
-	req.Body = rb
-	w := &discardWriter{header: make(http.Header)}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		rb.data, rb.off = []byte(body(i)), 0
-		w.n, w.status = 0, 0
-		h.ServeHTTP(w, req)
-		i++
-	}
-	require.Equal(b, 0, w.status) // 200, implied
-	b.SetBytes(int64(w.n))
-}
 
 // benchIndex returns the block index of a C-Chain holding n containers of size bytes each.
 func benchIndex(b *testing.B, n, size int) http.Handler {
@@ -86,8 +38,8 @@ func BenchmarkGetContainerRange(b *testing.B) {
 	h := benchIndex(b, 1024, 1024)
 	for _, n := range []int{1, 64, 1024} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			body := `{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":0,"numToFetch":` + strconv.Itoa(n) + `}}`
-			serveLoop(b, h, func(int) string { return body })
+			body := []byte(`{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":0,"numToFetch":` + strconv.Itoa(n) + `}}`)
+			jsonrpctest.ServeLoop(b, h, "/ext/index/C/block", func(int) []byte { return body })
 		})
 	}
 }
@@ -96,11 +48,11 @@ func BenchmarkGetContainerRange(b *testing.B) {
 // JSON-RPC handler, walking over 1024 of them.
 func BenchmarkGetContainerByIndex(b *testing.B) {
 	h := benchIndex(b, 1024, 1024)
-	bodies := make([]string, 1024)
+	bodies := make([][]byte, 1024)
 	for i := range bodies {
-		bodies[i] = `{"jsonrpc":"2.0","id":1,"method":"index.getContainerByIndex","params":{"index":` + strconv.Itoa(i) + `}}`
+		bodies[i] = []byte(`{"jsonrpc":"2.0","id":1,"method":"index.getContainerByIndex","params":{"index":` + strconv.Itoa(i) + `}}`)
 	}
-	serveLoop(b, h, func(i int) string { return bodies[i%len(bodies)] })
+	jsonrpctest.ServeLoop(b, h, "/ext/index/C/block", func(i int) []byte { return bodies[i%len(bodies)] })
 }
 
 // BenchmarkAccept measures what indexing adds to accepting a block of 1 KiB:

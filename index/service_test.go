@@ -1,16 +1,13 @@
 package index_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,6 +20,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -79,65 +77,7 @@ func wireFixture(t testing.TB) http.Handler {
 // responses, then review the diff.
 func TestWire(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(wireFixture(t))
-			t.Cleanup(srv.Close)
-			replay(t, srv.URL, file)
-		})
-	}
-}
-
-func replay(t *testing.T, url, file string) {
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-
-	var out bytes.Buffer
-	var path, lastResponse string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		out.WriteString(line + "\n")
-		switch {
-		case strings.HasPrefix(line, "POST "):
-			path = strings.TrimPrefix(line, "POST ")
-		case strings.HasPrefix(line, "--> "):
-			require.NotEmpty(t, path, "request before any POST line: %q", line)
-			lastResponse = post(t, url+path, strings.TrimPrefix(line, "--> "))
-		case line == "<--" || strings.HasPrefix(line, "<-- "):
-			if *update {
-				out.Truncate(out.Len() - len(line) - 1)
-				out.WriteString("<-- " + lastResponse + "\n")
-				continue
-			}
-			require.Equal(t, strings.TrimPrefix(line, "<-- ")+"\n", lastResponse+"\n", "response to the request before line %q", line)
-		}
-	}
-	require.NoError(t, sc.Err())
-	if *update {
-		require.NoError(t, os.WriteFile(file, out.Bytes(), 0o644))
-	}
-}
-
-// post sends one JSON-RPC request and returns the body without its final newline, which it
-// requires.
-func post(t *testing.T, url, body string) string {
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	got, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.True(t, bytes.HasSuffix(got, []byte("\n")), "body %q does not end with a newline", got)
-	return string(bytes.TrimSuffix(got, []byte("\n")))
+	jsonrpctest.ReplayDir(t, func(t *testing.T, _ string) http.Handler { return wireFixture(t) }, *update)
 }
 
 // fill accepts n blocks of size bytes each on chainID, in one batch per block.

@@ -2,41 +2,12 @@ package jsonrpc_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
-	"net/http"
 	"testing"
 
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 )
-
-// reusedBody is a request body that can be read again after reset, without allocating.
-type reusedBody struct {
-	data []byte
-	off  int
-}
-
-func (b *reusedBody) Read(p []byte) (int, error) {
-	if b.off >= len(b.data) {
-		return 0, io.EOF
-	}
-	n := copy(p, b.data[b.off:])
-	b.off += n
-	return n, nil
-}
-
-func (b *reusedBody) Close() error { return nil }
-
-// discardWriter is a minimal http.ResponseWriter that keeps nothing.
-type discardWriter struct {
-	header http.Header
-	status int
-	n      int
-}
-
-func (w *discardWriter) Header() http.Header         { return w.header }
-func (w *discardWriter) WriteHeader(status int)      { w.status = status }
-func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
 
 // BenchmarkDispatch measures one call through ServeHTTP with a reused request and writer, so that
 // what is counted is the engine (plus the handler's own reply).
@@ -80,24 +51,8 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			body := &reusedBody{data: []byte(c.body)}
-			req, err := http.NewRequestWithContext(b.Context(), http.MethodPost, "/ext/info", body)
-			if err != nil {
-				b.Fatal(err)
-			}
-			req.Header.Set("Content-Type", "application/json")
-			w := &discardWriter{header: make(http.Header)}
-			b.ReportAllocs()
-			b.SetBytes(int64(len(c.body)))
-			for b.Loop() {
-				body.off = 0
-				clear(w.header)
-				w.n = 0
-				s.ServeHTTP(w, req)
-			}
-			if w.n == 0 {
-				b.Fatal("no response")
-			}
+			body := []byte(c.body)
+			jsonrpctest.ServeLoop(b, s, "/ext/info", func(int) []byte { return body })
 		})
 	}
 }

@@ -69,4 +69,11 @@
 // # Values
 //
 // [Uint64], [Uint32], [Uint8] and [Float64] are the reference's string-encoded numbers (§1.8).
+//
+// # Calling
+//
+// A [Client] is the other side: the one JSON-RPC client of cornice's wallet, benches and tests.
+// [Client.Call] sends one call and decodes its result or returns the error reply as an [*Error];
+// [Client.Post] sends bytes as they are and returns the reply's status and bytes, for batches and
+// wire tests. Package jsonrpctest replays request/response transcripts through it.
 package jsonrpc

@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // Chain is a chain the node creates at start-up: its spec and the indexes it gets.
@@ -165,7 +166,7 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 		Prefix:     storage.PrefixPlatform,
 		Factory: platform.Factory{
 			NodeID:  n.nodeID,
-			Signer:  &platform.ProofOfPossession{PublicKey: n.pop.PublicKey, Signature: n.pop.ProofOfPossession},
+			Signer:  &txs.ProofOfPossession{PublicKey: n.pop.PublicKey, Signature: n.pop.ProofOfPossession},
 			Weight:  config.LocalGenesisStake,
 			Aliases: n.chains,
 		},

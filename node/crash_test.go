@@ -1,15 +1,10 @@
 package node_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 )
 
 // The crash test of issue #3: a node process is killed with SIGKILL at random moments while its
@@ -30,26 +26,20 @@ import (
 // its last container being the chain's last accepted block (DESIGN.md: a crash leaves the whole
 // block or none of it).
 
-// Environment of the node process TestCrash starts: its data dir, and the L1's chain and subnet
-// IDs, which must stay the same across restarts.
+// Environment of the node process TestCrash starts, besides its data dir: the L1's chain and
+// subnet IDs, which must stay the same across restarts.
 const (
-	crashDirEnv    = "CORNICE_CRASH_CHILD_DIR"
 	crashL1Env     = "CORNICE_CRASH_CHILD_L1"
 	crashSubnetEnv = "CORNICE_CRASH_CHILD_SUBNET"
 	// crashSeedEnv replays a run: TestCrash logs its seed.
 	crashSeedEnv = "CORNICE_CRASH_SEED"
-	// crashAddrLine starts the line on which the node process prints its HTTP address.
-	crashAddrLine = "cornice-crash-child http "
 )
 
-// TestCrashChild is not a test on its own: it is the node process of TestCrash, which re-executes
-// the test binary with the environment above. It runs a node with the test chains, prints its
-// HTTP address on stdout, and serves until its stdin closes (or it is killed).
+// TestCrashChild is not a test on its own: it is the node process of TestCrash, which starts it
+// with nodetest and the environment above. It runs a node with the test chains and serves until
+// TestCrash stops or kills it.
 func TestCrashChild(t *testing.T) {
-	dir := os.Getenv(crashDirEnv)
-	if dir == "" {
-		t.Skip("the node process of TestCrash; runs only when TestCrash starts it")
-	}
+	dir := nodetest.Dir(t)
 	var tn testNet
 	var err error
 	tn.l1ID, err = ids.FromString(os.Getenv(crashL1Env))
@@ -57,109 +47,19 @@ func TestCrashChild(t *testing.T) {
 	tn.l1Subnet, err = ids.FromString(os.Getenv(crashSubnetEnv))
 	require.NoError(t, err)
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	n, err := node.New(nodeConfig(dir), log, nil, tn.chains(true)...)
+	n, err := node.New(nodeConfig(dir), nodetest.Logger(), nil, tn.chains(true)...)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	fmt.Printf("%s%s\n", crashAddrLine, n.HTTPAddr())
-
-	// The parent closes stdin to stop the node gracefully; if the parent dies, so does the pipe.
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	cancel()
-	require.NoError(t, <-done)
+	nodetest.Serve(t, n)
 }
 
-// crashChild is one node process of TestCrash.
-type crashChild struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	url    string
-	stderr *lockedBuffer
-	// stdoutDone is closed once stdout is read to its end, which Wait must come after.
-	stdoutDone chan struct{}
-}
-
-// lockedBuffer collects a child's stderr for failure reports.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// startCrashChild starts a node process over dir and waits for its HTTP address.
-func startCrashChild(t *testing.T, dir string, tn testNet) *crashChild {
+// startCrashChild starts a node process over dir and waits for it to serve.
+func startCrashChild(t *testing.T, dir string, tn testNet) *nodetest.Child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(),
-		crashDirEnv+"="+dir,
-		crashL1Env+"="+tn.l1ID.String(),
-		crashSubnetEnv+"="+tn.l1Subnet.String(),
-	)
-	c := &crashChild{cmd: cmd, stderr: &lockedBuffer{}, stdoutDone: make(chan struct{})}
-	cmd.Stderr = c.stderr
-	var err error
-	c.stdin, err = cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	// Whatever happens to the test, the process does not outlive it.
-	t.Cleanup(func() { c.kill() })
-
-	addr := make(chan string, 1)
-	go func() {
-		defer close(c.stdoutDone)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), crashAddrLine); ok {
-				addr <- a
-				break
-			}
-		}
-		close(addr)
-		_, _ = io.Copy(io.Discard, stdout) // until the process exits
-	}()
-	timeout := time.NewTimer(60 * time.Second)
-	defer timeout.Stop()
-	select {
-	case a, ok := <-addr:
-		require.True(t, ok, "the node process exited before serving:\n%s", c.stderr)
-		c.url = "http://" + a
-	case <-timeout.C:
-		require.FailNow(t, "the node process did not start", c.stderr.String())
-	}
-	return c
-}
-
-// kill ends the process with SIGKILL and reaps it; it does nothing if the process has exited.
-func (c *crashChild) kill() {
-	if c.cmd.ProcessState != nil {
-		return
-	}
-	_ = c.cmd.Process.Kill() // SIGKILL: nothing of the node runs after it
-	<-c.stdoutDone
-	_ = c.cmd.Wait()
-}
-
-// stop asks the process to stop gracefully and waits for it.
-func (c *crashChild) stop(t *testing.T) {
-	t.Helper()
-	require.NoError(t, c.stdin.Close())
-	<-c.stdoutDone
-	require.NoError(t, c.cmd.Wait(), c.stderr.String())
+	return nodetest.Start(t, nodetest.Config{
+		Test: "TestCrashChild",
+		Dir:  dir,
+		Env:  []string{crashL1Env + "=" + tn.l1ID.String(), crashSubnetEnv + "=" + tn.l1Subnet.String()},
+	})
 }
 
 // drive submits transactions to every chain of the node at url, one after another on each chain,
@@ -276,22 +176,17 @@ func TestCrash(t *testing.T) {
 	st := &crashState{chains: make(map[string][]*chainstest.Block), indexes: make(map[string][]gotContainer)}
 	for run := 0; ; run++ {
 		child := startCrashChild(t, dir, tn)
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("node process %d stderr:\n%s", run, child.stderr)
-			}
-		})
-		st.check(t, child.url, tn)
+		st.check(t, child.URL(), tn)
 		if run == kills {
-			child.stop(t)
+			child.Stop(t)
 			break
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		var wg sync.WaitGroup
-		drive(ctx, &wg, child.url, tn, run)
+		drive(ctx, &wg, child.URL(), tn, run)
 		delay := time.Duration(rng.IntN(400)+1) * time.Millisecond
 		time.Sleep(delay)
-		child.kill()
+		child.Kill()
 		cancel()
 		wg.Wait()
 		t.Logf("run %d: killed after %s; heights at its start: %v", run, delay, st.heights())

@@ -3,6 +3,8 @@ package node
 import (
 	"fmt"
 
+	"github.com/cornice-node/cornice/config"
+
 	"github.com/cornice-node/cornice/ids"
 )
 
@@ -11,4 +13,10 @@ import (
 // such a chain only in its logs.
 func chainStartError(chainID ids.ID, err error) error {
 	return fmt.Errorf("chain %s failed to start: %w", chainID, err)
+}
+
+// networkMismatchError refuses a data directory made for another network. cornice's own text.
+func networkMismatchError(dataDir string, was, now uint32) error {
+	return fmt.Errorf("data directory %s was made for network %s (%d), not %s (%d): give another --data-dir, or --network-id %s",
+		dataDir, config.NetworkName(was), was, config.NetworkName(now), now, config.NetworkName(was))
 }

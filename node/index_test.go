@@ -1,6 +1,7 @@
 package node_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -24,6 +25,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -126,38 +128,10 @@ func nodeConfig(dataDir string) config.Config {
 	return cfg
 }
 
-// rpcError is the error object of a JSON-RPC reply.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
 // callRPC posts one call and decodes its result into out (if not nil). A transport error or a
 // JSON-RPC error is returned, not fatal: pollers and the crash test's load use it too.
 func callRPC(url, method, params string, out any) error {
-	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var env struct {
-		Result json.RawMessage `json:"result"`
-		Error  *rpcError       `json:"error"`
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s: HTTP %s", url, method, resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
-		return fmt.Errorf("%s %s: %w", url, method, err)
-	}
-	if env.Error != nil {
-		return fmt.Errorf("%s %s: %d %s", url, method, env.Error.Code, env.Error.Message)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(env.Result, out)
+	return jsonrpc.NewClient(url, nil).Call(context.Background(), "", method, json.RawMessage(params), out)
 }
 
 // call posts one call and returns the exact reply body, without its final newline.
@@ -267,18 +241,16 @@ func fetchBlocks(url string, from uint64) ([]*chainstest.Block, ids.ID, error) {
 			fmt.Fprintf(&body, `{"jsonrpc":"2.0","id":%d,"method":"kv.block","params":{"height":%d}}`, h, h)
 		}
 		body.WriteString("]")
-		resp, err := http.Post(url, "application/json", strings.NewReader(body.String()))
+		_, raw, err := jsonrpc.NewClient(url, nil).Post(context.Background(), "", []byte(body.String()))
 		if err != nil {
 			return nil, ids.ID{}, err
 		}
 		var replies []struct {
 			ID     uint64                 `json:"id"`
 			Result *chainstest.BlockReply `json:"result"`
-			Error  *rpcError              `json:"error"`
+			Error  *jsonrpc.Error         `json:"error"`
 		}
-		err = json.NewDecoder(resp.Body).Decode(&replies)
-		resp.Body.Close()
-		if err != nil {
+		if err := json.Unmarshal(raw, &replies); err != nil {
 			return nil, ids.ID{}, fmt.Errorf("kv.block batch: %w", err)
 		}
 		if len(replies) != int(to-from+1) {

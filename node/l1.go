@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
@@ -334,6 +336,13 @@ func readOptional(path string) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read chain config: %w", err)
+	}
+	// An empty file is no file (the VMs' rule); anything else must be JSON, and a typo is
+	// reported where it is in the file, not by the VM that cannot know the file's name.
+	if len(bytes.TrimSpace(b)) > 0 {
+		if err := config.CheckJSON(path, b); err != nil {
+			return nil, fmt.Errorf("chain config %w", err)
+		}
 	}
 	return b, nil
 }

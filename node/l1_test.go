@@ -22,10 +22,11 @@ func TestChainFiles(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o700))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name, file), []byte(text), 0o600))
 	}
-	write(id.String(), "upgrade.json", "u1")
-	write("C", "config.json", "cC")
-	write("C", "upgrade.json", "uC")
-	write("alias2", "config.json", "c2")
+	// Each file holds a JSON string that names it: the node checks that they are JSON.
+	write(id.String(), "upgrade.json", `"u1"`)
+	write("C", "config.json", `"cC"`)
+	write("C", "upgrade.json", `"uC"`)
+	write("alias2", "config.json", `"c2"`)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o600))
 
 	tests := []struct {
@@ -34,9 +35,9 @@ func TestChainFiles(t *testing.T) {
 		aliases       []string
 		upgrade, conf []byte
 	}{
-		{name: "by ID, config absent", id: id, aliases: []string{"C"}, upgrade: []byte("u1")},
-		{name: "by alias", id: ids.ID{2}, aliases: []string{"C", "alias2"}, upgrade: []byte("uC"), conf: []byte("cC")},
-		{name: "second alias", id: ids.ID{2}, aliases: []string{"none", "alias2"}, conf: []byte("c2")},
+		{name: "by ID, config absent", id: id, aliases: []string{"C"}, upgrade: []byte(`"u1"`)},
+		{name: "by alias", id: ids.ID{2}, aliases: []string{"C", "alias2"}, upgrade: []byte(`"uC"`), conf: []byte(`"cC"`)},
+		{name: "second alias", id: ids.ID{2}, aliases: []string{"none", "alias2"}, conf: []byte(`"c2"`)},
 		{name: "a file is not a chain's directory", id: ids.ID{3}, aliases: []string{"file"}},
 		{name: "nothing", id: ids.ID{3}},
 	}

@@ -103,6 +103,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		return fmt.Errorf("open database: %w", err)
 	}
 	n.db = db
+	if err := n.checkNetwork(); err != nil {
+		return err
+	}
 
 	if err := n.loadIdentity(); err != nil {
 		return err

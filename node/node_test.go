@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -94,28 +95,7 @@ func TestWire(t *testing.T) {
 	require.NotEmpty(t, files)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			var out strings.Builder
-			var got string
-			for i, text := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-				switch {
-				case strings.HasPrefix(text, "--> "):
-					path, body, _ := strings.Cut(strings.TrimPrefix(text, "--> "), " ")
-					resp, reply := post(t, n.url+path, body)
-					got = "<-- " + resp.Status[:3] + " " + strings.TrimSuffix(reply, "\n")
-					out.WriteString(text + "\n" + got + "\n")
-				case strings.HasPrefix(text, "<-- "):
-					if !*update {
-						require.Equal(t, text, got, "%s:%d", file, i+1)
-					}
-				default:
-					out.WriteString(text + "\n")
-				}
-			}
-			if *update {
-				require.NoError(t, os.WriteFile(file, []byte(out.String()), 0o644))
-			}
+			jsonrpctest.Replay(t, n.url, file, *update)
 		})
 	}
 }

@@ -35,7 +35,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/exchange"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -113,24 +114,24 @@ func credentials(b []byte, keys ...*secp.PrivateKey) []secp256k1fx.Credential {
 }
 
 // signP signs unsigned with one credential per key (§3.2).
-func signP(t *testing.T, unsigned platform.UnsignedTx, keys ...*secp.PrivateKey) *platform.Tx {
+func signP(t *testing.T, unsigned txs.UnsignedTx, keys ...*secp.PrivateKey) *txs.Tx {
 	t.Helper()
-	b, err := platform.UnsignedBytes(unsigned)
+	b, err := txs.UnsignedBytes(unsigned)
 	require.NoError(t, err)
-	tx, err := platform.NewTx(unsigned, credentials(b, keys...))
+	tx, err := txs.NewTx(unsigned, credentials(b, keys...))
 	require.NoError(t, err)
 	return tx
 }
 
 // pBaseTx spends ux (a TransferOutput of one key) and returns all of it but pBurn and pay to to.
-func pBaseTx(ux *platform.UTXO, pay uint64, to ids.ShortID) platform.BaseTx {
+func pBaseTx(ux *txs.UTXO, pay uint64, to ids.ShortID) txs.BaseTx {
 	amount := ux.Out.(*secp256k1fx.TransferOutput).Amount
-	return platform.BaseTx{
+	return txs.BaseTx{
 		NetworkID: genesis.LocalNetworkID,
-		Outs: []platform.TransferableOutput{{AssetID: ux.AssetID, Out: &secp256k1fx.TransferOutput{
+		Outs: []txs.TransferableOutput{{AssetID: ux.AssetID, Out: &secp256k1fx.TransferOutput{
 			Amount: amount - pBurn - pay, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
 		}}},
-		Ins: []platform.TransferableInput{{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
+		Ins: []txs.TransferableInput{{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
 			In: &secp256k1fx.TransferInput{Amount: amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}},
 	}
 }
@@ -142,22 +143,22 @@ type pClient struct {
 }
 
 // utxos returns the UTXOs addr owns on the P-Chain, read with the client and parsed by cornice.
-func (c pClient) utxos(addr ids.ShortID) []*platform.UTXO {
+func (c pClient) utxos(addr ids.ShortID) []*txs.UTXO {
 	c.t.Helper()
 	raw, _, _, err := c.GetUTXOs(c.t.Context(), []refids.ShortID{refids.ShortID(addr)}, 0, refids.ShortEmpty, refids.Empty)
 	require.NoError(c.t, err)
-	out := make([]*platform.UTXO, len(raw))
+	out := make([]*txs.UTXO, len(raw))
 	for i, b := range raw {
-		out[i], err = platform.ParseUTXO(b)
+		out[i], err = txs.ParseUTXO(b)
 		require.NoError(c.t, err)
 	}
 	return out
 }
 
 // spendable returns addr's largest unlocked UTXO.
-func (c pClient) spendable(addr ids.ShortID) *platform.UTXO {
+func (c pClient) spendable(addr ids.ShortID) *txs.UTXO {
 	c.t.Helper()
-	var best *platform.UTXO
+	var best *txs.UTXO
 	for _, ux := range c.utxos(addr) {
 		out, ok := ux.Out.(*secp256k1fx.TransferOutput)
 		if ok && out.Locktime == 0 && (best == nil || out.Amount > best.Out.(*secp256k1fx.TransferOutput).Amount) {
@@ -169,7 +170,7 @@ func (c pClient) spendable(addr ids.ShortID) *platform.UTXO {
 }
 
 // issue issues tx with the client's IssueTx and waits until GetTxStatus says it is committed.
-func (c pClient) issue(tx *platform.Tx) ids.ID {
+func (c pClient) issue(tx *txs.Tx) ids.ID {
 	c.t.Helper()
 	id, err := c.IssueTx(c.t.Context(), tx.Bytes())
 	require.NoError(c.t, err)
@@ -183,11 +184,11 @@ func (c pClient) issue(tx *platform.Tx) ids.ID {
 
 // block returns the block at height h, read with GetBlockByHeight and parsed by cornice; the
 // reference's parser reads the same block from the bytes, and GetBlock by its ID answers them.
-func (c pClient) block(h uint64) platform.Block {
+func (c pClient) block(h uint64) txs.Block {
 	c.t.Helper()
 	b, err := c.GetBlockByHeight(c.t.Context(), h)
 	require.NoError(c.t, err)
-	blk, err := platform.ParseBlock(b)
+	blk, err := txs.ParseBlock(b)
 	require.NoError(c.t, err)
 	require.Equal(c.t, h, blk.Height())
 	ref, err := refpblock.Parse(refpblock.Codec, b)
@@ -245,7 +246,7 @@ func TestPlatformClient(t *testing.T) {
 		switch out := ux.Out.(type) {
 		case *secp256k1fx.TransferOutput:
 			sum += out.Amount
-		case *platform.LockOut:
+		case *txs.LockOut:
 			sum += out.Out.Amount
 		default:
 			t.Fatalf("UTXO %d: %T", i, ux.Out)
@@ -342,7 +343,7 @@ func TestPlatformClient(t *testing.T) {
 	require.Equal(t, []refplatformvm.ClientSubnet{{ID: refconstants.PrimaryNetworkID, ControlKeys: []refids.ShortID{}}}, subnets)
 
 	// A subnet owned by ewoq.
-	createSubnet := signP(t, &platform.CreateSubnetTx{
+	createSubnet := signP(t, &txs.CreateSubnetTx{
 		BaseTx: pBaseTx(c.spendable(ewoq), 0, ewoq),
 		Owner:  secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}},
 	}, key)
@@ -365,7 +366,7 @@ func TestPlatformClient(t *testing.T) {
 	require.EqualValues(t, 1, height)
 	ts, err = c.GetTimestamp(ctx)
 	require.NoError(t, err)
-	require.Equal(t, int64(blk.(*platform.StandardBlock).Time()), ts.Unix())
+	require.Equal(t, int64(blk.(*txs.StandardBlock).Time()), ts.Unix())
 
 	subnet, err := c.GetSubnet(ctx, refids.ID(subnetID))
 	require.NoError(t, err)
@@ -380,7 +381,7 @@ func TestPlatformClient(t *testing.T) {
 
 	// A chain on it, of a VM this node does not run.
 	subnetEVM := ids.FromName("subnetevm")
-	chainTx := signP(t, &platform.CreateChainTx{
+	chainTx := signP(t, &txs.CreateChainTx{
 		BaseTx:      pBaseTx(c.spendable(ewoq), 0, ewoq),
 		SubnetID:    subnetID,
 		ChainName:   "client test",
@@ -404,21 +405,21 @@ func TestPlatformClient(t *testing.T) {
 	pop := bls.NewProofOfPossession(sk)
 	const l1Balance = 2_000_000_000
 	l1NodeID := ids.NodeID{9, 9, 9}
-	owner := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoq}}
-	convert := &platform.ConvertSubnetToL1Tx{
+	owner := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoq}}
+	convert := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   pBaseTx(c.spendable(ewoq), l1Balance, ewoq),
 		SubnetID: subnetID,
 		ChainID:  chainID,
 		Address:  []byte{0x0f, 0xee, 0xdc, 0x0d, 0xe0},
-		Validators: []platform.ConvertSubnetToL1Validator{{
+		Validators: []txs.ConvertSubnetToL1Validator{{
 			NodeID: l1NodeID[:], Weight: 100, Balance: l1Balance,
-			Signer:                platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession},
+			Signer:                txs.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession},
 			RemainingBalanceOwner: owner, DeactivationOwner: owner,
 		}},
 		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}
 	c.issue(signP(t, convert, key, key))
-	convBlock := c.block(3).(*platform.StandardBlock)
+	convBlock := c.block(3).(*txs.StandardBlock)
 	validationID := refids.ID(convert.ValidationID(0))
 
 	subnet, err = c.GetSubnet(ctx, refids.ID(subnetID))
@@ -427,7 +428,7 @@ func TestPlatformClient(t *testing.T) {
 		IsPermissioned: false,
 		ControlKeys:    []refids.ShortID{refids.ShortID(ewoq)},
 		Threshold:      1,
-		ConversionID:   refids.ID(platform.ConversionID(convert)),
+		ConversionID:   refids.ID(txs.ConversionID(convert)),
 		ManagerChainID: refids.ID(chainID),
 		ManagerAddress: []byte{0x0f, 0xee, 0xdc, 0x0d, 0xe0},
 	}, subnet)
@@ -519,7 +520,7 @@ func TestPlatformClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, refgas.Price(1), price)
 	require.Equal(t, int64(convBlock.Time()), feeTime.Unix())
-	var raw platform.GetFeeStateReply
+	var raw api.GetFeeStateReply
 	require.NoError(t, callRPC(n.url+"/ext/bc/P", "platform.getFeeState", `{}`, &raw))
 	require.Equal(t, refgas.State{Capacity: refgas.Gas(raw.Capacity), Excess: refgas.Gas(raw.Excess)}, state)
 	require.NotZero(t, state.Excess, "three txs consumed gas")
@@ -637,12 +638,12 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 	var stakerTxID ids.ID
 	for _, tx := range g.P.Validators {
 		stakerTxID = tx.ID()
-		v, ok := tx.Unsigned().(*platform.AddPermissionlessValidatorTx)
+		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
 		require.True(t, ok)
 		for i := range v.Stake {
 			o := &v.Stake[i]
 			out, ok := o.Out.(*secp256k1fx.TransferOutput)
-			if lock, isLock := o.Out.(*platform.LockOut); isLock {
+			if lock, isLock := o.Out.(*txs.LockOut); isLock {
 				out, ok = lock.Out, true
 			}
 			require.True(t, ok)

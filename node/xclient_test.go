@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	refids "github.com/ava-labs/avalanchego/ids"
 	refchoices "github.com/ava-labs/avalanchego/snow/choices"
 	refavm "github.com/ava-labs/avalanchego/vms/avm"
@@ -23,7 +25,6 @@ import (
 
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -41,20 +42,20 @@ type xClient struct {
 }
 
 // utxos returns the UTXOs addr owns on the X-Chain, read with the client and parsed by cornice.
-func (c xClient) utxos(addr ids.ShortID) []*exchange.UTXO {
+func (c xClient) utxos(addr ids.ShortID) []*xtxs.UTXO {
 	c.t.Helper()
 	raw, _, _, err := c.GetUTXOs(c.t.Context(), []refids.ShortID{refids.ShortID(addr)}, 0, refids.ShortEmpty, refids.Empty)
 	require.NoError(c.t, err)
-	out := make([]*exchange.UTXO, len(raw))
+	out := make([]*xtxs.UTXO, len(raw))
 	for i, b := range raw {
-		out[i], err = exchange.ParseUTXO(b)
+		out[i], err = xtxs.ParseUTXO(b)
 		require.NoError(c.t, err)
 	}
 	return out
 }
 
 // issue issues tx with the client's IssueTx and waits until GetTxStatus says it is accepted.
-func (c xClient) issue(tx *exchange.Tx) ids.ID {
+func (c xClient) issue(tx *xtxs.Tx) ids.ID {
 	c.t.Helper()
 	id, err := c.IssueTx(c.t.Context(), tx.Bytes())
 	require.NoError(c.t, err)
@@ -74,11 +75,11 @@ func (c xClient) issue(tx *exchange.Tx) ids.ID {
 
 // block returns the block at height h, read with GetBlockByHeight and parsed by cornice; the
 // reference's parser reads the same block from the bytes, and GetBlock by its ID answers them.
-func (c xClient) block(h uint64) *exchange.StandardBlock {
+func (c xClient) block(h uint64) *xtxs.StandardBlock {
 	c.t.Helper()
 	b, err := c.GetBlockByHeight(c.t.Context(), h)
 	require.NoError(c.t, err)
-	blk, err := exchange.ParseBlock(b)
+	blk, err := xtxs.ParseBlock(b)
 	require.NoError(c.t, err)
 	require.Equal(c.t, h, blk.Height())
 	ref, err := c.parser.ParseBlock(b)
@@ -97,41 +98,41 @@ func (c xClient) block(h uint64) *exchange.StandardBlock {
 }
 
 // signX signs unsigned with one credential per key (§3.2).
-func signX(t *testing.T, unsigned exchange.UnsignedTx, keys ...*secp.PrivateKey) *exchange.Tx {
+func signX(t *testing.T, unsigned xtxs.UnsignedTx, keys ...*secp.PrivateKey) *xtxs.Tx {
 	t.Helper()
-	b, err := exchange.UnsignedBytes(unsigned)
+	b, err := xtxs.UnsignedBytes(unsigned)
 	require.NoError(t, err)
-	tx, err := exchange.NewTx(unsigned, credentials(b, keys...))
+	tx, err := xtxs.NewTx(unsigned, credentials(b, keys...))
 	require.NoError(t, err)
 	return tx
 }
 
-func xOut(asset ids.ID, amount uint64, to ids.ShortID) exchange.TransferableOutput {
-	return exchange.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+func xOut(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {
+	return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
 		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
 	}}
 }
 
-func xIn(ux *exchange.UTXO) exchange.TransferableInput {
-	return exchange.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
+func xIn(ux *xtxs.UTXO) xtxs.TransferableInput {
+	return xtxs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
 		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}}
 }
 
 // xBaseTx makes a BaseTx of the local X-Chain, inputs and outputs sorted as §3.3 requires
 // (one-address TransferOutputs: asset, then amount).
-func (c xClient) xBaseTx(outs []exchange.TransferableOutput, ins ...exchange.TransferableInput) exchange.BaseTx {
-	slices.SortFunc(ins, func(a, b exchange.TransferableInput) int {
+func (c xClient) xBaseTx(outs []xtxs.TransferableOutput, ins ...xtxs.TransferableInput) xtxs.BaseTx {
+	slices.SortFunc(ins, func(a, b xtxs.TransferableInput) int {
 		if d := a.TxID.Compare(b.TxID); d != 0 {
 			return d
 		}
 		return int(a.OutputIndex) - int(b.OutputIndex)
 	})
-	key := func(o exchange.TransferableOutput) []byte {
+	key := func(o xtxs.TransferableOutput) []byte {
 		return binary.BigEndian.AppendUint64(append([]byte(nil), o.AssetID[:]...), o.Out.Amount)
 	}
-	slices.SortFunc(outs, func(a, b exchange.TransferableOutput) int { return bytes.Compare(key(a), key(b)) })
-	return exchange.BaseTx{NetworkID: genesis.LocalNetworkID, BlockchainID: c.g.XChainID, Outs: outs, Ins: ins, Memo: []byte{}}
+	slices.SortFunc(outs, func(a, b xtxs.TransferableOutput) int { return bytes.Compare(key(a), key(b)) })
+	return xtxs.BaseTx{NetworkID: genesis.LocalNetworkID, BlockchainID: c.g.XChainID, Outs: outs, Ins: ins, Memo: []byte{}}
 }
 
 // TestExchangeClient drives the X-Chain with avalanchego v1.14.2's avm.Client: the genesis state,
@@ -197,7 +198,7 @@ func TestExchangeClient(t *testing.T) {
 	require.Empty(t, all)
 
 	// ewoq sends 5 AVAX to another address.
-	send := c.issue(signX(t, ptr(c.xBaseTx([]exchange.TransferableOutput{
+	send := c.issue(signX(t, ptr(c.xBaseTx([]xtxs.TransferableOutput{
 		xOut(avax, 5_000_000_000, other), xOut(avax, start-5_000_000_000-xFee, ewoq),
 	}, xIn(utxos[0]))), key))
 	blk := c.block(1)
@@ -212,10 +213,10 @@ func TestExchangeClient(t *testing.T) {
 	// ewoq creates an asset and gives part of it away.
 	utxos = c.utxos(ewoq)
 	require.Len(t, utxos, 1)
-	create := &exchange.CreateAssetTx{
-		BaseTx: c.xBaseTx([]exchange.TransferableOutput{xOut(avax, start-5_000_000_000-2*xFee, ewoq)}, xIn(utxos[0])),
+	create := &xtxs.CreateAssetTx{
+		BaseTx: c.xBaseTx([]xtxs.TransferableOutput{xOut(avax, start-5_000_000_000-2*xFee, ewoq)}, xIn(utxos[0])),
 		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
-		States: []exchange.InitialState{{FxIndex: 0, Outs: []exchange.Output{
+		States: []xtxs.InitialState{{FxIndex: 0, Outs: []xtxs.Output{
 			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
 		}}},
 	}
@@ -227,7 +228,7 @@ func TestExchangeClient(t *testing.T) {
 		Name:             "Cornice Coin", Symbol: "CRN", Denomination: 3,
 	}, desc)
 
-	var coin, change *exchange.UTXO
+	var coin, change *xtxs.UTXO
 	for _, ux := range c.utxos(ewoq) {
 		if ux.AssetID == asset {
 			coin = ux
@@ -237,7 +238,7 @@ func TestExchangeClient(t *testing.T) {
 	}
 	require.NotNil(t, coin)
 	require.NotNil(t, change)
-	c.issue(signX(t, ptr(c.xBaseTx([]exchange.TransferableOutput{
+	c.issue(signX(t, ptr(c.xBaseTx([]xtxs.TransferableOutput{
 		xOut(asset, 400, other), xOut(asset, 600, ewoq), xOut(avax, start-5_000_000_000-3*xFee, ewoq),
 	}, xIn(coin), xIn(change))), key, key))
 
@@ -285,7 +286,7 @@ func normalizeUTXOIDs(r *refavm.GetBalanceReply) *refavm.GetBalanceReply {
 	return r
 }
 
-func utxoBytes(t *testing.T, us []*exchange.UTXO) [][]byte {
+func utxoBytes(t *testing.T, us []*xtxs.UTXO) [][]byte {
 	t.Helper()
 	out := make([][]byte, len(us))
 	for i, u := range us {

@@ -14,7 +14,10 @@ import (
 // It is not safe for concurrent use, and it holds the database open: the
 // DB's Close waits for every iterator to be closed.
 type Iterator struct {
-	db      *DB
+	db *DB
+	// pub is the published state the iterator reads, released by Close;
+	// nil for an iterator of a live view.
+	pub     *published
 	it      *pebble.Iterator
 	strip   int // bytes of view prefix to remove from keys
 	started bool
@@ -77,7 +80,11 @@ func (it *Iterator) Close() error {
 	}
 	it.closed = true
 	defer it.db.inflight.Done()
-	if err := it.it.Close(); err != nil {
+	err := it.it.Close()
+	if it.pub != nil {
+		it.pub.release()
+	}
+	if err != nil {
 		return fmt.Errorf("close iterator: %w", err)
 	}
 	return nil

@@ -35,6 +35,9 @@ const (
 	// chain that tracks it (L1s), under the 32-byte chain ID that follows
 	// this byte.
 	PrefixUptime Prefix = 'u'
+	// PrefixNode is owned by node: what the data directory was made for
+	// (key "networkID", the network's ID as 4 big-endian bytes).
+	PrefixNode Prefix = 'n'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -46,6 +49,7 @@ var allPrefixes = []Prefix{
 	PrefixExchange,
 	PrefixEVM,
 	PrefixUptime,
+	PrefixNode,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.

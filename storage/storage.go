@@ -19,14 +19,24 @@
 // alone does not promise this: it makes a batch visible to readers once it
 // is in the memtable, before its WAL record is synced (commitPipeline in
 // Pebble v2.1.7's commit.go), and an API answering from the database could
-// then report a write a crash loses. Commits therefore exclude one another
-// and the start of reads for the length of the synced commit: a read waits
-// for the commit in progress, if any, and then sees its writes. An
-// iterator holds nothing after it is made, so a goroutine may commit while
-// it has an iterator open. The price is that commits from several
-// goroutines no longer share one fsync (Pebble's group commit); a block's
-// acceptance is one commit, and BenchmarkBatchCommit and vms/evm's
+// then report a write a crash loses. So readers do not read Pebble's live
+// state: they read a Pebble snapshot that the DB takes after each synced
+// commit and swaps in for the previous one (snapshot.go), with a reference
+// count so that the old one is released when its last reader is done.
+// Commits exclude one another, so when one has returned nothing Pebble
+// holds is undurable. A read never waits for a commit: while one is
+// syncing, reads see the state before it, and every read that starts after
+// Commit has returned sees its writes. The price is that commits from
+// several goroutines do not share one fsync (Pebble's group commit); a
+// block's acceptance is one commit, and BenchmarkBatchCommit and vms/evm's
 // BenchmarkBuildAccept did not move with this.
+//
+// Live reads: a view from [View.Live] reads Pebble's live state instead,
+// for the one place where that is safe and saves the snapshot's reference
+// count: code on the goroutine that commits every write of the key space it
+// reads (a chain's acceptance pipeline reading its own VM's state). That
+// goroutine cannot be reading while one of its own commits is syncing, and
+// no other goroutine writes there, so every write it can see is durable.
 //
 // Slices: the database never keeps a key or value slice passed to it, so
 // the caller may change it as soon as the call returns. Get returns a copy
@@ -39,15 +49,16 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -73,11 +84,12 @@ type DB struct {
 	// inflight counts calls in progress and open iterators.
 	inflight sync.WaitGroup
 
-	// visible makes writes durable before they are visible (package doc):
-	// commit holds it for writing across Pebble's synced commit; Get, Has
-	// and NewIterator hold it for reading across the Pebble call that fixes
-	// what they see. It is never held with mu, nor across a caller's code.
-	visible sync.RWMutex
+	// commitMu makes commits exclude one another (durable before visible,
+	// package doc): publish may then take Pebble's state as durable. It is
+	// never held with mu, nor across a caller's code; no read takes it.
+	commitMu sync.Mutex
+	// current is the state readers see, replaced after each durable commit.
+	current atomic.Pointer[published]
 	// afterCommit, when set (by tests only, before any commit), runs inside
 	// commit's critical section, after Pebble has applied and synced the
 	// batch and before readers may see it.
@@ -93,7 +105,10 @@ type DB struct {
 // database gets the current [Version]; an existing one must have a version
 // this binary understands, or Open fails with an error wrapping
 // [ErrVersion].
-func Open(dir string, log *slog.Logger) (*DB, error) {
+func Open(dir string, log *slog.Logger) (*DB, error) { return open(dir, log, vfs.Default) }
+
+// open is Open on the file system fs; tests pass one that slows writes.
+func open(dir string, log *slog.Logger, fs vfs.FS) (*DB, error) {
 	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, fmt.Errorf("create database dir: %w", err)
 	}
@@ -108,6 +123,7 @@ func Open(dir string, log *slog.Logger) (*DB, error) {
 	}
 	plog := log.With("lib", "pebble")
 	opts := &pebble.Options{
+		FS:                 fs,
 		Lock:               lock,
 		Logger:             pebbleLogger{log: plog},
 		EventListener:      eventListener(plog),
@@ -119,6 +135,7 @@ func Open(dir string, log *slog.Logger) (*DB, error) {
 	}
 	db := &DB{dir: dir, log: log, pdb: pdb, lock: lock}
 	db.root = &View{db: db}
+	db.current.Store(newPublished(pdb, log))
 	if err := db.checkVersion(); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
@@ -154,17 +171,21 @@ func (db *DB) begin() error {
 	return nil
 }
 
-// commit applies pb and syncs it to disk while no read may start, so that
-// no reader sees pb's writes before they are durable. The caller owns pb
-// and closes it.
+// commit applies pb and syncs it to disk, then publishes the state with
+// its writes to readers, so that no reader sees them before they are
+// durable. Commits exclude one another; reads go on meanwhile, on the state
+// of the previous commit. The caller owns pb and closes it.
 func (db *DB) commit(pb *pebble.Batch) error {
-	db.visible.Lock()
-	defer db.visible.Unlock()
-	err := pb.Commit(pebble.Sync)
+	db.commitMu.Lock()
+	defer db.commitMu.Unlock()
+	if err := pb.Commit(pebble.Sync); err != nil {
+		return err
+	}
 	if db.afterCommit != nil {
 		db.afterCommit()
 	}
-	return err
+	db.publish()
+	return nil
 }
 
 // write commits, as commit does, a batch of the one write that fn records
@@ -178,20 +199,49 @@ func (db *DB) write(fn func(pb *pebble.Batch) error) error {
 	return db.commit(pb)
 }
 
-// get reads key from Pebble under visible's read lock: the value, its
-// closer and Pebble's error, as pebble.DB.Get returns them.
-func (db *DB) get(key []byte) ([]byte, io.Closer, error) {
-	db.visible.RLock()
-	defer db.visible.RUnlock()
-	return db.pdb.Get(key)
+// get reads key, from the published state or, when live, from Pebble's
+// live state (package doc). It returns whether key is present and, when
+// keep is set, a copy of its value that is never nil for a present key.
+func (db *DB) get(key []byte, live, keep bool) ([]byte, bool, error) {
+	var r pebble.Reader = db.pdb
+	if !live {
+		p := db.acquire()
+		defer p.release()
+		r = p.snap
+	}
+	val, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var out []byte
+	if keep {
+		out = bytes.Clone(val)
+		if out == nil {
+			// A stored empty value is present: never hand back nil for it.
+			out = []byte{}
+		}
+	}
+	return out, true, closer.Close()
 }
 
-// newIter makes a Pebble iterator under visible's read lock. The iterator
-// reads the state of its creation, so it needs no lock afterwards.
-func (db *DB) newIter(opts *pebble.IterOptions) (*pebble.Iterator, error) {
-	db.visible.RLock()
-	defer db.visible.RUnlock()
-	return db.pdb.NewIter(opts)
+// newIter makes a Pebble iterator over the published state, which it
+// returns pinned for the iterator's life (the caller releases it), or over
+// the live state, with a nil state.
+func (db *DB) newIter(opts *pebble.IterOptions, live bool) (*pebble.Iterator, *published, error) {
+	if live {
+		it, err := db.pdb.NewIter(opts)
+		return it, nil, err
+	}
+	p := db.acquire()
+	it, err := p.snap.NewIter(opts)
+	if err != nil {
+		p.release()
+		return nil, nil, err
+	}
+	return it, p, nil
 }
 
 // Close flushes and closes the database and releases its lock. It waits
@@ -207,6 +257,9 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 
 	db.inflight.Wait()
+	// No read is in flight and no iterator open: this drops the last
+	// reference to the published state.
+	db.current.Load().release()
 	err := db.pdb.Flush()
 	if errors.Is(err, pebble.ErrReadOnly) {
 		err = nil

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -118,12 +117,16 @@ func TestPing(t *testing.T) {
 	require.ErrorIs(t, db.Ping(ctx), context.Canceled)
 }
 
-// TestReadsWaitForCommit pins "durable before visible" (package doc): a
-// commit is paused inside its critical section, after Pebble has applied
-// and synced it (where Pebble alone already shows it to readers), and a
-// Get, Has or NewIterator of one of its keys started meanwhile must not
-// return until the commit does, and must then see the write.
-func TestReadsWaitForCommit(t *testing.T) {
+// TestReadsDuringCommit pins "durable before visible" (package doc) and
+// reads that never wait: a commit is paused inside its critical section,
+// after Pebble has applied and synced it (where Pebble alone already shows
+// it to readers). A Get, Has or NewIterator of one of its keys started
+// meanwhile returns while the commit is still paused (were it to wait, the
+// test would hang), with the state before the commit; one started after
+// the commit returned sees the write. A live view (View.Live), which skips
+// the published state, sees the write during the pause: that is why only
+// the committing goroutine may use one.
+func TestReadsDuringCommit(t *testing.T) {
 	t.Parallel()
 	key := []byte("k")
 	type state struct {
@@ -135,7 +138,8 @@ func TestReadsWaitForCommit(t *testing.T) {
 		// setup runs before the hook is armed; write is the paused commit.
 		setup func(t *testing.T, v *View)
 		write func(v *View) error
-		want  state
+		// before and after are the key's state before and after write.
+		before, after state
 	}{
 		{
 			name:  "Batch.Commit",
@@ -150,19 +154,19 @@ func TestReadsWaitForCommit(t *testing.T) {
 				}
 				return b.Commit()
 			},
-			want: state{true, []byte("batch")},
+			after: state{true, []byte("batch")},
 		},
 		{
 			name:  "Put",
 			setup: func(*testing.T, *View) {},
 			write: func(v *View) error { return v.Put(key, []byte("put")) },
-			want:  state{true, []byte("put")},
+			after: state{true, []byte("put")},
 		},
 		{
-			name:  "Delete",
-			setup: func(t *testing.T, v *View) { require.NoError(t, v.Put(key, []byte("old"))) },
-			write: func(v *View) error { return v.Delete(key) },
-			want:  state{false, nil},
+			name:   "Delete",
+			setup:  func(t *testing.T, v *View) { require.NoError(t, v.Put(key, []byte("old"))) },
+			write:  func(v *View) error { return v.Delete(key) },
+			before: state{true, []byte("old")},
 		},
 	}
 	readers := []struct {
@@ -201,9 +205,6 @@ func TestReadsWaitForCommit(t *testing.T) {
 				db := openTest(t)
 				v := db.Prefixed(PrefixIndex).Prefixed([]byte("view/"))
 				w.setup(t, v)
-				if !w.want.present {
-					w.want.value = nil
-				}
 
 				entered, release := make(chan struct{}), make(chan struct{})
 				db.afterCommit = func() {
@@ -221,35 +222,28 @@ func TestReadsWaitForCommit(t *testing.T) {
 				go func() { committed <- w.write(v) }()
 				<-entered
 
-				type result struct {
-					st    state
-					err   error
-					early bool
+				check := func(v *View, want state) {
+					t.Helper()
+					got, err := r.read(v)
+					require.NoError(t, err)
+					if len(got.value) == 0 {
+						got.value = nil
+					}
+					if r.noValue {
+						want.value = nil
+					}
+					require.Equal(t, want, got)
 				}
-				read := make(chan result, 1)
-				go func() {
-					st, err := r.read(v)
-					read <- result{st, err, !released.Load()}
-				}()
-				// Pebble has applied the write: a read that does not wait
-				// returns at once, with it.
-				require.Never(t, func() bool { return len(read) > 0 }, 100*time.Millisecond, time.Millisecond,
-					"a read returned during the commit")
+				// Pebble has applied and synced the write; it is not
+				// published yet.
+				check(v, w.before)
+				check(v.Live(), w.after)
+				require.False(t, released.Load())
+
 				released.Store(true)
 				close(release)
 				require.NoError(t, <-committed)
-
-				res := <-read
-				require.NoError(t, res.err)
-				require.False(t, res.early, "the read returned before the commit")
-				want := w.want
-				if len(res.st.value) == 0 {
-					res.st.value = nil
-				}
-				if r.noValue {
-					want.value = nil
-				}
-				require.Equal(t, want, res.st)
+				check(v, w.after)
 			})
 		}
 	}
@@ -276,6 +270,38 @@ func TestCommitWithIteratorOpen(t *testing.T) {
 	got, err := db.Get([]byte("a3"))
 	require.NoError(t, err)
 	require.Equal(t, []byte("3"), got)
+}
+
+// TestPublishedStatesReleased: each commit replaces the published state,
+// and an old one lives only as long as a reader still uses it, so Pebble
+// keeps one snapshot (the current state) plus one per open iterator of an
+// older state; a leak would make Pebble keep every overwritten key.
+func TestPublishedStatesReleased(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	snapshots := func() int { return db.pdb.Metrics().Snapshots.Count }
+	require.Equal(t, 1, snapshots())
+	for i := range 10 {
+		require.NoError(t, db.Put([]byte("k"), []byte{byte(i)}))
+		_, err := db.Get([]byte("k"))
+		require.NoError(t, err)
+	}
+	require.Equal(t, 1, snapshots())
+
+	it, err := db.NewIterator([]byte("k"), nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Put([]byte("k"), []byte("new")))
+	require.NoError(t, db.Put([]byte("k"), []byte("newer")))
+	require.Equal(t, 2, snapshots(), "the iterator's state and the current one")
+	require.True(t, it.Next())
+	require.Equal(t, []byte{9}, it.Value())
+	require.NoError(t, it.Close())
+	require.Equal(t, 1, snapshots())
+
+	live, err := db.root.Live().NewIterator(nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, snapshots(), "a live iterator pins no published state")
+	require.NoError(t, live.Close())
 }
 
 // TestConcurrentReadsAndCommits runs readers and committers together (for

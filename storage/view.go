@@ -2,7 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,13 +15,32 @@ type View struct {
 	// prefix is prepended to every key. It is never changed, so it may be
 	// shared with the batches and iterators made from the view.
 	prefix []byte
+	// live makes reads go to Pebble's live state, not the published one
+	// (View.Live).
+	live bool
 }
 
 // Prefixed returns a view nested in v: its keys start with v's prefix
 // followed by sub. The view copies sub. Sub-prefixes that sit side by side
 // must not be prefixes of one another (use fixed lengths, such as IDs).
 func (v *View) Prefixed(sub []byte) *View {
-	return &View{db: v.db, prefix: concat(v.prefix, sub)}
+	return &View{db: v.db, prefix: concat(v.prefix, sub), live: v.live}
+}
+
+// Live returns a view of the same key space whose reads (and those of the
+// views nested in it) see Pebble's live state rather than the state
+// published after the last durable commit: they skip the published state's
+// reference count, and may see a batch whose commit is still syncing.
+// Writes are the same as v's.
+//
+// Use it only on the goroutine that commits every write to the key space
+// it reads: a chain's acceptance pipeline (building, verifying and
+// accepting blocks) reading its own VM's state. That goroutine is not
+// reading while its own commit syncs, and no other goroutine writes there,
+// so all it can see is durable. Anything an API handler answers must come
+// from a view that is not live (package doc, "Durable before visible").
+func (v *View) Live() *View {
+	return &View{db: v.db, prefix: v.prefix, live: true}
 }
 
 // Prefix returns a copy of the view's full prefix, from the database root.
@@ -38,22 +56,14 @@ func (v *View) Get(key []byte) ([]byte, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return nil, ErrNotFound // the empty key can never be stored
 	}
-	val, closer, err := v.db.get(v.key(key))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, ErrNotFound
-	}
+	val, ok, err := v.db.get(v.key(key), v.live, true)
 	if err != nil {
 		return nil, fmt.Errorf("get: %w", err)
 	}
-	out := bytes.Clone(val)
-	if out == nil {
-		// A stored empty value is present: never hand back nil for it.
-		out = []byte{}
+	if !ok {
+		return nil, ErrNotFound
 	}
-	if err := closer.Close(); err != nil {
-		return nil, fmt.Errorf("get: %w", err)
-	}
-	return out, nil
+	return val, nil
 }
 
 // Has reports whether key is present. It does not keep key.
@@ -65,17 +75,11 @@ func (v *View) Has(key []byte) (bool, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return false, nil // the empty key can never be stored
 	}
-	_, closer, err := v.db.get(v.key(key))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
+	_, ok, err := v.db.get(v.key(key), v.live, false)
 	if err != nil {
 		return false, fmt.Errorf("has: %w", err)
 	}
-	if err := closer.Close(); err != nil {
-		return false, fmt.Errorf("has: %w", err)
-	}
-	return true, nil
+	return ok, nil
 }
 
 // Put stores value at key and syncs it to disk before returning. Use a
@@ -130,7 +134,9 @@ func (v *View) Wrap(b *Batch) *Batch {
 // start with prefix, beginning at prefix+start (start does not repeat the
 // prefix; neither slice is kept). Keys it returns are relative to v. The
 // caller must Close it.
-// It sees a consistent snapshot taken when it was made.
+// It sees a consistent state: the one published when it was made (or, from
+// a live view, Pebble's state then). It holds no lock: the goroutine that
+// has it open may commit.
 func (v *View) NewIterator(prefix, start []byte) (*Iterator, error) {
 	if err := v.db.begin(); err != nil {
 		return nil, err
@@ -140,13 +146,13 @@ func (v *View) NewIterator(prefix, start []byte) (*Iterator, error) {
 		LowerBound: concat(full, start),
 		UpperBound: upperBound(full),
 	}
-	pit, err := v.db.newIter(opts)
+	pit, pub, err := v.db.newIter(opts, v.live)
 	if err != nil {
 		v.db.inflight.Done()
 		return nil, fmt.Errorf("new iterator: %w", err)
 	}
-	// The iterator keeps its inflight count until Close.
-	return &Iterator{db: v.db, it: pit, strip: len(v.prefix)}, nil
+	// The iterator keeps its inflight count and its state until Close.
+	return &Iterator{db: v.db, pub: pub, it: pit, strip: len(v.prefix)}, nil
 }
 
 // key returns v's prefix followed by key, in a new slice.

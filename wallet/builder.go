@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"slices"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -30,7 +31,7 @@ type XBuilder struct {
 
 // spendable is a UTXO a key can spend alone: a TransferOutput of threshold 1 that lists the key.
 type spendable struct {
-	ux     *exchange.UTXO
+	ux     *xtxs.UTXO
 	amount uint64
 	// sigIndex is the key's index among the output's owners.
 	sigIndex uint32
@@ -45,13 +46,13 @@ type Transfer struct {
 
 // Send returns a BaseTx that sends amount of assetID to `to`, signed by key, spending utxos the
 // key owns. The fee is paid in AVAX and the change goes back to the key's address.
-func (b *XBuilder) Send(key *Key, utxos []*exchange.UTXO, to ids.ShortID, assetID ids.ID, amount uint64) (*exchange.Tx, error) {
+func (b *XBuilder) Send(key *Key, utxos []*xtxs.UTXO, to ids.ShortID, assetID ids.ID, amount uint64) (*xtxs.Tx, error) {
 	return b.SendMany(key, utxos, Transfer{To: to, AssetID: assetID, Amount: amount})
 }
 
 // SendMany is Send with several outputs, of one asset or more, in one tx.
-func (b *XBuilder) SendMany(key *Key, utxos []*exchange.UTXO, transfers ...Transfer) (*exchange.Tx, error) {
-	outs := make([]exchange.TransferableOutput, 0, len(transfers)+2)
+func (b *XBuilder) SendMany(key *Key, utxos []*xtxs.UTXO, transfers ...Transfer) (*xtxs.Tx, error) {
+	outs := make([]xtxs.TransferableOutput, 0, len(transfers)+2)
 	need := make(map[ids.ID]uint64, 2)
 	for _, tr := range transfers {
 		if tr.Amount == 0 {
@@ -74,7 +75,7 @@ func (b *XBuilder) SendMany(key *Key, utxos []*exchange.UTXO, transfers ...Trans
 // CreateAsset returns a CreateAssetTx for a fixed supply of a new asset, all of it owned by
 // key's address, signed by key; the fee is paid from utxos. The asset's ID will be the tx's ID
 // (§2.3).
-func (b *XBuilder) CreateAsset(key *Key, utxos []*exchange.UTXO, name, symbol string, denomination uint8, supply uint64) (*exchange.Tx, error) {
+func (b *XBuilder) CreateAsset(key *Key, utxos []*xtxs.UTXO, name, symbol string, denomination uint8, supply uint64) (*xtxs.Tx, error) {
 	if supply == 0 {
 		return nil, ErrZeroAmount
 	}
@@ -82,14 +83,14 @@ func (b *XBuilder) CreateAsset(key *Key, utxos []*exchange.UTXO, name, symbol st
 	if err != nil {
 		return nil, err
 	}
-	tx := &exchange.CreateAssetTx{
+	tx := &xtxs.CreateAssetTx{
 		BaseTx:       *base,
 		Name:         name,
 		Symbol:       symbol,
 		Denomination: denomination,
-		States: []exchange.InitialState{{
+		States: []xtxs.InitialState{{
 			FxIndex: 0,
-			Outs: []exchange.Output{&secp256k1fx.TransferOutput{
+			Outs: []xtxs.Output{&secp256k1fx.TransferOutput{
 				Amount:       supply,
 				OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{key.Address()}},
 			}},
@@ -100,7 +101,7 @@ func (b *XBuilder) CreateAsset(key *Key, utxos []*exchange.UTXO, name, symbol st
 
 // fund returns a BaseTx with outs, plus inputs covering need and fee (in AVAX) and change to
 // key, with the key that signs each input (all key).
-func (b *XBuilder) fund(key *Key, utxos []*exchange.UTXO, outs []exchange.TransferableOutput, need map[ids.ID]uint64, fee uint64) (*exchange.BaseTx, []*Key, error) {
+func (b *XBuilder) fund(key *Key, utxos []*xtxs.UTXO, outs []xtxs.TransferableOutput, need map[ids.ID]uint64, fee uint64) (*xtxs.BaseTx, []*Key, error) {
 	total := make(map[ids.ID]uint64, len(need)+1)
 	for asset, v := range need {
 		total[asset] = v
@@ -119,7 +120,7 @@ func (b *XBuilder) fund(key *Key, utxos []*exchange.UTXO, outs []exchange.Transf
 		assets = append(assets, asset)
 	}
 	slices.SortFunc(assets, ids.ID.Compare)
-	var ins []exchange.TransferableInput
+	var ins []xtxs.TransferableInput
 	for _, asset := range assets {
 		want := total[asset]
 		var got uint64
@@ -134,7 +135,7 @@ func (b *XBuilder) fund(key *Key, utxos []*exchange.UTXO, outs []exchange.Transf
 				break // enough: the rest would overflow the change
 			}
 			got += s.amount
-			ins = append(ins, exchange.TransferableInput{
+			ins = append(ins, xtxs.TransferableInput{
 				UTXOID:  s.ux.UTXOID,
 				AssetID: asset,
 				In: &secp256k1fx.TransferInput{
@@ -158,7 +159,7 @@ func (b *XBuilder) fund(key *Key, utxos []*exchange.UTXO, outs []exchange.Transf
 	for i := range keys {
 		keys[i] = key
 	}
-	return &exchange.BaseTx{
+	return &xtxs.BaseTx{
 		NetworkID:    b.NetworkID,
 		BlockchainID: b.ChainID,
 		Outs:         outs,
@@ -169,7 +170,7 @@ func (b *XBuilder) fund(key *Key, utxos []*exchange.UTXO, outs []exchange.Transf
 
 // spendable returns the UTXOs key can spend alone now, largest first (fewest inputs), then in
 // UTXO order.
-func (b *XBuilder) spendable(key *Key, utxos []*exchange.UTXO) []spendable {
+func (b *XBuilder) spendable(key *Key, utxos []*xtxs.UTXO) []spendable {
 	var out []spendable
 	for _, ux := range utxos {
 		to, ok := ux.Out.(*secp256k1fx.TransferOutput)
@@ -192,21 +193,21 @@ func (b *XBuilder) spendable(key *Key, utxos []*exchange.UTXO) []spendable {
 }
 
 // transferOut returns an output of amount of assetID to addr alone, without a locktime.
-func transferOut(assetID ids.ID, amount uint64, addr ids.ShortID) exchange.TransferableOutput {
-	return exchange.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
+func transferOut(assetID ids.ID, amount uint64, addr ids.ShortID) xtxs.TransferableOutput {
+	return xtxs.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
 		Amount:       amount,
 		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
 	}}
 }
 
 // sortInputs sorts inputs by UTXO: tx ID bytes, then output index (§3.3).
-func sortInputs(ins []exchange.TransferableInput) {
-	slices.SortFunc(ins, func(a, b exchange.TransferableInput) int {
+func sortInputs(ins []xtxs.TransferableInput) {
+	slices.SortFunc(ins, func(a, b xtxs.TransferableInput) int {
 		return compareUTXOIDs(&a.UTXOID, &b.UTXOID)
 	})
 }
 
-func compareUTXOIDs(a, b *exchange.UTXOID) int {
+func compareUTXOIDs(a, b *xtxs.UTXOID) int {
 	if c := a.TxID.Compare(b.TxID); c != 0 {
 		return c
 	}
@@ -215,7 +216,7 @@ func compareUTXOIDs(a, b *exchange.UTXOID) int {
 
 // sortOutputs sorts outputs by asset ID, then by the codec bytes of the output (type ID, amount,
 // locktime, threshold, addresses), which is the order of their whole encoding (§3.3).
-func sortOutputs(outs []exchange.TransferableOutput) error {
+func sortOutputs(outs []xtxs.TransferableOutput) error {
 	keys := make([][]byte, len(outs))
 	idx := make([]int, len(outs))
 	for i := range outs {
@@ -228,7 +229,7 @@ func sortOutputs(outs []exchange.TransferableOutput) error {
 		keys[i], idx[i] = k, i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
-	sorted := make([]exchange.TransferableOutput, len(outs))
+	sorted := make([]xtxs.TransferableOutput, len(outs))
 	for i, j := range idx {
 		sorted[i] = outs[j]
 	}

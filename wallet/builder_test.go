@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"testing"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -36,9 +37,9 @@ func mustKey(t testing.TB, s string) *wallet.Key {
 
 // utxo returns a UTXO of amount of asset, owned by owners (threshold 1 unless set), locked until
 // locktime.
-func utxo(txByte byte, index uint32, asset ids.ID, amount uint64, locktime uint64, threshold uint32, owners ...ids.ShortID) *exchange.UTXO {
-	return &exchange.UTXO{
-		UTXOID:  exchange.UTXOID{TxID: ids.ID{txByte}, OutputIndex: index},
+func utxo(txByte byte, index uint32, asset ids.ID, amount uint64, locktime uint64, threshold uint32, owners ...ids.ShortID) *xtxs.UTXO {
+	return &xtxs.UTXO{
+		UTXOID:  xtxs.UTXOID{TxID: ids.ID{txByte}, OutputIndex: index},
 		AssetID: asset,
 		Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: secp256k1fx.OutputOwners{
 			Locktime: locktime, Threshold: threshold, Addrs: owners,
@@ -47,7 +48,7 @@ func utxo(txByte byte, index uint32, asset ids.ID, amount uint64, locktime uint6
 }
 
 // flow sums a tx's inputs and outputs per asset.
-func flow(base *exchange.BaseTx) (in, out map[ids.ID]uint64) {
+func flow(base *xtxs.BaseTx) (in, out map[ids.ID]uint64) {
 	in, out = map[ids.ID]uint64{}, map[ids.ID]uint64{}
 	for _, i := range base.Ins {
 		in[i.AssetID] += i.In.Amount
@@ -60,9 +61,9 @@ func flow(base *exchange.BaseTx) (in, out map[ids.ID]uint64) {
 
 // checkTx checks what the chain's syntactic rules check (§3.3): sorted inputs and outputs, one
 // credential per input, signatures that recover to the owners.
-func checkTx(t *testing.T, tx *exchange.Tx, utxos []*exchange.UTXO) {
+func checkTx(t *testing.T, tx *xtxs.Tx, utxos []*xtxs.UTXO) {
 	t.Helper()
-	parsed, err := exchange.ParseTx(tx.Bytes())
+	parsed, err := xtxs.ParseTx(tx.Bytes())
 	require.NoError(t, err)
 	require.Equal(t, tx.ID(), parsed.ID())
 	base := tx.Unsigned().Base()
@@ -76,7 +77,7 @@ func checkTx(t *testing.T, tx *exchange.Tx, utxos []*exchange.UTXO) {
 		require.LessOrEqual(t, bytes.Compare(prev, b), 0, "outputs not sorted")
 		prev = b
 	}
-	byID := map[exchange.UTXOID]*exchange.UTXO{}
+	byID := map[xtxs.UTXOID]*xtxs.UTXO{}
 	for _, ux := range utxos {
 		byID[ux.UTXOID] = ux
 	}
@@ -102,7 +103,7 @@ func TestSend(t *testing.T) {
 	k := mustKey(t, ewoqHex)
 	me := k.Address()
 	other := mustKey(t, vmrqHex).Address()
-	utxos := []*exchange.UTXO{
+	utxos := []*xtxs.UTXO{
 		utxo(5, 0, avax, 3*fee, 0, 1, me),
 		utxo(2, 1, avax, 10*fee, 0, 1, me),
 		utxo(2, 0, avax, 4*fee, 0, 1, me),
@@ -148,7 +149,7 @@ func TestSend(t *testing.T) {
 			}
 			require.NoError(t, err)
 			checkTx(t, tx, utxos)
-			base, ok := tx.Unsigned().(*exchange.BaseTx)
+			base, ok := tx.Unsigned().(*xtxs.BaseTx)
 			require.True(t, ok)
 			require.Equal(t, uint32(12345), base.NetworkID)
 			require.Equal(t, ids.ID{0xcc}, base.BlockchainID)
@@ -173,8 +174,8 @@ func TestSend(t *testing.T) {
 func TestSendDeterministic(t *testing.T) {
 	t.Parallel()
 	k := mustKey(t, ewoqHex)
-	a := []*exchange.UTXO{utxo(1, 0, avax, 5*fee, 0, 1, k.Address()), utxo(2, 0, avax, 5*fee, 0, 1, k.Address())}
-	b := []*exchange.UTXO{a[1], a[0]}
+	a := []*xtxs.UTXO{utxo(1, 0, avax, 5*fee, 0, 1, k.Address()), utxo(2, 0, avax, 5*fee, 0, 1, k.Address())}
+	b := []*xtxs.UTXO{a[1], a[0]}
 	bld := testBuilder()
 	tx1, err := bld.Send(k, a, ids.ShortID{1}, avax, 7*fee)
 	require.NoError(t, err)
@@ -186,7 +187,7 @@ func TestSendDeterministic(t *testing.T) {
 func TestSendMany(t *testing.T) {
 	t.Parallel()
 	k := mustKey(t, ewoqHex)
-	utxos := []*exchange.UTXO{utxo(1, 0, avax, 50*fee, 0, 1, k.Address()), utxo(3, 0, token, 100, 0, 1, k.Address())}
+	utxos := []*xtxs.UTXO{utxo(1, 0, avax, 50*fee, 0, 1, k.Address()), utxo(3, 0, token, 100, 0, 1, k.Address())}
 	b := testBuilder()
 	tx, err := b.SendMany(k, utxos,
 		wallet.Transfer{To: ids.ShortID{9}, AssetID: avax, Amount: 7 * fee},
@@ -210,12 +211,12 @@ func TestSendMany(t *testing.T) {
 func TestCreateAsset(t *testing.T) {
 	t.Parallel()
 	k := mustKey(t, ewoqHex)
-	utxos := []*exchange.UTXO{utxo(1, 0, avax, 5*fee, 0, 1, k.Address())}
+	utxos := []*xtxs.UTXO{utxo(1, 0, avax, 5*fee, 0, 1, k.Address())}
 	b := testBuilder()
 	tx, err := b.CreateAsset(k, utxos, "Test Token", "TT", 2, 1_000_000)
 	require.NoError(t, err)
 	checkTx(t, tx, utxos)
-	ca, ok := tx.Unsigned().(*exchange.CreateAssetTx)
+	ca, ok := tx.Unsigned().(*xtxs.CreateAssetTx)
 	require.True(t, ok)
 	require.Equal(t, "Test Token", ca.Name)
 	require.Equal(t, "TT", ca.Symbol)
@@ -239,7 +240,7 @@ func TestCreateAsset(t *testing.T) {
 func TestSignTx(t *testing.T) {
 	t.Parallel()
 	k1, k2 := mustKey(t, ewoqHex), mustKey(t, vmrqHex)
-	base := &exchange.BaseTx{NetworkID: 12345, Memo: []byte{}}
+	base := &xtxs.BaseTx{NetworkID: 12345, Memo: []byte{}}
 	tx, err := wallet.SignTx(base, k1, k2, k1)
 	require.NoError(t, err)
 	require.Len(t, tx.Creds(), 3)

@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/exchange"
 )
 
 // chainAPI is a chain's JSON-RPC service as X and P call it: the methods that the avm and
-// platform services share, with the same params and results (exchange.GetUTXOsArgs and
-// platform.GetUTXOsArgs are one type, and so on; platform-exchange.md §5.1, §6.5).
+// platform services share, with the same params and results (xapi.GetUTXOsArgs and
+// api.GetUTXOsArgs are one type, and so on; platform-exchange.md §5.1, §6.5).
 type chainAPI struct {
 	client *Client
 	// path is the chain's endpoint, "/ext/bc/X"; service is its service name, "avm".
@@ -27,10 +28,10 @@ func (c chainAPI) call(ctx context.Context, method string, args, reply any) erro
 // fetchUTXOs returns every UTXO addr owns, reading getUTXOs page by page and parsing each UTXO
 // with parse.
 func fetchUTXOs[U any](ctx context.Context, c chainAPI, addr string, parse func([]byte) (U, error)) ([]U, error) {
-	args := exchange.GetUTXOsArgs{Addresses: []string{addr}, Limit: pageSize, Encoding: ids.HexNC}
+	args := xapi.GetUTXOsArgs{Addresses: []string{addr}, Limit: pageSize, Encoding: ids.HexNC}
 	var utxos []U
 	for {
-		var reply exchange.GetUTXOsReply
+		var reply xapi.GetUTXOsReply
 		if err := c.call(ctx, "getUTXOs", args, &reply); err != nil {
 			return nil, err
 		}
@@ -58,8 +59,8 @@ func (c chainAPI) issue(ctx context.Context, signed []byte) (ids.ID, error) {
 	if err != nil {
 		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
 	}
-	var reply exchange.TxIDReply
-	if err := c.call(ctx, "issueTx", exchange.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
+	var reply xapi.TxIDReply
+	if err := c.call(ctx, "issueTx", xapi.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
 		return ids.ID{}, err
 	}
 	return reply.TxID, nil
@@ -67,8 +68,8 @@ func (c chainAPI) issue(ctx context.Context, signed []byte) (ids.ID, error) {
 
 // status returns getTxStatus's answer for a tx.
 func (c chainAPI) status(ctx context.Context, txID ids.ID) (string, error) {
-	var reply exchange.GetTxStatusReply
-	if err := c.call(ctx, "getTxStatus", exchange.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
+	var reply xapi.GetTxStatusReply
+	if err := c.call(ctx, "getTxStatus", xapi.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
 		return "", err
 	}
 	return reply.Status, nil
@@ -78,7 +79,9 @@ func (c chainAPI) status(ctx context.Context, txID ids.ID) (string, error) {
 func parseChainAddress(s, alias, hrp string) (ids.ShortID, error) {
 	gotAlias, gotHRP, addr, err := address.Parse(s)
 	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("address %q: %w", s, err)
+		// address.Parse's text repeats the address and names bech32 internals: say what is
+		// expected instead, keeping the error's identity.
+		return ids.ShortID{}, fmt.Errorf("address %q: %w: want %s-%s1…", s, address.ErrInvalidAddress, alias, hrp)
 	}
 	if gotAlias != alias || gotHRP != hrp {
 		return ids.ShortID{}, fmt.Errorf("address %q: %w: want %s-%s1…", s, ErrWrongChain, alias, hrp)

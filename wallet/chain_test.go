@@ -8,11 +8,12 @@ import (
 	"strconv"
 	"testing"
 
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/exchange"
 )
 
 // fakeChainServer answers getUTXOs with total UTXOs (each the hex of its index, pageSize a page),
@@ -29,7 +30,7 @@ func fakeChainServer(t *testing.T, path, svc string, total int) *Client {
 		var result any
 		switch req.Method {
 		case svc + ".getUTXOs":
-			var args exchange.GetUTXOsArgs
+			var args xapi.GetUTXOsArgs
 			require.NoError(t, json.Unmarshal(req.Params, &args))
 			start := 0
 			if args.StartIndex.UTXO != "" {
@@ -37,16 +38,16 @@ func fakeChainServer(t *testing.T, path, svc string, total int) *Client {
 				require.NoError(t, err)
 				start = n + 1
 			}
-			reply := exchange.GetUTXOsReply{UTXOs: []string{}}
+			reply := xapi.GetUTXOsReply{UTXOs: []string{}}
 			for i := start; i < total && len(reply.UTXOs) < int(args.Limit); i++ {
 				reply.UTXOs = append(reply.UTXOs, fmt.Sprintf("0x%02x", i%256))
-				reply.EndIndex = exchange.Index{Address: args.Addresses[0], UTXO: strconv.Itoa(i)}
+				reply.EndIndex = xapi.Index{Address: args.Addresses[0], UTXO: strconv.Itoa(i)}
 			}
 			result = reply
 		case svc + ".issueTx":
-			result = exchange.TxIDReply{TxID: ids.ID{1}}
+			result = xapi.TxIDReply{TxID: ids.ID{1}}
 		case svc + ".getTxStatus":
-			result = exchange.GetTxStatusReply{Status: "Accepted"}
+			result = xapi.GetTxStatusReply{Status: "Accepted"}
 		default:
 			t.Errorf("unexpected method %s", req.Method)
 		}

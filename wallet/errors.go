@@ -3,12 +3,13 @@ package wallet
 import (
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/cornice-node/cornice/ids"
 )
 
 // Errors of the wallet. They are ours: the reference node has no wallet of its own, and its
-// Go wallet (wallet/chain/x) words them differently. The node's refusals come back as *RPCError
+// Go wallet (wallet/chain/x) words them differently. The node's refusals come back as *jsonrpc.Error
 // with the node's text (platform-exchange.md §6.5: issueTx errors are returned raw).
 var (
 	// ErrInvalidKey is returned for a private key that is neither `PrivateKey-<CB58>` nor 32 bytes
@@ -36,16 +37,9 @@ var (
 	// ErrChainNotUp is returned by CreateL1 when the new L1's chain did not answer eth_chainId in
 	// time. The text is `cornice l1 create`'s own.
 	ErrChainNotUp = errors.New("the L1 chain did not answer in time")
+	// ErrChainIDInUse refuses a new L1 whose EVM chain ID another chain has. cornice's own text.
+	ErrChainIDInUse = errors.New("EVM chain ID already in use")
 )
-
-// RPCError is an error reply of the node: its JSON-RPC code and message.
-type RPCError struct {
-	Code    int
-	Message string
-}
-
-// Error returns the node's message.
-func (e *RPCError) Error() string { return e.Message }
 
 // insufficientFundsError names the asset and the amounts.
 func insufficientFundsError(assetID ids.ID, have, need uint64) error {
@@ -61,6 +55,11 @@ func notAcceptedError(txID ids.ID, status string) error {
 // for it (l1-evm.md §4.1).
 func l1GenesisError(err error) error {
 	return fmt.Errorf("L1 genesis: %w", err)
+}
+
+// chainIDInUseError names the chain ID and the chain that has it.
+func chainIDInUseError(id *big.Int, user string) error {
+	return fmt.Errorf("%w: %s is the chain ID of %s, so a transaction signed for one would be valid on the other", ErrChainIDInUse, id, user)
 }
 
 // chainNotUpError names the endpoint of the chain that did not answer and its last answer.

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"strings"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -110,8 +111,8 @@ func (k *Key) Sign(digest [sha256.Size]byte) (secp256k1fx.Signature, error) {
 // SignTx signs unsigned with one credential per key, in order: keys[i] signs input i with a
 // single signature (one-owner outputs). Every credential signs the same digest, sha256 of the
 // unsigned bytes (§3.2), so a key that signs many inputs signs once.
-func SignTx(unsigned exchange.UnsignedTx, keys ...*Key) (*exchange.Tx, error) {
-	b, err := exchange.UnsignedBytes(unsigned)
+func SignTx(unsigned xtxs.UnsignedTx, keys ...*Key) (*xtxs.Tx, error) {
+	b, err := xtxs.UnsignedBytes(unsigned)
 	if err != nil {
 		return nil, fmt.Errorf("encode the unsigned tx: %w", err)
 	}
@@ -119,7 +120,7 @@ func SignTx(unsigned exchange.UnsignedTx, keys ...*Key) (*exchange.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	tx, err := exchange.NewTx(unsigned, creds)
+	tx, err := xtxs.NewTx(unsigned, creds)
 	if err != nil {
 		return nil, fmt.Errorf("encode the signed tx: %w", err)
 	}

@@ -6,14 +6,18 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"slices"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/cornice-node/cornice/api/info"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // SubnetEVMID is the VM of L1 EVM chains, `srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy`
@@ -47,6 +51,10 @@ type L1Request struct {
 	// Balance is the node's validator balance in nAVAX, paid by the key (DefaultL1Balance);
 	// Weight its weight (DefaultL1Weight).
 	Balance, Weight uint64
+	// AllowSharedChainID lets a new chain have the EVM chain ID of the C-Chain or of another
+	// Subnet-EVM chain on the P-Chain, which CreateL1 otherwise refuses with ErrChainIDInUse: a
+	// transaction signed for one would be valid on the other.
+	AllowSharedChainID bool
 }
 
 // L1Result says where an L1 lives.
@@ -55,6 +63,11 @@ type L1Result struct {
 	SubnetID     ids.ID
 	// Reused is true when the chain already existed on the P-Chain with the same genesis.
 	Reused bool
+	// ChainID is the chain's EVM chain ID, from its genesis.
+	ChainID *big.Int
+	// SharedWith names the chain that has the same EVM chain ID when a new chain was made with
+	// L1Request.AllowSharedChainID; empty otherwise.
+	SharedWith string
 }
 
 // L1SubnetOwners are the control addresses of the subnet CreateL1 makes for genesis with the key
@@ -107,7 +120,8 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 	}
 	// The node would refuse to run a genesis it cannot parse, and only after three paid txs: check
 	// it first, with the texts the node would give (no upgrade file: the chain has no ID yet).
-	if _, err := l1params.ParseGenesis(req.Genesis, nil, p.NetworkID()); err != nil {
+	g, err := l1params.ParseGenesis(req.Genesis, nil, p.NetworkID())
+	if err != nil {
 		return L1Result{}, l1GenesisError(err)
 	}
 	owners := L1SubnetOwners(key.Address(), req.Genesis)
@@ -115,8 +129,14 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 	if err != nil {
 		return L1Result{}, err
 	}
-	res.Reused = found
+	res.Reused, res.ChainID = found, g.Config.ChainID
 	if !found {
+		if res.SharedWith, err = chainIDUser(ctx, p, g.Config.ChainID); err != nil {
+			return L1Result{}, err
+		}
+		if res.SharedWith != "" && !req.AllowSharedChainID {
+			return L1Result{}, chainIDInUseError(g.Config.ChainID, res.SharedWith)
+		}
 		if res.SubnetID == ids.Empty {
 			tx, err := p.CreateSubnetOwners(ctx, owners)
 			if err != nil {
@@ -147,8 +167,8 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 // the node (info.getNodeID) as its validator of req.Weight and req.Balance, unless it is
 // converted already (platform.getSubnet).
 func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait time.Duration) error {
-	var subnet platform.GetSubnetReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
+	var subnet api.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
 		return fmt.Errorf("read subnet %s: %w", res.SubnetID, err)
 	}
 	if subnet.ConversionID != ids.Empty {
@@ -178,7 +198,7 @@ func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait ti
 // whose CreateChainTx never came: controlled by exactly owners (L1SubnetOwners) with threshold 1,
 // with no chain and not converted (findSubnet). Otherwise the result is empty.
 func findL1(ctx context.Context, p *P, genesis []byte, owners []ids.ShortID) (L1Result, bool, error) {
-	var list platform.GetBlockchainsReply
+	var list api.GetBlockchainsReply
 	if err := p.client.Call(ctx, pPath, "platform.getBlockchains", nil, &list); err != nil {
 		return L1Result{}, false, fmt.Errorf("list blockchains: %w", err)
 	}
@@ -198,11 +218,42 @@ func findL1(ctx context.Context, p *P, genesis []byte, owners []ids.ShortID) (L1
 	return L1Result{SubnetID: subnetID}, false, err
 }
 
+// chainIDUser names the chain that already has the EVM chain ID id: the C-Chain (its
+// eth_chainId; a node without one has none) or a Subnet-EVM chain of the P-Chain (its genesis's
+// chain ID, as the node parses it), or "" when none has.
+func chainIDUser(ctx context.Context, p *P, id *big.Int) (string, error) {
+	var c hexutil.Big
+	if err := p.client.Call(ctx, cChainRPCPath, "eth_chainId", []any{}, &c); err == nil && c.ToInt().Cmp(id) == 0 {
+		return "the C-Chain", nil
+	}
+	var list api.GetBlockchainsReply
+	if err := p.client.Call(ctx, pPath, "platform.getBlockchains", nil, &list); err != nil {
+		return "", fmt.Errorf("list blockchains: %w", err)
+	}
+	for _, bc := range list.Blockchains {
+		if bc.VMID != SubnetEVMID {
+			continue
+		}
+		cc, err := readCreateChainTx(ctx, p.client, bc.ID)
+		if err != nil {
+			return "", fmt.Errorf("read CreateChainTx %s: %w", bc.ID, err)
+		}
+		if cc == nil {
+			continue
+		}
+		// A chain whose genesis the node cannot parse does not run, so shares nothing.
+		if g, err := l1params.ParseGenesis(cc.GenesisData, nil, p.NetworkID()); err == nil && g.Config.ChainID.Cmp(id) == 0 {
+			return fmt.Sprintf("L1 chain %s (%s)", bc.ID, bc.Name), nil
+		}
+	}
+	return "", nil
+}
+
 // readCreateChainTx reads the tx txID with platform.getTx and returns it if it is a
 // CreateChainTx, or nil.
-func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*platform.CreateChainTx, error) {
-	var reply platform.GetTxReply
-	if err := client.Call(ctx, pPath, "platform.getTx", platform.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
+func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*txs.CreateChainTx, error) {
+	var reply api.GetTxReply
+	if err := client.Call(ctx, pPath, "platform.getTx", api.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
 		return nil, err
 	}
 	var s string
@@ -213,31 +264,31 @@ func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*platf
 	if err != nil {
 		return nil, err
 	}
-	tx, err := platform.ParseTx(b)
+	tx, err := txs.ParseTx(b)
 	if err != nil {
 		return nil, err
 	}
-	cc, _ := tx.Unsigned().(*platform.CreateChainTx)
+	cc, _ := tx.Unsigned().(*txs.CreateChainTx)
 	return cc, nil
 }
 
 // findSubnet returns the first subnet of platform.getSubnets that exactly owners control with
 // threshold 1, that has none of chains and is not converted (platform.getSubnet), or ids.Empty.
-func findSubnet(ctx context.Context, p *P, chains []platform.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
+func findSubnet(ctx context.Context, p *P, chains []api.APIBlockchain, owners []ids.ShortID) (ids.ID, error) {
 	withChain := make(map[ids.ID]bool, len(chains))
 	for _, bc := range chains {
 		withChain[bc.SubnetID] = true
 	}
-	var list platform.GetSubnetsReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnets", platform.GetSubnetsArgs{}, &list); err != nil {
+	var list api.GetSubnetsReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnets", api.GetSubnetsArgs{}, &list); err != nil {
 		return ids.Empty, fmt.Errorf("list subnets: %w", err)
 	}
 	for _, s := range list.Subnets {
 		if s.ID == ids.Empty || withChain[s.ID] || s.Threshold != 1 || !controlledBy(p, s.ControlKeys, owners) {
 			continue
 		}
-		var subnet platform.GetSubnetReply
-		if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
+		var subnet api.GetSubnetReply
+		if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: s.ID}, &subnet); err != nil {
 			return ids.Empty, fmt.Errorf("read subnet %s: %w", s.ID, err)
 		}
 		if subnet.ConversionID == ids.Empty {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"os"
 	"strings"
@@ -24,7 +25,7 @@ import (
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/exchange"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
 )
 
 // exampleL1Genesis is the example L1 genesis that ships with cornice.
@@ -166,8 +167,8 @@ func TestCreateL1(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, first.Reused)
 	require.NotEqual(t, ids.Empty, first.BlockchainID)
-	var subnet platform.GetSubnetReply
-	require.NoError(t, client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: first.SubnetID}, &subnet))
+	var subnet api.GetSubnetReply
+	require.NoError(t, client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: first.SubnetID}, &subnet))
 	require.NotEqual(t, ids.Empty, subnet.ConversionID)
 	require.Equal(t, first.BlockchainID, subnet.ManagerChainID)
 	var chainID string
@@ -177,7 +178,7 @@ func TestCreateL1(t *testing.T) {
 	// The same genesis again: the same chain, reused.
 	again, err := CreateL1(ctx, client, key, req, wait, clk)
 	require.NoError(t, err)
-	require.Equal(t, L1Result{BlockchainID: first.BlockchainID, SubnetID: first.SubnetID, Reused: true}, again)
+	require.Equal(t, L1Result{BlockchainID: first.BlockchainID, SubnetID: first.SubnetID, Reused: true, ChainID: big.NewInt(77001)}, again)
 
 	// A subnet made for a genesis, whose chain never came: the L1 is made on it.
 	p, err := NewP(ctx, client, key, clk)

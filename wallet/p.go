@@ -9,13 +9,16 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // API path and names of the P-Chain (platform-exchange.md §5.1).
 const (
-	pPath  = "/ext/bc/P"
-	pAlias = "P"
+	pPath = "/ext/bc/P"
+	// cChainRPCPath is the C-Chain's Ethereum JSON-RPC endpoint.
+	cChainRPCPath = "/ext/bc/C/rpc"
+	pAlias        = "P"
 	// statusCommitted is platform.getTxStatus's answer for an accepted tx (§5.1).
 	statusCommitted = "Committed"
 )
@@ -42,7 +45,7 @@ func NewP(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*P, e
 	if err != nil {
 		return nil, err
 	}
-	var cfg platform.GetFeeConfigReply
+	var cfg api.GetFeeConfigReply
 	if err := client.Call(ctx, pPath, "platform.getFeeConfig", nil, &cfg); err != nil {
 		return nil, err
 	}
@@ -62,7 +65,7 @@ func NewP(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*P, e
 // Builder returns the chain's parameters as a builder, with GasPrice from platform.getFeeState
 // and Time set to now.
 func (p *P) Builder(ctx context.Context) (PBuilder, error) {
-	var st platform.GetFeeStateReply
+	var st api.GetFeeStateReply
 	if err := p.client.Call(ctx, pPath, "platform.getFeeState", nil, &st); err != nil {
 		return PBuilder{}, err
 	}
@@ -87,12 +90,12 @@ func (p *P) ParseAddress(s string) (ids.ShortID, error) {
 }
 
 // UTXOs returns every UTXO the key's address owns on the P-Chain, page by page.
-func (p *P) UTXOs(ctx context.Context) ([]*platform.UTXO, error) {
-	return fetchUTXOs(ctx, p.api(), p.Address(), platform.ParseUTXO)
+func (p *P) UTXOs(ctx context.Context) ([]*txs.UTXO, error) {
+	return fetchUTXOs(ctx, p.api(), p.Address(), txs.ParseUTXO)
 }
 
 // prepare returns the builder at the current price and the key's UTXOs.
-func (p *P) prepare(ctx context.Context) (PBuilder, []*platform.UTXO, error) {
+func (p *P) prepare(ctx context.Context) (PBuilder, []*txs.UTXO, error) {
 	b, err := p.Builder(ctx)
 	if err != nil {
 		return PBuilder{}, nil, err
@@ -103,7 +106,7 @@ func (p *P) prepare(ctx context.Context) (PBuilder, []*platform.UTXO, error) {
 
 // Send builds and signs a BaseTx sending amount nAVAX to the P-Chain address to. It does not
 // issue it.
-func (p *P) Send(ctx context.Context, to string, amount uint64) (*platform.Tx, error) {
+func (p *P) Send(ctx context.Context, to string, amount uint64) (*txs.Tx, error) {
 	addr, err := p.ParseAddress(to)
 	if err != nil {
 		return nil, err
@@ -117,7 +120,7 @@ func (p *P) Send(ctx context.Context, to string, amount uint64) (*platform.Tx, e
 
 // CreateSubnet builds and signs a CreateSubnetTx owned by the P-Chain address owner, or by the
 // key's address if owner is empty. The subnet's ID is the tx's ID. It does not issue it.
-func (p *P) CreateSubnet(ctx context.Context, owner string) (*platform.Tx, error) {
+func (p *P) CreateSubnet(ctx context.Context, owner string) (*txs.Tx, error) {
 	addr := p.key.Address()
 	if owner != "" {
 		var err error
@@ -134,7 +137,7 @@ func (p *P) CreateSubnet(ctx context.Context, owner string) (*platform.Tx, error
 
 // CreateSubnetOwners builds and signs a CreateSubnetTx that any one of owners controls
 // (threshold 1), as [PBuilder.CreateSubnetOwners] does. It does not issue it.
-func (p *P) CreateSubnetOwners(ctx context.Context, owners []ids.ShortID) (*platform.Tx, error) {
+func (p *P) CreateSubnetOwners(ctx context.Context, owners []ids.ShortID) (*txs.Tx, error) {
 	b, utxos, err := p.prepare(ctx)
 	if err != nil {
 		return nil, err
@@ -144,7 +147,7 @@ func (p *P) CreateSubnetOwners(ctx context.Context, owners []ids.ShortID) (*plat
 
 // CreateChain builds and signs a CreateChainTx on subnetID, authorized by the key, which must be
 // one of the subnet's owners with a threshold of 1 (platform.getSubnet). It does not issue it.
-func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID ids.ID, genesis []byte) (*platform.Tx, error) {
+func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID ids.ID, genesis []byte) (*txs.Tx, error) {
 	auth, err := p.subnetAuth(ctx, subnetID)
 	if err != nil {
 		return nil, err
@@ -159,8 +162,8 @@ func (p *P) CreateChain(ctx context.Context, subnetID ids.ID, name string, vmID 
 // subnetAuth returns the key's authorization as subnetID's owner, which it must be alone with a
 // threshold of 1 (platform.getSubnet).
 func (p *P) subnetAuth(ctx context.Context, subnetID ids.ID) (PAuth, error) {
-	var subnet platform.GetSubnetReply
-	if err := p.client.Call(ctx, pPath, "platform.getSubnet", platform.GetSubnetArgs{SubnetID: subnetID}, &subnet); err != nil {
+	var subnet api.GetSubnetReply
+	if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: subnetID}, &subnet); err != nil {
 		return PAuth{}, err
 	}
 	i := slices.Index(subnet.ControlKeys, p.Address())
@@ -177,22 +180,22 @@ type L1Validator struct {
 	Weight uint64
 	// Balance in nAVAX pays the continuous fee; the key pays it.
 	Balance uint64
-	Signer  platform.ProofOfPossession
+	Signer  txs.ProofOfPossession
 }
 
 // ConvertSubnet builds and signs a ConvertSubnetToL1Tx turning subnetID into an L1 managed by
 // the address on chainID, authorized by the key as the subnet's sole owner (platform.getSubnet).
 // Each validator's owners are the key's address. The validators are sorted by node ID in the tx;
 // validator i's validation ID is its ValidationID(i). It does not issue it.
-func (p *P) ConvertSubnet(ctx context.Context, subnetID, chainID ids.ID, address []byte, validators []L1Validator) (*platform.Tx, error) {
+func (p *P) ConvertSubnet(ctx context.Context, subnetID, chainID ids.ID, address []byte, validators []L1Validator) (*txs.Tx, error) {
 	auth, err := p.subnetAuth(ctx, subnetID)
 	if err != nil {
 		return nil, err
 	}
-	owner := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{p.key.Address()}}
-	vals := make([]platform.ConvertSubnetToL1Validator, len(validators))
+	owner := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{p.key.Address()}}
+	vals := make([]txs.ConvertSubnetToL1Validator, len(validators))
 	for i, v := range validators {
-		vals[i] = platform.ConvertSubnetToL1Validator{
+		vals[i] = txs.ConvertSubnetToL1Validator{
 			NodeID:                v.NodeID[:],
 			Weight:                v.Weight,
 			Balance:               v.Balance,
@@ -210,7 +213,7 @@ func (p *P) ConvertSubnet(ctx context.Context, subnetID, chainID ids.ID, address
 
 // IncreaseBalance builds and signs an IncreaseL1ValidatorBalanceTx adding amount nAVAX to the L1
 // validator validationID's balance. It does not issue it.
-func (p *P) IncreaseBalance(ctx context.Context, validationID ids.ID, amount uint64) (*platform.Tx, error) {
+func (p *P) IncreaseBalance(ctx context.Context, validationID ids.ID, amount uint64) (*txs.Tx, error) {
 	b, utxos, err := p.prepare(ctx)
 	if err != nil {
 		return nil, err
@@ -221,7 +224,7 @@ func (p *P) IncreaseBalance(ctx context.Context, validationID ids.ID, amount uin
 // DisableValidator builds and signs a DisableL1ValidatorTx of the L1 validator validationID,
 // authorized by the key, which must be the validator's deactivation owner alone with a threshold
 // of 1 (as ConvertSubnet makes it); otherwise the node refuses the tx. It does not issue it.
-func (p *P) DisableValidator(ctx context.Context, validationID ids.ID) (*platform.Tx, error) {
+func (p *P) DisableValidator(ctx context.Context, validationID ids.ID) (*txs.Tx, error) {
 	b, utxos, err := p.prepare(ctx)
 	if err != nil {
 		return nil, err
@@ -230,7 +233,7 @@ func (p *P) DisableValidator(ctx context.Context, validationID ids.ID) (*platfor
 }
 
 // Issue sends a signed tx to the node with platform.issueTx and returns its ID.
-func (p *P) Issue(ctx context.Context, tx *platform.Tx) (ids.ID, error) {
+func (p *P) Issue(ctx context.Context, tx *txs.Tx) (ids.ID, error) {
 	return p.api().issue(ctx, tx.Bytes())
 }
 
@@ -247,7 +250,7 @@ func (p *P) WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration
 
 // IssueAndWait issues tx (Issue) and waits at most timeout until the P-Chain commits it
 // (WaitAccepted); it returns the tx's ID, also when the wait fails.
-func (p *P) IssueAndWait(ctx context.Context, tx *platform.Tx, timeout time.Duration) (ids.ID, error) {
+func (p *P) IssueAndWait(ctx context.Context, tx *txs.Tx, timeout time.Duration) (ids.ID, error) {
 	id, err := p.Issue(ctx, tx)
 	if err != nil {
 		return ids.ID{}, err

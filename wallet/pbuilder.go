@@ -9,7 +9,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -21,7 +21,7 @@ type PBuilder struct {
 	// AVAXAssetID is the fee asset.
 	AVAXAssetID ids.ID
 	// Weights turn a tx's complexity into gas (platform.getFeeConfig, §4.8).
-	Weights platform.Dimensions
+	Weights txs.Dimensions
 	// GasPrice is the price in nAVAX per gas the fee is paid at: platform.getFeeState's price.
 	// The VM charges the price of the next block's state, which is never higher while no block is
 	// accepted, since the excess only drains with time (§4.8).
@@ -34,8 +34,8 @@ type PBuilder struct {
 const maxFeeRounds = 8
 
 // Fee returns the fee of tx: its gas under b.Weights times b.GasPrice, saturating at 2^64-1.
-func (b *PBuilder) Fee(tx *platform.Tx) uint64 {
-	hi, lo := bits.Mul64(b.Weights.Gas(platform.Complexity(tx)), b.GasPrice)
+func (b *PBuilder) Fee(tx *txs.Tx) uint64 {
+	hi, lo := bits.Mul64(b.Weights.Gas(txs.Complexity(tx)), b.GasPrice)
 	if hi != 0 {
 		return ^uint64(0)
 	}
@@ -51,19 +51,19 @@ type PAuth struct {
 
 // Send returns a BaseTx that sends amount nAVAX to the P-Chain address `to`, signed by key,
 // spending utxos the key owns, with the fee paid and the change back to the key's address.
-func (b *PBuilder) Send(key *Key, utxos []*platform.UTXO, to ids.ShortID, amount uint64) (*platform.Tx, error) {
+func (b *PBuilder) Send(key *Key, utxos []*txs.UTXO, to ids.ShortID, amount uint64) (*txs.Tx, error) {
 	if amount == 0 {
 		return nil, ErrZeroAmount
 	}
 	out := pTransferOut(b.AVAXAssetID, amount, to)
-	return b.build(key, utxos, amount, []platform.TransferableOutput{out}, nil, func(base platform.BaseTx) platform.UnsignedTx {
+	return b.build(key, utxos, amount, []txs.TransferableOutput{out}, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &base
 	})
 }
 
 // CreateSubnet returns a CreateSubnetTx of a subnet owned by owner alone (threshold 1), signed
 // and paid by key. The subnet's ID is the tx's ID (§2.3).
-func (b *PBuilder) CreateSubnet(key *Key, utxos []*platform.UTXO, owner ids.ShortID) (*platform.Tx, error) {
+func (b *PBuilder) CreateSubnet(key *Key, utxos []*txs.UTXO, owner ids.ShortID) (*txs.Tx, error) {
 	return b.CreateSubnetOwners(key, utxos, []ids.ShortID{owner})
 }
 
@@ -71,15 +71,15 @@ func (b *PBuilder) CreateSubnet(key *Key, utxos []*platform.UTXO, owner ids.Shor
 // (threshold 1), signed and paid by key; owners is sorted and rid of duplicates in a copy. An
 // owner need not be a key's address: it can tag the subnet, so that it can be found again on the
 // P-Chain, which takes no memo (§4.2). The subnet's ID is the tx's ID (§2.3).
-func (b *PBuilder) CreateSubnetOwners(key *Key, utxos []*platform.UTXO, owners []ids.ShortID) (*platform.Tx, error) {
+func (b *PBuilder) CreateSubnetOwners(key *Key, utxos []*txs.UTXO, owners []ids.ShortID) (*txs.Tx, error) {
 	if len(owners) == 0 {
 		return nil, ErrNoOwner
 	}
 	addrs := slices.Clone(owners)
 	slices.SortFunc(addrs, ids.ShortID.Compare)
 	addrs = slices.Compact(addrs)
-	return b.build(key, utxos, 0, nil, nil, func(base platform.BaseTx) platform.UnsignedTx {
-		return &platform.CreateSubnetTx{
+	return b.build(key, utxos, 0, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.CreateSubnetTx{
 			BaseTx: base,
 			Owner:  secp256k1fx.OutputOwners{Threshold: 1, Addrs: addrs},
 		}
@@ -88,9 +88,9 @@ func (b *PBuilder) CreateSubnetOwners(key *Key, utxos []*platform.UTXO, owners [
 
 // CreateChain returns a CreateChainTx of a chain named name running vmID with genesis on
 // subnetID, paid by key and authorized by auth. The chain's ID is the tx's ID (§2.3).
-func (b *PBuilder) CreateChain(key *Key, utxos []*platform.UTXO, subnetID ids.ID, name string, vmID ids.ID, genesis []byte, auth PAuth) (*platform.Tx, error) {
-	return b.build(key, utxos, 0, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
-		return &platform.CreateChainTx{
+func (b *PBuilder) CreateChain(key *Key, utxos []*txs.UTXO, subnetID ids.ID, name string, vmID ids.ID, genesis []byte, auth PAuth) (*txs.Tx, error) {
+	return b.build(key, utxos, 0, nil, auth.Keys, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.CreateChainTx{
 			BaseTx:      base,
 			SubnetID:    subnetID,
 			ChainName:   name,
@@ -105,7 +105,7 @@ func (b *PBuilder) CreateChain(key *Key, utxos []*platform.UTXO, subnetID ids.ID
 // build funds amount plus the fee from utxos and signs the tx body returns, one credential per
 // input by key, then one holding authKeys' signatures. The fee depends on the signed tx's size,
 // which depends on the inputs and the change: it is found as a fixed point.
-func (b *PBuilder) build(key *Key, utxos []*platform.UTXO, amount uint64, outs []platform.TransferableOutput, authKeys []*Key, body func(platform.BaseTx) platform.UnsignedTx) (*platform.Tx, error) {
+func (b *PBuilder) build(key *Key, utxos []*txs.UTXO, amount uint64, outs []txs.TransferableOutput, authKeys []*Key, body func(txs.BaseTx) txs.UnsignedTx) (*txs.Tx, error) {
 	var fee uint64
 	for range maxFeeRounds {
 		need := amount + fee
@@ -131,8 +131,8 @@ func (b *PBuilder) build(key *Key, utxos []*platform.UTXO, amount uint64, outs [
 
 // sign signs unsigned: n credentials of key's one signature, then, if there are auth keys, one
 // credential with each of their signatures.
-func (b *PBuilder) sign(unsigned platform.UnsignedTx, n int, key *Key, authKeys []*Key) (*platform.Tx, error) {
-	ub, err := platform.UnsignedBytes(unsigned)
+func (b *PBuilder) sign(unsigned txs.UnsignedTx, n int, key *Key, authKeys []*Key) (*txs.Tx, error) {
+	ub, err := txs.UnsignedBytes(unsigned)
 	if err != nil {
 		return nil, fmt.Errorf("encode the unsigned tx: %w", err)
 	}
@@ -151,10 +151,10 @@ func (b *PBuilder) sign(unsigned platform.UnsignedTx, n int, key *Key, authKeys 
 			auth.Sigs = append(auth.Sigs, c.Sigs...)
 		}
 		creds = append(creds[:n], auth)
-	} else if _, ok := unsigned.(*platform.CreateChainTx); ok {
+	} else if _, ok := unsigned.(*txs.CreateChainTx); ok {
 		creds = append(creds, secp256k1fx.Credential{Sigs: []secp256k1fx.Signature{}})
 	}
-	tx, err := platform.NewTx(unsigned, creds)
+	tx, err := txs.NewTx(unsigned, creds)
 	if err != nil {
 		return nil, fmt.Errorf("encode the signed tx: %w", err)
 	}
@@ -163,14 +163,14 @@ func (b *PBuilder) sign(unsigned platform.UnsignedTx, n int, key *Key, authKeys 
 
 // pSpendable is a P-Chain UTXO a key can spend alone.
 type pSpendable struct {
-	ux       *platform.UTXO
+	ux       *txs.UTXO
 	amount   uint64
 	sigIndex uint32
 }
 
 // fund returns a BaseTx with outs plus inputs of AVAX covering need, and the change to key. It
 // spends the largest UTXOs first.
-func (b *PBuilder) fund(key *Key, utxos []*platform.UTXO, outs []platform.TransferableOutput, need uint64) (*platform.BaseTx, error) {
+func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutput, need uint64) (*txs.BaseTx, error) {
 	var avail []pSpendable
 	for _, ux := range utxos {
 		to, ok := ux.Out.(*secp256k1fx.TransferOutput)
@@ -189,7 +189,7 @@ func (b *PBuilder) fund(key *Key, utxos []*platform.UTXO, outs []platform.Transf
 	})
 	var (
 		got uint64
-		ins []platform.TransferableInput
+		ins []txs.TransferableInput
 	)
 	for _, s := range avail {
 		if got >= need && len(ins) > 0 {
@@ -199,7 +199,7 @@ func (b *PBuilder) fund(key *Key, utxos []*platform.UTXO, outs []platform.Transf
 			break
 		}
 		got += s.amount
-		ins = append(ins, platform.TransferableInput{
+		ins = append(ins, txs.TransferableInput{
 			TxID:        s.ux.TxID,
 			OutputIndex: s.ux.OutputIndex,
 			AssetID:     b.AVAXAssetID,
@@ -215,13 +215,13 @@ func (b *PBuilder) fund(key *Key, utxos []*platform.UTXO, outs []platform.Transf
 	if got > need {
 		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
 	}
-	slices.SortFunc(ins, func(a, c platform.TransferableInput) int {
+	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
 		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
 	})
 	if err := sortPOutputs(outs); err != nil {
 		return nil, err
 	}
-	return &platform.BaseTx{NetworkID: b.NetworkID, Outs: outs, Ins: ins, Memo: []byte{}}, nil
+	return &txs.BaseTx{NetworkID: b.NetworkID, Outs: outs, Ins: ins, Memo: []byte{}}, nil
 }
 
 func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
@@ -232,16 +232,16 @@ func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
 }
 
 // pTransferOut returns an output of amount of assetID to addr alone, without a locktime.
-func pTransferOut(assetID ids.ID, amount uint64, addr ids.ShortID) platform.TransferableOutput {
-	return platform.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
+func pTransferOut(assetID ids.ID, amount uint64, addr ids.ShortID) txs.TransferableOutput {
+	return txs.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
 		Amount:       amount,
 		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
 	}}
 }
 
 // sortPOutputs sorts outputs by their codec bytes (§3.3).
-func sortPOutputs(outs []platform.TransferableOutput) error {
-	keys := make(map[*platform.TransferableOutput][]byte, len(outs))
+func sortPOutputs(outs []txs.TransferableOutput) error {
+	keys := make(map[*txs.TransferableOutput][]byte, len(outs))
 	for i := range outs {
 		p := codec.NewPacker(make([]byte, 0, 96))
 		outs[i].Marshal(p)
@@ -268,9 +268,9 @@ func sortPOutputs(outs []platform.TransferableOutput) error {
 // chainID with validators (sorted here by node ID), paid by key, which also pays the validators'
 // balances, and authorized by auth as the subnet's owner. Validator i's validation ID is the
 // tx's ValidationID(i) (§2.3), in the sorted order.
-func (b *PBuilder) ConvertSubnet(key *Key, utxos []*platform.UTXO, subnetID, chainID ids.ID, address []byte, validators []platform.ConvertSubnetToL1Validator, auth PAuth) (*platform.Tx, error) {
+func (b *PBuilder) ConvertSubnet(key *Key, utxos []*txs.UTXO, subnetID, chainID ids.ID, address []byte, validators []txs.ConvertSubnetToL1Validator, auth PAuth) (*txs.Tx, error) {
 	vals := slices.Clone(validators)
-	slices.SortFunc(vals, func(a, c platform.ConvertSubnetToL1Validator) int { return bytes.Compare(a.NodeID, c.NodeID) })
+	slices.SortFunc(vals, func(a, c txs.ConvertSubnetToL1Validator) int { return bytes.Compare(a.NodeID, c.NodeID) })
 	var total uint64
 	for _, v := range vals {
 		if total+v.Balance < total {
@@ -278,8 +278,8 @@ func (b *PBuilder) ConvertSubnet(key *Key, utxos []*platform.UTXO, subnetID, cha
 		}
 		total += v.Balance
 	}
-	return b.build(key, utxos, total, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
-		return &platform.ConvertSubnetToL1Tx{
+	return b.build(key, utxos, total, nil, auth.Keys, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.ConvertSubnetToL1Tx{
 			BaseTx:     base,
 			SubnetID:   subnetID,
 			ChainID:    chainID,
@@ -292,21 +292,21 @@ func (b *PBuilder) ConvertSubnet(key *Key, utxos []*platform.UTXO, subnetID, cha
 
 // IncreaseBalance returns an IncreaseL1ValidatorBalanceTx adding amount nAVAX to the balance of
 // the L1 validator validationID, paid by key.
-func (b *PBuilder) IncreaseBalance(key *Key, utxos []*platform.UTXO, validationID ids.ID, amount uint64) (*platform.Tx, error) {
+func (b *PBuilder) IncreaseBalance(key *Key, utxos []*txs.UTXO, validationID ids.ID, amount uint64) (*txs.Tx, error) {
 	if amount == 0 {
 		return nil, ErrZeroAmount
 	}
-	return b.build(key, utxos, amount, nil, nil, func(base platform.BaseTx) platform.UnsignedTx {
-		return &platform.IncreaseL1ValidatorBalanceTx{BaseTx: base, ValidationID: validationID, Balance: amount}
+	return b.build(key, utxos, amount, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.IncreaseL1ValidatorBalanceTx{BaseTx: base, ValidationID: validationID, Balance: amount}
 	})
 }
 
 // DisableValidator returns a DisableL1ValidatorTx deactivating the L1 validator validationID,
 // paid by key and authorized by auth as the validator's deactivation owner. The remaining
 // balance is refunded to the validator's remaining balance owner (§4.4).
-func (b *PBuilder) DisableValidator(key *Key, utxos []*platform.UTXO, validationID ids.ID, auth PAuth) (*platform.Tx, error) {
-	return b.build(key, utxos, 0, nil, auth.Keys, func(base platform.BaseTx) platform.UnsignedTx {
-		return &platform.DisableL1ValidatorTx{
+func (b *PBuilder) DisableValidator(key *Key, utxos []*txs.UTXO, validationID ids.ID, auth PAuth) (*txs.Tx, error) {
+	return b.build(key, utxos, 0, nil, auth.Keys, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.DisableL1ValidatorTx{
 			BaseTx:       base,
 			ValidationID: validationID,
 			DisableAuth:  secp256k1fx.Input{SigIndices: auth.SigIndices},

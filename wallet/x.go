@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"time"
 
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/exchange"
 )
 
 // API paths and names of the X-Chain (platform-exchange.md §6.5).
@@ -55,7 +58,7 @@ func NewX(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*X, e
 	if err != nil {
 		return nil, err
 	}
-	var fees exchange.GetTxFeeReply
+	var fees xapi.GetTxFeeReply
 	if err := client.Call(ctx, xPath, "avm.getTxFee", nil, &fees); err != nil {
 		return nil, err
 	}
@@ -74,9 +77,9 @@ func NewX(ctx context.Context, client *Client, key *Key, clk clock.Clock) (*X, e
 	}, nil
 }
 
-func describeAsset(ctx context.Context, client *Client, asset string) (*exchange.GetAssetDescriptionReply, error) {
-	var reply exchange.GetAssetDescriptionReply
-	err := client.Call(ctx, xPath, "avm.getAssetDescription", exchange.GetAssetDescriptionArgs{AssetID: asset}, &reply)
+func describeAsset(ctx context.Context, client *Client, asset string) (*xapi.GetAssetDescriptionReply, error) {
+	var reply xapi.GetAssetDescriptionReply
+	err := client.Call(ctx, xPath, "avm.getAssetDescription", xapi.GetAssetDescriptionArgs{AssetID: asset}, &reply)
 	if err != nil {
 		return nil, fmt.Errorf("asset %s: %w", asset, err)
 	}
@@ -102,18 +105,18 @@ func (x *X) ParseAddress(s string) (ids.ShortID, error) {
 }
 
 // Asset resolves an asset ID or alias ("AVAX") with avm.getAssetDescription.
-func (x *X) Asset(ctx context.Context, asset string) (*exchange.GetAssetDescriptionReply, error) {
+func (x *X) Asset(ctx context.Context, asset string) (*xapi.GetAssetDescriptionReply, error) {
 	return describeAsset(ctx, x.client, asset)
 }
 
 // UTXOs returns every UTXO the key's address owns, reading avm.getUTXOs page by page.
-func (x *X) UTXOs(ctx context.Context) ([]*exchange.UTXO, error) {
-	return fetchUTXOs(ctx, x.api(), x.Address(), exchange.ParseUTXO)
+func (x *X) UTXOs(ctx context.Context) ([]*xtxs.UTXO, error) {
+	return fetchUTXOs(ctx, x.api(), x.Address(), xtxs.ParseUTXO)
 }
 
 // Send builds and signs a BaseTx sending amount of assetID to the X-Chain address to, from the
 // key's current UTXOs. It does not issue it.
-func (x *X) Send(ctx context.Context, to string, assetID ids.ID, amount uint64) (*exchange.Tx, error) {
+func (x *X) Send(ctx context.Context, to string, assetID ids.ID, amount uint64) (*xtxs.Tx, error) {
 	addr, err := x.ParseAddress(to)
 	if err != nil {
 		return nil, err
@@ -128,7 +131,7 @@ func (x *X) Send(ctx context.Context, to string, assetID ids.ID, amount uint64) 
 
 // CreateAsset builds and signs a CreateAssetTx of a fixed supply owned by the key. It does not
 // issue it. The asset's ID is the tx's ID.
-func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination uint8, supply uint64) (*exchange.Tx, error) {
+func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination uint8, supply uint64) (*xtxs.Tx, error) {
 	utxos, err := x.UTXOs(ctx)
 	if err != nil {
 		return nil, err
@@ -138,8 +141,8 @@ func (x *X) CreateAsset(ctx context.Context, name, symbol string, denomination u
 }
 
 // Issue sends a signed tx to the node with avm.issueTx and returns its ID. The node's refusal
-// comes back as a *RPCError with its text.
-func (x *X) Issue(ctx context.Context, tx *exchange.Tx) (ids.ID, error) {
+// comes back as a *jsonrpc.Error with its text.
+func (x *X) Issue(ctx context.Context, tx *xtxs.Tx) (ids.ID, error) {
 	return x.api().issue(ctx, tx.Bytes())
 }
 

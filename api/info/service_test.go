@@ -1,16 +1,12 @@
 package info_test
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/validators"
 )
 
@@ -193,68 +190,9 @@ func wireFixture(t testing.TB) *testFixture {
 // expected responses, then review the diff.
 func TestWire(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(wireFixture(t).service(t).Handler())
-			t.Cleanup(srv.Close)
-			replay(t, srv.URL, file)
-		})
-	}
-}
-
-// replay sends each `-->` line of a transcript and checks the response body against the `<--` line
-// that follows it. Other lines are comments.
-func replay(t *testing.T, url, file string) {
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-
-	var out bytes.Buffer
-	var lastResponse string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "--> "):
-			req := strings.TrimPrefix(line, "--> ")
-			lastResponse = post(t, url, req)
-			out.WriteString(line + "\n")
-		case strings.HasPrefix(line, "<-- "):
-			want := strings.TrimPrefix(line, "<-- ")
-			if *update {
-				out.WriteString("<-- " + lastResponse + "\n")
-				continue
-			}
-			require.Equal(t, want+"\n", lastResponse+"\n", "response to the request before line %q", line)
-			out.WriteString(line + "\n")
-		default:
-			out.WriteString(line + "\n")
-		}
-	}
-	require.NoError(t, sc.Err())
-	if *update {
-		require.NoError(t, os.WriteFile(file, out.Bytes(), 0o644))
-	}
-}
-
-// post sends one JSON-RPC request and returns the body without its final newline, which it
-// requires.
-func post(t *testing.T, url, body string) string {
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	got, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.True(t, bytes.HasSuffix(got, []byte("\n")), "body %q does not end with a newline", got)
-	return string(bytes.TrimSuffix(got, []byte("\n")))
+	jsonrpctest.ReplayDir(t, func(t *testing.T, _ string) http.Handler {
+		return wireFixture(t).service(t).Handler()
+	}, *update)
 }
 
 // FuzzParams sends arbitrary params to the methods and checks that no call panics and each is

@@ -1,15 +1,12 @@
 package l1validators_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/api/l1validators/l1validatorstest"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
 )
@@ -103,73 +101,14 @@ func TestWire(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	require.NoError(t, err)
 	require.Len(t, files, len(fixtures))
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txt")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			build, ok := fixtures[name]
-			require.True(t, ok, "no fixture for %s", file)
-			src, up := build()
-			h, err := l1validators.NewHandler(src, up, slog.New(slog.NewTextHandler(t.Output(), nil)))
-			require.NoError(t, err)
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			replay(t, srv.URL, file)
-		})
-	}
-}
-
-// replay sends each `-->` line of a transcript and checks the response body against the `<--` line
-// that follows it; a bare `<--` stands for an empty body. Other lines are comments.
-func replay(t *testing.T, url, file string) {
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-
-	var out bytes.Buffer
-	var lastResponse string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "--> "):
-			lastResponse = post(t, url, strings.TrimPrefix(line, "--> "))
-			out.WriteString(line + "\n")
-		case line == "<--" || strings.HasPrefix(line, "<-- "):
-			if *update {
-				out.WriteString(strings.TrimRight("<-- "+lastResponse, " ") + "\n")
-				continue
-			}
-			want := strings.TrimPrefix(strings.TrimPrefix(line, "<--"), " ")
-			require.Equal(t, want, lastResponse, "response to the request before line %q", line)
-			out.WriteString(line + "\n")
-		default:
-			out.WriteString(line + "\n")
-		}
-	}
-	require.NoError(t, sc.Err())
-	if *update {
-		require.NoError(t, os.WriteFile(file, out.Bytes(), 0o644))
-	}
-}
-
-// post sends one JSON-RPC request and returns the body without its final newline, which a
-// non-empty body must have.
-func post(t *testing.T, url, body string) string {
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	got, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	if len(got) == 0 {
-		return ""
-	}
-	require.True(t, bytes.HasSuffix(got, []byte("\n")), "body %q does not end with a newline", got)
-	return string(bytes.TrimSuffix(got, []byte("\n")))
+	jsonrpctest.ReplayDir(t, func(t *testing.T, name string) http.Handler {
+		build, ok := fixtures[name]
+		require.True(t, ok, "no fixture for testdata/%s.txt", name)
+		src, up := build()
+		h, err := l1validators.NewHandler(src, up, slog.New(slog.NewTextHandler(t.Output(), nil)))
+		require.NoError(t, err)
+		return h
+	}, *update)
 }
 
 func TestNewRequiresDependencies(t *testing.T) {

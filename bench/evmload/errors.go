@@ -23,14 +23,6 @@ var (
 	errL1Mode = errors.New("-l1 creates an L1 in the node mode only; load an L1 with -url <its RPC URL>")
 )
 
-// rpcError is a JSON-RPC error reply.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
 // sendErrors reports how many of the calls sent failed, with the first failure.
 func sendErrors(failed, total int, first error) error {
 	return fmt.Errorf("%d of %d eth_sendRawTransaction calls failed; first: %w", failed, total, first)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/big"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
@@ -69,24 +69,6 @@ func TestRPCURL(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestRunL1 runs `evmload -l1 node` and loads the L1 it prints, end to end over HTTP: the
 // chain is created through the P-Chain and answers; transfers from the enabled senders are
 // accepted (the tool checks every sender's nonce); the allow list is on: it reads Enabled for a
@@ -95,7 +77,7 @@ func TestRunL1(t *testing.T) {
 	t.Parallel()
 	const senders = 5
 	ctx, cancel := context.WithCancel(t.Context())
-	var stdout lockedBuffer
+	var stdout nodetest.Buffer
 	dir := t.TempDir()
 	done := make(chan error, 1)
 	go func() {

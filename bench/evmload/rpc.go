@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // checkLoopback parses rawURL and refuses anything but http:// to a loopback host.
@@ -51,9 +51,9 @@ func dialLoopbackOnly(_, address string, _ syscall.RawConn) error {
 	return nil
 }
 
-// rpcClient posts JSON-RPC bodies to one endpoint over loopback HTTP.
+// rpcClient calls one JSON-RPC endpoint over loopback HTTP.
 type rpcClient struct {
-	url  string
+	rpc  *jsonrpc.Client
 	http *http.Client
 }
 
@@ -61,7 +61,7 @@ type rpcClient struct {
 // request at most timeout.
 func newRPCClient(url string, conns int, timeout time.Duration) *rpcClient {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: dialLoopbackOnly}
-	return &rpcClient{url: url, http: &http.Client{
+	hc := &http.Client{
 		Timeout: timeout,
 		Transport: &http.Transport{
 			DialContext:         dialer.DialContext,
@@ -71,39 +71,30 @@ func newRPCClient(url string, conns int, timeout time.Duration) *rpcClient {
 			DisableCompression:  true,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
+	}
+	return &rpcClient{rpc: jsonrpc.NewClient(url, hc), http: hc}
 }
 
 // post sends body and returns the reply body of a 200 response.
 func (c *rpcClient) post(ctx context.Context, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	status, reply, err := c.rpc.Post(ctx, "", body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, reply)
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %.200s", status, reply)
 	}
 	return reply, nil
 }
 
-// reply is one JSON-RPC response.
+// reply is one JSON-RPC response of a batch.
 type reply struct {
 	ID     int             `json:"id"`
 	Result json.RawMessage `json:"result"`
-	Error  *rpcError       `json:"error"`
+	Error  *jsonrpc.Error  `json:"error"`
 }
 
-// request is one JSON-RPC call.
+// request is one JSON-RPC call of a batch.
 type request struct {
 	JSONRPC string `json:"jsonrpc"`
 	ID      int    `json:"id"`
@@ -120,28 +111,10 @@ func newRequest(id int, method string, params ...any) request {
 
 // call makes one call and decodes its result into result.
 func (c *rpcClient) call(ctx context.Context, result any, method string, params ...any) error {
-	body, err := json.Marshal(newRequest(1, method, params...))
-	if err != nil {
-		return err
+	if params == nil {
+		params = []any{}
 	}
-	raw, err := c.post(ctx, body)
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	var r reply
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return fmt.Errorf("%s: decode reply: %w", method, err)
-	}
-	if r.Error != nil {
-		return fmt.Errorf("%s: %w", method, r.Error)
-	}
-	if result == nil {
-		return nil
-	}
-	if err := json.Unmarshal(r.Result, result); err != nil {
-		return fmt.Errorf("%s: decode result: %w", method, err)
-	}
-	return nil
+	return c.rpc.Call(ctx, "", method, params, result)
 }
 
 // batch sends reqs as one JSON-RPC batch and returns the replies in the order of reqs, matched

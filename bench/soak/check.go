@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -32,7 +33,7 @@ func lastAccepted(ctx context.Context, c *wallet.Client, alias string) (containe
 
 // isNoContainers reports whether err is the Index API's answer on an empty index.
 func isNoContainers(err error) bool {
-	e, ok := errors.AsType[*wallet.RPCError](err)
+	e, ok := errors.AsType[*jsonrpc.Error](err)
 	return ok && e.Message == noContainers
 }
 

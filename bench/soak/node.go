@@ -8,31 +8,9 @@ import (
 	"sync"
 
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
-	"github.com/cornice-node/cornice/vms/evm"
-	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/node/vmset"
 )
-
-// soakVMs are the VMs of `cornice run` (cmd/cornice's vms, unchanged: the soak measures the
-// node a user runs, default fee configs included).
-func soakVMs(c config.Config) node.VMs {
-	txFees := config.TxFeesFor(c.NetworkID, c.TxFee, c.CreateAssetTxFee)
-	logsCap := -1 // --evm-logs-block-range-cap 0: no cap, spelled negative in evm.Config
-	if n := c.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
-		logsCap = int(n)
-	}
-	return node.VMs{
-		genesis.AVMID: exchange.Factory{
-			CortinaTime:      c.Upgrades.CortinaTime,
-			StopVertexID:     c.Upgrades.CortinaXChainStopVertexID,
-			TxFee:            txFees.TxFee,
-			CreateAssetTxFee: txFees.CreateAssetTxFee,
-		},
-		genesis.EVMID:    evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-	}
-}
 
 // newSoakNode builds a node as `cornice run` builds it (network local, the X-, P- and C-Chains
 // and L1s of the Subnet-EVM VM, indexing on) in dataDir, with HTTP and staking ports chosen by
@@ -42,7 +20,7 @@ func newSoakNode(dataDir string, log *slog.Logger) (*node.Node, error) {
 	c.DataDir = dataDir
 	c.HTTPPort = 0
 	c.StakingPort = 0
-	return node.New(c, log, soakVMs(c))
+	return node.New(c, log, vmset.For(c))
 }
 
 // logCapture is a slog handler for the node: it writes records at or above its level to out,

@@ -10,10 +10,6 @@ var errVMName = errors.New("not a VM ID nor a VM name of 1 to 32 bytes")
 // (node-api.md §4.3: compressed BLS keys are 48 bytes, proofs of possession 96).
 var errHexFlag = errors.New("not hex of the right length")
 
-// errGenesisJSON refuses an L1 genesis file that is not JSON: a Subnet-EVM genesis is a JSON
-// object (l1-evm.md §4.1). cornice's own text.
-var errGenesisJSON = errors.New("not a JSON genesis")
-
 // errChainName refuses a chain name a CreateChainTx would not take: 1 to 128 ASCII letters,
 // digits and spaces (platform-exchange.md). cornice's own text.
 var errChainName = errors.New("a chain name is 1 to 128 letters, digits and spaces")

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -25,14 +28,19 @@ const (
 	maxChainNameLen = 128
 )
 
-// readL1Genesis reads a genesis file and names the chain after it when name is empty.
-func readL1Genesis(path, name string, balance, weight uint64) (wallet.L1Request, error) {
+// readL1Genesis reads a genesis file, checks it as a node of network networkID would, and names
+// the chain after it when name is empty. Every problem with the file reads
+// `L1 genesis <file>[:line:column]: <problem>`.
+func readL1Genesis(path, name string, balance, weight uint64, networkID uint32) (wallet.L1Request, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return wallet.L1Request{}, fmt.Errorf("read L1 genesis: %w", err)
+		return wallet.L1Request{}, fmt.Errorf("L1 genesis %s: %w", path, unwrapPathError(err))
 	}
-	if !json.Valid(b) {
-		return wallet.L1Request{}, fmt.Errorf("L1 genesis %s: %w", path, errGenesisJSON)
+	if err := config.CheckJSON(path, b); err != nil {
+		return wallet.L1Request{}, fmt.Errorf("L1 genesis %w", err)
+	}
+	if _, err := l1params.ParseGenesis(b, nil, networkID); err != nil {
+		return wallet.L1Request{}, fmt.Errorf("L1 genesis %s: %w", path, err)
 	}
 	if name == "" {
 		name = chainNameFromFile(path)
@@ -41,6 +49,15 @@ func readL1Genesis(path, name string, balance, weight uint64) (wallet.L1Request,
 		return wallet.L1Request{}, err
 	}
 	return wallet.L1Request{Genesis: b, Name: name, Balance: balance, Weight: weight}, nil
+}
+
+// unwrapPathError drops the operation and path of an *fs.PathError, which the caller names
+// already: "no such file or directory" rather than "open x: no such file or directory".
+func unwrapPathError(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // chainNameFromFile makes a chain name from a file name: its base name without extension, each
@@ -75,7 +92,11 @@ func checkChainName(name string) error {
 	return nil
 }
 
-// printL1 writes where the L1 lives, one "name: value" line each, with the node's base URI.
+// l1Symbol is the native coin symbol printed for a wallet's "add network": a Subnet-EVM genesis
+// names none, so any symbol a user types is as right as another (docs/decisions.md).
+const l1Symbol = "L1"
+
+// printL1 writes where the L1 lives and what a wallet's "add network" asks for, one "name: value" line each, with the node's base URI.
 func printL1(w io.Writer, nodeURI string, res wallet.L1Result) error {
 	base := strings.TrimSuffix(nodeURI, "/") + "/ext/bc/" + res.BlockchainID.String()
 	ws := base
@@ -89,18 +110,17 @@ func printL1(w io.Writer, nodeURI string, res wallet.L1Result) error {
 	if res.Reused {
 		status = "reused"
 	}
-	_, err := fmt.Fprintf(w, "blockchainID: %s\nsubnetID: %s\nrpc: %s/rpc\nws: %s/ws\nvalidators: %s/validators\nstatus: %s\n",
-		res.BlockchainID, res.SubnetID, base, ws, base, status)
+	_, err := fmt.Fprintf(w, "blockchainID: %s\nsubnetID: %s\nrpc: %s/rpc\nws: %s/ws\nvalidators: %s/validators\nstatus: %s\nchainID: %s\nsymbol: %s\n",
+		res.BlockchainID, res.SubnetID, base, ws, base, status, res.ChainID, l1Symbol)
 	return err
 }
 
 // newL1Cmd builds `cornice l1` and its subcommands.
 func newL1Cmd(stdout io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := groupCmd(&cobra.Command{
 		Use:   "l1",
 		Short: "Create L1 EVM chains",
-		Args:  cobra.NoArgs,
-	}
+	})
 	cmd.AddCommand(newL1CreateCmd(stdout))
 	return cmd
 }
@@ -111,6 +131,7 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 		f               walletFlags
 		gfile, name     string
 		balance, weight uint64
+		force           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -124,17 +145,26 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			req, err := readL1Genesis(gfile, name, balance, weight)
+			// The node's network is not known yet: check as a local node would, and CreateL1
+			// checks again as the node's network does before any tx.
+			req, err := readL1Genesis(gfile, name, balance, weight, config.LocalID)
 			if err != nil {
 				return err
 			}
+			req.AllowSharedChainID = force
 			key, client, err := f.connect()
 			if err != nil {
 				return err
 			}
 			res, err := wallet.CreateL1(ctx, client, key, req, f.wait, clock.Real{})
+			if errors.Is(err, wallet.ErrChainIDInUse) {
+				return fmt.Errorf("%w; give the genesis another chainId, or pass --force", err)
+			}
 			if err != nil {
-				return err
+				return unreachableError(client.URI(), err)
+			}
+			if res.SharedWith != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the L1's EVM chain ID %s is also that of %s: a transaction signed for one is valid on the other\n", res.ChainID, res.SharedWith)
 			}
 			return printL1(stdout, client.URI(), res)
 		},
@@ -145,6 +175,7 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 	fs.StringVar(&name, "name", "", "chain name: at most 128 letters, digits and spaces (default: from the genesis file's name)")
 	fs.Uint64Var(&balance, "balance", defaultL1Balance, "the node's validator balance in nAVAX, paid by the key")
 	fs.Uint64Var(&weight, "weight", defaultL1Weight, "the node's validator weight")
+	fs.BoolVar(&force, "force", false, "create the L1 even if the C-Chain or another L1 has its EVM chain ID")
 	f.register(fs)
 	_ = cmd.MarkFlagRequired("genesis")
 	return cmd

@@ -23,14 +23,11 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
-	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
-	"github.com/cornice-node/cornice/vms/evm"
-	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -56,35 +53,11 @@ type runOptions struct {
 	Stdout io.Writer
 }
 
-// vms are the VMs this binary runs, configured for cfg's network. They are linked here, not in
-// package node, so that node and its tests stay free of any VM's dependencies (docs/decisions.md).
-func vms(cfg config.Config) node.VMs {
-	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
-	// --evm-logs-block-range-cap 0 means no cap, which evm.Config spells as a negative value
-	// (its zero means the default); so does a cap beyond any chain's height.
-	logsCap := -1
-	if n := cfg.EVMLogsBlockRangeCap; n > 0 && n < 1<<31 {
-		logsCap = int(n)
-	}
-	return node.VMs{
-		genesis.AVMID: exchange.Factory{
-			CortinaTime:      cfg.Upgrades.CortinaTime,
-			StopVertexID:     cfg.Upgrades.CortinaXChainStopVertexID,
-			TxFee:            fees.TxFee,
-			CreateAssetTxFee: fees.CreateAssetTxFee,
-		},
-		genesis.EVMID: evm.Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-		// L1 chains of the Subnet-EVM VM (issue #6 §1): fee config, precompiles and upgrades
-		// from each chain's genesis and upgrade file, with the C-Chain's settings.
-		node.SubnetEVMID: evm.L1Factory{Config: evm.Config{LogsBlockRangeCap: logsCap}},
-	}
-}
-
 // startNode builds the node and runs it until ctx is done. With --l1, once the node serves it
 // creates each L1 (or finds the one a previous run created) with the well-known local key and
 // prints its URLs; a failure stops the node and is returned.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error {
-	n, err := node.New(cfg, log, vms(cfg))
+	n, err := node.New(cfg, log, vmset.For(cfg))
 	if err != nil {
 		return err
 	}
@@ -148,26 +121,17 @@ func printError(w io.Writer, err error) {
 
 // newRootCmd builds the `cornice` command and its subcommands.
 func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
-	root := &cobra.Command{
+	root := groupCmd(&cobra.Command{
 		Use:   "cornice",
 		Short: "cornice is a single-binary blockchain node",
 		// Errors are printed once, by execute, and usage only on request.
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
-	}
+	})
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	return root
-}
-
-// flagError turns a flag library error into one line naming the flag, e.g.
-// `--http-port: invalid port "70000": must be a number from 0 to 65535`.
-func flagError(_ *cobra.Command, err error) error {
-	if ive, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
-		return fmt.Errorf("--%s: %w", ive.GetFlag().Name, ive.Unwrap())
-	}
-	return err
 }

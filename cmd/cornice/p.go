@@ -7,26 +7,27 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/node/vmset"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
 // newPCmd builds `cornice p` and its subcommands, which build, sign and issue P-Chain
 // transactions through a node's API (docs/cli.md).
-func newPCmd(stdout io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+func newPCmd(stdout, stderr io.Writer) *cobra.Command {
+	cmd := groupCmd(&cobra.Command{
 		Use:   "p",
 		Short: "Send AVAX, create subnets and chains, and manage L1s on the P-Chain",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout),
+	})
+	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout, stderr),
 		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout))
 	return cmd
 }
@@ -49,7 +50,7 @@ func newPSendCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.Send(ctx, to, amount)
 				return tx, nil, err
 			})
@@ -72,7 +73,7 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 			fs.StringVar(&owner, "owner", "", "owner's P-Chain `address`; default the key's")
 		},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.CreateSubnet(ctx, owner)
 				if err != nil {
 					return nil, nil, err
@@ -84,10 +85,11 @@ func newPCreateSubnetCmd(stdout io.Writer) *cobra.Command {
 }
 
 // newPCreateChainCmd builds `cornice p create-chain`.
-func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
+func newPCreateChainCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		f                       walletFlags
 		subnet, name, vm, gfile string
+		force                   bool
 	)
 	return f.command(walletCmd{
 		use:   "create-chain",
@@ -100,6 +102,7 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 			fs.StringVar(&name, "name", "", "chain name: at most 128 letters, digits and spaces")
 			fs.StringVar(&vm, "vm", "", "VM `ID` in CB58, or a VM name of at most 32 bytes (e.g. subnetevm)")
 			fs.StringVar(&gfile, "genesis", "", "`file` holding the chain's genesis bytes")
+			fs.BoolVar(&force, "force", false, "create the chain even if this cornice does not run its VM")
 		},
 		required: []string{"subnet", "name", "vm", "genesis"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
@@ -111,11 +114,14 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkVMRuns(vm, vmID, force, stderr); err != nil {
+				return err
+			}
 			genesis, err := os.ReadFile(gfile)
 			if err != nil {
 				return fmt.Errorf("--genesis: %w", err)
 			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.CreateChain(ctx, subnetID, name, vmID, genesis)
 				if err != nil {
 					return nil, nil, err
@@ -124,6 +130,36 @@ func newPCreateChainCmd(stdout io.Writer) *cobra.Command {
 			})
 		},
 	})
+}
+
+// checkVMRuns refuses, unless force, a VM that this binary does not run (vmset.For): no cornice node
+// could run the chain, and a chain cannot be removed. With force it only warns on stderr.
+func checkVMRuns(flag string, vmID ids.ID, force bool, stderr io.Writer) error {
+	known := vmset.For(config.Default())
+	if _, ok := known[vmID]; ok {
+		return nil
+	}
+	names := make([]string, 0, len(known))
+	for id := range known {
+		names = append(names, vmName(id))
+	}
+	slices.Sort(names)
+	msg := fmt.Sprintf("--vm %q: this cornice runs no VM %s (it runs %s), so no cornice node would run the chain", flag, vmID, strings.Join(names, ", "))
+	if !force {
+		return fmt.Errorf("%s; pass --force to create it anyway", msg)
+	}
+	_, err := fmt.Fprintf(stderr, "warning: %s\n", msg)
+	return err
+}
+
+// vmName is the name a VM ID is made from (ids.FromName), such as subnetevm, or the ID.
+func vmName(id ids.ID) string {
+	name := strings.TrimRight(string(id[:]), "\x00")
+	printable := !strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r > '~' })
+	if name != "" && printable && ids.FromName(name) == id {
+		return name
+	}
+	return id.String()
 }
 
 // parseVMID reads a VM ID in CB58, else a VM name padded with zeros to 32 bytes (node-api.md §6).
@@ -139,7 +175,7 @@ func parseVMID(s string) (ids.ID, error) {
 
 // runP is runTx on the key's P-Chain wallet: it prints "status: Committed" once the node commits
 // the tx.
-func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *platform.Tx, extra []string, err error)) error {
+func (f *walletFlags) runP(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.P) (tx *txs.Tx, extra []string, err error)) error {
 	return runTx(ctx, stdout, f, wallet.NewP, build, "Committed")
 }
 
@@ -205,12 +241,12 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 			if len(vals) == 0 {
 				return errNoValidator
 			}
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 				tx, err := p.ConvertSubnet(ctx, subnetID, chainID, address, vals)
 				if err != nil {
 					return nil, nil, err
 				}
-				conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+				conv, ok := tx.Unsigned().(*txs.ConvertSubnetToL1Tx)
 				if !ok {
 					return nil, nil, fmt.Errorf("convert-subnet: built a %T", tx.Unsigned())
 				}
@@ -222,7 +258,7 @@ func newPConvertSubnetCmd(stdout io.Writer) *cobra.Command {
 
 // validationIDLines returns a "validationID" pair for each of vals, in their order: the tx sorts
 // its validators by node ID, and validator i of the tx has ValidationID(i).
-func validationIDLines(conv *platform.ConvertSubnetToL1Tx, vals []wallet.L1Validator) []string {
+func validationIDLines(conv *txs.ConvertSubnetToL1Tx, vals []wallet.L1Validator) []string {
 	var out []string
 	for _, v := range vals {
 		for i := range conv.Validators {
@@ -278,12 +314,12 @@ func (f *validatorsFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	if v.Weight, err = strconv.ParseUint(fields["weight"], 10, 64); err != nil {
-		return fmt.Errorf("--validator weight: %w", err)
+	if v.Weight, err = parseUintField("--validator weight", fields["weight"]); err != nil {
+		return err
 	}
 	if b, ok := fields["balance"]; ok {
-		if v.Balance, err = strconv.ParseUint(b, 10, 64); err != nil {
-			return fmt.Errorf("--validator balance: %w", err)
+		if v.Balance, err = parseUintField("--validator balance", b); err != nil {
+			return err
 		}
 	}
 	*f.vals = append(*f.vals, v)
@@ -297,13 +333,13 @@ func parseL1Validator(nodeID, blsKey, pop, prefix string) (wallet.L1Validator, e
 	var v wallet.L1Validator
 	var err error
 	if v.NodeID, err = ids.NodeIDFromString(nodeID); err != nil {
-		return v, fmt.Errorf("--%snode-id: %w", prefix, err)
+		return v, fmt.Errorf("--%snode-id: %q is not a node ID: expected NodeID-<CB58>, as info.getNodeID answers", prefix, nodeID)
 	}
-	pk, err := decodeHexFlag(prefix+"bls-key", blsKey, platform.BLSPublicKeyLen)
+	pk, err := decodeHexFlag(prefix+"bls-key", blsKey, txs.BLSPublicKeyLen)
 	if err != nil {
 		return v, err
 	}
-	sig, err := decodeHexFlag(prefix+"pop", pop, platform.BLSSignatureLen)
+	sig, err := decodeHexFlag(prefix+"pop", pop, txs.BLSSignatureLen)
 	if err != nil {
 		return v, err
 	}
@@ -330,7 +366,7 @@ func newPIncreaseBalanceCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"validation-id", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*txs.Tx, error) {
 				return p.IncreaseBalance(ctx, validationID, amount)
 			})
 		},
@@ -354,7 +390,7 @@ func newPDisableValidatorCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"validation-id"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*platform.Tx, error) {
+			return f.runValidatorTx(ctx, stdout, vid, func(ctx context.Context, p *wallet.P, validationID ids.ID) (*txs.Tx, error) {
 				return p.DisableValidator(ctx, validationID)
 			})
 		},
@@ -369,13 +405,13 @@ func registerValidationIDFlag(fs *pflag.FlagSet, vid *string) {
 // runValidatorTx is runP for a tx on the one L1 validator whose --validation-id is vid: build
 // makes the tx, and no extra lines are printed.
 func (f *walletFlags) runValidatorTx(ctx context.Context, stdout io.Writer, vid string,
-	build func(context.Context, *wallet.P, ids.ID) (*platform.Tx, error),
+	build func(context.Context, *wallet.P, ids.ID) (*txs.Tx, error),
 ) error {
 	validationID, err := parseIDFlag("validation-id", vid)
 	if err != nil {
 		return err
 	}
-	return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*platform.Tx, []string, error) {
+	return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
 		tx, err := build(ctx, p, validationID)
 		return tx, nil, err
 	})
@@ -386,7 +422,7 @@ func (f *walletFlags) runValidatorTx(ctx context.Context, stdout io.Writer, vid 
 func decodeHexFlag(name, s string, n int) ([]byte, error) {
 	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X"))
 	if err != nil {
-		return nil, fmt.Errorf("--%s: %w: %w", name, errHexFlag, err)
+		return nil, fmt.Errorf("--%s: %w: %q is not hex", name, errHexFlag, s)
 	}
 	if n >= 0 && len(b) != n {
 		return nil, fmt.Errorf("--%s: %w: %d bytes, want %d", name, errHexFlag, len(b), n)

@@ -47,7 +47,7 @@ func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 			}
 			opts := runOptions{Stdout: stdout}
 			for _, path := range f.l1 {
-				req, err := readL1Genesis(path, "", defaultL1Balance, defaultL1Weight)
+				req, err := readL1Genesis(path, "", defaultL1Balance, defaultL1Weight, cfg.NetworkID)
 				if err != nil {
 					return fmt.Errorf("--l1: %w", err)
 				}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,7 +32,7 @@ type walletFlags struct {
 
 // register defines --node-uri, --key and --wait.
 func (f *walletFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.nodeURI, "node-uri", defaultNodeURI, "`URI` of the node's HTTP API")
+	fs.StringVar(&f.nodeURI, "node-uri", defaultNodeURI, "`URI` of the node's HTTP API; http:// when it has no scheme")
 	registerKeyFlag(fs, &f.key)
 	fs.DurationVar(&f.wait, "wait", defaultWait, "how long to wait for the transaction to be accepted")
 }
@@ -47,9 +49,9 @@ func (f *walletFlags) connect() (*wallet.Key, *wallet.Client, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--key: %w", err)
 	}
-	client, err := wallet.NewClient(f.nodeURI, nil)
+	client, err := wallet.NewClient(defaultScheme(f.nodeURI), nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--node-uri: %w", err)
+		return nil, nil, fmt.Errorf("--node-uri: %q is not a node's URI such as %s", f.nodeURI, defaultNodeURI)
 	}
 	return key, client, nil
 }
@@ -114,7 +116,7 @@ func runTx[W chainWallet[T], T any](ctx context.Context, stdout io.Writer, f *wa
 	}
 	w, err := open(ctx, client, key, clock.Real{})
 	if err != nil {
-		return err
+		return unreachableError(client.URI(), err)
 	}
 	tx, extra, err := build(ctx, w)
 	if err != nil {
@@ -139,11 +141,21 @@ func runTx[W chainWallet[T], T any](ctx context.Context, stdout io.Writer, f *wa
 	return err
 }
 
+// unreachableError says, for a request that never reached a node (nothing listens, a wrong host),
+// that no node answers at uri and how to fix it, in place of the HTTP client's text; any other
+// err is returned as is.
+func unreachableError(uri string, err error) error {
+	if _, ok := errors.AsType[*net.OpError](err); ok {
+		return fmt.Errorf("no node answers at %s: start one with `cornice run`, or give its URI with --node-uri", uri)
+	}
+	return err
+}
+
 // parseIDFlag reads the CB58 ID s given as --name.
 func parseIDFlag(name, s string) (ids.ID, error) {
 	id, err := ids.FromString(s)
 	if err != nil {
-		return ids.ID{}, fmt.Errorf("--%s: %w", name, err)
+		return ids.ID{}, fmt.Errorf("--%s: %q is not an ID: expected the CB58 text of one, as a command printed it", name, s)
 	}
 	return id, nil
 }

@@ -4,21 +4,21 @@ import (
 	"context"
 	"io"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/wallet"
 )
 
 // newXCmd builds `cornice x` and its subcommands, which build, sign and issue X-Chain
 // transactions through a node's API (docs/cli.md).
 func newXCmd(stdout io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := groupCmd(&cobra.Command{
 		Use:   "x",
 		Short: "Send assets and create assets on the X-Chain",
-		Args:  cobra.NoArgs,
-	}
+	})
 	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout))
 	return cmd
 }
@@ -43,7 +43,7 @@ func newXSendCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*exchange.Tx, []string, error) {
+			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
 				desc, err := x.Asset(ctx, asset)
 				if err != nil {
 					return nil, nil, err
@@ -76,7 +76,7 @@ func newXCreateAssetCmd(stdout io.Writer) *cobra.Command {
 		},
 		required: []string{"name", "symbol", "supply"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*exchange.Tx, []string, error) {
+			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
 				tx, err := x.CreateAsset(ctx, name, symbol, denomination, supply)
 				if err != nil {
 					return nil, nil, err
@@ -89,6 +89,6 @@ func newXCreateAssetCmd(stdout io.Writer) *cobra.Command {
 
 // runX is runTx on the key's X-Chain wallet: it prints "status: Accepted" once the node accepts
 // the tx.
-func (f *walletFlags) runX(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.X) (tx *exchange.Tx, extra []string, err error)) error {
+func (f *walletFlags) runX(ctx context.Context, stdout io.Writer, build func(context.Context, *wallet.X) (tx *xtxs.Tx, extra []string, err error)) error {
 	return runTx(ctx, stdout, f, wallet.NewX, build, "Accepted")
 }

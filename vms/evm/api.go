@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
 
@@ -76,8 +77,9 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 // web3API is the web3 namespace.
 type web3API struct{ vm *VM }
 
-// ClientVersion is web3_clientVersion.
-func (a *web3API) ClientVersion() string { return a.vm.cfg.ClientVersion }
+// ClientVersion is web3_clientVersion: the node's version string,
+// cornice/<version> (DESIGN.md decision 6), as info.getNodeVersion's.
+func (a *web3API) ClientVersion() string { return config.Current() }
 
 // Sha3 is web3_sha3: the Keccak-256 of input.
 func (a *web3API) Sha3(input hexutil.Bytes) hexutil.Bytes { return crypto.Keccak256(input) }

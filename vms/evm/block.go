@@ -22,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/evm/acp176"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
@@ -114,12 +115,17 @@ type executor struct {
 	txAllowList bool
 	// wipes: a precompile disable at the block's start wiped an
 	// account's storage.
-	wipes    bool
-	gp       *core.GasPool
-	rules    params.Rules
-	txs      types.Transactions
-	receipts types.Receipts
-	senders  []common.Address
+	wipes bool
+	gp    *core.GasPool
+	// fees are the block's fees: its gas pool holds their capacity, and
+	// finish writes the Extra they give (childFees.extra), the target
+	// excess moved toward desiredTarget (nil: kept).
+	fees          childFees
+	desiredTarget *uint64
+	rules         params.Rules
+	txs           types.Transactions
+	receipts      types.Receipts
+	senders       []common.Address
 }
 
 // blockContext is the EVM's view of header: PREVRANDAO is hash(1) so the
@@ -249,9 +255,21 @@ func (e *executor) apply(tx *types.Transaction) error {
 	return nil
 }
 
+// price sets the block's fees: its gas pool is their capacity, and finish
+// writes their Extra with the target excess moved toward desired.
+func (e *executor) price(f childFees, desired *uint64) {
+	e.fees, e.desiredTarget = f, desired
+	e.gp = core.NewGasPool(f.capacity())
+}
+
 // finish seals the header and returns the block.
-func (e *executor) finish() (*types.Block, *execResult) {
+func (e *executor) finish() (*types.Block, *execResult, error) {
 	e.header.GasUsed = e.gp.CumulativeUsed()
+	extra, err := e.fees.extra(e.header.GasUsed, e.desiredTarget)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.header.Extra = extra
 	e.header.Root = e.state.IntermediateRoot(e.rules)
 	body := &types.Body{Transactions: e.txs}
 	if e.rules.IsShanghai {
@@ -272,7 +290,7 @@ func (e *executor) finish() (*types.Block, *execResult) {
 			nonces[from] = e.state.GetNonce(from)
 		}
 	}
-	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces, wipes: e.wipes}
+	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces, wipes: e.wipes}, nil
 }
 
 // txGasPrice is the price per gas tx pays in a block with base fee
@@ -288,32 +306,33 @@ func txGasPrice(tx *types.Transaction, baseFee *big.Int) *big.Int {
 }
 
 // nextHeader returns the header of a block at time t on parent, whose
-// rules are r, without the fields execution fills in. The Cancun fields
-// are there from Cancun on (l1-evm.md §3.8); the withdrawals hash, which
+// rules are r, and its fees, without the fields execution fills in (gas
+// used, roots, and the Extra finish writes). The Cancun fields are there
+// from Cancun on (l1-evm.md §3.8); the withdrawals hash, which
 // go-ethereum's header needs from Shanghai on, is set by types.NewBlock.
-func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.Header, error) {
+func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.Header, childFees, error) {
 	if t < parent.Time {
 		t = parent.Time
 	}
-	baseFee, extra, err := NextBaseFee(r.fees, parent, t)
+	f, err := vm.childFees(parent, r, t)
 	if err != nil {
-		return nil, err
+		return nil, childFees{}, err
 	}
 	h := &types.Header{
 		ParentHash: r.parent,
 		Coinbase:   r.coinbase,
 		Difficulty: big.NewInt(1),
 		Number:     new(big.Int).Add(parent.Number, common.Big1),
-		GasLimit:   r.gasLimit,
+		GasLimit:   f.gasLimit,
 		Time:       t,
-		Extra:      extra,
-		BaseFee:    baseFee,
+		Extra:      f.window,
+		BaseFee:    f.baseFee,
 	}
 	if vm.chainCfg.IsCancun(h.Number, t) {
 		zero := uint64(0)
 		h.BlobGasUsed, h.ExcessBlobGas, h.ParentBeaconRoot = &zero, new(uint64), &common.Hash{}
 	}
-	return h, nil
+	return h, f, nil
 }
 
 // now returns the node's time in whole seconds.
@@ -339,7 +358,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	header, err := vm.nextHeader(parent.Header(), r, vm.now())
+	header, fees, err := vm.nextHeader(parent.Header(), r, vm.now())
 	if err != nil {
 		return nil, err
 	}
@@ -348,6 +367,8 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 		return nil, err
 	}
 	defer e.release()
+	e.price(fees, nil) // this node keeps the parent's gas target
+	short := false     // a transaction waits for the capacity to refill
 	pending := vm.pool.executable(e.state.GetNonce)
 	if len(pending) == 0 {
 		return nil, chains.ErrNoWork
@@ -364,6 +385,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 		}
 		if tx.Gas() > e.gp.Available(false) {
 			q.pop() // does not fit: the next block
+			short = true
 			continue
 		}
 		if err := e.apply(tx); err != nil {
@@ -375,6 +397,11 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 		q.shift()
 	}
 	if len(e.txs) == 0 {
+		if short && fees.state != nil {
+			// ACP-176's capacity refills by twice the target each
+			// second: try again in the next one.
+			vm.retryBuildAt(header.Time + 1)
+		}
 		return nil, chains.ErrNoWork
 	}
 	cost := vm.childGasCost(r, header.Time)
@@ -395,7 +422,10 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 			return nil, chains.ErrNoWork
 		}
 	}
-	blk, res := e.finish()
+	blk, res, err := e.finish()
+	if err != nil {
+		return nil, err
+	}
 	return &Block{vm: vm, eth: blk, result: res, built: true, gasCost: cost}, nil
 }
 
@@ -417,7 +447,8 @@ func (b *Block) verifyOnHead(ctx context.Context) error {
 		return nil
 	}
 	parent, h := vm.currentHeader(), b.eth.Header()
-	if err := vm.verifyHeader(parent, r, h, len(b.eth.Transactions())); err != nil {
+	fees, desired, err := vm.verifyHeader(parent, r, h, len(b.eth.Transactions()))
+	if err != nil {
 		return err
 	}
 	if b.result != nil {
@@ -427,13 +458,15 @@ func (b *Block) verifyOnHead(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return b.execute(ctx, e, cost)
+	return b.execute(ctx, e, cost, fees, desired)
 }
 
-// execute runs the block's transactions with e, which it releases, and checks that they give
-// the block's header and pay its block gas cost; the result is kept for Accept.
-func (b *Block) execute(ctx context.Context, e *executor, cost uint64) error {
+// execute runs the block's transactions with e, which it releases, priced by fees and desired
+// (verifyHeader's), and checks that they give the block's header and pay its block gas cost
+// cost; the result is kept for Accept.
+func (b *Block) execute(ctx context.Context, e *executor, cost uint64, fees childFees, desired *uint64) error {
 	defer e.release()
+	e.price(fees, desired)
 	h := b.eth.Header()
 	for i, tx := range b.eth.Transactions() {
 		if err := ctx.Err(); err != nil {
@@ -446,7 +479,10 @@ func (b *Block) execute(ctx context.Context, e *executor, cost uint64) error {
 	if err := verifyBlockFee(h.BaseFee, cost, e.txs, e.receipts); err != nil {
 		return err
 	}
-	blk, res := e.finish()
+	blk, res, err := e.finish()
+	if err != nil {
+		return err
+	}
 	if got := blk.Header(); got.Hash() != h.Hash() {
 		switch {
 		case got.Root != h.Root:
@@ -464,8 +500,29 @@ func (b *Block) execute(ctx context.Context, e *executor, cost uint64) error {
 }
 
 // verifyHeader checks h's fields that do not need execution against
-// parent, whose children's rules are r.
-func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header, txs int) error {
+// parent, whose children's rules are r, and returns the block's fees and
+// the target excess its builder moved toward (ACP-176 lets it move by at
+// most 2^15; nil without ACP-176), for its execution.
+func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header, txs int) (childFees, *uint64, error) {
+	// childFees fails only for a time before the parent's, which
+	// verifyHeaderFields reports first.
+	f, ferr := vm.childFees(parent, r, h.Time)
+	if err := vm.verifyHeaderFields(parent, h, f.gasLimit, txs, r); err != nil {
+		return childFees{}, nil, err
+	}
+	if ferr != nil {
+		return childFees{}, nil, ferr
+	}
+	desired, err := verifyFees(f, h)
+	if err != nil {
+		return childFees{}, nil, err
+	}
+	return f, desired, nil
+}
+
+// verifyHeaderFields checks h's fields other than its base fee and Extra;
+// gasLimit is the one its fees give.
+func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, txs int, r *childRules) error {
 	shanghai, cancun := vm.chainCfg.IsShanghai(h.Number, h.Time), vm.chainCfg.IsCancun(h.Number, h.Time)
 	switch {
 	case h.ParentHash != r.parent:
@@ -476,11 +533,11 @@ func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header,
 		return timestampError(h.Time, parent.Time)
 	case h.Time > uint64(vm.clock.Now().Add(maxFutureBlockTime).Unix()):
 		return headerError("timestamp", h.Time, "at most 10 s ahead")
-	case h.GasLimit != r.gasLimit:
+	case h.GasLimit != gasLimit:
 		if vm.l1 != nil {
-			return l1GasLimitError(r.gasLimit, h.GasLimit)
+			return l1GasLimitError(gasLimit, h.GasLimit)
 		}
-		return headerError("gas limit", h.GasLimit, r.gasLimit)
+		return headerError("gas limit", h.GasLimit, gasLimit)
 	case !r.anyCoinbase && h.Coinbase != r.coinbase:
 		if vm.l1 != nil {
 			return l1CoinbaseError(h.Coinbase, r.coinbase)
@@ -507,17 +564,29 @@ func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header,
 	case txs == 0:
 		return errEmptyBlock
 	}
-	baseFee, extra, err := NextBaseFee(r.fees, parent, h.Time)
-	if err != nil {
-		return err
+	return nil
+}
+
+// verifyFees checks h's base fee and Extra against its fees f, and returns
+// the target excess h's builder moved toward.
+func verifyFees(f childFees, h *types.Header) (*uint64, error) {
+	if h.BaseFee == nil || h.BaseFee.Cmp(f.baseFee) != 0 {
+		return nil, headerError("base fee", h.BaseFee, f.baseFee)
 	}
-	if h.BaseFee == nil || h.BaseFee.Cmp(baseFee) != 0 {
-		return headerError("base fee", h.BaseFee, baseFee)
+	var desired *uint64
+	if f.state != nil {
+		if claimed, err := acp176.ParseState(h.Extra); err == nil {
+			desired = &claimed.TargetExcess
+		}
+	}
+	extra, err := f.extra(h.GasUsed, desired)
+	if err != nil {
+		return nil, err
 	}
 	if string(h.Extra) != string(extra) {
-		return headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
+		return nil, headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
 	}
-	return nil
+	return desired, nil
 }
 
 // Accept implements chains.Block: the block, its receipts, its transaction

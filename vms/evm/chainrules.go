@@ -78,7 +78,14 @@ func (vm *VM) childRulesOf(blk *types.Block) (*childRules, error) {
 // hash is hash. st is parent's state, or nil to open it when needed.
 func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *state.StateDB) (*childRules, error) {
 	if vm.l1 == nil {
-		return &childRules{parent: hash, fees: vm.cfg.Fees, gasLimit: vm.cfg.Fees.GasLimit.Uint64(), coinbase: vm.cfg.Coinbase}, nil
+		gasLimit := vm.cfg.Fees.GasLimit.Uint64()
+		if vm.acp176At(parent.Time) {
+			// ACP-176's maximum capacity, which moves only with the
+			// target; a block at Fortuna's activation gets its own in
+			// childFees.
+			gasLimit = vm.feeStateAfter(parent).MaxCapacity()
+		}
+		return &childRules{parent: hash, fees: vm.cfg.Fees, gasLimit: gasLimit, coinbase: vm.cfg.Coinbase}, nil
 	}
 	open := vm.stateOpener(parent.Root, hash, st)
 	fees, lastChanged, err := vm.l1FeeConfigAt(parent, open)

@@ -80,7 +80,7 @@ func TestL1VerifyRules(t *testing.T) {
 			head := vm.currentHead()
 			r, err := vm.childRulesOf(head)
 			require.NoError(t, err)
-			h, err := vm.nextHeader(head.Header(), r, vm.now())
+			h, _, err := vm.nextHeader(head.Header(), r, vm.now())
 			require.NoError(t, err)
 			tt.modify(h)
 			blk := types.NewBlock(h, &types.Body{Transactions: types.Transactions{tt.tx}, Withdrawals: []*types.Withdrawal{}}, nil, trie.NewStackTrie(nil))

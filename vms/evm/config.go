@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
@@ -26,9 +27,6 @@ const (
 	DefaultMempoolAccountSlots = 4096
 	// DefaultMempoolGlobalSlots is how many transactions the mempool holds.
 	DefaultMempoolGlobalSlots = 65536
-	// DefaultClientVersion is web3_clientVersion's answer (DESIGN.md
-	// decision 6).
-	DefaultClientVersion = "cornice"
 	// DefaultLogsBlockRangeCap is how many blocks one eth_getLogs or
 	// eth_getFilterLogs query may span (issue #4 §3).
 	DefaultLogsBlockRangeCap = 2048
@@ -37,10 +35,16 @@ const (
 // Config holds an EVM chain's settings besides its genesis. The zero value
 // is the C-Chain's: every field's zero means its default.
 type Config struct {
-	// Fees is the C-Chain's fee config (l1-evm.md §3.1); nil means
+	// Fees is the C-Chain's fee config before Fortuna (l1-evm.md §3.1;
+	// from Fortuna on ACP-176 prices its blocks); nil means
 	// l1params.DefaultFeeConfig(). An L1 ignores it: its fee config comes
 	// from its genesis and its FeeManager precompile (L1Factory).
 	Fees *l1params.FeeConfig
+	// Upgrades is the C-Chain's upgrade schedule: ACP-176 prices its
+	// blocks from FortunaTime on, and eth_getChainConfig shows its times.
+	// nil means config.UpgradesFor the chain's network. An L1 ignores it:
+	// its upgrades come from its genesis and upgrade file.
+	Upgrades *config.Upgrades
 	// Coinbase receives every C-Chain block's fees; zero means
 	// BlackholeAddr. On an L1 it is the node's fee recipient, used when
 	// the chain lets block producers choose (allowFeeRecipients, or the
@@ -54,9 +58,6 @@ type Config struct {
 	// sender and overall; zero means the defaults above.
 	MempoolAccountSlots int
 	MempoolGlobalSlots  int
-	// ClientVersion is web3_clientVersion's answer; empty means
-	// DefaultClientVersion.
-	ClientVersion string
 	// LogsBlockRangeCap is how many blocks one eth_getLogs or
 	// eth_getFilterLogs query may span; a longer range is refused with
 	// "exceed maximum block range". Zero means DefaultLogsBlockRangeCap;
@@ -81,9 +82,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MempoolGlobalSlots == 0 {
 		c.MempoolGlobalSlots = DefaultMempoolGlobalSlots
-	}
-	if c.ClientVersion == "" {
-		c.ClientVersion = DefaultClientVersion
 	}
 	if c.LogsBlockRangeCap == 0 {
 		c.LogsBlockRangeCap = DefaultLogsBlockRangeCap

@@ -420,3 +420,8 @@ func intermediateBlockNotFoundError(h common.Hash) error {
 func decodeTraceBlockError(err error) error {
 	return fmt.Errorf("could not decode block: %w", err)
 }
+
+// gasUsedError: a block uses more gas than the ACP-176 capacity holds.
+func gasUsedError(err error) error {
+	return fmt.Errorf("invalid gas used: %w", err)
+}

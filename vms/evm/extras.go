@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/big"
 
@@ -66,6 +67,10 @@ var maxNormalTip = big.NewInt(20 * params.GWei)
 
 // cChainAPI holds the eth methods only the C-Chain has (l1-evm.md §8).
 type cChainAPI struct{ vm *VM }
+
+// GetChainConfig is eth_getChainConfig on the C-Chain: the plain chain
+// config with the network's upgrade times (cChainConfig).
+func (a *cChainAPI) GetChainConfig() json.RawMessage { return a.vm.cChainConfig }
 
 // price is one of eth_suggestPriceOptions' options, hex-encoded.
 type price struct {

@@ -122,18 +122,18 @@ func TestBadBlocks(t *testing.T) {
 func TestSuggestPriceOptions(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, t.TempDir())
-	// A new chain: the default tip of 1 gwei and the minimum base fee of
-	// 25 gwei, so max fees are 50 gwei plus the tips.
+	// A new chain: the default tip of 1 gwei and ACP-176's minimum base
+	// fee of 1 wei, so max fees are 2 wei plus the tips.
 	var baseFee, tip hexutil.Big
 	require.NoError(t, n.rpc.Call(&baseFee, "eth_baseFee"))
 	require.NoError(t, n.rpc.Call(&tip, "eth_maxPriorityFeePerGas"))
-	require.Equal(t, big.NewInt(25*params.GWei), baseFee.ToInt())
+	require.Equal(t, big.NewInt(1), baseFee.ToInt())
 	require.Equal(t, big.NewInt(params.GWei), tip.ToInt())
 	var res json.RawMessage
 	require.NoError(t, n.rpc.Call(&res, "eth_suggestPriceOptions"))
-	require.Equal(t, `{"slow":{"maxPriorityFeePerGas":"0x389fd980","maxFeePerGas":"0xbdcdb4d80"},`+
-		`"normal":{"maxPriorityFeePerGas":"0x3b9aca00","maxFeePerGas":"0xbdfd63e00"},`+
-		`"fast":{"maxPriorityFeePerGas":"0x3e95ba80","maxFeePerGas":"0xbe2d12e80"}}`, string(res))
+	require.Equal(t, `{"slow":{"maxPriorityFeePerGas":"0x389fd980","maxFeePerGas":"0x389fd982"},`+
+		`"normal":{"maxPriorityFeePerGas":"0x3b9aca00","maxFeePerGas":"0x3b9aca02"},`+
+		`"fast":{"maxPriorityFeePerGas":"0x3e95ba80","maxFeePerGas":"0x3e95ba82"}}`, string(res))
 }
 
 func TestNewAcceptedTransactions(t *testing.T) {

@@ -34,7 +34,8 @@ type fillResult struct {
 
 // FillTransaction is eth_fillTransaction: args with go-ethereum's defaults
 // filled in (the nonce from the pending state, the gas by eth_estimateGas
-// on the latest block, the fees, the value and the chain ID), as the
+// on the latest block at the next one's base fee, the fees, the value and
+// the chain ID), as the
 // unsigned transaction, for the caller to sign and send.
 func (a *ethAPI) FillTransaction(ctx context.Context, args txArgs) (*fillResult, error) {
 	if err := a.setDefaults(ctx, &args); err != nil {
@@ -93,7 +94,12 @@ func (a *ethAPI) setDefaults(ctx context.Context, args *txArgs) error {
 			Data:                 &data,
 			AccessList:           args.AccessList,
 		}
-		gas, err := a.EstimateGas(ctx, est, nil, nil, nil)
+		// On the latest state, at the next block's base fee, which
+		// the default fees are chosen for: under ACP-176 it can be far
+		// below the latest block's (the genesis has 25 gwei, the first
+		// block 1 wei).
+		next := (*hexutil.Big)(a.vm.nextBaseFee(a.vm.currentHead()))
+		gas, err := a.EstimateGas(ctx, est, nil, nil, &blockOverrides{BaseFeePerGas: next})
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,8 @@
 package evm_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"math/big"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -13,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // post sends one JSON-RPC request to n's /rpc handler over HTTP and
@@ -24,10 +23,7 @@ func post(t *testing.T, n *node, method string, params ...any) string {
 	}
 	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	require.NoError(t, err)
-	resp, err := http.Post(n.srv.URL, "application/json", bytes.NewReader(req))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	_, body, err := jsonrpc.NewClient(n.srv.URL, nil).Post(t.Context(), "", req)
 	require.NoError(t, err)
 	return strings.TrimSuffix(string(body), "\n")
 }
@@ -63,9 +59,9 @@ func TestFillTransaction(t *testing.T) {
 		require.Equal(t, chainID, tx.ChainId())
 		require.Zero(t, tx.Nonce())
 		require.Equal(t, uint64(21_000), tx.Gas())
-		// eth_maxPriorityFeePerGas's tip; twice eth_baseFee's 25 gwei plus it.
+		// eth_maxPriorityFeePerGas's tip; twice eth_baseFee's 1 wei plus it.
 		require.Equal(t, gwei(1), tx.GasTipCap())
-		require.Equal(t, gwei(51), tx.GasFeeCap())
+		require.Equal(t, new(big.Int).Add(gwei(1), big.NewInt(2)), tx.GasFeeCap())
 		require.Equal(t, big.NewInt(1), tx.Value())
 		require.Equal(t, &to, tx.To())
 		raw, err := tx.MarshalBinary()
@@ -144,8 +140,8 @@ func TestFillTransaction(t *testing.T) {
 			{"zero max fee", map[string]any{"to": to, "maxFeePerGas": "0x0", "maxPriorityFeePerGas": "0x0"}, rpcError(-32000, "maxFeePerGas must be non-zero")},
 			{"max fee below tip", map[string]any{"to": to, "maxFeePerGas": "0x1", "maxPriorityFeePerGas": "0x2"}, rpcError(-32000, "maxFeePerGas (0x1) < maxPriorityFeePerGas (0x2)")},
 			// Estimated with the filled fees: the balance must cover the
-			// block gas limit, 8M, at the max fee, 51 gwei.
-			{"estimation fails", map[string]any{"from": "0x0000000000000000000000000000000000000001", "to": to, "value": "0x1"}, rpcError(-32000, "insufficient funds for gas * price + value: address 0x0000000000000000000000000000000000000001 have 0 want 408000000000000001")},
+			// block gas limit, 10M, at the max fee, 1 gwei + 2 wei.
+			{"estimation fails", map[string]any{"from": "0x0000000000000000000000000000000000000001", "to": to, "value": "0x1"}, rpcError(-32000, "insufficient funds for gas * price + value: address 0x0000000000000000000000000000000000000001 have 0 want 10000000020000001")},
 			{"zero gas price", map[string]any{"to": to, "gasPrice": "0x0"}, rpcError(-32000, "gasPrice must be non-zero after london fork")},
 			{"creation without data", map[string]any{"from": fundedAddr}, rpcError(-32000, "contract creation without any data provided")},
 			{"data and input differ", map[string]any{"to": to, "data": "0x01", "input": "0x02"}, rpcError(-32000, `both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)},

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // The JSON shapes of go-ethereum's API (its internal/ethapi, which cannot
@@ -20,7 +21,9 @@ import (
 // 1, so it equals the number (l1-evm.md §1.6). ethclient ignores it; viem
 // reads it when present. An L1's header also has Subnet-EVM's
 // blockGasCost (l1-evm.md §1.6, §3.7): the accepted block's cost (gasCostOf),
-// 0 from Granite on.
+// 0 from Granite on. A C-Chain header has coreth's fields (l1-evm.md §8):
+// blockGasCost 0 (the post-Granite rule), and no atomic transactions, so
+// extDataGasUsed 0 and extDataHash the hash of empty extra data.
 func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	enc, err := json.Marshal(h)
 	if err != nil {
@@ -31,6 +34,12 @@ func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 		return nil, fmt.Errorf("encode header: %w", err)
 	}
 	m["totalDifficulty"] = (*hexutil.Big)(new(big.Int).Set(h.Number))
+	if vm.l1 == nil {
+		m["blockGasCost"] = hexutil.Uint64(0)
+		m["extDataGasUsed"] = hexutil.Uint64(0)
+		m["extDataHash"] = emptyExtDataHash
+		return m, nil
+	}
 	// The genesis has it only when Etna is active at its time (§4.1).
 	cost, err := vm.gasCostOf(h, h.Hash())
 	if err != nil {
@@ -41,6 +50,10 @@ func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	}
 	return m, nil
 }
+
+// emptyExtDataHash is coreth's extDataHash of a block without atomic
+// transactions: the Keccak-256 of the RLP of no bytes.
+var emptyExtDataHash = crypto.Keccak256Hash([]byte{0x80})
 
 // marshalBlock is a block as eth_getBlockBy* returns it: transaction hashes,
 // or full transactions when fullTx.
@@ -62,6 +75,9 @@ func (vm *VM) marshalBlock(blk *types.Block, fullTx bool) (map[string]any, error
 	}
 	m["transactions"] = txs
 	m["uncles"] = []common.Hash{}
+	if vm.l1 == nil {
+		m["blockExtraData"] = hexutil.Bytes{} // no atomic transactions
+	}
 	if blk.Header().WithdrawalsHash != nil {
 		m["withdrawals"] = blk.Withdrawals()
 		if blk.Withdrawals() == nil {

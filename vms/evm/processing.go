@@ -161,14 +161,15 @@ func (b *Block) verifyOn(ctx context.Context, p *Block) error {
 		return nil
 	}
 	h := b.eth.Header()
-	if err := vm.verifyHeader(p.eth.Header(), r, h, len(b.eth.Transactions())); err != nil {
+	fees, desired, err := vm.verifyHeader(p.eth.Header(), r, h, len(b.eth.Transactions()))
+	if err != nil {
 		return err
 	}
 	e, err := vm.executorFor(p.eth.Header(), p, types.CopyHeader(h))
 	if err != nil {
 		return err
 	}
-	return b.execute(ctx, e, cost)
+	return b.execute(ctx, e, cost, fees, desired)
 }
 
 // Reject implements chains.Block: the block and its execution are dropped; its transactions stay

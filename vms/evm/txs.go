@@ -93,10 +93,10 @@ func (vm *VM) nextBaseFee(head *types.Block) *big.Int {
 
 // nextBaseFeeWith is nextBaseFee with head's children's rules r.
 func (vm *VM) nextBaseFeeWith(r *childRules, head *types.Header) *big.Int {
-	fee, _, err := NextBaseFee(r.fees, head, max(vm.now(), head.Time))
+	f, err := vm.childFees(head, r, max(vm.now(), head.Time))
 	if err != nil {
 		// Only a corrupt head has no window: fall back to the minimum.
 		return new(big.Int).Set(r.fees.MinBaseFee)
 	}
-	return fee
+	return f.baseFee
 }

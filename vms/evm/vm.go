@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -67,6 +69,12 @@ type VM struct {
 	// rules are fixed (Config.Fees, Config.Coinbase, no stateful
 	// precompiles).
 	l1 *l1params.ChainConfig
+	// fortuna is the C-Chain's Fortuna time (Config.Upgrades) in unix
+	// seconds, from which ACP-176 prices its blocks (cfees.go); unused on
+	// L1s.
+	fortuna uint64
+	// cChainConfig is eth_getChainConfig's answer on the C-Chain.
+	cChainConfig json.RawMessage
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
 	// precompile's getBlockchainID returns.
 	blockchainID common.Hash
@@ -120,8 +128,22 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newVM(cfg, c, g.Config, nil, func(vm *VM) error { return vm.loadOrInit(g) })
+	upgrades := config.UpgradesFor(c.NetworkID)
+	if cfg.Upgrades != nil {
+		upgrades = *cfg.Upgrades
+	}
+	chainConfig, err := cChainConfig(c.Genesis, g.Config.ChainID, upgrades)
+	if err != nil {
+		return nil, err
+	}
+	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
+		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		return vm.loadOrInit(g)
+	})
 }
+
+// unixSeconds is t in unix seconds, 0 before 1970.
+func unixSeconds(t time.Time) uint64 { return uint64(max(t.Unix(), 0)) }
 
 // newVM makes a VM with the EVM config chainCfg and, for an L1, its chain
 // config l1; load writes the genesis or resumes at the stored head.
@@ -403,11 +425,12 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
 }
 
-// Handlers implements chains.VM: "/rpc" (HTTP) and "/ws" (websocket), both
-// served by one go-ethereum rpc server.
+// Handlers implements chains.VM: "/rpc" (HTTP, each reply ending in a
+// newline, newlineHandler) and "/ws" (websocket), both served by one
+// go-ethereum rpc server.
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 	return map[string]http.Handler{
-		"/rpc": vm.rpc,
+		"/rpc": newlineHandler(vm.rpc),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
 	}, nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/engine/solo"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm"
@@ -176,7 +177,7 @@ func TestChainInfo(t *testing.T) {
 	require.Equal(t, chainID, nv)
 	var version string
 	require.NoError(t, n.rpc.Call(&version, "web3_clientVersion"))
-	require.Equal(t, evm.DefaultClientVersion, version)
+	require.Equal(t, "cornice/"+config.Version, version)
 	bal, err := n.client.BalanceAt(ctx, fundedAddr, nil)
 	require.NoError(t, err)
 	want, _ := new(big.Int).SetString("295BE96E64066972000000", 16)
@@ -189,7 +190,7 @@ func TestChainInfo(t *testing.T) {
 	require.Equal(t, big.NewInt(1_000_000_000), tip)
 	price, err := n.client.SuggestGasPrice(ctx)
 	require.NoError(t, err)
-	require.Equal(t, big.NewInt(26_000_000_000), price) // 25 gwei minimum base fee + 1 gwei tip
+	require.Equal(t, big.NewInt(1_000_000_001), price) // ACP-176's 1 wei minimum base fee + 1 gwei tip
 }
 
 func TestTransfer(t *testing.T) {
@@ -231,7 +232,7 @@ func TestTransfer(t *testing.T) {
 	require.Len(t, blk.Transactions(), 1)
 	require.Equal(t, tx.Hash(), blk.Transactions()[0].Hash())
 	require.Equal(t, evm.BlackholeAddr, blk.Coinbase())
-	require.Equal(t, big.NewInt(25_000_000_000), blk.BaseFee())
+	require.Equal(t, big.NewInt(1), blk.BaseFee()) // ACP-176 at an excess of 0
 	got2, pending, err := n.client.TransactionByHash(ctx, tx.Hash())
 	require.NoError(t, err)
 	require.False(t, pending)
@@ -357,8 +358,8 @@ func TestRejections(t *testing.T) {
 		{"nonce too low", signTx(t, n, key, 0, &to, big.NewInt(2), 21_000, nil), "nonce too low: address " + fundedAddr.Hex() + ", tx: 0 state: 1"},
 		{"intrinsic gas", signTx(t, n, key, 1, &to, big.NewInt(1), 20_000, nil), "intrinsic gas too low: gas 20000, minimum needed 21000"},
 		{"fee cap below base fee", types.MustSignNewTx(key, signer, &types.DynamicFeeTx{
-			ChainID: chainID, Nonce: 1, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000), Gas: 21_000, To: &to,
-		}), "max fee per gas less than block base fee: address " + fundedAddr.Hex() + ", maxFeePerGas: 1000000000, baseFee: 25000000000"},
+			ChainID: chainID, Nonce: 1, GasTipCap: big.NewInt(0), GasFeeCap: big.NewInt(0), Gas: 21_000, To: &to,
+		}), "max fee per gas less than block base fee: address " + fundedAddr.Hex() + ", maxFeePerGas: 0, baseFee: 1"},
 		{"insufficient funds", signTx(t, n, poor, 0, &to, big.NewInt(1), 21_000, nil), "insufficient funds for gas * price + value"},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
 // MaxFutureBlockTime is how far ahead of the node's clock a block's time may be (§6.1).
@@ -17,7 +18,7 @@ const MaxFutureBlockTime = 10 * time.Second
 // chains.TxLister for the X-Chain's tx index. It is used by the pipeline goroutine only.
 type Block struct {
 	vm  *VM
-	blk *StandardBlock
+	blk *txs.StandardBlock
 	// effs are the effects of the block's txs, in order, once verified against the last
 	// accepted block (the builder verifies the blocks it builds).
 	effs []*effects
@@ -50,7 +51,7 @@ func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.blk.Time()), 0)
 func (b *Block) Bytes() []byte { return b.blk.Bytes() }
 
 // Standard returns the block's wire form.
-func (b *Block) Standard() *StandardBlock { return b.blk }
+func (b *Block) Standard() *txs.StandardBlock { return b.blk }
 
 // Txs implements chains.TxLister: the block's txs in order, with their signed bytes.
 func (b *Block) Txs() []chains.Container {
@@ -123,7 +124,7 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 	}
 	w := writer{b: b.vm.state.db.Wrap(batch)}
 	created := make(map[ids.ID]struct{})
-	var order []*UTXO
+	var order []*txs.UTXO
 	for i, tx := range b.blk.Txs() {
 		if err := w.putTx(tx); err != nil {
 			return err

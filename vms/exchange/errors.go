@@ -4,17 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
-)
-
-// Encoding errors. Decoding errors are the codec's sentinels (codec.ErrTruncated,
-// codec.ErrUnknownTypeID, ...); none of these texts reaches an API client verbatim
-// (reference/platform-exchange.md §1.1).
-var (
-	// ErrNilTx is returned when a block or a genesis is asked to encode a nil tx.
-	ErrNilTx = fmt.Errorf("%w: tx", codec.ErrNilValue)
 )
 
 // Verification errors: why a tx or a block is refused. avm.issueTx sends them to the client as
@@ -30,7 +22,7 @@ var (
 	ErrMemoTooLarge = errors.New("memo is too large")
 	// ErrUnsupportedTx refuses the tx kinds this VM does not execute: OperationTx, ImportTx and
 	// ExportTx (no nftfx/propertyfx operations and no shared memory yet).
-	ErrUnsupportedTx = errors.New("unsupported tx type")
+	ErrUnsupportedTx = txs.ErrUnsupportedTx
 	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
 	ErrOutputsNotSorted = errors.New("outputs not sorted")
 	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex), or spending a

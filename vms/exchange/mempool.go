@@ -4,6 +4,7 @@ import (
 	"iter"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
 // Mempool and block size limits (reference/platform-exchange.md §1.2).
@@ -23,17 +24,17 @@ type overlay struct {
 	// spent maps a UTXO ID to the tx that spends it.
 	spent map[ids.ID]ids.ID
 	// created holds the UTXOs the overlay's txs create.
-	created map[ids.ID]*UTXO
+	created map[ids.ID]*txs.UTXO
 }
 
 func newOverlay(base utxoSource) *overlay {
-	return &overlay{base: base, spent: make(map[ids.ID]ids.ID), created: make(map[ids.ID]*UTXO)}
+	return &overlay{base: base, spent: make(map[ids.ID]ids.ID), created: make(map[ids.ID]*txs.UTXO)}
 }
 
 // utxo implements utxoSource: a UTXO spent in the overlay is a double spend, unless the base no
 // longer has it either (the spending tx's block was committed and the mempool not yet told):
 // then it is the base's unknown UTXO.
-func (o *overlay) utxo(id ids.ID) (*UTXO, error) {
+func (o *overlay) utxo(id ids.ID) (*txs.UTXO, error) {
 	if by, ok := o.spent[id]; ok {
 		if _, mine := o.created[id]; !mine {
 			if _, err := o.base.utxo(id); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
 // Processing blocks (chains.Block's contract): a verified block that is neither accepted nor
@@ -64,7 +65,7 @@ type processingSet struct {
 
 // parentLocked returns the block id names if it can be built or verified on: the last accepted
 // block or a processing one, with the view it leaves. vm.mu must be held.
-func (vm *VM) parentLocked(id ids.ID) (*StandardBlock, chainView, bool) {
+func (vm *VM) parentLocked(id ids.ID) (*txs.StandardBlock, chainView, bool) {
 	if id == vm.last.ID() {
 		return vm.last, vm.state, true
 	}
@@ -75,7 +76,7 @@ func (vm *VM) parentLocked(id ids.ID) (*StandardBlock, chainView, bool) {
 }
 
 // parent is parentLocked, taking vm.mu.
-func (vm *VM) parent(id ids.ID) (*StandardBlock, chainView, bool) {
+func (vm *VM) parent(id ids.ID) (*txs.StandardBlock, chainView, bool) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	return vm.parentLocked(id)

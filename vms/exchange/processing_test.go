@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/vms/exchange"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
 // TestProcessing drives the VM as a consensus engine would: two blocks built and verified in a
@@ -26,8 +27,8 @@ func TestProcessing(t *testing.T) {
 	genesisID, err := vm.LastAccepted(ctx)
 	require.NoError(t, err)
 
-	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
-	conflict := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	b1, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func TestProcessing(t *testing.T) {
 	// A tx spending the processing block's output goes into a block on it; the processing
 	// block's own tx stays out.
 	firstUTXOs := first.UTXOs()
-	chained := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&firstUTXOs[1])), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&firstUTXOs[1])), ewoqKey)
 	require.NoError(t, vm.IssueTx(chained))
 	b2, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)
@@ -58,8 +59,8 @@ func TestProcessing(t *testing.T) {
 
 	// Blocks on the processing b1 are verified on the UTXOs it leaves.
 	at := uint64(vectorTime.Unix())
-	onB1 := func(txs ...*exchange.Tx) chains.Block {
-		blk, err := exchange.NewStandardBlock(b1.ID(), 2, at, txs)
+	onB1 := func(list ...*xtxs.Tx) chains.Block {
+		blk, err := xtxs.NewStandardBlock(b1.ID(), 2, at, list)
 		require.NoError(t, err)
 		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
 		require.NoError(t, err)
@@ -69,7 +70,7 @@ func TestProcessing(t *testing.T) {
 	require.ErrorIs(t, onB1(first).Verify(ctx), exchange.ErrDoubleSpend, "b1 holds it already")
 
 	// A sibling of b1 on the accepted state: valid there.
-	sib, err := exchange.NewStandardBlock(genesisID, 1, at, []*exchange.Tx{conflict})
+	sib, err := xtxs.NewStandardBlock(genesisID, 1, at, []*xtxs.Tx{conflict})
 	require.NoError(t, err)
 	sibling, err := vm.ParseBlock(ctx, sib.Bytes())
 	require.NoError(t, err)
@@ -98,7 +99,7 @@ func TestProcessing(t *testing.T) {
 	_, err = vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork, "both txs left the mempool")
 	chainedUTXOs := chained.UTXOs()
-	again := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1, vmrq)}, in(&chainedUTXOs[0])), ewoqKey)
+	again := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1, vmrq)}, in(&chainedUTXOs[0])), ewoqKey)
 	require.NoError(t, vm.IssueTx(again), "b2's output is spendable")
 }
 
@@ -113,7 +114,7 @@ func TestRejectKeepsTxs(t *testing.T) {
 	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
 	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
-	tx := sign(t, n.baseTx([]exchange.TransferableOutput{out(g.AVAXAssetID, 1_000, vmrq), out(g.AVAXAssetID, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
+	tx := sign(t, n.baseTx([]xtxs.TransferableOutput{out(g.AVAXAssetID, 1_000, vmrq), out(g.AVAXAssetID, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
 	require.NoError(t, vm.IssueTx(tx))
 	b, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)

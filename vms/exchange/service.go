@@ -10,6 +10,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/exchange/api"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -51,23 +53,23 @@ func (s *service) internal(method string, err error) error {
 }
 
 // IssueTx decodes, verifies and queues a signed tx; the verification error is returned raw.
-func (s *service) IssueTx(_ context.Context, args *IssueTxArgs) (*TxIDReply, error) {
+func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDReply, error) {
 	b, err := args.Encoding.Decode(args.Tx)
 	if err != nil {
 		return nil, decodeTxError(err)
 	}
-	tx, err := ParseTx(b)
+	tx, err := txs.ParseTx(b)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.vm.IssueTx(tx); err != nil {
 		return nil, err
 	}
-	return &TxIDReply{TxID: tx.ID()}, nil
+	return &api.TxIDReply{TxID: tx.ID()}, nil
 }
 
 // GetTx returns an accepted tx. Pending txs are `not found`, as in the reference.
-func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error) {
+func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply, error) {
 	if args.TxID == ids.Empty {
 		return nil, errNilTxID
 	}
@@ -80,7 +82,7 @@ func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error)
 	}
 	var raw []byte
 	if args.Encoding == ids.JSON {
-		raw, err = TxJSON(tx, chainAlias, s.vm.hrp)
+		raw, err = txs.TxJSON(tx, chainAlias, s.vm.hrp)
 		if err != nil {
 			return nil, s.internal("getTx", err)
 		}
@@ -90,7 +92,7 @@ func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error)
 			return nil, encodeError("tx", args.Encoding, err)
 		}
 	}
-	return &GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
+	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
 }
 
 // encodeString renders b in a hex encoding as a JSON string.
@@ -103,7 +105,7 @@ func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
 }
 
 // GetTxStatus returns "Accepted" for an accepted tx and "Unknown" for any other.
-func (s *service) GetTxStatus(_ context.Context, args *GetTxStatusArgs) (*GetTxStatusReply, error) {
+func (s *service) GetTxStatus(_ context.Context, args *api.GetTxStatusArgs) (*api.GetTxStatusReply, error) {
 	if args.TxID == ids.Empty {
 		return nil, errNilTxID
 	}
@@ -112,23 +114,23 @@ func (s *service) GetTxStatus(_ context.Context, args *GetTxStatusArgs) (*GetTxS
 		return nil, s.internal("getTxStatus", err)
 	}
 	if ok {
-		return &GetTxStatusReply{Status: statusAccepted}, nil
+		return &api.GetTxStatusReply{Status: statusAccepted}, nil
 	}
-	return &GetTxStatusReply{Status: statusUnknown}, nil
+	return &api.GetTxStatusReply{Status: statusUnknown}, nil
 }
 
 // GetHeight returns the last accepted block's height, as committed: a block whose txs read as
 // Accepted counts, even before the VM's Accepted has run.
-func (s *service) GetHeight(context.Context, *struct{}) (*GetHeightReply, error) {
+func (s *service) GetHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
 	_, height, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getHeight", err)
 	}
-	return &GetHeightReply{Height: jsonrpc.Uint64(height)}, nil
+	return &api.GetHeightReply{Height: jsonrpc.Uint64(height)}, nil
 }
 
 // GetBlock returns an accepted block.
-func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockReply, error) {
+func (s *service) GetBlock(_ context.Context, args *api.GetBlockArgs) (*api.GetBlockReply, error) {
 	blk, found, err := s.vm.state.getBlock(args.BlockID)
 	switch {
 	case err != nil:
@@ -140,7 +142,7 @@ func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockRepl
 }
 
 // GetBlockByHeight returns the accepted block at a height.
-func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs) (*GetBlockReply, error) {
+func (s *service) GetBlockByHeight(_ context.Context, args *api.GetBlockByHeightArgs) (*api.GetBlockReply, error) {
 	h := uint64(args.Height)
 	id, found, err := s.vm.state.blockIDAt(h)
 	if err != nil {
@@ -159,19 +161,19 @@ func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs
 	return s.blockReply("getBlockByHeight", blk, args.Encoding)
 }
 
-func (s *service) blockReply(method string, blk *StandardBlock, enc ids.Encoding) (*GetBlockReply, error) {
+func (s *service) blockReply(method string, blk *txs.StandardBlock, enc ids.Encoding) (*api.GetBlockReply, error) {
 	var (
 		raw []byte
 		err error
 	)
 	if enc == ids.JSON {
-		if raw, err = BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
+		if raw, err = txs.BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
 			return nil, s.internal(method, err)
 		}
 	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", enc, err)
 	}
-	return &GetBlockReply{Block: raw, Encoding: enc}, nil
+	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
 }
 
 // isThisChain reports whether alias names the X-Chain: "X", "avm" or its ID.
@@ -203,7 +205,7 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
+func (s *service) GetUTXOs(ctx context.Context, args *api.GetUTXOsArgs) (*api.GetUTXOsReply, error) {
 	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
@@ -252,7 +254,7 @@ func (s *service) lookupAsset(str string) (ids.ID, error) {
 }
 
 // GetAssetDescription returns the name, symbol and denomination of an asset.
-func (s *service) GetAssetDescription(_ context.Context, args *GetAssetDescriptionArgs) (*GetAssetDescriptionReply, error) {
+func (s *service) GetAssetDescription(_ context.Context, args *api.GetAssetDescriptionArgs) (*api.GetAssetDescriptionReply, error) {
 	assetID, err := s.lookupAsset(args.AssetID)
 	if err != nil {
 		return nil, err
@@ -264,11 +266,11 @@ func (s *service) GetAssetDescription(_ context.Context, args *GetAssetDescripti
 	case !found:
 		return nil, errNotFound
 	}
-	ca, ok := tx.Unsigned().(*CreateAssetTx)
+	ca, ok := tx.Unsigned().(*txs.CreateAssetTx)
 	if !ok {
 		return nil, errNotAsset
 	}
-	return &GetAssetDescriptionReply{
+	return &api.GetAssetDescriptionReply{
 		AssetID:      assetID,
 		Name:         ca.Name,
 		Symbol:       ca.Symbol,
@@ -278,7 +280,7 @@ func (s *service) GetAssetDescription(_ context.Context, args *GetAssetDescripti
 
 // ownedUTXO is a TransferOutput UTXO an address owns.
 type ownedUTXO struct {
-	ux  *UTXO
+	ux  *txs.UTXO
 	out *secp256k1fx.TransferOutput
 }
 
@@ -323,7 +325,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 }
 
 // GetBalance returns how much of an asset an address holds, and in which UTXOs.
-func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBalanceReply, error) {
+func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*api.GetBalanceReply, error) {
 	addr, err := s.parseAddress(args.Address)
 	if err != nil {
 		return nil, err
@@ -336,7 +338,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 	if err != nil {
 		return nil, err
 	}
-	reply := &GetBalanceReply{UTXOIDs: make([]UTXORef, 0)}
+	reply := &api.GetBalanceReply{UTXOIDs: make([]api.UTXORef, 0)}
 	var total uint64
 	for _, o := range owned {
 		if o.ux.AssetID != assetID {
@@ -346,7 +348,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 			return nil, ErrOverflow
 		}
 		total += o.out.Amount
-		reply.UTXOIDs = append(reply.UTXOIDs, UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
+		reply.UTXOIDs = append(reply.UTXOIDs, api.UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
 	}
 	reply.Balance = jsonrpc.Uint64(total)
 	return reply, nil
@@ -355,7 +357,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 // GetAllBalances returns an address's balance of every asset it holds: the genesis assets
 // (AVAX) first, then the others in asset ID order (the reference's order is a map's:
 // unspecified).
-func (s *service) GetAllBalances(ctx context.Context, args *GetAllBalancesArgs) (*GetAllBalancesReply, error) {
+func (s *service) GetAllBalances(ctx context.Context, args *api.GetAllBalancesArgs) (*api.GetAllBalancesReply, error) {
 	addr, err := s.parseAddress(args.Address)
 	if err != nil {
 		return nil, err
@@ -387,20 +389,20 @@ func (s *service) GetAllBalances(ctx context.Context, args *GetAllBalancesArgs) 
 		}
 		return a.Compare(b)
 	})
-	reply := &GetAllBalancesReply{Balances: make([]Balance, 0, len(assets))}
+	reply := &api.GetAllBalancesReply{Balances: make([]api.Balance, 0, len(assets))}
 	for _, id := range assets {
 		name, ok := s.vm.assetNames[id]
 		if !ok {
 			name = id.String()
 		}
-		reply.Balances = append(reply.Balances, Balance{AssetID: name, Balance: jsonrpc.Uint64(totals[id])})
+		reply.Balances = append(reply.Balances, api.Balance{AssetID: name, Balance: jsonrpc.Uint64(totals[id])})
 	}
 	return reply, nil
 }
 
 // GetTxFee returns the static fees (§6.3).
-func (s *service) GetTxFee(context.Context, *struct{}) (*GetTxFeeReply, error) {
-	return &GetTxFeeReply{
+func (s *service) GetTxFee(context.Context, *struct{}) (*api.GetTxFeeReply, error) {
+	return &api.GetTxFeeReply{
 		TxFee:            jsonrpc.Uint64(s.vm.rules.txFee),
 		CreateAssetTxFee: jsonrpc.Uint64(s.vm.rules.createAssetTxFee),
 	}, nil

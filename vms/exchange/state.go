@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -34,7 +35,7 @@ type state struct {
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
-func (s *state) utxo(id ids.ID) (*UTXO, error) {
+func (s *state) utxo(id ids.ID) (*txs.UTXO, error) {
 	ux, found, err := s.getUTXO(id)
 	switch {
 	case err != nil:
@@ -46,13 +47,13 @@ func (s *state) utxo(id ids.ID) (*UTXO, error) {
 }
 
 // getUTXO returns the unspent UTXO id.
-func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", ParseUTXO)
+func (s *state) getUTXO(id ids.ID) (*txs.UTXO, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", txs.ParseUTXO)
 }
 
 // getTx returns the accepted tx id.
-func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", ParseTx)
+func (s *state) getTx(id ids.ID) (*txs.Tx, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", txs.ParseTx)
 }
 
 // hasTx reports whether tx id is accepted.
@@ -61,8 +62,8 @@ func (s *state) hasTx(id ids.ID) (bool, error) {
 }
 
 // getBlock returns the accepted block id.
-func (s *state) getBlock(id ids.ID) (*StandardBlock, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", ParseBlock)
+func (s *state) getBlock(id ids.ID) (*txs.StandardBlock, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", txs.ParseBlock)
 }
 
 // blockIDAt returns the ID of the accepted block at height.
@@ -90,7 +91,7 @@ func (s *state) utxoIDs(addr ids.ShortID, start ids.ID, limit int) ([]ids.ID, er
 }
 
 // owners returns the addresses that own ux's output.
-func owners(ux *UTXO) []ids.ShortID {
+func owners(ux *txs.UTXO) []ids.ShortID {
 	switch out := ux.Out.(type) {
 	case *secp256k1fx.TransferOutput:
 		return out.Addrs
@@ -105,11 +106,11 @@ type writer struct {
 	b *storage.Batch
 }
 
-func (w writer) putTx(tx *Tx) error {
+func (w writer) putTx(tx *txs.Tx) error {
 	return w.b.Put(chainstate.IDKey(chainstate.KeyTx, tx.ID()), tx.Bytes())
 }
 
-func (w writer) putUTXO(ux *UTXO) error {
+func (w writer) putUTXO(ux *txs.UTXO) error {
 	b, err := ux.Bytes()
 	if err != nil {
 		return err
@@ -117,12 +118,12 @@ func (w writer) putUTXO(ux *UTXO) error {
 	return chainstate.PutUTXO(w.b, ux.InputID(), b, owners(ux))
 }
 
-func (w writer) deleteUTXO(ux *UTXO) error {
+func (w writer) deleteUTXO(ux *txs.UTXO) error {
 	return chainstate.DeleteUTXO(w.b, ux.InputID(), owners(ux))
 }
 
 // putBlock records blk as accepted at its height and as the last accepted block.
-func (w writer) putBlock(blk *StandardBlock) error {
+func (w writer) putBlock(blk *txs.StandardBlock) error {
 	id := blk.ID()
 	if err := chainstate.PutBlock(w.b, id, blk.Height(), blk.Bytes()); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -29,8 +30,8 @@ type rules struct {
 }
 
 // fee returns the fee tx burns, in the fee asset (§6.3).
-func (r *rules) fee(unsigned UnsignedTx) uint64 {
-	if _, ok := unsigned.(*CreateAssetTx); ok {
+func (r *rules) fee(unsigned txs.UnsignedTx) uint64 {
+	if _, ok := unsigned.(*txs.CreateAssetTx); ok {
 		return r.createAssetTxFee
 	}
 	return r.txFee
@@ -38,18 +39,18 @@ func (r *rules) fee(unsigned UnsignedTx) uint64 {
 
 // syntactic checks what needs no state: the tx is for this chain, well formed, sorted, has one
 // credential per input, and its inputs cover its outputs plus the fee in every asset (§3.3, §6.2).
-func (r *rules) syntactic(tx *Tx) error {
-	var base *BaseTx
+func (r *rules) syntactic(tx *txs.Tx) error {
+	var base *txs.BaseTx
 	switch unsigned := tx.Unsigned().(type) {
-	case *BaseTx:
+	case *txs.BaseTx:
 		base = unsigned
-	case *CreateAssetTx:
+	case *txs.CreateAssetTx:
 		if err := verifyCreateAsset(unsigned); err != nil {
 			return err
 		}
 		base = &unsigned.BaseTx
 	default:
-		return fmt.Errorf("%w: %T", ErrUnsupportedTx, unsigned)
+		return fmt.Errorf("%w: %T", txs.ErrUnsupportedTx, unsigned)
 	}
 	switch {
 	case base.NetworkID != r.networkID:
@@ -88,7 +89,7 @@ func (r *rules) syntactic(tx *Tx) error {
 
 // checkFlow checks that, for every asset, the inputs consume at least what the outputs produce,
 // plus fee of the fee asset (§3.3). Any excess is burned.
-func (r *rules) checkFlow(base *BaseTx, fee uint64) error {
+func (r *rules) checkFlow(base *txs.BaseTx, fee uint64) error {
 	consumed := make(map[ids.ID]uint64, 1)
 	produced := make(map[ids.ID]uint64, 1)
 	add := func(m map[ids.ID]uint64, asset ids.ID, v uint64) error {
@@ -123,7 +124,7 @@ func (r *rules) checkFlow(base *BaseTx, fee uint64) error {
 }
 
 // verifyCreateAsset checks a CreateAssetTx's own fields (§6.2).
-func verifyCreateAsset(tx *CreateAssetTx) error {
+func verifyCreateAsset(tx *txs.CreateAssetTx) error {
 	if !validName(tx.Name) {
 		return fmt.Errorf("%w: %q", ErrNameInvalid, tx.Name)
 	}
@@ -196,15 +197,15 @@ func validSymbol(s string) bool {
 }
 
 // encodeOutput returns an output's type ID and body: the key outputs are sorted by.
-func encodeOutput(out Output) []byte {
+func encodeOutput(out txs.Output) []byte {
 	p := codec.NewPacker(make([]byte, 0, 64))
-	outputs.Write(p, out)
+	txs.WriteOutput(p, out)
 	b, _ := p.Bytes() // verified outputs always encode
 	return b
 }
 
 // outputSortKey returns the asset ID followed by the output's encoding (§3.3).
-func outputSortKey(out *TransferableOutput) []byte {
+func outputSortKey(out *txs.TransferableOutput) []byte {
 	p := codec.NewPacker(make([]byte, 0, 96))
 	out.Marshal(p)
 	b, _ := p.Bytes()
@@ -212,7 +213,7 @@ func outputSortKey(out *TransferableOutput) []byte {
 }
 
 // compareUTXOIDs orders UTXO references by tx ID bytes, then output index (§3.3).
-func compareUTXOIDs(a, b *UTXOID) int {
+func compareUTXOIDs(a, b *txs.UTXOID) int {
 	if c := a.TxID.Compare(b.TxID); c != 0 {
 		return c
 	}
@@ -228,14 +229,14 @@ func compareUTXOIDs(a, b *UTXOID) int {
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping
 // ErrUTXONotFound or ErrDoubleSpend.
 type utxoSource interface {
-	utxo(id ids.ID) (*UTXO, error)
+	utxo(id ids.ID) (*txs.UTXO, error)
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and those it produces.
 type effects struct {
 	txID     ids.ID
-	consumed []*UTXO
-	produced []UTXO
+	consumed []*txs.UTXO
+	produced []txs.UTXO
 }
 
 // semantic checks tx against the UTXOs of src at chain time now (unix seconds): every input's
@@ -244,9 +245,9 @@ type effects struct {
 //
 // Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
 // verifying a pending tx again does not recover its signatures a second time.
-func (r *rules) semantic(tx *Tx, src utxoSource, now uint64) (*effects, error) {
+func (r *rules) semantic(tx *txs.Tx, src utxoSource, now uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
-	eff := &effects{txID: tx.ID(), consumed: make([]*UTXO, 0, len(base.Ins))}
+	eff := &effects{txID: tx.ID(), consumed: make([]*txs.UTXO, 0, len(base.Ins))}
 	for i := range base.Ins {
 		in := &base.Ins[i]
 		ux, err := src.utxo(in.InputID())
@@ -263,7 +264,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now uint64) (*effects, error) {
 }
 
 // verifySpend checks that in may spend ux with tx's credential cred (§3.3).
-func verifySpend(in *TransferableInput, ux *UTXO, tx *Tx, cred int, now uint64) error {
+func verifySpend(in *txs.TransferableInput, ux *txs.UTXO, tx *txs.Tx, cred int, now uint64) error {
 	if in.AssetID != ux.AssetID {
 		return ErrAssetIDMismatch
 	}

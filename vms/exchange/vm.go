@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
@@ -56,7 +57,7 @@ type VM struct {
 	log     *slog.Logger
 	clock   clock.Clock
 	state   *state
-	genesis *StandardBlock
+	genesis *txs.StandardBlock
 	// assetAliases maps the genesis assets' aliases to their IDs, and assetNames the reverse.
 	assetAliases map[string]ids.ID
 	assetNames   map[ids.ID]string
@@ -65,9 +66,9 @@ type VM struct {
 
 	mu sync.Mutex // guards the fields below
 	// last is the last accepted block.
-	last *StandardBlock
+	last *txs.StandardBlock
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
-	pool     *mempool.Pool[*Tx, *effects]
+	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
@@ -82,13 +83,13 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if c.DB == nil || c.Log == nil || c.Clock == nil {
 		return nil, errors.New("exchange: chains.Context needs DB, Log and Clock")
 	}
-	g, err := ParseGenesis(c.Genesis)
+	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
 		return nil, fmt.Errorf("parse X-Chain genesis: %w", err)
 	}
 	stop := f.StopVertexID
 	if stop == ids.Empty {
-		stop = EmptyStopVertexID(c.Chain.ID)
+		stop = txs.EmptyStopVertexID(c.Chain.ID)
 	}
 	vm := &VM{
 		rules: rules{
@@ -101,14 +102,14 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		log:          c.Log,
 		clock:        c.Clock,
 		state:        &state{db: c.DB},
-		genesis:      NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
+		genesis:      txs.NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),
 		work:         make(chan struct{}, 1),
 	}
 	vm.poolView = newOverlay(vm.state)
-	vm.pool = mempool.New[*Tx](vm.poolView)
-	assets := make([]*Tx, len(g.Txs))
+	vm.pool = mempool.New[*txs.Tx](vm.poolView)
+	assets := make([]*txs.Tx, len(g.Txs))
 	for i := range g.Txs {
 		a := &g.Txs[i]
 		tx, err := a.Tx()
@@ -137,7 +138,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 }
 
 // loadOrInit reads the last accepted block, or writes the genesis when there is none.
-func (vm *VM) loadOrInit(assets []*Tx) error {
+func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 	lastID, _, found, err := vm.state.lastAccepted()
 	if err != nil {
 		return fmt.Errorf("read last accepted block: %w", err)
@@ -185,7 +186,7 @@ func (vm *VM) loadOrInit(assets []*Tx) error {
 }
 
 // lastAccepted returns the last accepted block.
-func (vm *VM) lastAccepted() *StandardBlock {
+func (vm *VM) lastAccepted() *txs.StandardBlock {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	return vm.last
@@ -215,7 +216,7 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 
 // ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
-	blk, err := ParseBlock(b)
+	blk, err := txs.ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
 	}
@@ -229,9 +230,9 @@ func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 
 // verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
-// so far, recorded here), syntactic and semantic checks, and not in txs already (accepted, or
+// so far, recorded here), syntactic and semantic checks, and not in known already (accepted, or
 // in a processing ancestor).
-func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -246,7 +247,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now uint64, seen m
 		return nil, err
 	}
 	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	accepted, err := txs.hasTx(tx.ID())
+	accepted, err := known.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -259,7 +260,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now uint64, seen m
 // IssueTx verifies tx against the accepted state and the pending txs and adds it to the
 // mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
 // already, too large, invalid, or conflicts with a pending tx.
-func (vm *VM) IssueTx(tx *Tx) error {
+func (vm *VM) IssueTx(tx *txs.Tx) error {
 	if tx.Size() > MaxTxSize {
 		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
 	}
@@ -270,7 +271,7 @@ func (vm *VM) IssueTx(tx *Tx) error {
 	return nil
 }
 
-func (vm *VM) issue(tx *Tx) error {
+func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.pool.Has(tx.ID()) {
@@ -314,13 +315,13 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
-		txs  []*Tx
-		effs []*effects
-		size int
-		drop = make(map[ids.ID]struct{})
+		picked []*txs.Tx
+		effs   []*effects
+		size   int
+		drop   = make(map[ids.ID]struct{})
 	)
 	for tx := range vm.pool.Txs() {
-		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
+		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
 		if pview.inProcessing(tx.ID()) {
@@ -333,16 +334,16 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 			continue
 		}
 		ov.Apply(eff)
-		txs = append(txs, tx)
+		picked = append(picked, tx)
 		effs = append(effs, eff)
 		size += tx.Size()
 	}
 	vm.pool.Remove(drop)
 	vm.mu.Unlock()
-	if len(txs) == 0 {
+	if len(picked) == 0 {
 		return nil, chains.ErrNoWork
 	}
-	blk, err := NewStandardBlock(parent.ID(), parent.Height()+1, t, txs)
+	blk, err := txs.NewStandardBlock(parent.ID(), parent.Height()+1, t, picked)
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}

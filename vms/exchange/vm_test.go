@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
@@ -77,14 +81,14 @@ func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 }
 
 // issue issues tx and waits until it is accepted.
-func (n *node) issue(tx *exchange.Tx) {
+func (n *node) issue(tx *xtxs.Tx) {
 	n.t.Helper()
 	require.Equal(n.t, tx.ID(), n.IssueBytes(tx.Bytes()))
 	n.waitAccepted(tx.ID())
 }
 
 // issueError issues tx and returns the error message.
-func (n *node) issueError(tx *exchange.Tx) string {
+func (n *node) issueError(tx *xtxs.Tx) string {
 	n.t.Helper()
 	return n.IssueError(tx.Bytes())
 }
@@ -104,9 +108,9 @@ func (n *node) balance(addr, asset string) uint64 {
 }
 
 // utxos returns the UTXOs addr owns, parsed.
-func (n *node) utxos(addr string) []*exchange.UTXO {
+func (n *node) utxos(addr string) []*xtxs.UTXO {
 	n.t.Helper()
-	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), exchange.ParseUTXO)
+	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), xtxs.ParseUTXO)
 }
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
@@ -145,9 +149,9 @@ func parseAddr(t *testing.T, s string) ids.ShortID {
 }
 
 // sign signs unsigned with one key per input (§3.2).
-func sign(t *testing.T, unsigned exchange.UnsignedTx, keys ...*ecdsa.PrivateKey) *exchange.Tx {
+func sign(t *testing.T, unsigned xtxs.UnsignedTx, keys ...*ecdsa.PrivateKey) *xtxs.Tx {
 	t.Helper()
-	b, err := exchange.UnsignedBytes(unsigned)
+	b, err := xtxs.UnsignedBytes(unsigned)
 	require.NoError(t, err)
 	h := sha256.Sum256(b)
 	creds := make([]secp256k1fx.Credential, len(keys))
@@ -156,27 +160,27 @@ func sign(t *testing.T, unsigned exchange.UnsignedTx, keys ...*ecdsa.PrivateKey)
 		require.NoError(t, err)
 		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
 	}
-	tx, err := exchange.NewTx(unsigned, creds)
+	tx, err := xtxs.NewTx(unsigned, creds)
 	require.NoError(t, err)
 	return tx
 }
 
-func out(asset ids.ID, amount uint64, to ids.ShortID) exchange.TransferableOutput {
-	return exchange.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+func out(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {
+	return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
 		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
 	}}
 }
 
-func in(ux *exchange.UTXO) exchange.TransferableInput {
-	return exchange.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
+func in(ux *xtxs.UTXO) xtxs.TransferableInput {
+	return xtxs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
 		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}}
 }
 
 // sortOuts sorts outputs as §3.3 requires: asset, then the output's encoding (one-address
 // TransferOutputs: amount first).
-func sortOuts(outs []exchange.TransferableOutput) []exchange.TransferableOutput {
-	enc := func(o exchange.TransferableOutput) []byte {
+func sortOuts(outs []xtxs.TransferableOutput) []xtxs.TransferableOutput {
+	enc := func(o xtxs.TransferableOutput) []byte {
 		b := append([]byte(nil), o.AssetID[:]...)
 		b = binary.BigEndian.AppendUint64(b, o.Out.Amount)
 		b = binary.BigEndian.AppendUint64(b, o.Out.Locktime)
@@ -186,19 +190,19 @@ func sortOuts(outs []exchange.TransferableOutput) []exchange.TransferableOutput 
 		}
 		return b
 	}
-	slices.SortFunc(outs, func(a, b exchange.TransferableOutput) int { return bytes.Compare(enc(a), enc(b)) })
+	slices.SortFunc(outs, func(a, b xtxs.TransferableOutput) int { return bytes.Compare(enc(a), enc(b)) })
 	return outs
 }
 
 // baseTx makes a BaseTx of the local X-Chain.
-func (n *node) baseTx(outs []exchange.TransferableOutput, ins ...exchange.TransferableInput) *exchange.BaseTx {
-	slices.SortFunc(ins, func(a, b exchange.TransferableInput) int {
+func (n *node) baseTx(outs []xtxs.TransferableOutput, ins ...xtxs.TransferableInput) *xtxs.BaseTx {
+	slices.SortFunc(ins, func(a, b xtxs.TransferableInput) int {
 		if c := a.TxID.Compare(b.TxID); c != 0 {
 			return c
 		}
 		return int(a.OutputIndex) - int(b.OutputIndex)
 	})
-	return &exchange.BaseTx{
+	return &xtxs.BaseTx{
 		NetworkID: genesis.LocalNetworkID, BlockchainID: n.g.XChainID,
 		Outs: sortOuts(outs), Ins: ins, Memo: []byte{},
 	}
@@ -236,10 +240,10 @@ func TestGenesis(t *testing.T) {
 	require.Equal(t, "0", n.Height())
 
 	// The ewoq allocation is UTXO Gqdc55Wu… (§6.4).
-	var page exchange.GetUTXOsReply
+	var page xapi.GetUTXOsReply
 	n.Result("getUTXOs", `{"addresses":["`+ewoqX+`"]}`, &page)
 	require.Len(t, page.UTXOs, 1)
-	require.Equal(t, exchange.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
+	require.Equal(t, xapi.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
 	ux := n.utxos(ewoqX)[0]
 	require.Equal(t, g.AVAXAssetID, ux.TxID)
 	require.Equal(t, uint32(1), ux.OutputIndex)
@@ -267,7 +271,7 @@ func TestVectors(t *testing.T) {
 
 	// The block is the vector's.
 	require.Equal(t, "1", n.Height())
-	var blk exchange.GetBlockReply
+	var blk xapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
 	require.Equal(t, `"`+vectorString(t, blockVec, "bytesHex")+`"`, string(blk.Block))
 	var wantBlock struct {
@@ -284,7 +288,7 @@ func TestVectors(t *testing.T) {
 	require.NoError(t, json.Unmarshal(baseVec["avm.getTx(json)"], &getTx))
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+vectortest.Compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
 		n.Call("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6","encoding":"json"}`))
-	var hexTx exchange.GetTxReply
+	var hexTx xapi.GetTxReply
 	n.Result("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`, &hexTx)
 	var wantHex struct {
 		Tx string `json:"tx"`
@@ -309,7 +313,7 @@ func TestVectors(t *testing.T) {
 
 	// The CreateAssetTx spends the change.
 	assetHex := vectorString(t, assetVec, "signedBytesHexChecksum(issueTx hex encoding)")
-	var reply exchange.TxIDReply
+	var reply xapi.TxIDReply
 	n.Result("issueTx", `{"tx":"`+assetHex+`"}`, &reply)
 	require.Equal(t, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3", reply.TxID.String())
 	n.waitAccepted(reply.TxID)
@@ -329,7 +333,7 @@ func TestVectors(t *testing.T) {
 	require.Len(t, txs, 2)
 	require.Equal(t, baseID, txs[0].ID)
 	require.Equal(t, reply.TxID, txs[1].ID)
-	tx, err := exchange.ParseTx(txs[1].Bytes)
+	tx, err := xtxs.ParseTx(txs[1].Bytes)
 	require.NoError(t, err)
 	require.Equal(t, reply.TxID, tx.ID())
 }
@@ -349,7 +353,7 @@ func TestTransfers(t *testing.T) {
 
 	// ewoq → vmRQ: 5 AVAX.
 	ux := n.utxos(ewoqX)[0]
-	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
 		out(avax, 5_000_000_000, vmrq), out(avax, start-5_000_000_000-fee, ewoq),
 	}, in(ux)), ewoqKey))
 	require.Equal(t, uint64(5_000_000_000), n.balance(vmrqX, "AVAX"))
@@ -357,7 +361,7 @@ func TestTransfers(t *testing.T) {
 
 	// vmRQ → ewoq: 2 AVAX.
 	ux = n.utxos(vmrqX)[0]
-	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
 		out(avax, 2_000_000_000, ewoq), out(avax, 3_000_000_000-fee, vmrq),
 	}, in(ux)), vmrqKey))
 	require.Equal(t, uint64(3_000_000_000-fee), n.balance(vmrqX, "AVAX"))
@@ -366,11 +370,11 @@ func TestTransfers(t *testing.T) {
 	// ewoq creates an asset from both of its UTXOs and moves part of it to vmRQ.
 	utxos := n.utxos(ewoqX)
 	require.Len(t, utxos, 2)
-	ins := []exchange.TransferableInput{in(utxos[0]), in(utxos[1])}
-	create := &exchange.CreateAssetTx{
-		BaseTx: *n.baseTx([]exchange.TransferableOutput{out(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
+	ins := []xtxs.TransferableInput{in(utxos[0]), in(utxos[1])}
+	create := &xtxs.CreateAssetTx{
+		BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
 		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
-		States: []exchange.InitialState{{FxIndex: 0, Outs: []exchange.Output{
+		States: []xtxs.InitialState{{FxIndex: 0, Outs: []xtxs.Output{
 			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
 		}}},
 	}
@@ -378,11 +382,11 @@ func TestTransfers(t *testing.T) {
 	n.issue(assetTx)
 	asset := assetTx.ID()
 	require.Equal(t, uint64(1000), n.balance(ewoqX, asset.String()))
-	var desc exchange.GetAssetDescriptionReply
+	var desc xapi.GetAssetDescriptionReply
 	n.Result("getAssetDescription", `{"assetID":"`+asset.String()+`"}`, &desc)
-	require.Equal(t, exchange.GetAssetDescriptionReply{AssetID: asset, Name: "Cornice Coin", Symbol: "CRN", Denomination: 3}, desc)
+	require.Equal(t, xapi.GetAssetDescriptionReply{AssetID: asset, Name: "Cornice Coin", Symbol: "CRN", Denomination: 3}, desc)
 
-	var coin, change *exchange.UTXO
+	var coin, change *xtxs.UTXO
 	for _, ux := range n.utxos(ewoqX) {
 		if ux.AssetID == asset {
 			coin = ux
@@ -392,7 +396,7 @@ func TestTransfers(t *testing.T) {
 	}
 	require.NotNil(t, coin)
 	require.NotNil(t, change)
-	move := sign(t, n.baseTx([]exchange.TransferableOutput{
+	move := sign(t, n.baseTx([]xtxs.TransferableOutput{
 		out(asset, 400, vmrq), out(asset, 600, ewoq), out(avax, start-3_000_000_000-3*fee, ewoq),
 	}, in(coin), in(change)), ewoqKey, ewoqKey)
 	n.issue(move)
@@ -402,17 +406,17 @@ func TestTransfers(t *testing.T) {
 	require.Equal(t, "4", n.Height())
 
 	// A restart keeps balances, txs and blocks.
-	var blockBefore exchange.GetBlockReply
+	var blockBefore xapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
 	n.Stop()
 	n = startNode(t, dir, clock.Real{})
 	require.Equal(t, "4", n.Height())
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
-	var blockAfter exchange.GetBlockReply
+	var blockAfter xapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
 	require.JSONEq(t, string(blockBefore.Block), string(blockAfter.Block))
-	var st exchange.GetTxStatusReply
+	var st xapi.GetTxStatusReply
 	n.Result("getTxStatus", `{"txID":"`+move.ID().String()+`"}`, &st)
 	require.Equal(t, "Accepted", st.Status)
 
@@ -421,7 +425,7 @@ func TestTransfers(t *testing.T) {
 	if ux.AssetID != avax {
 		ux = n.utxos(vmrqX)[1]
 	}
-	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000_000_000, ewoq)}, in(ux)), vmrqKey))
+	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000_000_000, ewoq)}, in(ux)), vmrqKey))
 	require.Equal(t, "5", n.Height())
 }
 
@@ -436,7 +440,7 @@ func TestRejections(t *testing.T) {
 	const start = 300_000_000_000_000_000
 
 	// One valid transfer, so that there is a spent UTXO and a second asset-less owner.
-	n.issue(sign(t, n.baseTx([]exchange.TransferableOutput{
+	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
 		out(avax, 10_000_000_000, vmrq), out(avax, start-10_000_000_000-fee, ewoq),
 	}, in(genesisUTXO)), ewoqKey))
 	change := n.utxos(ewoqX)[0]
@@ -449,7 +453,7 @@ func TestRejections(t *testing.T) {
 	wrongAmount.In.Amount--
 
 	// Inputs are sorted by UTXO: the keys follow that order.
-	paid := n.baseTx([]exchange.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset, in(vmrqUTXO))
+	paid := n.baseTx([]xtxs.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset, in(vmrqUTXO))
 	wrongAssetPaid, wrongAssetIndex := sign(t, paid, ewoqKey, vmrqKey), "0"
 	if paid.Ins[0].UTXOID != wrongAsset.UTXOID {
 		wrongAssetPaid, wrongAssetIndex = sign(t, paid, vmrqKey, ewoqKey), "1"
@@ -457,32 +461,32 @@ func TestRejections(t *testing.T) {
 
 	tests := []struct {
 		name string
-		tx   *exchange.Tx
+		tx   *xtxs.Tx
 		want string
 	}{
 		{
 			name: "bad signature",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), vmrqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), vmrqKey),
 			want: "failed to verify transfer: input 0: wrong signature",
 		},
 		{
 			name: "spent UTXO",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey),
 			want: "failed to verify transfer: failed to get utxo Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc: not found",
 		},
 		{
 			name: "insufficient funds",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt, vmrq)}, in(change)), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt, vmrq)}, in(change)), ewoqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 299999989999000000 < outputs plus fee 299999990000000000",
 		},
 		{
 			name: "missing fee",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 10_000_000_000, ewoq)}, in(vmrqUTXO)), vmrqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 10_000_000_000, ewoq)}, in(vmrqUTXO)), vmrqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 10000000000 < outputs plus fee 10001000000",
 		},
 		{
 			name: "wrong asset",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset), ewoqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 0 < outputs plus fee 1000000",
 		},
 		{
@@ -492,27 +496,27 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name: "amount differs from the UTXO's",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-2*fee, vmrq)}, wrongAmount), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-2*fee, vmrq)}, wrongAmount), ewoqKey),
 			want: "failed to verify transfer: input 0: utxo amount and input amount are not equivalent",
 		},
 		{
 			name: "no credential",
-			tx:   sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change))),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change))),
 			want: "wrong number of credentials",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.want, n.issueError(tt.tx))
-			var st exchange.GetTxStatusReply
+			var st xapi.GetTxStatusReply
 			n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 			require.Equal(t, "Unknown", st.Status)
 		})
 	}
 
 	// A double spend across blocks, and a tx issued again, fail on the spent UTXO (§6.5).
-	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), ewoqKey)
-	second := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, changeAmt-fee, ewoq)}, in(change)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), ewoqKey)
+	second := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, ewoq)}, in(change)), ewoqKey)
 	n.issue(first)
 	spent := "failed to verify transfer: failed to get utxo " + change.InputID().String() + ": not found"
 	require.Equal(t, spent, n.issueError(second))

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"testing"
 
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -59,8 +61,8 @@ func TestPipelineContract(t *testing.T) {
 	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 
-	first := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
-	conflict := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrDoubleSpend)
 	require.ErrorIs(t, vm.IssueTx(first), exchange.ErrDuplicateTx)
@@ -73,7 +75,7 @@ func TestPipelineContract(t *testing.T) {
 	// A pending tx may spend a pending tx's output.
 	firstUTXOs := first.UTXOs()
 	change := &firstUTXOs[1]
-	chained := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(change)), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(change)), ewoqKey)
 	require.NoError(t, vm.IssueTx(chained))
 
 	// A block with the pending txs in order; Accept into a batch that is never committed
@@ -95,27 +97,27 @@ func TestPipelineContract(t *testing.T) {
 	require.Equal(t, built.Parent(), last)
 
 	// Blocks that fail Verify.
-	parent := exchange.NewGenesisBlock(exchange.EmptyStopVertexID(g.XChainID), uint64(cortinaTime.Unix()))
+	parent := xtxs.NewGenesisBlock(xtxs.EmptyStopVertexID(g.XChainID), uint64(cortinaTime.Unix()))
 	at := uint64(vectorTime.Unix())
 	tests := []struct {
 		name    string
 		parent  ids.ID
 		height  uint64
 		time    uint64
-		txs     []*exchange.Tx
+		txs     []*xtxs.Tx
 		wantErr error
 	}{
-		{"double spend in a block", parent.ID(), 1, at, []*exchange.Tx{first, conflict}, exchange.ErrDoubleSpend},
-		{"same tx twice", parent.ID(), 1, at, []*exchange.Tx{first, first}, exchange.ErrDuplicateTx},
+		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, exchange.ErrDoubleSpend},
+		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, exchange.ErrDuplicateTx},
 		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
-		{"wrong parent", ids.ID{1}, 1, at, []*exchange.Tx{first}, exchange.ErrWrongParent},
-		{"wrong height", parent.ID(), 2, at, []*exchange.Tx{first}, exchange.ErrWrongParent},
-		{"before its parent", parent.ID(), 1, parent.Time() - 1, []*exchange.Tx{first}, exchange.ErrBlockTime},
-		{"too far ahead", parent.ID(), 1, at + 11, []*exchange.Tx{first}, exchange.ErrBlockTime},
-		{"chained out of order", parent.ID(), 1, at, []*exchange.Tx{chained, first}, exchange.ErrUTXONotFound},
+		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
+		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
+		{"before its parent", parent.ID(), 1, parent.Time() - 1, []*xtxs.Tx{first}, exchange.ErrBlockTime},
+		{"too far ahead", parent.ID(), 1, at + 11, []*xtxs.Tx{first}, exchange.ErrBlockTime},
+		{"chained out of order", parent.ID(), 1, at, []*xtxs.Tx{chained, first}, exchange.ErrUTXONotFound},
 	}
 	for _, tt := range tests {
-		blk, err := exchange.NewStandardBlock(tt.parent, tt.height, tt.time, tt.txs)
+		blk, err := xtxs.NewStandardBlock(tt.parent, tt.height, tt.time, tt.txs)
 		require.NoError(t, err)
 		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
 		require.NoError(t, err)
@@ -134,7 +136,7 @@ func TestPipelineContract(t *testing.T) {
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	// Across blocks: the genesis UTXO is gone, the first tx's change too (spent in the block).
 	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrUTXONotFound)
-	again := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1, vmrq)}, in(change)), ewoqKey)
+	again := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1, vmrq)}, in(change)), ewoqKey)
 	require.ErrorIs(t, vm.IssueTx(again), exchange.ErrUTXONotFound)
 	got, err := vm.GetBlock(ctx, built.ID())
 	require.NoError(t, err)
@@ -142,9 +144,9 @@ func TestPipelineContract(t *testing.T) {
 }
 
 // withSig returns a tx with tx's unsigned bytes and one credential holding sig.
-func withSig(t *testing.T, tx *exchange.Tx, sig secp256k1fx.Signature) *exchange.Tx {
+func withSig(t *testing.T, tx *xtxs.Tx, sig secp256k1fx.Signature) *xtxs.Tx {
 	t.Helper()
-	forged, err := exchange.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
+	forged, err := xtxs.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
 	require.NoError(t, err)
 	require.Equal(t, tx.UnsignedBytes(), forged.UnsignedBytes())
 	return forged
@@ -167,16 +169,16 @@ func TestForgedCredentials(t *testing.T) {
 	utxos := g.AVAX.UTXOs()
 	genesisUTXO := &utxos[1]
 
-	good := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	good := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
 	sig := good.Creds()[0].Sigs[0]
 	flipped := sig
 	flipped[40] ^= 1
 	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
-		func(s secp256k1fx.Signature) *exchange.Tx { return withSig(t, good, s) },
+		func(s secp256k1fx.Signature) *xtxs.Tx { return withSig(t, good, s) },
 		sig, exchange.ErrWrongSig, exchange.ErrMutatedSig)
 	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
-		func(parent ids.ID, height, at uint64, tx *exchange.Tx) ([]byte, error) {
-			blk, err := exchange.NewStandardBlock(parent, height, at, []*exchange.Tx{tx})
+		func(parent ids.ID, height, at uint64, tx *xtxs.Tx) ([]byte, error) {
+			blk, err := xtxs.NewStandardBlock(parent, height, at, []*xtxs.Tx{tx})
 			if err != nil {
 				return nil, err
 			}
@@ -186,7 +188,7 @@ func TestForgedCredentials(t *testing.T) {
 	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
 	// recovered again by the builder, not answered from memory: it is dropped.
 	goodUTXOs := good.UTXOs()
-	next := sign(t, n.baseTx([]exchange.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey)
+	next := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey)
 	require.NoError(t, vm.IssueTx(next))
 	next.Creds()[0].Sigs[0] = flipped
 	_, err := vm.BuildBlock(ctx)

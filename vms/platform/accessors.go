@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -217,7 +218,7 @@ func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 		case !found:
 			return nil, fmt.Errorf("platform: subnet validator tx %s is missing", id)
 		}
-		u, ok := tx.Unsigned().(*AddSubnetValidatorTx)
+		u, ok := tx.Unsigned().(*txs.AddSubnetValidatorTx)
 		if !ok {
 			return nil, fmt.Errorf("platform: subnet validator tx %s is a %T", id, tx.Unsigned())
 		}
@@ -233,12 +234,12 @@ func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 }
 
 // createChainTx returns the committed CreateChainTx of chain id, or nil if there is none.
-func (s *state) createChainTx(id ids.ID) (*CreateChainTx, error) {
+func (s *state) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
 	tx, found, err := s.getTx(id)
 	if err != nil || !found {
 		return nil, err
 	}
-	cc, ok := tx.Unsigned().(*CreateChainTx)
+	cc, ok := tx.Unsigned().(*txs.CreateChainTx)
 	if !ok {
 		return nil, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -21,7 +22,7 @@ var (
 	ErrMemoNotEmpty = errors.New("memo must be empty")
 	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: permissionless staking,
 	// import and export, RegisterL1ValidatorTx and SetL1ValidatorWeightTx (issue #5).
-	ErrUnsupportedTx = errors.New("unsupported tx type")
+	ErrUnsupportedTx = txs.ErrUnsupportedTx
 	// ErrWrongOutputType and ErrWrongInputType refuse outputs and inputs that are not secp256k1fx
 	// transfers (locked outputs are only made by the genesis and staking).
 	ErrWrongOutputType = errors.New("output is not a secp256k1fx transfer output")
@@ -141,7 +142,7 @@ var (
 	// the node's clock (§4.1).
 	ErrBlockTime = errors.New("block timestamp is out of range")
 	// ErrWrongBlockType refuses a block that is not a Banff standard block.
-	ErrWrongBlockType = errors.New("only Banff standard blocks are built and accepted")
+	ErrWrongBlockType = txs.ErrWrongBlockType
 	// ErrInsufficientCapacity refuses a block whose gas exceeds the fee state's capacity (§4.1,
 	// §4.8).
 	ErrInsufficientCapacity = errors.New("insufficient capacity")
@@ -185,9 +186,6 @@ var (
 	errPrimaryNotSubnet = errors.New("the primary network isn't a subnet")
 	// errNoBlockchainID answers getBlockchainStatus without a blockchain ID (§5.1).
 	errNoBlockchainID = errors.New("argument 'blockchainID' not given")
-	// errInvalidHeight refuses a getValidatorsAt height that is neither a uint64 below 2^64-1 nor
-	// "proposed" (vms/platformvm/api/height.go, §5.1).
-	errInvalidHeight = errors.New("invalid height")
 	// errInternal answers a call that failed for a reason the client cannot act on (a database
 	// error); the cause is logged. The text is ours.
 	errInternal = errors.New("internal error")
@@ -290,11 +288,6 @@ func noSupplyError() error {
 // samplingError answers sampleValidators that cannot draw: `sampling <subnetID> errored with …`.
 func samplingError(subnetID ids.ID, err error) error {
 	return fmt.Errorf("sampling %s errored with %w", subnetID, err)
-}
-
-// sampleSizeError refuses a sampleValidators size above 65535.
-func sampleSizeError(size uint64) error {
-	return fmt.Errorf("size %d is out of range [0, 65535]", size)
 }
 
 // blockchainNotFoundError answers validatedBy for an unknown chain: `problem retrieving

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // PutL1ValidatorsForTest records subnetID as converted and gives it n active L1 validators, each
@@ -20,7 +21,7 @@ func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) err
 	defer b.Close()
 	w := writer{b: b, s: vm.state, written: make(map[ids.ID]*l1Validator), height: rec.height}
 	eff := &effects{convertedSubnet: subnetID, conversion: &subnetConversion{chainID: ids.ID{1}, address: []byte{1}}}
-	owner := PChainOwner{Threshold: 1, Addresses: []ids.ShortID{{1}}}
+	owner := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{{1}}}
 	for i := range n {
 		var nodeID ids.NodeID
 		binary.BigEndian.PutUint32(nodeID[:], uint32(i)+1)
@@ -44,4 +45,4 @@ func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) err
 }
 
 // CompareWarpKeys exposes compareWarpKeys to the external tests.
-func CompareWarpKeys(a, b *[BLSPublicKeyLen]byte) int { return compareWarpKeys(a, b) }
+func CompareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int { return compareWarpKeys(a, b) }

@@ -6,124 +6,8 @@ import (
 	"math/bits"
 	"time"
 
-	"github.com/cornice-node/cornice/vms/secp256k1fx"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
-
-// The dimensions of a tx's complexity (reference/platform-exchange.md §4.8).
-const (
-	Bandwidth = iota
-	DBRead
-	DBWrite
-	Compute
-	numDimensions
-)
-
-// Dimensions is a tx's complexity, or the weight of each dimension: [Bandwidth, DBRead, DBWrite,
-// Compute] (§4.8).
-type Dimensions [numDimensions]uint64
-
-// FeeConfig is the dynamic tx fee mechanism's configuration (§4.8).
-type FeeConfig struct {
-	// Weights turn a complexity into gas: gas = Σ complexity[i]·Weights[i].
-	Weights Dimensions
-	// MaxCapacity bounds the gas a block may use after a long pause.
-	MaxCapacity uint64
-	// MaxPerSecond is how much capacity each second adds.
-	MaxPerSecond uint64
-	// TargetPerSecond is the gas per second above which the price rises.
-	TargetPerSecond uint64
-	// MinPrice is the price, in nAVAX per gas, at zero excess.
-	MinPrice uint64
-	// ExcessConversionConstant (K) sets how fast the price follows the excess: it grows by e
-	// every K of excess.
-	ExcessConversionConstant uint64
-}
-
-// LocalFeeConfig is the fee configuration of the local network, the same as mainnet's (§4.8,
-// §7.6).
-var LocalFeeConfig = FeeConfig{
-	Weights:                  Dimensions{1, 1000, 1000, 4},
-	MaxCapacity:              1_000_000,
-	MaxPerSecond:             100_000,
-	TargetPerSecond:          50_000,
-	MinPrice:                 1,
-	ExcessConversionConstant: 2_164_043,
-}
-
-// Per-part complexities that are not bandwidth: the reference's intrinsic values (§4.8,
-// vms/platformvm/txs/fee/complexity.go), checked against the vectors' complexities.
-const (
-	// inputDBRead and inputDBWrite: an input reads and deletes its UTXO.
-	inputDBRead  = 1
-	inputDBWrite = 1
-	// outputDBWrite: an output writes its UTXO.
-	outputDBWrite = 1
-	// signatureCompute is the cost of recovering one secp256k1 signature.
-	signatureCompute = 200
-	// createSubnetDBWrite: a CreateSubnetTx writes the subnet's owner.
-	createSubnetDBWrite = 1
-	// createChainDBRead: a CreateChainTx reads the subnet's owner and checks that the subnet
-	// is neither transformed nor converted; createChainDBWrite: it writes the chain.
-	createChainDBRead  = 3
-	createChainDBWrite = 1
-)
-
-// Complexity returns tx's complexity (§4.8); wallets use it to compute the fee the chain will charge. The bandwidth is the signed tx's length: the
-// reference sums intrinsic sizes per part, and for a tx with one credential per input (and one
-// for its authorization) holding one signature per signature index, which verification
-// requires, that sum is exactly the length of the signed bytes (the vectors confirm it).
-func Complexity(tx *Tx) Dimensions {
-	var c Dimensions
-	c[Bandwidth] = uint64(tx.Size())
-	base := tx.Unsigned().Base()
-	for i := range base.Ins {
-		c[DBRead] += inputDBRead
-		c[DBWrite] += inputDBWrite
-		c[Compute] += signatureCompute * uint64(len(sigIndices(base.Ins[i].In)))
-	}
-	c[DBWrite] += outputDBWrite * uint64(len(base.Outs))
-	switch u := tx.Unsigned().(type) {
-	case *CreateSubnetTx:
-		c[DBWrite] += createSubnetDBWrite
-	case *CreateChainTx:
-		c[DBRead] += createChainDBRead
-		c[DBWrite] += createChainDBWrite
-		c[Compute] += signatureCompute * uint64(len(u.SubnetAuth.SigIndices))
-	case *DisableL1ValidatorTx:
-		c[Compute] += signatureCompute * uint64(len(u.DisableAuth.SigIndices))
-	}
-	return c
-}
-
-// sigIndices returns the signature indices of a transfer input, nil for other inputs.
-func sigIndices(in Input) []uint32 {
-	switch in := in.(type) {
-	case *secp256k1fx.TransferInput:
-		return in.SigIndices
-	case *LockIn:
-		if in.In != nil {
-			return in.In.SigIndices
-		}
-	}
-	return nil
-}
-
-// Gas returns the gas of complexity c under the weights w, saturating at 2^64-1.
-func (w Dimensions) Gas(c Dimensions) uint64 {
-	var gas uint64
-	for i := range c {
-		hi, lo := bits.Mul64(c[i], w[i])
-		if hi != 0 {
-			return math.MaxUint64
-		}
-		sum := gas + lo
-		if sum < gas {
-			return math.MaxUint64
-		}
-		gas = sum
-	}
-	return gas
-}
 
 // CalculatePrice returns minPrice·e^(excess/k) computed in integers by the Taylor series of
 // EIP-4844's fake exponential, saturating at 2^64-1 (§4.7, §4.8). k must not be zero.
@@ -159,7 +43,7 @@ type feeState struct {
 
 // advance returns the state at time t ≥ s.time: capacity refills at MaxPerSecond up to
 // MaxCapacity, and excess drains at TargetPerSecond down to 0 (§4.8 step 1).
-func (s feeState) advance(cfg *FeeConfig, t uint64) feeState {
+func (s feeState) advance(cfg *txs.FeeConfig, t uint64) feeState {
 	if t <= s.time {
 		return s
 	}
@@ -181,7 +65,7 @@ func (s feeState) advance(cfg *FeeConfig, t uint64) feeState {
 }
 
 // price returns the gas price at this state's excess (§4.8 step 2).
-func (s feeState) price(cfg *FeeConfig) uint64 {
+func (s feeState) price(cfg *txs.FeeConfig) uint64 {
 	return CalculatePrice(cfg.MinPrice, s.excess, cfg.ExcessConversionConstant)
 }
 

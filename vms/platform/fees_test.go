@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,34 +31,11 @@ func TestCalculatePrice(t *testing.T) {
 	}
 }
 
-// TestComplexityVectors checks complexity and gas against the vectors of the tx kinds this VM
-// executes (§4.8).
-func TestComplexityVectors(t *testing.T) {
-	t.Parallel()
-	v := loadVectors(t)
-	for _, name := range []string{"p_base_tx_transfer_avax", "p_create_subnet_tx", "p_create_chain_tx"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			vec := v.vector(t, name)
-			tx, err := ParseTx(unhex(t, str(t, vec, "signedBytesHex")))
-			require.NoError(t, err)
-			fee := vec["dynamicFee"].(map[string]any)
-			var want Dimensions
-			for i, x := range fee["complexity[bandwidth,dbRead,dbWrite,compute]"].([]any) {
-				want[i] = uint64(x.(float64))
-			}
-			c := Complexity(tx)
-			require.Equal(t, want, c)
-			require.Equal(t, num(t, fee, "gas"), LocalFeeConfig.Weights.Gas(c))
-		})
-	}
-}
-
 // TestFeeStateAdvance checks the per-block steps of §4.8: refill and drain with time, then
 // consume.
 func TestFeeStateAdvance(t *testing.T) {
 	t.Parallel()
-	cfg := LocalFeeConfig
+	cfg := txs.LocalFeeConfig
 	s := feeState{time: 100}
 	require.Equal(t, s, s.advance(&cfg, 99), "time never goes back")
 	s = s.advance(&cfg, 105)

@@ -2,12 +2,12 @@ package platform
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -30,12 +30,12 @@ type l1Validator struct {
 	validationID          ids.ID
 	subnetID              ids.ID
 	nodeID                ids.NodeID
-	publicKey             [BLSPublicKeyLen]byte
+	publicKey             [txs.BLSPublicKeyLen]byte
 	weight                uint64
 	startTime             uint64
 	endFee                uint64
-	remainingBalanceOwner PChainOwner
-	deactivationOwner     PChainOwner
+	remainingBalanceOwner txs.PChainOwner
+	deactivationOwner     txs.PChainOwner
 }
 
 // remaining returns v's remaining balance when the accrued fees are accrued: 0 when inactive.
@@ -96,31 +96,11 @@ func parseSubnetConversion(b []byte) (*subnetConversion, error) {
 	}, nil
 }
 
-// ConversionID returns the ID of tx's SubnetToL1ConversionData: sha256 of version 0, subnet ID,
-// manager chain ID, manager address, then each validator's node ID, compressed BLS key and weight
-// (§2.3).
-func ConversionID(tx *ConvertSubnetToL1Tx) ids.ID {
-	p := codec.NewPacker(make([]byte, 0, 128+len(tx.Address)+len(tx.Validators)*(4+ids.ShortIDLen+BLSPublicKeyLen+8)))
-	p.Version()
-	p.ID(tx.SubnetID)
-	p.ID(tx.ChainID)
-	p.VarBytes(tx.Address)
-	p.Count(len(tx.Validators))
-	for i := range tx.Validators {
-		v := &tx.Validators[i]
-		p.VarBytes(v.NodeID)
-		p.Fixed(v.Signer.PublicKey[:])
-		p.Uint64(v.Weight)
-	}
-	b, _ := p.Bytes() // Cannot fail: no interface fields; counts were bounded by the parser.
-	return sha256.Sum256(b)
-}
-
 // verifyConvert checks a ConvertSubnetToL1Tx's own fields (§4.3): a subnet other than the primary
 // network, a manager address of at most 4096 bytes, a non-empty list of validators sorted and
 // unique by node ID, each with a 20-byte node ID, a positive weight, valid owners and a valid
 // proof of possession.
-func verifyConvert(tx *ConvertSubnetToL1Tx) error {
+func verifyConvert(tx *txs.ConvertSubnetToL1Tx) error {
 	switch {
 	case tx.SubnetID == ids.Empty:
 		return ErrConvertPrimaryNetwork
@@ -139,7 +119,7 @@ func verifyConvert(tx *ConvertSubnetToL1Tx) error {
 		case v.Weight == 0:
 			return fmt.Errorf("validator %d: %w", i, ErrZeroWeight)
 		}
-		for j, o := range []*PChainOwner{&v.RemainingBalanceOwner, &v.DeactivationOwner} {
+		for j, o := range []*txs.PChainOwner{&v.RemainingBalanceOwner, &v.DeactivationOwner} {
 			oo := secp256k1fx.OutputOwners{Threshold: o.Threshold, Addrs: o.Addresses}
 			if err := oo.Verify(); err != nil {
 				return fmt.Errorf("validator %d: %s: %w", i, [...]string{"remaining balance owner", "deactivation owner"}[j], err)
@@ -154,7 +134,7 @@ func verifyConvert(tx *ConvertSubnetToL1Tx) error {
 }
 
 // verifyAddSubnetValidator checks an AddSubnetValidatorTx's own fields (§4.3).
-func verifyAddSubnetValidator(tx *AddSubnetValidatorTx) error {
+func verifyAddSubnetValidator(tx *txs.AddSubnetValidatorTx) error {
 	switch v := &tx.Validator; {
 	case tx.SubnetID == ids.Empty:
 		return ErrAddPrimaryNetworkValidator
@@ -168,7 +148,7 @@ func verifyAddSubnetValidator(tx *AddSubnetValidatorTx) error {
 
 // verifySubnetAuth checks that the tx's last credential satisfies auth for the subnet's owner and
 // that the subnet is still permissioned: a converted subnet is immutable (§4.4).
-func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *Tx, now uint64) error {
+func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *txs.Tx, now uint64) error {
 	owner, err := src.subnetOwner(subnetID)
 	if err != nil {
 		return err
@@ -188,7 +168,7 @@ func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, 
 
 // verifySubnetValidatorWindow checks that v validates the subnet within its Primary Network
 // validation period, and ends after now (§4.3, §4.9).
-func (r *rules) verifySubnetValidatorWindow(v *Validator, now uint64) error {
+func (r *rules) verifySubnetValidatorWindow(v *txs.Validator, now uint64) error {
 	p := &r.primary
 	switch {
 	case v.NodeID != p.nodeID:
@@ -204,8 +184,8 @@ func (r *rules) verifySubnetValidatorWindow(v *Validator, now uint64) error {
 // convertEffects returns what tx records once executed at chain time now with the accrued fees
 // (§4.7), and the sum of the validators' balances, which the inputs pay. A validator given no
 // balance is inactive from the start.
-func convertEffects(tx *ConvertSubnetToL1Tx, now, accrued uint64) (*subnetConversion, []*l1Validator, uint64, error) {
-	conv := &subnetConversion{conversionID: ConversionID(tx), chainID: tx.ChainID, address: tx.Address}
+func convertEffects(tx *txs.ConvertSubnetToL1Tx, now, accrued uint64) (*subnetConversion, []*l1Validator, uint64, error) {
+	conv := &subnetConversion{conversionID: txs.ConversionID(tx), chainID: tx.ChainID, address: tx.Address}
 	vals := make([]*l1Validator, len(tx.Validators))
 	var total uint64
 	for i := range tx.Validators {
@@ -241,7 +221,7 @@ type L1Validator struct {
 	SubnetID     ids.ID
 	NodeID       ids.NodeID
 	// PublicKey is the compressed BLS public key.
-	PublicKey [BLSPublicKeyLen]byte
+	PublicKey [txs.BLSPublicKeyLen]byte
 	Weight    uint64
 	// StartTime is the chain time, in unix seconds, of the conversion that added it.
 	StartTime uint64
@@ -249,8 +229,8 @@ type L1Validator struct {
 	// accepted block's time; 0 once it has run out or been disabled. It is active while
 	// Balance > 0.
 	Balance               uint64
-	RemainingBalanceOwner PChainOwner
-	DeactivationOwner     PChainOwner
+	RemainingBalanceOwner txs.PChainOwner
+	DeactivationOwner     txs.PChainOwner
 }
 
 // L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a

@@ -18,16 +18,18 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // newPoP returns the proof of possession of a fresh BLS key.
-func newPoP(t *testing.T) platform.ProofOfPossession {
+func newPoP(t *testing.T) txs.ProofOfPossession {
 	t.Helper()
 	sk, err := bls.NewSecretKey()
 	require.NoError(t, err)
 	pop := bls.NewProofOfPossession(sk)
-	return platform.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}
+	return txs.ProofOfPossession{PublicKey: pop.PublicKey, Signature: pop.ProofOfPossession}
 }
 
 // TestConversionIDVector checks ConversionID against the reference's conversion vector (§2.3).
@@ -48,11 +50,11 @@ func TestConversionIDVector(t *testing.T) {
 		}
 		raw, err := ids.HexNC.Decode(v.SignedTxHex)
 		require.NoError(t, err)
-		tx, err := platform.ParseTx(raw)
+		tx, err := txs.ParseTx(raw)
 		require.NoError(t, err)
-		conv, ok := tx.Unsigned().(*platform.ConvertSubnetToL1Tx)
+		conv, ok := tx.Unsigned().(*txs.ConvertSubnetToL1Tx)
 		require.True(t, ok)
-		require.Equal(t, "2SH738j9p71yqrH5rKrkc2hjBRQw6Lk7hwhYyQ5Dyufz5DU5m7", platform.ConversionID(conv).String())
+		require.Equal(t, "2SH738j9p71yqrH5rKrkc2hjBRQw6Lk7hwhYyQ5Dyufz5DU5m7", txs.ConversionID(conv).String())
 		return
 	}
 	t.Fatal("no p_convert_subnet_to_l1_tx vector")
@@ -69,15 +71,15 @@ func TestSubnetToL1(t *testing.T) {
 	ewoqAddr := addrOf(ewoq)
 	start := n.g.P.Timestamp
 
-	createSubnet := sign(t, &platform.CreateSubnetTx{
+	createSubnet := sign(t, &txs.CreateSubnetTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		Owner:  owner(ewoqAddr),
 	}, ewoq)
 	n.issue(createSubnet)
 	subnetID := createSubnet.ID()
 
-	addVal := func(v platform.Validator) *platform.AddSubnetValidatorTx {
-		return &platform.AddSubnetValidatorTx{
+	addVal := func(v txs.Validator) *txs.AddSubnetValidatorTx {
+		return &txs.AddSubnetValidatorTx{
 			BaseTx:     n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 			Validator:  v,
 			SubnetID:   subnetID,
@@ -85,19 +87,19 @@ func TestSubnetToL1(t *testing.T) {
 		}
 	}
 	now := uint64(vectorTime.Unix())
-	window := platform.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5}
+	window := txs.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5}
 	pop := newPoP(t)
 	const balance = 2_000_000_000
-	rbo := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
-	convert := func(ux *platform.UTXO, pop platform.ProofOfPossession, pay uint64) *platform.ConvertSubnetToL1Tx {
+	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	convert := func(ux *txs.UTXO, pop txs.ProofOfPossession, pay uint64) *txs.ConvertSubnetToL1Tx {
 		b := n.baseTx(ux, 0, ewoqAddr, ewoqAddr)
 		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= pay
-		return &platform.ConvertSubnetToL1Tx{
+		return &txs.ConvertSubnetToL1Tx{
 			BaseTx:   b,
 			SubnetID: subnetID,
 			ChainID:  ids.ID{1, 2, 3},
 			Address:  []byte{0x0f, 0xee, 0xdc, 0x0d, 0xe0},
-			Validators: []platform.ConvertSubnetToL1Validator{{
+			Validators: []txs.ConvertSubnetToL1Validator{{
 				NodeID: []byte(strings.Repeat("\x09", 20)), Weight: 100, Balance: balance, Signer: pop,
 				RemainingBalanceOwner: rbo, DeactivationOwner: rbo,
 			}},
@@ -111,21 +113,21 @@ func TestSubnetToL1(t *testing.T) {
 	balanceBefore := n.balance(ewoqP)
 	for _, tt := range []struct {
 		name string
-		tx   *platform.Tx
+		tx   *txs.Tx
 		want error
 	}{
 		{"bad proof of possession", sign(t, convert(n.largest(ewoqP), badPoP, balance), ewoq, ewoq), platform.ErrInvalidProofOfPossession},
 		{"wrong owner", sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
 		{"balance unpaid", sign(t, convert(n.largest(ewoqP), pop, 0), ewoq, ewoq), platform.ErrInsufficientFunds},
-		{"no validators", sign(t, func() *platform.ConvertSubnetToL1Tx {
+		{"no validators", sign(t, func() *txs.ConvertSubnetToL1Tx {
 			c := convert(n.largest(ewoqP), pop, balance)
 			c.Validators = nil
 			return c
 		}(), ewoq, ewoq), platform.ErrConvertNoValidators},
-		{"subnet validator outside the primary window", sign(t, addVal(platform.Validator{
+		{"subnet validator outside the primary window", sign(t, addVal(txs.Validator{
 			NodeID: thisNode.NodeID, Start: start, End: start + 2*31_536_000, Weight: 5,
 		}), ewoq, ewoq), platform.ErrValidatorWindow},
-		{"subnet validator not a primary validator", sign(t, addVal(platform.Validator{
+		{"subnet validator not a primary validator", sign(t, addVal(txs.Validator{
 			NodeID: ids.NodeID{1}, Start: now, End: now + 3600, Weight: 5,
 		}), ewoq, ewoq), platform.ErrNotPrimaryValidator},
 		{"subnet validator wrong owner", sign(t, addVal(window), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
@@ -145,10 +147,10 @@ func TestSubnetToL1(t *testing.T) {
 
 	check := func(n *node) {
 		t.Helper()
-		var subnet platform.GetSubnetReply
+		var subnet api.GetSubnetReply
 		n.Result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
 		require.False(t, subnet.IsPermissioned)
-		require.Equal(t, platform.ConversionID(convTx), subnet.ConversionID)
+		require.Equal(t, txs.ConversionID(convTx), subnet.ConversionID)
 		require.Equal(t, ids.ID{1, 2, 3}, subnet.ManagerChainID)
 		require.NotNil(t, subnet.ManagerAddress)
 		require.Equal(t, "0x0feedc0de0", *subnet.ManagerAddress)
@@ -190,7 +192,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 	rboP, err := address.Format("P", "local", rboAddr)
 	require.NoError(t, err)
 
-	createSubnet := sign(t, &platform.CreateSubnetTx{
+	createSubnet := sign(t, &txs.CreateSubnetTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		Owner:  owner(ewoqAddr),
 	}, ewoq)
@@ -198,17 +200,17 @@ func TestL1ValidatorBalance(t *testing.T) {
 	subnetID := createSubnet.ID()
 
 	const balance = 2_000_000_000
-	rbo := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{rboAddr}}
-	deact := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{vmrqAddr}}
+	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{rboAddr}}
+	deact := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{vmrqAddr}}
 	pop0, pop1 := newPoP(t), newPoP(t)
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= balance
-	convTx := &platform.ConvertSubnetToL1Tx{
+	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,
 		ChainID:  ids.ID{1},
 		Address:  []byte{0x01},
-		Validators: []platform.ConvertSubnetToL1Validator{
+		Validators: []txs.ConvertSubnetToL1Validator{
 			{NodeID: []byte(strings.Repeat("\x01", 20)), Weight: 10, Balance: balance, Signer: pop0, RemainingBalanceOwner: rbo, DeactivationOwner: deact},
 			{NodeID: []byte(strings.Repeat("\x02", 20)), Weight: 20, Signer: pop1, RemainingBalanceOwner: rbo, DeactivationOwner: deact},
 		},
@@ -217,13 +219,13 @@ func TestL1ValidatorBalance(t *testing.T) {
 	n.issue(sign(t, convTx, ewoq, ewoq))
 	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
 
-	increase := func(vid ids.ID, amount uint64) *platform.Tx {
+	increase := func(vid ids.ID, amount uint64) *txs.Tx {
 		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-		return sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
+		return sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
 	}
-	disable := func(vid ids.ID, auth *ecdsa.PrivateKey) *platform.Tx {
-		return sign(t, &platform.DisableL1ValidatorTx{
+	disable := func(vid ids.ID, auth *ecdsa.PrivateKey) *txs.Tx {
+		return sign(t, &txs.DisableL1ValidatorTx{
 			BaseTx:       n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 			ValidationID: vid,
 			DisableAuth:  secp256k1fx.Input{SigIndices: []uint32{0}},
@@ -245,13 +247,13 @@ func TestL1ValidatorBalance(t *testing.T) {
 	before := n.balance(ewoqP)
 	for _, tt := range []struct {
 		name string
-		tx   *platform.Tx
+		tx   *txs.Tx
 		want error
 	}{
 		{"zero increase", increase(vid0, 0), platform.ErrZeroBalance},
 		{"unknown validator", increase(ids.ID{9}, 1), platform.ErrL1ValidatorNotFound},
-		{"increase unpaid", func() *platform.Tx {
-			return sign(t, &platform.IncreaseL1ValidatorBalanceTx{
+		{"increase unpaid", func() *txs.Tx {
+			return sign(t, &txs.IncreaseL1ValidatorBalanceTx{
 				BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), ValidationID: vid0, Balance: burn,
 			}, ewoq)
 		}(), platform.ErrInsufficientFunds},
@@ -341,7 +343,7 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	n := startNode(t, t.TempDir(), clk)
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &platform.CreateSubnetTx{
+	createSubnet := sign(t, &txs.CreateSubnetTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		Owner:  owner(ewoqAddr),
 	}, ewoq)
@@ -349,15 +351,15 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	subnetID := createSubnet.ID()
 
 	const small, large = 5, 1_000_000
-	po := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= small + large
-	convTx := &platform.ConvertSubnetToL1Tx{
+	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,
 		ChainID:  ids.ID{1},
 		Address:  []byte{0x01},
-		Validators: []platform.ConvertSubnetToL1Validator{
+		Validators: []txs.ConvertSubnetToL1Validator{
 			{NodeID: []byte(strings.Repeat("\x01", 20)), Weight: 10, Balance: small, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
 			{NodeID: []byte(strings.Repeat("\x02", 20)), Weight: 20, Balance: large, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
 		},
@@ -365,10 +367,10 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	}
 	n.issue(sign(t, convTx, ewoq, ewoq))
 	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
-	increase := func(vid ids.ID, amount uint64) *platform.Tx {
+	increase := func(vid ids.ID, amount uint64) *txs.Tx {
 		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-		return sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
+		return sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
 	}
 	balances := func() map[ids.ID]string {
 		var reply struct {

@@ -4,6 +4,7 @@ import (
 	"iter"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -25,7 +26,7 @@ type overlay struct {
 	// spent maps a UTXO ID to the tx that spends it.
 	spent map[ids.ID]ids.ID
 	// created holds the UTXOs the overlay's txs create.
-	created map[ids.ID]*UTXO
+	created map[ids.ID]*txs.UTXO
 	// subnets holds the owners of the subnets the overlay's txs create.
 	subnets map[ids.ID]*secp256k1fx.OutputOwners
 	// conversions holds the subnet conversions the overlay's txs make.
@@ -38,7 +39,7 @@ func newOverlay(base utxoSource) *overlay {
 	return &overlay{
 		base:    base,
 		spent:   make(map[ids.ID]ids.ID),
-		created: make(map[ids.ID]*UTXO),
+		created: make(map[ids.ID]*txs.UTXO),
 		subnets: make(map[ids.ID]*secp256k1fx.OutputOwners),
 
 		conversions:  make(map[ids.ID]*subnetConversion),
@@ -49,7 +50,7 @@ func newOverlay(base utxoSource) *overlay {
 // utxo implements utxoSource: a UTXO spent in the overlay is a double spend, unless the base no
 // longer has it either (the spending tx's block was committed and the mempool not yet told):
 // then it is the base's unknown UTXO.
-func (o *overlay) utxo(in *TransferableInput) (*UTXO, error) {
+func (o *overlay) utxo(in *txs.TransferableInput) (*txs.UTXO, error) {
 	id := in.InputID()
 	if by, ok := o.spent[id]; ok {
 		if _, mine := o.created[id]; !mine {

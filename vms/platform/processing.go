@@ -9,6 +9,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // Processing blocks (chains.Block's contract): a verified block that is neither accepted nor
@@ -41,10 +42,10 @@ type blockView struct {
 	txs    map[ids.ID]struct{}
 }
 
-// newBlockView returns the view that txs, whose effects ov holds, leave on parent.
-func newBlockView(parent chainView, ov *overlay, txs []*Tx) *blockView {
-	v := &blockView{overlay: ov, parent: parent, txs: make(map[ids.ID]struct{}, len(txs))}
-	for _, tx := range txs {
+// newBlockView returns the view that blockTxs, whose effects ov holds, leave on parent.
+func newBlockView(parent chainView, ov *overlay, blockTxs []*txs.Tx) *blockView {
+	v := &blockView{overlay: ov, parent: parent, txs: make(map[ids.ID]struct{}, len(blockTxs))}
+	for _, tx := range blockTxs {
 		v.txs[tx.ID()] = struct{}{}
 	}
 	return v
@@ -111,7 +112,7 @@ type processingSet struct {
 // block or a processing one, with the view it leaves. vm.mu must be held.
 func (vm *VM) parentLocked(id ids.ID) (*chainBlock, chainView, bool) {
 	if id == vm.last.ID() {
-		return vm.last, vm.state, true
+		return vm.last, vm.accepted, true
 	}
 	if b, ok := vm.proc.blocks[id]; ok {
 		return b, b.view, true
@@ -140,7 +141,7 @@ func (vm *VM) acceptedLocked(b *chainBlock) {
 	delete(vm.proc.blocks, b.ID())
 	for _, c := range vm.proc.blocks {
 		if c.view != nil && c.view.parent == chainView(b.view) {
-			c.view.rebase(vm.state)
+			c.view.rebase(vm.accepted)
 		}
 	}
 	b.view = nil

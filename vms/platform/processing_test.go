@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -22,9 +23,9 @@ func TestProcessing(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := platform.ParseGenesis(g.PGenesis)
+	pg, err := txs.ParseGenesis(g.PGenesis)
 	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u platform.GenesisUTXO) bool {
+	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
 		o, ok := u.Out.(*secp256k1fx.TransferOutput)
 		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
 	})
@@ -44,7 +45,7 @@ func TestProcessing(t *testing.T) {
 
 	// A tx spending the processing block's change goes into a block on it; the processing
 	// block's own tx stays out.
-	change := first.UTXOs()[slices.IndexFunc(first.UTXOs(), func(u platform.UTXO) bool {
+	change := first.UTXOs()[slices.IndexFunc(first.UTXOs(), func(u txs.UTXO) bool {
 		return u.Out.(*secp256k1fx.TransferOutput).Addrs[0] == ewoq
 	})]
 	chained := sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey)
@@ -53,7 +54,7 @@ func TestProcessing(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, b1.ID(), b2.Parent())
 	require.Equal(t, uint64(2), b2.Height())
-	std, err := platform.ParseBlock(b2.Bytes())
+	std, err := txs.ParseBlock(b2.Bytes())
 	require.NoError(t, err)
 	require.Equal(t, []ids.ID{chained.ID()}, txIDs(std.Txs()))
 	require.NoError(t, b2.Verify(ctx))
@@ -70,8 +71,8 @@ func TestProcessing(t *testing.T) {
 
 	// Blocks on the processing b1 are verified on the state it leaves.
 	at := uint64(b1.Timestamp().Unix())
-	onB1 := func(txs ...*platform.Tx) chains.Block {
-		blk, err := platform.NewStandardBlock(b1.ID(), 2, at, txs)
+	onB1 := func(list ...*txs.Tx) chains.Block {
+		blk, err := txs.NewStandardBlock(b1.ID(), 2, at, list)
 		require.NoError(t, err)
 		parsed, err := vm.ParseBlock(ctx, blk.Bytes())
 		require.NoError(t, err)
@@ -81,7 +82,7 @@ func TestProcessing(t *testing.T) {
 	require.ErrorIs(t, onB1(first).Verify(ctx), platform.ErrDoubleSpend, "b1 holds it already")
 
 	// A sibling of b1 on the accepted state: valid there.
-	sib, err := platform.NewStandardBlock(genesisID, 1, at, []*platform.Tx{conflict})
+	sib, err := txs.NewStandardBlock(genesisID, 1, at, []*txs.Tx{conflict})
 	require.NoError(t, err)
 	sibling, err := vm.ParseBlock(ctx, sib.Bytes())
 	require.NoError(t, err)
@@ -121,9 +122,9 @@ func TestRejectKeepsTxs(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := platform.ParseGenesis(g.PGenesis)
+	pg, err := txs.ParseGenesis(g.PGenesis)
 	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u platform.GenesisUTXO) bool {
+	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
 		o, ok := u.Out.(*secp256k1fx.TransferOutput)
 		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
 	})
@@ -143,9 +144,9 @@ func TestRejectKeepsTxs(t *testing.T) {
 	require.Error(t, vm.SetPreference(ctx, b.ID()), "a rejected block cannot be preferred")
 }
 
-func txIDs(txs []*platform.Tx) []ids.ID {
-	out := make([]ids.ID, len(txs))
-	for i, tx := range txs {
+func txIDs(list []*txs.Tx) []ids.ID {
+	out := make([]ids.ID, len(list))
+	for i, tx := range list {
 		out[i] = tx.ID()
 	}
 	return out

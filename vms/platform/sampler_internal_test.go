@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 func TestSampleWeighted(t *testing.T) {
@@ -77,7 +78,7 @@ func TestSampleWeightedDeterministic(t *testing.T) {
 func TestCompareWarpKeys(t *testing.T) {
 	t.Parallel()
 	type key struct {
-		compressed   [BLSPublicKeyLen]byte
+		compressed   [txs.BLSPublicKeyLen]byte
 		uncompressed []byte
 	}
 	keys := make([]key, 64)
@@ -95,7 +96,7 @@ func TestCompareWarpKeys(t *testing.T) {
 	require.Equal(t, byUncompressed, byCompressed)
 
 	// One x, both signs: the sign bit decides.
-	var lo, hi [BLSPublicKeyLen]byte
+	var lo, hi [txs.BLSPublicKeyLen]byte
 	lo[0], hi[0] = 0x85, 0xa5
 	require.Negative(t, compareWarpKeys(&lo, &hi))
 	require.Zero(t, compareWarpKeys(&lo, &lo))

@@ -13,6 +13,8 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -69,23 +71,23 @@ func (s *service) internal(method string, err error) error {
 }
 
 // IssueTx decodes, verifies and queues a signed tx.
-func (s *service) IssueTx(_ context.Context, args *IssueTxArgs) (*TxIDReply, error) {
+func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDReply, error) {
 	b, err := args.Encoding.Decode(args.Tx)
 	if err != nil {
 		return nil, decodeTxError(err)
 	}
-	tx, err := ParseTx(b)
+	tx, err := txs.ParseTx(b)
 	if err != nil {
 		return nil, parseTxError(err)
 	}
 	if err := s.vm.IssueTx(tx); err != nil {
 		return nil, issueError(err)
 	}
-	return &TxIDReply{TxID: tx.ID()}, nil
+	return &api.TxIDReply{TxID: tx.ID()}, nil
 }
 
 // GetTx returns a committed tx. Pending txs are `not found`, as in the reference.
-func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error) {
+func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply, error) {
 	tx, found, err := s.vm.state.getTx(args.TxID)
 	switch {
 	case err != nil:
@@ -95,13 +97,13 @@ func (s *service) GetTx(_ context.Context, args *GetTxArgs) (*GetTxReply, error)
 	}
 	var raw []byte
 	if args.Encoding == ids.JSON {
-		if raw, err = TxJSON(tx, s.vm.hrp); err != nil {
+		if raw, err = txs.TxJSON(tx, s.vm.hrp); err != nil {
 			return nil, encodeError("tx", err)
 		}
 	} else if raw, err = encodeString(tx.Bytes(), args.Encoding); err != nil {
 		return nil, encodeError("tx", err)
 	}
-	return &GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
+	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
 }
 
 // encodeString renders b in a hex encoding as a JSON string.
@@ -115,30 +117,30 @@ func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
 
 // GetTxStatus returns "Committed" for a committed tx, "Processing" for a pending one and
 // "Unknown" for any other (§5.1).
-func (s *service) GetTxStatus(_ context.Context, args *GetTxStatusArgs) (*GetTxStatusReply, error) {
+func (s *service) GetTxStatus(_ context.Context, args *api.GetTxStatusArgs) (*api.GetTxStatusReply, error) {
 	ok, err := s.vm.state.hasTx(args.TxID)
 	switch {
 	case err != nil:
 		return nil, s.internal("getTxStatus", err)
 	case ok:
-		return &GetTxStatusReply{Status: statusCommitted}, nil
+		return &api.GetTxStatusReply{Status: statusCommitted}, nil
 	case s.vm.pending(args.TxID):
-		return &GetTxStatusReply{Status: statusProcessing}, nil
+		return &api.GetTxStatusReply{Status: statusProcessing}, nil
 	}
-	return &GetTxStatusReply{Status: statusUnknown}, nil
+	return &api.GetTxStatusReply{Status: statusUnknown}, nil
 }
 
 // GetHeight returns the last accepted block's height, as committed.
-func (s *service) GetHeight(context.Context, *struct{}) (*GetHeightReply, error) {
+func (s *service) GetHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getHeight", err)
 	}
-	return &GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
+	return &api.GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
 }
 
 // GetBlock returns an accepted block.
-func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockReply, error) {
+func (s *service) GetBlock(_ context.Context, args *api.GetBlockArgs) (*api.GetBlockReply, error) {
 	blk, found, err := s.vm.state.getBlock(args.BlockID)
 	switch {
 	case err != nil:
@@ -150,7 +152,7 @@ func (s *service) GetBlock(_ context.Context, args *GetBlockArgs) (*GetBlockRepl
 }
 
 // GetBlockByHeight returns the accepted block at a height.
-func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs) (*GetBlockReply, error) {
+func (s *service) GetBlockByHeight(_ context.Context, args *api.GetBlockByHeightArgs) (*api.GetBlockReply, error) {
 	h := uint64(args.Height)
 	id, found, err := s.vm.state.blockIDAt(h)
 	if err != nil {
@@ -169,24 +171,24 @@ func (s *service) GetBlockByHeight(_ context.Context, args *GetBlockByHeightArgs
 	return s.blockReply(blk, args.Encoding)
 }
 
-func (s *service) blockReply(blk Block, enc ids.Encoding) (*GetBlockReply, error) {
+func (s *service) blockReply(blk txs.Block, enc ids.Encoding) (*api.GetBlockReply, error) {
 	var (
 		raw []byte
 		err error
 	)
 	if enc == ids.JSON {
-		if raw, err = BlockJSON(blk, s.vm.hrp); err != nil {
+		if raw, err = txs.BlockJSON(blk, s.vm.hrp); err != nil {
 			return nil, encodeError("block", err)
 		}
 	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", err)
 	}
-	return &GetBlockReply{Block: raw, Encoding: enc}, nil
+	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
 }
 
 // isThisChain reports whether alias names the P-Chain: "P", "platform" or its ID.
 func isThisChain(alias string) bool {
-	return alias == chainAlias || alias == "platform" || alias == ids.Empty.String()
+	return alias == txs.ChainAlias || alias == "platform" || alias == ids.Empty.String()
 }
 
 // parseAddress parses one of this chain's addresses (§2.4).
@@ -203,7 +205,7 @@ func (s *service) parseAddress(str string) (ids.ShortID, error) {
 		return ids.ShortID{}, parseAddressError(str, err)
 	}
 	if !isThisChain(alias) {
-		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
+		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(txs.ChainAlias, alias))
 	}
 	if hrp != s.vm.hrp {
 		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
@@ -217,7 +219,7 @@ func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *GetUTXOsArgs) (*GetUTXOsReply, error) {
+func (s *service) GetUTXOs(ctx context.Context, args *api.GetUTXOsArgs) (*api.GetUTXOsReply, error) {
 	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
@@ -231,7 +233,7 @@ func (utxoChain) IsThisChain(alias string) bool { return isThisChain(alias) }
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
-	return address.Format(chainAlias, c.s.vm.hrp, addr)
+	return address.Format(txs.ChainAlias, c.s.vm.hrp, addr)
 }
 
 func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
@@ -254,7 +256,7 @@ func (c utxoChain) Internal(err error) error { return c.s.internal("getUTXOs", e
 // GetBalance returns what the addresses own, split into unlocked, locked-stakeable (a LockOut
 // before its locktime) and locked-not-stakeable (a TransferOutput before its locktime), in total
 // for AVAX and per asset, with the UTXOs counted (§5.1).
-func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBalanceReply, error) {
+func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*api.GetBalanceReply, error) {
 	if len(args.Addresses) == 0 {
 		return nil, utxopage.ErrNoAddresses
 	}
@@ -265,7 +267,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 	now := s.vm.now()
 	var (
 		unlocked, stakeable, notStakeable = map[ids.ID]uint64{}, map[ids.ID]uint64{}, map[ids.ID]uint64{}
-		refs                              = make([]UTXORef, 0)
+		refs                              = make([]api.UTXORef, 0)
 		seen                              = make(map[ids.ID]struct{})
 	)
 	for _, addr := range addrs {
@@ -300,7 +302,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 					if out.Locktime > now {
 						m = notStakeable
 					}
-				case *LockOut:
+				case *txs.LockOut:
 					m, amount = unlocked, out.Out.Amount
 					if out.Locktime > now {
 						m = stakeable
@@ -313,7 +315,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 				if m[ux.AssetID], err = add(m[ux.AssetID], amount); err != nil {
 					return nil, err
 				}
-				refs = append(refs, UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
+				refs = append(refs, api.UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
 			}
 			if len(page) < utxopage.MaxPageSize {
 				break
@@ -322,7 +324,7 @@ func (s *service) GetBalance(ctx context.Context, args *GetBalanceArgs) (*GetBal
 		}
 	}
 	avax := s.vm.rules.avaxAssetID
-	reply := &GetBalanceReply{
+	reply := &api.GetBalanceReply{
 		Unlocked:            jsonrpc.Uint64(unlocked[avax]),
 		LockedStakeable:     jsonrpc.Uint64(stakeable[avax]),
 		LockedNotStakeable:  jsonrpc.Uint64(notStakeable[avax]),
@@ -354,7 +356,7 @@ func toAPI(m map[ids.ID]uint64) map[ids.ID]jsonrpc.Uint64 {
 }
 
 // GetSubnet returns a subnet's owner and, once it is an L1, its conversion (§5.1).
-func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetReply, error) {
+func (s *service) GetSubnet(_ context.Context, args *api.GetSubnetArgs) (*api.GetSubnetReply, error) {
 	if args.SubnetID == ids.Empty {
 		return nil, errPrimaryNotSubnet
 	}
@@ -369,7 +371,7 @@ func (s *service) GetSubnet(_ context.Context, args *GetSubnetArgs) (*GetSubnetR
 	if err != nil {
 		return nil, s.internal("getSubnet", err)
 	}
-	reply := &GetSubnetReply{
+	reply := &api.GetSubnetReply{
 		IsPermissioned: true,
 		ControlKeys:    keys,
 		Threshold:      jsonrpc.Uint32(owner.Threshold),
@@ -404,7 +406,7 @@ func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error
 
 // GetSubnets returns the subnets asked for, or every subnet and then the primary network (§5.1).
 // Unknown IDs are skipped.
-func (s *service) GetSubnets(_ context.Context, args *GetSubnetsArgs) (*GetSubnetsReply, error) {
+func (s *service) GetSubnets(_ context.Context, args *api.GetSubnetsArgs) (*api.GetSubnetsReply, error) {
 	subnetIDs := args.IDs
 	if len(subnetIDs) == 0 {
 		var err error
@@ -413,10 +415,10 @@ func (s *service) GetSubnets(_ context.Context, args *GetSubnetsArgs) (*GetSubne
 		}
 		subnetIDs = append(subnetIDs, ids.Empty)
 	}
-	reply := &GetSubnetsReply{Subnets: make([]APISubnet, 0, len(subnetIDs))}
+	reply := &api.GetSubnetsReply{Subnets: make([]api.APISubnet, 0, len(subnetIDs))}
 	for _, id := range subnetIDs {
 		if id == ids.Empty {
-			reply.Subnets = append(reply.Subnets, APISubnet{ID: id, ControlKeys: []string{}})
+			reply.Subnets = append(reply.Subnets, api.APISubnet{ID: id, ControlKeys: []string{}})
 			continue
 		}
 		owner, found, err := s.subnetOwner(id)
@@ -430,20 +432,20 @@ func (s *service) GetSubnets(_ context.Context, args *GetSubnetsArgs) (*GetSubne
 		if err != nil {
 			return nil, s.internal("getSubnets", err)
 		}
-		reply.Subnets = append(reply.Subnets, APISubnet{ID: id, ControlKeys: keys, Threshold: jsonrpc.Uint32(owner.Threshold)})
+		reply.Subnets = append(reply.Subnets, api.APISubnet{ID: id, ControlKeys: keys, Threshold: jsonrpc.Uint32(owner.Threshold)})
 	}
 	return reply, nil
 }
 
 // GetBlockchains returns every blockchain: the subnets' (subnets in ID order) first, the primary
 // network's last; within a subnet, in ID order (the reference's order is its database's).
-func (s *service) GetBlockchains(context.Context, *struct{}) (*GetBlockchainsReply, error) {
+func (s *service) GetBlockchains(context.Context, *struct{}) (*api.GetBlockchainsReply, error) {
 	subnetIDs, err := s.vm.state.subnetIDs()
 	if err != nil {
 		return nil, s.internal("getBlockchains", err)
 	}
 	subnetIDs = append(subnetIDs, ids.Empty)
-	reply := &GetBlockchainsReply{Blockchains: make([]APIBlockchain, 0)}
+	reply := &api.GetBlockchainsReply{Blockchains: make([]api.APIBlockchain, 0)}
 	for _, subnetID := range subnetIDs {
 		chainIDs, err := s.vm.state.chainIDs(subnetID)
 		if err != nil {
@@ -454,14 +456,14 @@ func (s *service) GetBlockchains(context.Context, *struct{}) (*GetBlockchainsRep
 			if err != nil {
 				return nil, s.internal("getBlockchains", err)
 			}
-			reply.Blockchains = append(reply.Blockchains, APIBlockchain{ID: id, Name: cc.ChainName, SubnetID: cc.SubnetID, VMID: cc.VMID})
+			reply.Blockchains = append(reply.Blockchains, api.APIBlockchain{ID: id, Name: cc.ChainName, SubnetID: cc.SubnetID, VMID: cc.VMID})
 		}
 	}
 	return reply, nil
 }
 
 // createChainTx returns the committed CreateChainTx of chain id, or nil if there is none.
-func (s *service) createChainTx(id ids.ID) (*CreateChainTx, error) {
+func (s *service) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
 	return s.vm.state.createChainTx(id)
 }
 
@@ -469,7 +471,7 @@ func (s *service) createChainTx(id ids.ID) (*CreateChainTx, error) {
 // (the primary network), "Syncing" for one it runs on another subnet, "Created" for a committed
 // chain it does not run, "Preferred" for a chain whose CreateChainTx is pending, and "Unknown"
 // otherwise (§5.1).
-func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStatusArgs) (*GetBlockchainStatusReply, error) {
+func (s *service) GetBlockchainStatus(_ context.Context, args *api.GetBlockchainStatusArgs) (*api.GetBlockchainStatusReply, error) {
 	if args.BlockchainID == "" {
 		return nil, errNoBlockchainID
 	}
@@ -485,33 +487,33 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *GetBlockchainStat
 					return nil, s.internal("getBlockchainStatus", err)
 				}
 				if validating {
-					return &GetBlockchainStatusReply{Status: statusValidating}, nil
+					return &api.GetBlockchainStatusReply{Status: statusValidating}, nil
 				}
-				return &GetBlockchainStatusReply{Status: statusSyncing}, nil
+				return &api.GetBlockchainStatusReply{Status: statusSyncing}, nil
 			}
 		}
 	}
 	id, err := ids.FromString(args.BlockchainID)
 	if err != nil {
-		return &GetBlockchainStatusReply{Status: statusUnknown}, nil
+		return &api.GetBlockchainStatusReply{Status: statusUnknown}, nil
 	}
 	cc, err := s.createChainTx(id)
 	switch {
 	case err != nil:
 		return nil, s.internal("getBlockchainStatus", err)
 	case cc != nil:
-		return &GetBlockchainStatusReply{Status: statusCreated}, nil
+		return &api.GetBlockchainStatusReply{Status: statusCreated}, nil
 	case s.vm.pending(id):
-		return &GetBlockchainStatusReply{Status: statusPreferred}, nil
+		return &api.GetBlockchainStatusReply{Status: statusPreferred}, nil
 	}
-	return &GetBlockchainStatusReply{Status: statusUnknown}, nil
+	return &api.GetBlockchainStatusReply{Status: statusUnknown}, nil
 }
 
 // GetCurrentValidators returns the validators of args.SubnetID, filtered by nodeIDs: for the
 // Primary Network this node alone; for a subnet its current legacy validators as bare stakers
 // (tx ID order), then, for an L1, its L1 validators in validation ID order (§5.1).
-func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValidatorsArgs) (*GetCurrentValidatorsReply, error) {
-	reply := &GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
+func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentValidatorsArgs) (*api.GetCurrentValidatorsReply, error) {
+	reply := &api.GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
 	if args.SubnetID != ids.Empty {
 		legacy, err := s.vm.SubnetValidators(args.SubnetID)
 		if err != nil {
@@ -521,7 +523,7 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 			if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.NodeID) {
 				continue
 			}
-			reply.Validators = append(reply.Validators, APIStaker{
+			reply.Validators = append(reply.Validators, api.APIStaker{
 				TxID:      v.TxID,
 				StartTime: jsonrpc.Uint64(v.StartTime),
 				EndTime:   jsonrpc.Uint64(v.EndTime),
@@ -551,7 +553,7 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 	if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.nodeID) {
 		return reply, nil
 	}
-	apiV := APIPrimaryValidator{
+	apiV := api.APIPrimaryValidator{
 		StartTime:     jsonrpc.Uint64(v.start),
 		EndTime:       jsonrpc.Uint64(v.end),
 		Weight:        jsonrpc.Uint64(v.weight),
@@ -561,7 +563,7 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 		Connected:     true,
 	}
 	if v.signer != nil {
-		apiV.Signer = &APISigner{
+		apiV.Signer = &api.APISigner{
 			PublicKey:         "0x" + hex.EncodeToString(v.signer.PublicKey[:]),
 			ProofOfPossession: "0x" + hex.EncodeToString(v.signer.Signature[:]),
 		}
@@ -575,10 +577,10 @@ func (s *service) GetCurrentValidators(_ context.Context, args *GetCurrentValida
 
 // l1ValidatorJSON returns v as platform.getCurrentValidators shows it. No accepted tx raises a
 // validator's minimum nonce yet (SetL1ValidatorWeightTx is not executed), so minNonce is 0.
-func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
-	owner := func(o *PChainOwner) (APIOwner, error) {
+func (s *service) l1ValidatorJSON(v *L1Validator) (*api.APIL1Validator, error) {
+	owner := func(o *txs.PChainOwner) (api.APIOwner, error) {
 		addrs, err := s.formatAddresses(o.Addresses)
-		return APIOwner{Threshold: jsonrpc.Uint64(o.Threshold), Addresses: addrs}, err
+		return api.APIOwner{Threshold: jsonrpc.Uint64(o.Threshold), Addresses: addrs}, err
 	}
 	rbo, err := owner(&v.RemainingBalanceOwner)
 	if err != nil {
@@ -588,7 +590,7 @@ func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &APIL1Validator{
+	return &api.APIL1Validator{
 		NodeID:                v.NodeID,
 		Weight:                jsonrpc.Uint64(v.Weight),
 		StartTime:             jsonrpc.Uint64(v.StartTime),
@@ -602,7 +604,7 @@ func (s *service) l1ValidatorJSON(v *L1Validator) (*APIL1Validator, error) {
 
 // GetL1Validator returns an L1 validator, active or not, as getCurrentValidators shows it, with
 // its subnet and the last accepted height it was read at (§5.1).
-func (s *service) GetL1Validator(_ context.Context, args *GetL1ValidatorArgs) (*GetL1ValidatorReply, error) {
+func (s *service) GetL1Validator(_ context.Context, args *api.GetL1ValidatorArgs) (*api.GetL1ValidatorReply, error) {
 	v, height, found, err := s.vm.l1ValidatorAt(args.ValidationID)
 	switch {
 	case err != nil:
@@ -614,18 +616,18 @@ func (s *service) GetL1Validator(_ context.Context, args *GetL1ValidatorArgs) (*
 	if err != nil {
 		return nil, s.internal("getL1Validator", err)
 	}
-	return &GetL1ValidatorReply{APIL1Validator: *apiV, SubnetID: v.SubnetID, Height: jsonrpc.Uint64(height)}, nil
+	return &api.GetL1ValidatorReply{APIL1Validator: *apiV, SubnetID: v.SubnetID, Height: jsonrpc.Uint64(height)}, nil
 }
 
 // GetValidatorsAt returns the validator set of a subnet (the primary network by default) as of an
 // accepted height, or of the last accepted block for "proposed" (§5.1, ValidatorsAt).
-func (s *service) GetValidatorsAt(_ context.Context, args *GetValidatorsAtArgs) (*GetValidatorsAtReply, error) {
+func (s *service) GetValidatorsAt(_ context.Context, args *api.GetValidatorsAtArgs) (*api.GetValidatorsAtReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getValidatorsAt", err)
 	}
 	height := uint64(args.Height)
-	if args.Height == ProposedHeight {
+	if args.Height == api.ProposedHeight {
 		height = rec.height
 	}
 	if height > rec.height {
@@ -635,9 +637,9 @@ func (s *service) GetValidatorsAt(_ context.Context, args *GetValidatorsAtArgs) 
 	if err != nil {
 		return nil, s.internal("getValidatorsAt", err)
 	}
-	reply := make(GetValidatorsAtReply, len(set))
+	reply := make(api.GetValidatorsAtReply, len(set))
 	for _, v := range set {
-		apiV := APIValidatorAt{Weight: jsonrpc.Uint64(v.Weight)}
+		apiV := api.APIValidatorAt{Weight: jsonrpc.Uint64(v.Weight)}
 		if v.PublicKey != nil {
 			pk := "0x" + hex.EncodeToString(v.PublicKey[:])
 			apiV.PublicKey = &pk
@@ -648,21 +650,21 @@ func (s *service) GetValidatorsAt(_ context.Context, args *GetValidatorsAtArgs) 
 }
 
 // GetTimestamp returns the chain time: the last accepted block's, as committed (§5.1).
-func (s *service) GetTimestamp(context.Context, *struct{}) (*GetTimestampReply, error) {
+func (s *service) GetTimestamp(context.Context, *struct{}) (*api.GetTimestampReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getTimestamp", err)
 	}
-	return &GetTimestampReply{Timestamp: rec.fees.timestamp().Format(timeFormat)}, nil
+	return &api.GetTimestampReply{Timestamp: rec.fees.timestamp().Format(timeFormat)}, nil
 }
 
 // timeFormat is RFC 3339 in whole seconds, as the reference prints chain times.
 const timeFormat = "2006-01-02T15:04:05Z07:00"
 
 // GetFeeConfig returns the dynamic fee configuration (§4.8, §5.1).
-func (s *service) GetFeeConfig(context.Context, *struct{}) (*GetFeeConfigReply, error) {
+func (s *service) GetFeeConfig(context.Context, *struct{}) (*api.GetFeeConfigReply, error) {
 	c := &s.vm.rules.fees
-	return &GetFeeConfigReply{
+	return &api.GetFeeConfigReply{
 		Weights:                  c.Weights,
 		MaxCapacity:              c.MaxCapacity,
 		MaxPerSecond:             c.MaxPerSecond,
@@ -674,13 +676,13 @@ func (s *service) GetFeeConfig(context.Context, *struct{}) (*GetFeeConfigReply, 
 
 // GetFeeState returns the fee state after the last accepted block, as committed, with its price and chain time
 // (§5.1).
-func (s *service) GetFeeState(context.Context, *struct{}) (*GetFeeStateReply, error) {
+func (s *service) GetFeeState(context.Context, *struct{}) (*api.GetFeeStateReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getFeeState", err)
 	}
 	f := rec.fees
-	return &GetFeeStateReply{
+	return &api.GetFeeStateReply{
 		Capacity:  f.capacity,
 		Excess:    f.excess,
 		Price:     f.price(&s.vm.rules.fees),
@@ -689,9 +691,9 @@ func (s *service) GetFeeState(context.Context, *struct{}) (*GetFeeStateReply, er
 }
 
 // GetValidatorFeeConfig returns the L1 validators' continuous fee configuration (§4.7, §5.1).
-func (s *service) GetValidatorFeeConfig(context.Context, *struct{}) (*GetValidatorFeeConfigReply, error) {
+func (s *service) GetValidatorFeeConfig(context.Context, *struct{}) (*api.GetValidatorFeeConfigReply, error) {
 	c := &s.vm.rules.validatorFees
-	return &GetValidatorFeeConfigReply{
+	return &api.GetValidatorFeeConfigReply{
 		Capacity:                 c.Capacity,
 		Target:                   c.Target,
 		MinPrice:                 c.MinPrice,
@@ -701,13 +703,13 @@ func (s *service) GetValidatorFeeConfig(context.Context, *struct{}) (*GetValidat
 
 // GetValidatorFeeState returns the continuous fee's excess and price after the last accepted
 // block, as committed, with its chain time (§4.7, §5.1).
-func (s *service) GetValidatorFeeState(context.Context, *struct{}) (*GetValidatorFeeStateReply, error) {
+func (s *service) GetValidatorFeeState(context.Context, *struct{}) (*api.GetValidatorFeeStateReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getValidatorFeeState", err)
 	}
 	c := &s.vm.rules.validatorFees
-	return &GetValidatorFeeStateReply{
+	return &api.GetValidatorFeeStateReply{
 		Excess:    rec.fees.validatorExcess,
 		Price:     CalculatePrice(c.MinPrice, rec.fees.validatorExcess, c.ExcessConversionConstant),
 		Timestamp: rec.fees.timestamp().Format(timeFormat),

@@ -12,19 +12,21 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // benchFees lifts the dynamic fee's capacity and target so that the benchmark measures the
 // node, not the fee mechanism: at the local network's constants the capacity refills at 100,000
 // gas a second, which caps a sustained stream of 5,179-gas BaseTxs at about 19 a second (§4.8).
-var benchFees = platform.FeeConfig{
-	Weights:                  platform.LocalFeeConfig.Weights,
+var benchFees = txs.FeeConfig{
+	Weights:                  txs.LocalFeeConfig.Weights,
 	MaxCapacity:              1 << 50,
 	MaxPerSecond:             1 << 50,
 	TargetPerSecond:          1 << 50,
 	MinPrice:                 1,
-	ExcessConversionConstant: platform.LocalFeeConfig.ExcessConversionConstant,
+	ExcessConversionConstant: txs.LocalFeeConfig.ExcessConversionConstant,
 }
 
 // BenchmarkIssueTx issues 1,000 signed BaseTxs through platform.issueTx over HTTP, one after the
@@ -43,11 +45,11 @@ func BenchmarkIssueTx(b *testing.B) {
 
 	// Split ewoq's largest UTXO into batch UTXOs of distinct amounts (outputs sorted by amount),
 	// in txs small enough for MaxTxSize.
-	var coins []*platform.UTXO
+	var coins []*txs.UTXO
 	for len(coins) < batch {
 		src := n.largest(ewoqP)
 		k := min(batch-len(coins), 500)
-		outs := make([]platform.TransferableOutput, 0, k+1)
+		outs := make([]txs.TransferableOutput, 0, k+1)
 		var total uint64
 		for i := range k {
 			amount := uint64(1_000_000_000_000 + len(coins) + i)
@@ -55,11 +57,11 @@ func BenchmarkIssueTx(b *testing.B) {
 			total += amount
 		}
 		outs = append(outs, out(avax, amountOf(src)-total-burn, ewoqAddr))
-		split := sign(b, &platform.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []platform.TransferableInput{in(src)}}, ewoq)
+		split := sign(b, &txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{in(src)}}, ewoq)
 		n.issue(split)
 		for i := range k {
 			o := outs[i]
-			coins = append(coins, &platform.UTXO{TxID: split.ID(), OutputIndex: uint32(i), AssetID: avax, Out: o.Out})
+			coins = append(coins, &txs.UTXO{TxID: split.ID(), OutputIndex: uint32(i), AssetID: avax, Out: o.Out})
 		}
 	}
 
@@ -67,23 +69,23 @@ func BenchmarkIssueTx(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		clk.Advance(time.Second)
-		txs := make([]string, batch)
-		next := make([]*platform.UTXO, batch)
+		reqs := make([]string, batch)
+		next := make([]*txs.UTXO, batch)
 		var last ids.ID
 		for i, c := range coins {
 			rest := amountOf(c) - burn
-			tx := sign(b, &platform.BaseTx{NetworkID: genesis.LocalNetworkID,
-				Outs: []platform.TransferableOutput{out(avax, rest, ewoqAddr)},
-				Ins:  []platform.TransferableInput{in(c)}}, ewoq)
+			tx := sign(b, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
+				Outs: []txs.TransferableOutput{out(avax, rest, ewoqAddr)},
+				Ins:  []txs.TransferableInput{in(c)}}, ewoq)
 			hexTx, err := ids.Hex.Encode(tx.Bytes())
 			require.NoError(b, err)
-			txs[i] = vectortest.MustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
-			next[i] = &platform.UTXO{TxID: tx.ID(), AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
+			reqs[i] = vectortest.MustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
+			next[i] = &txs.UTXO{TxID: tx.ID(), AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
 			last = tx.ID()
 		}
 		b.StartTimer()
-		for _, params := range txs {
-			var reply platform.TxIDReply
+		for _, params := range reqs {
+			var reply api.TxIDReply
 			n.Result("issueTx", params, &reply)
 		}
 		n.waitCommitted(last)
@@ -101,7 +103,7 @@ func BenchmarkGetCurrentValidators(b *testing.B) {
 			n := startNode(b, b.TempDir(), clk)
 			ewoq := key(b, ewoqKeyHex)
 			ewoqAddr := addrOf(ewoq)
-			createSubnet := sign(b, &platform.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+			createSubnet := sign(b, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
 			n.issue(createSubnet)
 			cvm, ok := n.Manager.VM(ids.Empty)
 			require.True(b, ok)

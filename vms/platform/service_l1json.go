@@ -8,6 +8,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // maxCachedAddresses bounds addressCache: 4,096 entries of about 100 bytes each.
@@ -36,7 +37,7 @@ func (c *addressCache) format(addr ids.ShortID) (string, error) {
 	if ok {
 		return s, nil
 	}
-	s, err := address.Format(chainAlias, c.hrp, addr)
+	s, err := address.Format(txs.ChainAlias, c.hrp, addr)
 	if err != nil {
 		return "", err
 	}
@@ -117,13 +118,13 @@ func (s *service) l1ValidatorReply(v *L1Validator, prev *ownerMemo) (*l1Validato
 // ownerMemo remembers the last owner formatted in one reply, so that a run of validators with
 // the same owner (the common case: one manager owns them all) shares one formatted owner.
 type ownerMemo struct {
-	owner PChainOwner
+	owner txs.PChainOwner
 	out   ownerText
 	set   bool
 }
 
 // format returns o in text form, reusing the memo's when o is the same owner.
-func (m *ownerMemo) format(c *addressCache, o *PChainOwner) (ownerText, error) {
+func (m *ownerMemo) format(c *addressCache, o *txs.PChainOwner) (ownerText, error) {
 	if m.set && m.owner.Threshold == o.Threshold && slices.Equal(m.owner.Addresses, o.Addresses) {
 		return m.out, nil
 	}

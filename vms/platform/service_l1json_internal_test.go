@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // TestL1ValidatorReplyMatchesJSON checks that getCurrentValidators' text form of an L1 validator
@@ -22,10 +23,10 @@ func TestL1ValidatorReplyMatchesJSON(t *testing.T) {
 	t.Parallel()
 	s := &service{vm: &VM{hrp: "local"}, addrs: newAddressCache("local")}
 	a, b, c := ids.ShortID{1}, ids.ShortID{0xff, 2}, ids.ShortID{19: 3}
-	one := PChainOwner{Threshold: 1, Addresses: []ids.ShortID{a}}
+	one := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{a}}
 	vals := []struct {
 		name     string
-		rbo, do  PChainOwner
+		rbo, do  txs.PChainOwner
 		weight   uint64
 		start    uint64
 		balance  uint64
@@ -33,10 +34,10 @@ func TestL1ValidatorReplyMatchesJSON(t *testing.T) {
 	}{
 		{name: "one owner for both", rbo: one, do: one, weight: 1, start: 1_700_000_000, balance: 5, nodeByte: 1},
 		{name: "same owner again", rbo: one, do: one, weight: 2, start: 1_700_000_000, balance: 0, nodeByte: 2},
-		{name: "two owners", rbo: one, do: PChainOwner{Threshold: 2, Addresses: []ids.ShortID{a, b}}, weight: 3, nodeByte: 3},
-		{name: "same addresses, other threshold", rbo: PChainOwner{Threshold: 1, Addresses: []ids.ShortID{a, b}}, do: PChainOwner{Threshold: 2, Addresses: []ids.ShortID{a, b}}, weight: 4, nodeByte: 4},
-		{name: "empty owners", rbo: PChainOwner{}, do: PChainOwner{Addresses: []ids.ShortID{}}, weight: 5, nodeByte: 5},
-		{name: "largest numbers", rbo: PChainOwner{Threshold: math.MaxUint32, Addresses: []ids.ShortID{a, b, c}}, do: one,
+		{name: "two owners", rbo: one, do: txs.PChainOwner{Threshold: 2, Addresses: []ids.ShortID{a, b}}, weight: 3, nodeByte: 3},
+		{name: "same addresses, other threshold", rbo: txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{a, b}}, do: txs.PChainOwner{Threshold: 2, Addresses: []ids.ShortID{a, b}}, weight: 4, nodeByte: 4},
+		{name: "empty owners", rbo: txs.PChainOwner{}, do: txs.PChainOwner{Addresses: []ids.ShortID{}}, weight: 5, nodeByte: 5},
+		{name: "largest numbers", rbo: txs.PChainOwner{Threshold: math.MaxUint32, Addresses: []ids.ShortID{a, b, c}}, do: one,
 			weight: math.MaxUint64, start: math.MaxUint64, balance: math.MaxUint64, nodeByte: 0xff},
 		{name: "back to the first owner", rbo: one, do: one, weight: 7, nodeByte: 7},
 	}
@@ -46,7 +47,7 @@ func TestL1ValidatorReplyMatchesJSON(t *testing.T) {
 			ValidationID:          ids.ID{byte(i), 0xaa},
 			SubnetID:              ids.ID{9},
 			NodeID:                ids.NodeID{tt.nodeByte},
-			PublicKey:             [BLSPublicKeyLen]byte{0x80, byte(i)},
+			PublicKey:             [txs.BLSPublicKeyLen]byte{0x80, byte(i)},
 			Weight:                tt.weight,
 			StartTime:             tt.start,
 			Balance:               tt.balance,
@@ -72,7 +73,7 @@ func TestAddressCache(t *testing.T) {
 	c := newAddressCache("fuji")
 	for i := range maxCachedAddresses + 100 {
 		addr := ids.ShortID{byte(i), byte(i >> 8)}
-		want, err := address.Format(chainAlias, "fuji", addr)
+		want, err := address.Format(txs.ChainAlias, "fuji", addr)
 		require.NoError(t, err)
 		for range 2 { // formatted, then cached
 			got, err := c.format(addr)
@@ -111,7 +112,7 @@ func TestEachL1Validator(t *testing.T) {
 			sparse = append(sparse, id)
 		}
 		v := &l1Validator{validationID: id, subnetID: subnet, weight: uint64(i) + 1,
-			remainingBalanceOwner: PChainOwner{Threshold: 1, Addresses: []ids.ShortID{{byte(i)}}}}
+			remainingBalanceOwner: txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{{byte(i)}}}}
 		raw, err := v.bytes()
 		require.NoError(t, err)
 		require.NoError(t, b.Put(chainstate.IDKey(keyL1, id), raw))

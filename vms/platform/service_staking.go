@@ -12,6 +12,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -35,31 +37,31 @@ func (s *service) registerStaking(srv *jsonrpc.Server) {
 
 // GetProposedHeight returns the height a new block would be proposed on. Cornice has no proposer
 // VM, so that is the last accepted block's height, as platform.getHeight returns.
-func (s *service) GetProposedHeight(context.Context, *struct{}) (*GetHeightReply, error) {
+func (s *service) GetProposedHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getProposedHeight", err)
 	}
-	return &GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
+	return &api.GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
 }
 
 // GetStakingAssetID returns the asset staked on the Primary Network, AVAX. Other subnets stake
 // only once transformed, and this VM executes no TransformSubnetTx, so for them it fails as the
 // reference does for an untransformed subnet.
-func (s *service) GetStakingAssetID(_ context.Context, args *SubnetArgs) (*GetStakingAssetIDReply, error) {
+func (s *service) GetStakingAssetID(_ context.Context, args *api.SubnetArgs) (*api.GetStakingAssetIDReply, error) {
 	if args.SubnetID != ids.Empty {
 		return nil, noTransformationError(args.SubnetID)
 	}
-	return &GetStakingAssetIDReply{AssetID: s.vm.rules.avaxAssetID}, nil
+	return &api.GetStakingAssetIDReply{AssetID: s.vm.rules.avaxAssetID}, nil
 }
 
 // GetMinStake returns the Primary Network's minimum validator and delegator stakes (§4.9); for
 // other subnets it fails as GetStakingAssetID does.
-func (s *service) GetMinStake(_ context.Context, args *SubnetArgs) (*GetMinStakeReply, error) {
+func (s *service) GetMinStake(_ context.Context, args *api.SubnetArgs) (*api.GetMinStakeReply, error) {
 	if args.SubnetID != ids.Empty {
 		return nil, noTransformationError(args.SubnetID)
 	}
-	return &GetMinStakeReply{
+	return &api.GetMinStakeReply{
 		MinValidatorStake: jsonrpc.Uint64(s.vm.staking.MinValidatorStake),
 		MinDelegatorStake: jsonrpc.Uint64(s.vm.staking.MinDelegatorStake),
 	}, nil
@@ -77,7 +79,7 @@ func (s *service) currentSet(subnetID ids.ID) ([]SetValidator, uint64, error) {
 
 // GetTotalStake returns the total weight of the current validators of a subnet (the Primary
 // Network by default: this node's weight); an unknown subnet weighs 0, as in the reference.
-func (s *service) GetTotalStake(_ context.Context, args *SubnetArgs) (*GetTotalStakeReply, error) {
+func (s *service) GetTotalStake(_ context.Context, args *api.SubnetArgs) (*api.GetTotalStakeReply, error) {
 	set, _, err := s.currentSet(args.SubnetID)
 	if err != nil {
 		return nil, s.internal("getTotalStake", err)
@@ -88,7 +90,7 @@ func (s *service) GetTotalStake(_ context.Context, args *SubnetArgs) (*GetTotalS
 			return nil, err
 		}
 	}
-	return &GetTotalStakeReply{Stake: jsonrpc.Uint64(total), Weight: jsonrpc.Uint64(total)}, nil
+	return &api.GetTotalStakeReply{Stake: jsonrpc.Uint64(total), Weight: jsonrpc.Uint64(total)}, nil
 }
 
 // GetCurrentSupply returns the reference's upper bound on the AVAX supply, with the last accepted
@@ -96,7 +98,7 @@ func (s *service) GetTotalStake(_ context.Context, args *SubnetArgs) (*GetTotalS
 // reserves none (its validator's potential reward is 0 and no staking tx is executed), and burned
 // fees do not lower the bound in the reference either, so it is the initial supply. Other subnets
 // have no supply (no TransformSubnetTx).
-func (s *service) GetCurrentSupply(_ context.Context, args *SubnetArgs) (*GetCurrentSupplyReply, error) {
+func (s *service) GetCurrentSupply(_ context.Context, args *api.SubnetArgs) (*api.GetCurrentSupplyReply, error) {
 	if args.SubnetID != ids.Empty {
 		return nil, noSupplyError()
 	}
@@ -104,14 +106,14 @@ func (s *service) GetCurrentSupply(_ context.Context, args *SubnetArgs) (*GetCur
 	if err != nil {
 		return nil, s.internal("getCurrentSupply", err)
 	}
-	return &GetCurrentSupplyReply{Supply: jsonrpc.Uint64(s.vm.initialSupply), Height: jsonrpc.Uint64(rec.height)}, nil
+	return &api.GetCurrentSupplyReply{Supply: jsonrpc.Uint64(s.vm.initialSupply), Height: jsonrpc.Uint64(rec.height)}, nil
 }
 
 // ValidatedBy returns the subnet of a committed chain; the P-Chain's (ids.Empty) is the Primary
 // Network.
-func (s *service) ValidatedBy(_ context.Context, args *ValidatedByArgs) (*ValidatedByReply, error) {
+func (s *service) ValidatedBy(_ context.Context, args *api.ValidatedByArgs) (*api.ValidatedByReply, error) {
 	if args.BlockchainID == ids.Empty {
-		return &ValidatedByReply{SubnetID: ids.Empty}, nil
+		return &api.ValidatedByReply{SubnetID: ids.Empty}, nil
 	}
 	tx, found, err := s.vm.state.getTx(args.BlockchainID)
 	switch {
@@ -120,16 +122,16 @@ func (s *service) ValidatedBy(_ context.Context, args *ValidatedByArgs) (*Valida
 	case !found:
 		return nil, blockchainNotFoundError(args.BlockchainID)
 	}
-	cc, ok := tx.Unsigned().(*CreateChainTx)
+	cc, ok := tx.Unsigned().(*txs.CreateChainTx)
 	if !ok {
 		return nil, notBlockchainError(args.BlockchainID)
 	}
-	return &ValidatedByReply{SubnetID: cc.SubnetID}, nil
+	return &api.ValidatedByReply{SubnetID: cc.SubnetID}, nil
 }
 
 // Validates returns the committed chains of a subnet, in ID order; for the Primary Network its
 // chains created by the genesis (the P-Chain itself is not one).
-func (s *service) Validates(_ context.Context, args *SubnetArgs) (*ValidatesReply, error) {
+func (s *service) Validates(_ context.Context, args *api.SubnetArgs) (*api.ValidatesReply, error) {
 	if args.SubnetID != ids.Empty {
 		tx, found, err := s.vm.state.getTx(args.SubnetID)
 		switch {
@@ -138,7 +140,7 @@ func (s *service) Validates(_ context.Context, args *SubnetArgs) (*ValidatesRepl
 		case !found:
 			return nil, subnetNotFoundAPIError(args.SubnetID)
 		}
-		if _, ok := tx.Unsigned().(*CreateSubnetTx); !ok {
+		if _, ok := tx.Unsigned().(*txs.CreateSubnetTx); !ok {
 			return nil, notSubnetError(args.SubnetID)
 		}
 	}
@@ -149,16 +151,16 @@ func (s *service) Validates(_ context.Context, args *SubnetArgs) (*ValidatesRepl
 	if chainIDs == nil {
 		chainIDs = []ids.ID{}
 	}
-	return &ValidatesReply{BlockchainIDs: chainIDs}, nil
+	return &api.ValidatesReply{BlockchainIDs: chainIDs}, nil
 }
 
 // SampleValidators draws args.Size units of weight without replacement from the current
 // validators of a subnet and returns their owners' node IDs, sorted: a validator appears once per
 // unit drawn, as in the reference. Size 0 gives none; an empty set fails with "missing
 // validators", a size above the total weight with "insufficient weight".
-func (s *service) SampleValidators(_ context.Context, args *SampleValidatorsArgs) (*SampleValidatorsReply, error) {
+func (s *service) SampleValidators(_ context.Context, args *api.SampleValidatorsArgs) (*api.SampleValidatorsReply, error) {
 	if args.Size == 0 {
-		return &SampleValidatorsReply{Validators: []ids.NodeID{}}, nil
+		return &api.SampleValidatorsReply{Validators: []ids.NodeID{}}, nil
 	}
 	set, _, err := s.currentSet(args.SubnetID)
 	if err != nil {
@@ -182,19 +184,19 @@ func (s *service) SampleValidators(_ context.Context, args *SampleValidatorsArgs
 		out[i] = set[j].NodeID
 	}
 	slices.SortFunc(out, ids.NodeID.Compare)
-	return &SampleValidatorsReply{Validators: out}, nil
+	return &api.SampleValidatorsReply{Validators: out}, nil
 }
 
 // GetAllValidatorsAt returns, for the Primary Network and every subnet with a validator at an
 // accepted height (the last accepted one for "proposed"), its warp validator set: ValidatorsAt
 // grouped by BLS key, as the reference's getAllValidatorsAt does.
-func (s *service) GetAllValidatorsAt(ctx context.Context, args *GetAllValidatorsAtArgs) (*GetAllValidatorsAtReply, error) {
+func (s *service) GetAllValidatorsAt(ctx context.Context, args *api.GetAllValidatorsAtArgs) (*api.GetAllValidatorsAtReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getAllValidatorsAt", err)
 	}
 	height := uint64(args.Height)
-	if args.Height == ProposedHeight {
+	if args.Height == api.ProposedHeight {
 		height = rec.height
 	}
 	if height > rec.height {
@@ -204,7 +206,7 @@ func (s *service) GetAllValidatorsAt(ctx context.Context, args *GetAllValidators
 	if err != nil {
 		return nil, s.internal("getAllValidatorsAt", err)
 	}
-	reply := &GetAllValidatorsAtReply{ValidatorSets: make(map[ids.ID]APIWarpSet, len(subnetIDs)+1)}
+	reply := &api.GetAllValidatorsAtReply{ValidatorSets: make(map[ids.ID]api.APIWarpSet, len(subnetIDs)+1)}
 	for _, id := range append([]ids.ID{ids.Empty}, subnetIDs...) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -228,23 +230,23 @@ func (s *service) GetAllValidatorsAt(ctx context.Context, args *GetAllValidators
 // warpSet groups a validator set by BLS key: one entry per key with the summed weight and the
 // sorted node IDs, entries sorted by uncompressed key (compareWarpKeys), and the total weight of
 // the whole set, keyless validators included.
-func warpSet(set []SetValidator) (APIWarpSet, error) {
+func warpSet(set []SetValidator) (api.APIWarpSet, error) {
 	var (
 		total uint64
 		err   error
-		byKey = make(map[[BLSPublicKeyLen]byte]*APIWarpValidator, len(set))
-		keys  = make([][BLSPublicKeyLen]byte, 0, len(set))
+		byKey = make(map[[txs.BLSPublicKeyLen]byte]*api.APIWarpValidator, len(set))
+		keys  = make([][txs.BLSPublicKeyLen]byte, 0, len(set))
 	)
 	for _, v := range set {
 		if total, err = add(total, v.Weight); err != nil {
-			return APIWarpSet{}, err
+			return api.APIWarpSet{}, err
 		}
 		if v.PublicKey == nil {
 			continue
 		}
 		e, ok := byKey[*v.PublicKey]
 		if !ok {
-			e = &APIWarpValidator{PublicKey: "0x" + hex.EncodeToString(v.PublicKey[:])}
+			e = &api.APIWarpValidator{PublicKey: "0x" + hex.EncodeToString(v.PublicKey[:])}
 			byKey[*v.PublicKey] = e
 			keys = append(keys, *v.PublicKey)
 		}
@@ -252,8 +254,8 @@ func warpSet(set []SetValidator) (APIWarpSet, error) {
 		e.Weight += jsonrpc.Uint64(v.Weight)
 		e.NodeIDs = append(e.NodeIDs, v.NodeID)
 	}
-	slices.SortFunc(keys, func(a, b [BLSPublicKeyLen]byte) int { return compareWarpKeys(&a, &b) })
-	ws := APIWarpSet{Validators: make([]APIWarpValidator, len(keys)), TotalWeight: jsonrpc.Uint64(total)}
+	slices.SortFunc(keys, func(a, b [txs.BLSPublicKeyLen]byte) int { return compareWarpKeys(&a, &b) })
+	ws := api.APIWarpSet{Validators: make([]api.APIWarpValidator, len(keys)), TotalWeight: jsonrpc.Uint64(total)}
 	for i, k := range keys {
 		e := byKey[k]
 		slices.SortFunc(e.NodeIDs, ids.NodeID.Compare)
@@ -272,7 +274,7 @@ const (
 // compare, which is how the reference sorts a warp validator set, without decompressing: x first
 // (the compressed bytes without the flag bits), then, for one x, y: the sign bit is set for the
 // larger of the two y values that x admits.
-func compareWarpKeys(a, b *[BLSPublicKeyLen]byte) int {
+func compareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int {
 	if c := cmp.Compare(a[0]&^blsFlagMask, b[0]&^blsFlagMask); c != 0 {
 		return c
 	}
@@ -288,7 +290,7 @@ func compareWarpKeys(a, b *[BLSPublicKeyLen]byte) int {
 // (the whole genesis stake) and never returns, as no reward process ends a staking period, so
 // their stake outputs are reported for their owners. They are all validators' txs, so
 // validatorsOnly changes nothing.
-func (s *service) GetStake(_ context.Context, args *GetStakeArgs) (*GetStakeReply, error) {
+func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetStakeReply, error) {
 	if len(args.Addresses) > MaxGetStakeAddrs {
 		return nil, tooManyStakeAddrsError(len(args.Addresses))
 	}
@@ -306,14 +308,14 @@ func (s *service) GetStake(_ context.Context, args *GetStakeArgs) (*GetStakeRepl
 		case !found:
 			return nil, s.internal("getStake", fmt.Errorf("genesis validator tx %s is missing", txID))
 		}
-		v, ok := tx.Unsigned().(*AddPermissionlessValidatorTx)
+		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
 		if !ok {
 			continue
 		}
 		for i := range v.Stake {
 			o := &v.Stake[i]
 			out, ok := o.Out.(*secp256k1fx.TransferOutput)
-			if lock, isLock := o.Out.(*LockOut); isLock {
+			if lock, isLock := o.Out.(*txs.LockOut); isLock {
 				out, ok = lock.Out, lock.Out != nil
 			}
 			if !ok || !slices.ContainsFunc(out.Addrs, func(a ids.ShortID) bool { return slices.Contains(addrs, a) }) {
@@ -337,7 +339,7 @@ func (s *service) GetStake(_ context.Context, args *GetStakeArgs) (*GetStakeRepl
 		}
 	}
 	stakeds := toAPI(staked)
-	return &GetStakeReply{
+	return &api.GetStakeReply{
 		Staked:   stakeds[s.vm.rules.avaxAssetID],
 		Stakeds:  stakeds,
 		Outputs:  outs,
@@ -348,6 +350,6 @@ func (s *service) GetStake(_ context.Context, args *GetStakeArgs) (*GetStakeRepl
 // GetRewardUTXOs returns the reward UTXOs of a staking tx whose period ended. No staking period
 // ends on cornice (there is no reward process), so no tx has any, and, as the reference does for
 // a tx without rewards, the list is empty.
-func (s *service) GetRewardUTXOs(_ context.Context, args *GetRewardUTXOsArgs) (*GetRewardUTXOsReply, error) {
-	return &GetRewardUTXOsReply{UTXOs: []string{}, Encoding: args.Encoding}, nil
+func (s *service) GetRewardUTXOs(_ context.Context, args *api.GetRewardUTXOsArgs) (*api.GetRewardUTXOsReply, error) {
+	return &api.GetRewardUTXOsReply{UTXOs: []string{}, Encoding: args.Encoding}, nil
 }

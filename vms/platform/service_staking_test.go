@@ -14,6 +14,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -33,12 +35,12 @@ func TestStakingMethodsGenesis(t *testing.T) {
 	var stakerTxID ids.ID
 	for _, tx := range g.P.Validators {
 		stakerTxID = tx.ID()
-		v, ok := tx.Unsigned().(*platform.AddPermissionlessValidatorTx)
+		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
 		require.True(t, ok)
 		for i := range v.Stake {
 			o := &v.Stake[i]
 			out, ok := o.Out.(*secp256k1fx.TransferOutput)
-			if lock, isLock := o.Out.(*platform.LockOut); isLock {
+			if lock, isLock := o.Out.(*txs.LockOut); isLock {
 				out, ok = lock.Out, true
 			}
 			require.True(t, ok)
@@ -133,13 +135,13 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &platform.CreateSubnetTx{
+	createSubnet := sign(t, &txs.CreateSubnetTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		Owner:  owner(ewoqAddr),
 	}, ewoq)
 	n.issue(createSubnet)
 	subnetID := createSubnet.ID()
-	chain := sign(t, &platform.CreateChainTx{
+	chain := sign(t, &txs.CreateChainTx{
 		BaseTx:      n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		SubnetID:    subnetID,
 		ChainName:   "staking test",
@@ -149,23 +151,23 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	}, ewoq, ewoq)
 	n.issue(chain)
 	now := uint64(vectorTime.Unix())
-	n.issue(sign(t, &platform.AddSubnetValidatorTx{
+	n.issue(sign(t, &txs.AddSubnetValidatorTx{
 		BaseTx:     n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Validator:  platform.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5},
+		Validator:  txs.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5},
 		SubnetID:   subnetID,
 		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}, ewoq, ewoq))
 	pop := newPoP(t)
 	l1Node := ids.NodeID([]byte(strings.Repeat("\x09", 20)))
-	rbo := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= 2_000_000_000
-	n.issue(sign(t, &platform.ConvertSubnetToL1Tx{
+	n.issue(sign(t, &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,
 		ChainID:  chain.ID(),
 		Address:  []byte{1},
-		Validators: []platform.ConvertSubnetToL1Validator{{
+		Validators: []txs.ConvertSubnetToL1Validator{{
 			NodeID: l1Node[:], Weight: 100, Balance: 2_000_000_000, Signer: pop,
 			RemainingBalanceOwner: rbo, DeactivationOwner: rbo,
 		}},
@@ -180,7 +182,7 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	require.JSONEq(t, `{"height":"4"}`, n.RawResult("getProposedHeight", `{}`))
 
 	// 105 units: every unit, so each validator once per unit of its weight.
-	var sample platform.SampleValidatorsReply
+	var sample api.SampleValidatorsReply
 	n.Result("sampleValidators", `{"size":"105","subnetID":"`+sub+`"}`, &sample)
 	require.Len(t, sample.Validators, 105)
 	require.True(t, slices.IsSortedFunc(sample.Validators, ids.NodeID.Compare))
@@ -193,12 +195,12 @@ func TestStakingMethodsSubnet(t *testing.T) {
 		n.CallError("sampleValidators", `{"size":"106","subnetID":"`+sub+`"}`))
 
 	// The warp sets: the subnet's two keys, sorted by uncompressed key, at height 4; none at 3.
-	var all platform.GetAllValidatorsAtReply
+	var all api.GetAllValidatorsAtReply
 	n.Result("getAllValidatorsAt", `{"height":"4"}`, &all)
 	require.Len(t, all.ValidatorSets, 2)
 	ws := all.ValidatorSets[subnetID]
 	require.EqualValues(t, 105, ws.TotalWeight)
-	want := []platform.APIWarpValidator{
+	want := []api.APIWarpValidator{
 		{PublicKey: "0x01" + strings.Repeat("00", 47), Weight: 5, NodeIDs: []ids.NodeID{thisNode.NodeID}},
 		{PublicKey: "0x" + hex.EncodeToString(pop.PublicKey[:]), Weight: 100, NodeIDs: []ids.NodeID{l1Node}},
 	}
@@ -207,11 +209,11 @@ func TestStakingMethodsSubnet(t *testing.T) {
 		want[0], want[1] = want[1], want[0]
 	}
 	require.Equal(t, want, ws.Validators)
-	all = platform.GetAllValidatorsAtReply{}
+	all = api.GetAllValidatorsAtReply{}
 	n.Result("getAllValidatorsAt", `{"height":"3"}`, &all)
 	require.Len(t, all.ValidatorSets, 2, "the legacy validator is current at 3")
 	require.Len(t, all.ValidatorSets[subnetID].Validators, 1)
-	all = platform.GetAllValidatorsAtReply{}
+	all = api.GetAllValidatorsAtReply{}
 	n.Result("getAllValidatorsAt", `{"height":"2"}`, &all)
 	require.Len(t, all.ValidatorSets, 1, "no subnet validator before block 3")
 	require.Contains(t, all.ValidatorSets, ids.Empty)
@@ -222,7 +224,7 @@ func TestSampleSizeJSON(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		in   string
-		want platform.SampleSize
+		want api.SampleSize
 		ok   bool
 	}{
 		{`"3"`, 3, true},
@@ -233,7 +235,7 @@ func TestSampleSizeJSON(t *testing.T) {
 		{`"x"`, 0, false},
 		{`null`, 0, true},
 	} {
-		var s platform.SampleSize
+		var s api.SampleSize
 		err := json.Unmarshal([]byte(tt.in), &s)
 		if !tt.ok {
 			require.Error(t, err, tt.in)
@@ -242,7 +244,7 @@ func TestSampleSizeJSON(t *testing.T) {
 		require.NoError(t, err, tt.in)
 		require.Equal(t, tt.want, s, tt.in)
 	}
-	b, err := json.Marshal(platform.SampleSize(7))
+	b, err := json.Marshal(api.SampleSize(7))
 	require.NoError(t, err)
 	require.JSONEq(t, `"7"`, string(b))
 }
@@ -253,13 +255,13 @@ func FuzzSampleSize(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var s platform.SampleSize
+		var s api.SampleSize
 		if json.Unmarshal(b, &s) != nil {
 			return
 		}
 		out, err := json.Marshal(s)
 		require.NoError(t, err)
-		var back platform.SampleSize
+		var back api.SampleSize
 		require.NoError(t, json.Unmarshal(out, &back))
 		require.Equal(t, s, back)
 	})

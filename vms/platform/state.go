@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -60,7 +61,7 @@ type state struct {
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
-func (s *state) utxo(in *TransferableInput) (*UTXO, error) {
+func (s *state) utxo(in *txs.TransferableInput) (*txs.UTXO, error) {
 	ux, found, err := s.getUTXO(in.InputID())
 	switch {
 	case err != nil:
@@ -87,7 +88,7 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 	case !found:
 		return nil, fmt.Errorf("subnet %s has no CreateSubnetTx", id)
 	}
-	cs, ok := tx.Unsigned().(*CreateSubnetTx)
+	cs, ok := tx.Unsigned().(*txs.CreateSubnetTx)
 	if !ok {
 		return nil, fmt.Errorf("subnet %s was created by a %T", id, tx.Unsigned())
 	}
@@ -180,13 +181,13 @@ func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
 }
 
 // getUTXO returns the unspent UTXO id.
-func (s *state) getUTXO(id ids.ID) (*UTXO, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", ParseUTXO)
+func (s *state) getUTXO(id ids.ID) (*txs.UTXO, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", txs.ParseUTXO)
 }
 
 // getTx returns the committed tx id.
-func (s *state) getTx(id ids.ID) (*Tx, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", ParseTx)
+func (s *state) getTx(id ids.ID) (*txs.Tx, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", txs.ParseTx)
 }
 
 // hasTx reports whether tx id is committed.
@@ -195,8 +196,8 @@ func (s *state) hasTx(id ids.ID) (bool, error) {
 }
 
 // getBlock returns the accepted block id.
-func (s *state) getBlock(id ids.ID) (Block, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", ParseBlock)
+func (s *state) getBlock(id ids.ID) (txs.Block, bool, error) {
+	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", txs.ParseBlock)
 }
 
 // blockIDAt returns the ID of the accepted block at height.
@@ -248,11 +249,11 @@ func (s *state) chainIDs(subnetID ids.ID) ([]ids.ID, error) {
 }
 
 // owners returns the addresses that own ux's output.
-func owners(out Output) []ids.ShortID {
+func owners(out txs.Output) []ids.ShortID {
 	switch out := out.(type) {
 	case *secp256k1fx.TransferOutput:
 		return out.Addrs
-	case *LockOut:
+	case *txs.LockOut:
 		if out.Out != nil {
 			return out.Out.Addrs
 		}
@@ -357,16 +358,16 @@ func (w writer) putL1Validator(v *l1Validator) error {
 	return w.b.Put(chainstate.IDKey(keyL1, v.validationID), b)
 }
 
-func (w writer) putTx(tx *Tx) error {
+func (w writer) putTx(tx *txs.Tx) error {
 	if err := w.b.Put(chainstate.IDKey(chainstate.KeyTx, tx.ID()), tx.Bytes()); err != nil {
 		return err
 	}
 	switch u := tx.Unsigned().(type) {
-	case *CreateSubnetTx:
+	case *txs.CreateSubnetTx:
 		return w.b.Put(chainstate.IDKey(keySubnet, tx.ID()), nil)
-	case *CreateChainTx:
+	case *txs.CreateChainTx:
 		return w.b.Put(chainstate.PairKey(keyChain, u.SubnetID, tx.ID()), nil)
-	case *AddSubnetValidatorTx:
+	case *txs.AddSubnetValidatorTx:
 		if err := w.b.Put(chainstate.PairKey(keySubnetValidator, u.SubnetID, tx.ID()), nil); err != nil {
 			return err
 		}
@@ -394,7 +395,7 @@ func (w writer) putL1(eff *effects) error {
 	return nil
 }
 
-func (w writer) putUTXO(ux *UTXO) error {
+func (w writer) putUTXO(ux *txs.UTXO) error {
 	b, err := ux.Bytes()
 	if err != nil {
 		return err
@@ -402,13 +403,13 @@ func (w writer) putUTXO(ux *UTXO) error {
 	return chainstate.PutUTXO(w.b, ux.InputID(), b, owners(ux.Out))
 }
 
-func (w writer) deleteUTXO(ux *UTXO) error {
+func (w writer) deleteUTXO(ux *txs.UTXO) error {
 	return chainstate.DeleteUTXO(w.b, ux.InputID(), owners(ux.Out))
 }
 
 // putBlock records blk as accepted at its height and as the last accepted block, with the fee
 // state after it.
-func (w writer) putBlock(blk Block, fees feeState) error {
+func (w writer) putBlock(blk txs.Block, fees feeState) error {
 	id := blk.ID()
 	if err := chainstate.PutBlock(w.b, id, blk.Height(), blk.Bytes()); err != nil {
 		return err

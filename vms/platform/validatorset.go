@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // Validator sets at past heights (platform.getValidatorsAt, §4.7, §5.1).
@@ -49,13 +50,13 @@ type diffRecord struct {
 	nodeID    ids.NodeID
 	weight    uint64
 	active    bool
-	publicKey [BLSPublicKeyLen]byte
+	publicKey [txs.BLSPublicKeyLen]byte
 	start     uint64
 	end       uint64
 }
 
 const (
-	diffL1Len     = 1 + ids.NodeIDLen + 8 + 1 + BLSPublicKeyLen
+	diffL1Len     = 1 + ids.NodeIDLen + 8 + 1 + txs.BLSPublicKeyLen
 	diffLegacyLen = 1 + ids.NodeIDLen + 8 + 8 + 8
 )
 
@@ -168,7 +169,7 @@ func (vm *VM) blockTimeAt(height uint64) (uint64, error) {
 	case !found:
 		return 0, fmt.Errorf("platform: block %s at height %d is missing", id, height)
 	}
-	if sb, ok := blk.(*StandardBlock); ok {
+	if sb, ok := blk.(*txs.StandardBlock); ok {
 		return sb.Time(), nil
 	}
 	return vm.validator.start, nil
@@ -179,7 +180,7 @@ type SetValidator struct {
 	NodeID ids.NodeID
 	// PublicKey is the compressed BLS public key; nil for a validator without one and for the
 	// inactive L1 validators' entry.
-	PublicKey *[BLSPublicKeyLen]byte
+	PublicKey *[txs.BLSPublicKeyLen]byte
 	Weight    uint64
 }
 
@@ -229,7 +230,7 @@ func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, erro
 		}
 	}
 	set := make(map[ids.NodeID]*SetValidator, len(diffs))
-	addWeight := func(nodeID ids.NodeID, pk *[BLSPublicKeyLen]byte, w uint64) {
+	addWeight := func(nodeID ids.NodeID, pk *[txs.BLSPublicKeyLen]byte, w uint64) {
 		sv, ok := set[nodeID]
 		if !ok {
 			sv = &SetValidator{NodeID: nodeID, PublicKey: pk}
@@ -242,7 +243,7 @@ func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, erro
 		case r.weight == 0:
 		case r.kind == diffLegacy:
 			if r.start <= t && t < r.end {
-				var pk *[BLSPublicKeyLen]byte
+				var pk *[txs.BLSPublicKeyLen]byte
 				if r.nodeID == vm.validator.nodeID && vm.validator.signer != nil {
 					k := vm.validator.signer.PublicKey
 					pk = &k

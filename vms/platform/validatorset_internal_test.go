@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // TestDiffRecordRoundTrip encodes and decodes each kind of validator diff.
@@ -16,7 +17,7 @@ func TestDiffRecordRoundTrip(t *testing.T) {
 		name string
 		r    diffRecord
 	}{
-		{"active L1", diffRecord{kind: diffL1, nodeID: ids.NodeID{1}, weight: 10, active: true, publicKey: [BLSPublicKeyLen]byte{0x80, 2}}},
+		{"active L1", diffRecord{kind: diffL1, nodeID: ids.NodeID{1}, weight: 10, active: true, publicKey: [txs.BLSPublicKeyLen]byte{0x80, 2}}},
 		{"inactive L1", diffRecord{kind: diffL1, nodeID: ids.NodeID{2}, weight: 1 << 63}},
 		{"legacy", diffRecord{kind: diffLegacy, nodeID: ids.NodeID{3}, weight: 5, start: 100, end: 200}},
 	}

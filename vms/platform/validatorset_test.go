@@ -14,6 +14,8 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -26,7 +28,7 @@ type l1Fixture struct {
 	dir        string
 	subnetID   ids.ID
 	vid0, vid1 ids.ID
-	pop0, pop1 platform.ProofOfPossession
+	pop0, pop1 txs.ProofOfPossession
 	node0      ids.NodeID
 	node1      ids.NodeID
 	convTime   uint64
@@ -42,16 +44,16 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 
 	// Height 1: the subnet.
 	f.clk.Advance(time.Second)
-	createSubnet := sign(t, &platform.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
 	n.issue(createSubnet)
 	f.subnetID = createSubnet.ID()
 
 	// Height 2: this node as a legacy validator, for an hour.
 	f.clk.Advance(time.Second)
 	now := uint64(f.clk.Now().Unix())
-	n.issue(sign(t, &platform.AddSubnetValidatorTx{
+	n.issue(sign(t, &txs.AddSubnetValidatorTx{
 		BaseTx:     n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Validator:  platform.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5},
+		Validator:  txs.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 3600, Weight: 5},
 		SubnetID:   f.subnetID,
 		SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
 	}, ewoq, ewoq))
@@ -60,17 +62,17 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 	f.clk.Advance(time.Second)
 	f.convTime = uint64(f.clk.Now().Unix())
 	const small, large = 5, 1_000_000
-	po := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
 	f.pop0, f.pop1 = newPoP(t), newPoP(t)
 	f.node0, f.node1 = ids.NodeID([]byte(strings.Repeat("\x01", 20))), ids.NodeID([]byte(strings.Repeat("\x02", 20)))
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= small + large
-	convTx := &platform.ConvertSubnetToL1Tx{
+	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: f.subnetID,
 		ChainID:  ids.ID{1},
 		Address:  []byte{0x01},
-		Validators: []platform.ConvertSubnetToL1Validator{
+		Validators: []txs.ConvertSubnetToL1Validator{
 			{NodeID: f.node0[:], Weight: 10, Balance: small, Signer: f.pop0, RemainingBalanceOwner: po, DeactivationOwner: po},
 			{NodeID: f.node1[:], Weight: 20, Balance: large, Signer: f.pop1, RemainingBalanceOwner: po, DeactivationOwner: po},
 		},
@@ -95,14 +97,14 @@ func (f *l1Fixture) increase(t *testing.T, vid ids.ID, amount uint64) {
 	ewoqAddr := addrOf(ewoq)
 	b := f.n.baseTx(f.n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-	f.n.issue(sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq))
+	f.n.issue(sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq))
 }
 
 func (f *l1Fixture) disable(t *testing.T, vid ids.ID) {
 	t.Helper()
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	f.n.issue(sign(t, &platform.DisableL1ValidatorTx{
+	f.n.issue(sign(t, &txs.DisableL1ValidatorTx{
 		BaseTx:       f.n.baseTx(f.n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		ValidationID: vid,
 		DisableAuth:  secp256k1fx.Input{SigIndices: []uint32{0}},
@@ -118,7 +120,7 @@ func TestGetL1Validator(t *testing.T) {
 	f := newL1Fixture(t)
 	n := f.n
 	owner := `{"locktime":"0","threshold":"1","addresses":["` + ewoqP + `"]}`
-	want := func(vid ids.ID, nodeID ids.NodeID, pop platform.ProofOfPossession, weight, balance, height string) string {
+	want := func(vid ids.ID, nodeID ids.NodeID, pop txs.ProofOfPossession, weight, balance, height string) string {
 		return `{"nodeID":"` + nodeID.String() + `","weight":"` + weight + `","startTime":"` + strconv.FormatUint(f.convTime, 10) +
 			`","validationID":"` + vid.String() + `","publicKey":"` + pkHex(pop.PublicKey) + `","remainingBalanceOwner":` + owner +
 			`,"deactivationOwner":` + owner + `,"minNonce":"0","balance":"` + balance + `","subnetID":"` + f.subnetID.String() +
@@ -354,15 +356,15 @@ func TestActiveL1ValidatorCapacity(t *testing.T) {
 	n := startNodeWith(t, t.TempDir(), clk, fac)
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &platform.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
 	n.issue(createSubnet)
-	po := platform.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
-	convert := func(b0, b1 uint64) *platform.Tx {
+	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
+	convert := func(b0, b1 uint64) *txs.Tx {
 		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= b0 + b1
-		return sign(t, &platform.ConvertSubnetToL1Tx{
+		return sign(t, &txs.ConvertSubnetToL1Tx{
 			BaseTx: b, SubnetID: createSubnet.ID(), ChainID: ids.ID{1}, Address: []byte{1},
-			Validators: []platform.ConvertSubnetToL1Validator{
+			Validators: []txs.ConvertSubnetToL1Validator{
 				{NodeID: []byte(strings.Repeat("\x01", 20)), Weight: 1, Balance: b0, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
 				{NodeID: []byte(strings.Repeat("\x02", 20)), Weight: 1, Balance: b1, Signer: newPoP(t), RemainingBalanceOwner: po, DeactivationOwner: po},
 			},
@@ -372,10 +374,10 @@ func TestActiveL1ValidatorCapacity(t *testing.T) {
 	require.Contains(t, n.issueError(convert(1000, 1000)), platform.ErrMaxActiveL1Validators.Error())
 	conv := convert(1000, 0)
 	n.issue(conv)
-	vid1 := conv.Unsigned().(*platform.ConvertSubnetToL1Tx).ValidationID(1)
+	vid1 := conv.Unsigned().(*txs.ConvertSubnetToL1Tx).ValidationID(1)
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= 10
-	inc := sign(t, &platform.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid1, Balance: 10}, ewoq)
+	inc := sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid1, Balance: 10}, ewoq)
 	require.Contains(t, n.issueError(inc), platform.ErrMaxActiveL1Validators.Error())
 }
 
@@ -385,12 +387,12 @@ func TestHeightJSON(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		in      string
-		want    platform.Height
+		want    api.Height
 		wantErr bool
 	}{
 		{in: `"12"`, want: 12},
 		{in: `12`, want: 12},
-		{in: `"proposed"`, want: platform.ProposedHeight},
+		{in: `"proposed"`, want: api.ProposedHeight},
 		{in: `"18446744073709551614"`, want: 18446744073709551614},
 		{in: `"18446744073709551615"`, wantErr: true},
 		{in: `"Proposed"`, wantErr: true},
@@ -398,7 +400,7 @@ func TestHeightJSON(t *testing.T) {
 		{in: `"x"`, wantErr: true},
 	}
 	for _, tt := range tests {
-		var h platform.Height
+		var h api.Height
 		err := json.Unmarshal([]byte(tt.in), &h)
 		if tt.wantErr {
 			require.Error(t, err, tt.in)
@@ -408,13 +410,13 @@ func TestHeightJSON(t *testing.T) {
 		require.Equal(t, tt.want, h, tt.in)
 		b, err := json.Marshal(h)
 		require.NoError(t, err)
-		var back platform.Height
+		var back api.Height
 		require.NoError(t, json.Unmarshal(b, &back))
 		require.Equal(t, h, back)
 	}
-	var h platform.Height = 7
+	var h api.Height = 7
 	require.NoError(t, json.Unmarshal([]byte(`null`), &h))
-	require.Equal(t, platform.Height(7), h)
+	require.Equal(t, api.Height(7), h)
 }
 
 // FuzzHeight checks that decoding a height never panics and that a decoded height encodes to a
@@ -424,13 +426,13 @@ func FuzzHeight(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var h platform.Height
+		var h api.Height
 		if err := json.Unmarshal(b, &h); err != nil {
 			return
 		}
 		enc, err := json.Marshal(h)
 		require.NoError(t, err)
-		var back platform.Height
+		var back api.Height
 		require.NoError(t, json.Unmarshal(enc, &back))
 		require.Equal(t, h, back)
 	})
@@ -442,7 +444,7 @@ func TestGetCurrentValidatorsL1Exact(t *testing.T) {
 	t.Parallel()
 	f := newL1Fixture(t)
 	owner := `{"locktime":"0","threshold":"1","addresses":["` + ewoqP + `"]}`
-	val := func(vid ids.ID, nodeID ids.NodeID, pop platform.ProofOfPossession, weight, balance string) string {
+	val := func(vid ids.ID, nodeID ids.NodeID, pop txs.ProofOfPossession, weight, balance string) string {
 		return `{"nodeID":"` + nodeID.String() + `","weight":"` + weight + `","startTime":"` + strconv.FormatUint(f.convTime, 10) +
 			`","validationID":"` + vid.String() + `","publicKey":"` + pkHex(pop.PublicKey) + `","remainingBalanceOwner":` + owner +
 			`,"deactivationOwner":` + owner + `,"minNonce":"0","balance":"` + balance + `"}`

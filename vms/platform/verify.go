@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -22,7 +23,7 @@ const (
 type rules struct {
 	networkID   uint32
 	avaxAssetID ids.ID
-	fees        FeeConfig
+	fees        txs.FeeConfig
 	// validatorFees is the L1 validators' continuous fee (§4.7).
 	validatorFees ValidatorFeeConfig
 	// primary is the Primary Network's validator, whose period bounds subnet validators'.
@@ -32,7 +33,7 @@ type rules struct {
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
 // give an error wrapping ErrUTXONotFound or ErrDoubleSpend) and the subnets it names.
 type utxoSource interface {
-	utxo(in *TransferableInput) (*UTXO, error)
+	utxo(in *txs.TransferableInput) (*txs.UTXO, error)
 	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)
 	// conversion returns the subnet's conversion to an L1; found is false for a subnet not
 	// converted.
@@ -48,8 +49,8 @@ type utxoSource interface {
 type effects struct {
 	txID     ids.ID
 	gas      uint64
-	consumed []*UTXO
-	produced []UTXO
+	consumed []*txs.UTXO
+	produced []txs.UTXO
 	// subnetOwner is the owner of the subnet the tx creates, or nil.
 	subnetOwner *secp256k1fx.OutputOwners
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
@@ -62,41 +63,41 @@ type effects struct {
 // syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
 // the P-Chain, well formed and sorted, with one credential per input plus one for its
 // authorization (§3.3, §4.2, §4.3).
-func (r *rules) syntactic(tx *Tx) error {
+func (r *rules) syntactic(tx *txs.Tx) error {
 	base := tx.Unsigned().Base()
 	auths := 0
 	switch u := tx.Unsigned().(type) {
-	case *BaseTx:
-	case *CreateSubnetTx:
+	case *txs.BaseTx:
+	case *txs.CreateSubnetTx:
 		if err := u.Owner.Verify(); err != nil {
 			return fmt.Errorf("subnet owner: %w", err)
 		}
-	case *CreateChainTx:
+	case *txs.CreateChainTx:
 		if err := verifyCreateChain(u); err != nil {
 			return err
 		}
 		auths = 1
-	case *AddSubnetValidatorTx:
+	case *txs.AddSubnetValidatorTx:
 		if err := verifyAddSubnetValidator(u); err != nil {
 			return err
 		}
 		auths = 1
-	case *ConvertSubnetToL1Tx:
+	case *txs.ConvertSubnetToL1Tx:
 		if err := verifyConvert(u); err != nil {
 			return err
 		}
 		auths = 1
-	case *IncreaseL1ValidatorBalanceTx:
+	case *txs.IncreaseL1ValidatorBalanceTx:
 		if u.Balance == 0 {
 			return ErrZeroBalance
 		}
-	case *DisableL1ValidatorTx:
+	case *txs.DisableL1ValidatorTx:
 		if err := u.DisableAuth.Verify(); err != nil {
 			return fmt.Errorf("disable authorization: %w", err)
 		}
 		auths = 1
 	default:
-		return fmt.Errorf("%w: %T", ErrUnsupportedTx, u)
+		return fmt.Errorf("%w: %T", txs.ErrUnsupportedTx, u)
 	}
 	switch {
 	case base.NetworkID != r.networkID:
@@ -142,7 +143,7 @@ func (r *rules) syntactic(tx *Tx) error {
 }
 
 // verifyCreateChain checks a CreateChainTx's own fields (§4.3).
-func verifyCreateChain(tx *CreateChainTx) error {
+func verifyCreateChain(tx *txs.CreateChainTx) error {
 	switch {
 	case tx.SubnetID == ids.Empty:
 		return ErrPrimaryNetwork
@@ -175,12 +176,12 @@ func verifyCreateChain(tx *CreateChainTx) error {
 //
 // Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
 // verifying a pending tx again does not recover its signatures a second time.
-func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
+func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
 	eff := &effects{
 		txID:     tx.ID(),
-		gas:      r.fees.Weights.Gas(Complexity(tx)),
-		consumed: make([]*UTXO, 0, len(base.Ins)),
+		gas:      r.fees.Weights.Gas(txs.Complexity(tx)),
+		consumed: make([]*txs.UTXO, 0, len(base.Ins)),
 	}
 	consumed := make(map[ids.ID]uint64, 1)
 	for i := range base.Ins {
@@ -200,22 +201,22 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 	// balances are the L1 validator balances the inputs pay besides the fee, refund what a
 	// DisableL1ValidatorTx gives back (§4.4).
 	var balances, refund uint64
-	var refundOwner *PChainOwner
+	var refundOwner *txs.PChainOwner
 	switch u := tx.Unsigned().(type) {
-	case *CreateSubnetTx:
+	case *txs.CreateSubnetTx:
 		eff.subnetOwner = &u.Owner
-	case *CreateChainTx:
+	case *txs.CreateChainTx:
 		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
-	case *AddSubnetValidatorTx:
+	case *txs.AddSubnetValidatorTx:
 		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
 		if err := r.verifySubnetValidatorWindow(&u.Validator, now); err != nil {
 			return nil, err
 		}
-	case *ConvertSubnetToL1Tx:
+	case *txs.ConvertSubnetToL1Tx:
 		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
 			return nil, err
 		}
@@ -233,7 +234,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 			return nil, err
 		}
 		eff.convertedSubnet, eff.conversion, eff.l1Validators, balances = u.SubnetID, conv, vals, total
-	case *IncreaseL1ValidatorBalanceTx:
+	case *txs.IncreaseL1ValidatorBalanceTx:
 		v, err := findL1Validator(src, u.ValidationID)
 		if err != nil {
 			return nil, err
@@ -249,7 +250,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 			return nil, err
 		}
 		eff.l1Validators, balances = []*l1Validator{&after}, u.Balance
-	case *DisableL1ValidatorTx:
+	case *txs.DisableL1ValidatorTx:
 		v, err := findL1Validator(src, u.ValidationID)
 		if err != nil {
 			return nil, err
@@ -286,7 +287,7 @@ func (r *rules) semantic(tx *Tx, src utxoSource, now, price, accrued uint64) (*e
 	eff.produced = tx.UTXOs()
 	if refund > 0 {
 		// The refund follows the tx's outputs (§4.4).
-		eff.produced = append(eff.produced, UTXO{
+		eff.produced = append(eff.produced, txs.UTXO{
 			TxID:        eff.txID,
 			OutputIndex: uint32(len(base.Outs)),
 			AssetID:     r.avaxAssetID,
@@ -344,7 +345,7 @@ func mulOverflow(a, b uint64) (uint64, bool) {
 }
 
 // verifySpend checks that in may spend ux with tx's credential cred (§3.3).
-func verifySpend(in *TransferableInput, ux *UTXO, tx *Tx, cred int, now uint64) error {
+func verifySpend(in *txs.TransferableInput, ux *txs.UTXO, tx *txs.Tx, cred int, now uint64) error {
 	if in.AssetID != ux.AssetID {
 		return ErrAssetIDMismatch
 	}
@@ -365,7 +366,7 @@ func verifySpend(in *TransferableInput, ux *UTXO, tx *Tx, cred int, now uint64) 
 // verifyAuth checks that tx's credential cred holds, for each of in's signature indices, the
 // signature over tx's unsigned hash of the owner's address at that index, and that the owner is
 // unlocked at now (§3.3).
-func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx *Tx, cred int, now uint64) error {
+func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx *txs.Tx, cred int, now uint64) error {
 	switch idx := in.SigIndices; {
 	case owner.Locktime > now:
 		return fmt.Errorf("%w: until %d", ErrTimelocked, owner.Locktime)
@@ -392,7 +393,7 @@ func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx *Tx, 
 }
 
 // outputSortKey returns the asset ID followed by the output's encoding (§3.3).
-func outputSortKey(out *TransferableOutput) []byte {
+func outputSortKey(out *txs.TransferableOutput) []byte {
 	p := codec.NewPacker(make([]byte, 0, 96))
 	out.Marshal(p)
 	b, _ := p.Bytes() // verified outputs always encode
@@ -400,7 +401,7 @@ func outputSortKey(out *TransferableOutput) []byte {
 }
 
 // compareInputs orders inputs by tx ID bytes, then output index (§3.3).
-func compareInputs(a, b *TransferableInput) int {
+func compareInputs(a, b *txs.TransferableInput) int {
 	if c := a.TxID.Compare(b.TxID); c != 0 {
 		return c
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -41,9 +42,9 @@ func newUnitVM(t *testing.T) (*platform.VM, *storage.DB, *genesis.Genesis) {
 }
 
 // withSig returns a tx with tx's unsigned bytes and one credential holding sig.
-func withSig(t *testing.T, tx *platform.Tx, sig secp256k1fx.Signature) *platform.Tx {
+func withSig(t *testing.T, tx *txs.Tx, sig secp256k1fx.Signature) *txs.Tx {
 	t.Helper()
-	forged, err := platform.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
+	forged, err := txs.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
 	require.NoError(t, err)
 	require.Equal(t, tx.UnsignedBytes(), forged.UnsignedBytes())
 	return forged
@@ -60,9 +61,9 @@ func TestForgedCredentials(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := platform.ParseGenesis(g.PGenesis)
+	pg, err := txs.ParseGenesis(g.PGenesis)
 	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u platform.GenesisUTXO) bool {
+	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
 		o, ok := u.Out.(*secp256k1fx.TransferOutput)
 		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
 	})
@@ -75,11 +76,11 @@ func TestForgedCredentials(t *testing.T) {
 	flipped := sig
 	flipped[40] ^= 1
 	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
-		func(s secp256k1fx.Signature) *platform.Tx { return withSig(t, good, s) },
+		func(s secp256k1fx.Signature) *txs.Tx { return withSig(t, good, s) },
 		sig, platform.ErrWrongSig, platform.ErrMutatedSig)
 	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
-		func(parent ids.ID, height, at uint64, tx *platform.Tx) ([]byte, error) {
-			blk, err := platform.NewStandardBlock(parent, height, at, []*platform.Tx{tx})
+		func(parent ids.ID, height, at uint64, tx *txs.Tx) ([]byte, error) {
+			blk, err := txs.NewStandardBlock(parent, height, at, []*txs.Tx{tx})
 			if err != nil {
 				return nil, err
 			}
@@ -88,7 +89,7 @@ func TestForgedCredentials(t *testing.T) {
 
 	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
 	// recovered again by the builder, not answered from memory: it is dropped.
-	change := good.UTXOs()[slices.IndexFunc(good.UTXOs(), func(u platform.UTXO) bool {
+	change := good.UTXOs()[slices.IndexFunc(good.UTXOs(), func(u txs.UTXO) bool {
 		return u.Out.(*secp256k1fx.TransferOutput).Addrs[0] == ewoq
 	})]
 	next := sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey)

@@ -17,10 +17,8 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 )
-
-// chainAlias is the P-Chain's primary alias, which its API addresses start with (§2.4).
-const chainAlias = "P"
 
 // MaxFutureBlockTime is how far ahead of the node's clock a block's time may be: the reference's
 // sync bound (reference/platform-exchange.md §4.1).
@@ -46,7 +44,7 @@ type Factory struct {
 	// NodeID is this node's ID, the Primary Network's only validator.
 	NodeID ids.NodeID
 	// Signer is this node's BLS public key and proof of possession; nil reports no signer.
-	Signer *ProofOfPossession
+	Signer *txs.ProofOfPossession
 	// Weight is this node's Primary Network weight in nAVAX (the node passes
 	// config.LocalGenesisStake).
 	Weight uint64
@@ -54,7 +52,7 @@ type Factory struct {
 	// leaves: there is no reward process yet). Zero means DefaultStakeDuration.
 	StakeDuration time.Duration
 	// Fees is the dynamic fee configuration (§4.8). The zero value means LocalFeeConfig.
-	Fees FeeConfig
+	Fees txs.FeeConfig
 	// ValidatorFees is the L1 validators' continuous fee configuration (§4.7). The zero value
 	// means LocalValidatorFeeConfig.
 	ValidatorFees ValidatorFeeConfig
@@ -81,7 +79,7 @@ func (f Factory) New(ctx context.Context, c chains.Context) (chains.VM, error) {
 // primaryValidator is this node as the Primary Network's validator.
 type primaryValidator struct {
 	nodeID     ids.NodeID
-	signer     *ProofOfPossession
+	signer     *txs.ProofOfPossession
 	weight     uint64
 	start, end uint64
 }
@@ -96,7 +94,7 @@ type VM struct {
 	log       *slog.Logger
 	clock     clock.Clock
 	state     *state
-	genesis   *ApricotCommitBlock
+	genesis   *txs.ApricotCommitBlock
 	validator primaryValidator
 	aliases   AliasLookup
 	work      chan struct{}
@@ -106,6 +104,11 @@ type VM struct {
 	// validator txs, committed at height 0 (§4.6).
 	initialSupply uint64
 	stakerTxIDs   []ids.ID
+	// accepted is state read live (storage.View.Live), without the published snapshot's
+	// reference count: for building, verifying and accepting blocks only, which run on the
+	// pipeline goroutine, the one goroutine that commits to this key space, so all it can see is
+	// durable. Whatever the API answers is read through state.
+	accepted *state
 
 	rngMu sync.Mutex // guards rng
 	rng   *rand.Rand
@@ -115,7 +118,7 @@ type VM struct {
 	last *chainBlock
 	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
-	pool     *mempool.Pool[*Tx, *effects]
+	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
@@ -135,13 +138,13 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if c.DB == nil || c.Log == nil || c.Clock == nil {
 		return nil, errors.New("platform: chains.Context needs DB, Log and Clock")
 	}
-	g, err := ParseGenesis(c.Genesis)
+	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
 		return nil, fmt.Errorf("parse P-Chain genesis: %w", err)
 	}
 	fees := f.Fees
-	if fees == (FeeConfig{}) {
-		fees = LocalFeeConfig
+	if fees == (txs.FeeConfig{}) {
+		fees = txs.LocalFeeConfig
 	}
 	vfees := f.ValidatorFees
 	if vfees == (ValidatorFeeConfig{}) {
@@ -181,7 +184,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		log:     c.Log,
 		clock:   c.Clock,
 		state:   &state{db: c.DB},
-		genesis: NewGenesisBlock(c.Genesis),
+		genesis: txs.NewGenesisBlock(c.Genesis),
 		validator: primaryValidator{
 			nodeID: f.NodeID,
 			signer: f.Signer,
@@ -197,8 +200,9 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		rng:           rand.New(src),
 	}
 	vm.rules.primary = vm.validator
+	vm.accepted = &state{db: c.DB.Live()}
 	vm.poolView = newOverlay(vm.state)
-	vm.pool = mempool.New[*Tx](vm.poolView)
+	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
 	}
@@ -211,7 +215,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 }
 
 // loadOrInit reads the last accepted block, or writes the genesis when there is none.
-func (vm *VM) loadOrInit(g *Genesis) error {
+func (vm *VM) loadOrInit(g *txs.Genesis) error {
 	rec, found, err := vm.state.lastAccepted()
 	if err != nil {
 		return fmt.Errorf("read last accepted block: %w", err)
@@ -225,8 +229,8 @@ func (vm *VM) loadOrInit(g *Genesis) error {
 				return fmt.Errorf("write genesis: %w", err)
 			}
 		}
-		for _, txs := range [][]*Tx{g.Validators, g.Chains} {
-			for _, tx := range txs {
+		for _, list := range [][]*txs.Tx{g.Validators, g.Chains} {
+			for _, tx := range list {
 				if err := w.putTx(tx); err != nil {
 					return fmt.Errorf("write genesis: %w", err)
 				}
@@ -293,7 +297,7 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 
 // ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
-	blk, err := ParseBlock(b)
+	blk, err := txs.ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
 	}
@@ -307,9 +311,9 @@ func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
 
 // verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
-// (the block's txs so far, recorded here), syntactic and semantic checks, and not in txs
+// (the block's txs so far, recorded here), syntactic and semantic checks, and not in known
 // already (committed, or in a processing ancestor).
-func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -322,7 +326,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now, price, accrue
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	committed, err := txs.hasTx(tx.ID())
+	committed, err := known.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -335,7 +339,7 @@ func (vm *VM) verifyTx(tx *Tx, src utxoSource, txs chainView, now, price, accrue
 // IssueTx verifies tx against the accepted state advanced to the node's clock and the pending
 // txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
 // pending or committed already, too large, invalid, or conflicts with a pending tx.
-func (vm *VM) IssueTx(tx *Tx) error {
+func (vm *VM) IssueTx(tx *txs.Tx) error {
 	if tx.Size() > MaxTxSize {
 		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
 	}
@@ -346,7 +350,7 @@ func (vm *VM) IssueTx(tx *Tx) error {
 	return nil
 }
 
-func (vm *VM) issue(tx *Tx) error {
+func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.pool.Has(tx.ID()) {
@@ -388,7 +392,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
 	parent, view, ok := vm.parentLocked(vm.proc.preferred)
 	if !ok { // the preferred block was accepted since
-		parent, view = vm.last, vm.state
+		parent, view = vm.last, vm.accepted
 	}
 	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
@@ -406,14 +410,14 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
-		txs  []*Tx
-		effs []*effects
-		size int
-		gas  uint64
-		drop = make(map[ids.ID]struct{})
+		picked []*txs.Tx
+		effs   []*effects
+		size   int
+		gas    uint64
+		drop   = make(map[ids.ID]struct{})
 	)
 	for tx := range vm.pool.Txs() {
-		if len(txs) > 0 && size+tx.Size() > targetBlockSize {
+		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
 		if pview.inProcessing(tx.ID()) {
@@ -429,7 +433,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 			break
 		}
 		ov.Apply(eff)
-		txs = append(txs, tx)
+		picked = append(picked, tx)
 		effs = append(effs, eff)
 		size += tx.Size()
 		gas += eff.gas
@@ -437,11 +441,11 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.pool.Remove(drop)
 	vm.mu.Unlock()
 	// A block without txs is built only to deactivate the validators that ran out (§4.7).
-	if len(txs) == 0 && len(evicted) == 0 {
+	if len(picked) == 0 && len(evicted) == 0 {
 		return nil, chains.ErrNoWork
 	}
 	after, _ := fees.consume(gas)
-	blk, err := NewStandardBlock(parent.ID(), parent.Height()+1, t, txs)
+	blk, err := txs.NewStandardBlock(parent.ID(), parent.Height()+1, t, picked)
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
@@ -597,7 +601,7 @@ func (vm *VM) Close() error {
 // goroutine only, and is immutable once accepted.
 type chainBlock struct {
 	vm  *VM
-	blk Block
+	blk txs.Block
 	// effs are the effects of the block's txs, in order, and fees the fee state after the block,
 	// once verified against the last accepted block verifiedOn (the builder verifies the blocks
 	// it builds). For an accepted block loaded from the state only fees is set, and only for the
@@ -628,7 +632,7 @@ func (b *chainBlock) Height() uint64 { return b.blk.Height() }
 // Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
 // the genesis time.
 func (b *chainBlock) Timestamp() time.Time {
-	if sb, ok := b.blk.(*StandardBlock); ok {
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
 		return time.Unix(int64(sb.Time()), 0).UTC()
 	}
 	return time.Unix(int64(b.vm.validator.start), 0).UTC()
@@ -647,9 +651,9 @@ func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 // fit the capacity (§4.8).
 func (b *chainBlock) Verify(ctx context.Context) error {
 	vm := b.vm
-	sb, ok := b.blk.(*StandardBlock)
+	sb, ok := b.blk.(*txs.StandardBlock)
 	if !ok {
-		return fmt.Errorf("%w: %T", ErrWrongBlockType, b.blk)
+		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, b.blk)
 	}
 	parent, view, ok := vm.parent(sb.Parent())
 	if !ok {
@@ -719,14 +723,14 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch), s: b.vm.state, written: make(map[ids.ID]*l1Validator), height: b.Height()}
+	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
 		if err := w.putL1Validator(v); err != nil {
 			return err
 		}
 	}
 	created := make(map[ids.ID]struct{})
-	var order []*UTXO
+	var order []*txs.UTXO
 	for i, tx := range b.blk.Txs() {
 		if err := w.putTx(tx); err != nil {
 			return err

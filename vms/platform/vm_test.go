@@ -20,6 +20,8 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/platform/api"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -48,7 +50,7 @@ var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
 // thisNode is the validator the tests' factory names.
 var thisNode = platform.Factory{
 	NodeID: ids.NodeID{7, 7, 7},
-	Signer: &platform.ProofOfPossession{PublicKey: [48]byte{1}, Signature: [96]byte{2}},
+	Signer: &txs.ProofOfPossession{PublicKey: [48]byte{1}, Signature: [96]byte{2}},
 	Weight: 10_000_000_000_000_000,
 }
 
@@ -93,13 +95,13 @@ func (n *node) issueBytes(b []byte) ids.ID {
 	return txID
 }
 
-func (n *node) issue(tx *platform.Tx) {
+func (n *node) issue(tx *txs.Tx) {
 	n.t.Helper()
 	require.Equal(n.t, tx.ID(), n.issueBytes(tx.Bytes()))
 }
 
 // issueError issues tx and returns the error message.
-func (n *node) issueError(tx *platform.Tx) string {
+func (n *node) issueError(tx *txs.Tx) string {
 	n.t.Helper()
 	return n.IssueError(tx.Bytes())
 }
@@ -119,9 +121,9 @@ func (n *node) balance(addr string) uint64 {
 }
 
 // utxos returns the UTXOs addr owns, parsed.
-func (n *node) utxos(addr string) []*platform.UTXO {
+func (n *node) utxos(addr string) []*txs.UTXO {
 	n.t.Helper()
-	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), platform.ParseUTXO)
+	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), txs.ParseUTXO)
 }
 
 func vector(t *testing.T, name string) map[string]json.RawMessage {
@@ -162,9 +164,9 @@ func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
 }
 
 // sign signs unsigned with one credential per key, each holding that key's signature (§3.2).
-func sign(t testing.TB, unsigned platform.UnsignedTx, keys ...*ecdsa.PrivateKey) *platform.Tx {
+func sign(t testing.TB, unsigned txs.UnsignedTx, keys ...*ecdsa.PrivateKey) *txs.Tx {
 	t.Helper()
-	b, err := platform.UnsignedBytes(unsigned)
+	b, err := txs.UnsignedBytes(unsigned)
 	require.NoError(t, err)
 	h := sha256.Sum256(b)
 	creds := make([]secp256k1fx.Credential, len(keys))
@@ -173,7 +175,7 @@ func sign(t testing.TB, unsigned platform.UnsignedTx, keys ...*ecdsa.PrivateKey)
 		require.NoError(t, err)
 		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
 	}
-	tx, err := platform.NewTx(unsigned, creds)
+	tx, err := txs.NewTx(unsigned, creds)
 	require.NoError(t, err)
 	return tx
 }
@@ -182,25 +184,25 @@ func owner(to ids.ShortID) secp256k1fx.OutputOwners {
 	return secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}}
 }
 
-func out(asset ids.ID, amount uint64, to ids.ShortID) platform.TransferableOutput {
-	return platform.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owner(to)}}
+func out(asset ids.ID, amount uint64, to ids.ShortID) txs.TransferableOutput {
+	return txs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owner(to)}}
 }
 
-func amountOf(ux *platform.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
+func amountOf(ux *txs.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
 
-func in(ux *platform.UTXO) platform.TransferableInput {
-	return platform.TransferableInput{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
+func in(ux *txs.UTXO) txs.TransferableInput {
+	return txs.TransferableInput{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
 		In: &secp256k1fx.TransferInput{Amount: amountOf(ux), Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
 }
 
 // baseTx spends ux, sends amount to `to` and the rest, less burn, back to change; outputs sorted
 // by amount (§3.3: one-address TransferOutputs of one asset sort by amount first).
-func (n *node) baseTx(ux *platform.UTXO, amount uint64, to, change ids.ShortID) platform.BaseTx {
-	outs := []platform.TransferableOutput{out(ux.AssetID, amountOf(ux)-amount-burn, change)}
+func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.BaseTx {
+	outs := []txs.TransferableOutput{out(ux.AssetID, amountOf(ux)-amount-burn, change)}
 	if amount > 0 {
 		outs = append(outs, out(ux.AssetID, amount, to))
 	}
-	slices.SortFunc(outs, func(a, b platform.TransferableOutput) int {
+	slices.SortFunc(outs, func(a, b txs.TransferableOutput) int {
 		x, y := a.Out.(*secp256k1fx.TransferOutput).Amount, b.Out.(*secp256k1fx.TransferOutput).Amount
 		switch {
 		case x < y:
@@ -210,15 +212,15 @@ func (n *node) baseTx(ux *platform.UTXO, amount uint64, to, change ids.ShortID) 
 		}
 		return 0
 	})
-	return platform.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []platform.TransferableInput{in(ux)}}
+	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{in(ux)}}
 }
 
 // largest returns the largest UTXO addr owns.
-func (n *node) largest(addr string) *platform.UTXO {
+func (n *node) largest(addr string) *txs.UTXO {
 	n.t.Helper()
 	us := n.utxos(addr)
 	require.NotEmpty(n.t, us)
-	return slices.MaxFunc(us, func(a, b *platform.UTXO) int {
+	return slices.MaxFunc(us, func(a, b *txs.UTXO) int {
 		switch x, y := amountOf(a), amountOf(b); {
 		case x < y:
 			return -1
@@ -324,16 +326,16 @@ func TestVectorSequence(t *testing.T) {
 		`"managerChainID":"11111111111111111111111111111111LpoYY","managerAddress":null}`,
 		n.RawResult("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`))
 	require.Equal(t, `{"status":"Created"}`, n.RawResult("getBlockchainStatus", `{"blockchainID":"`+chainID.String()+`"}`))
-	var chainsReply platform.GetBlockchainsReply
+	var chainsReply api.GetBlockchainsReply
 	n.Result("getBlockchains", `{}`, &chainsReply)
 	require.Len(t, chainsReply.Blockchains, 3)
-	require.Equal(t, platform.APIBlockchain{ID: chainID, Name: "testchain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")}, chainsReply.Blockchains[0])
+	require.Equal(t, api.APIBlockchain{ID: chainID, Name: "testchain", SubnetID: subnetID, VMID: ids.FromName("subnetevm")}, chainsReply.Blockchains[0])
 
 	// The blocks are a second apart: each refills the capacity to the maximum and drains the
 	// excess (50,000 a second) before consuming its own gas, the vectors' (§4.8).
-	var fs platform.GetFeeStateReply
+	var fs api.GetFeeStateReply
 	n.Result("getFeeState", `{}`, &fs)
-	require.Equal(t, platform.GetFeeStateReply{Capacity: 1_000_000 - 9246, Excess: 9246, Price: 1,
+	require.Equal(t, api.GetFeeStateReply{Capacity: 1_000_000 - 9246, Excess: 9246, Price: 1,
 		Timestamp: vectorTime.Add(3 * time.Second).UTC().Format(time.RFC3339)}, fs)
 	require.Len(t, n.Index.Blocks(), 3)
 }
@@ -362,13 +364,13 @@ func TestLifecycle(t *testing.T) {
 	// vmRQ creates a subnet it owns.
 	vux := n.largest(vmrqP)
 	csBase := n.baseTx(vux, 0, vmrqAddr, vmrqAddr)
-	cs := &platform.CreateSubnetTx{BaseTx: csBase, Owner: owner(vmrqAddr)}
+	cs := &txs.CreateSubnetTx{BaseTx: csBase, Owner: owner(vmrqAddr)}
 	createSubnet := sign(t, cs, vmrq)
 	n.issue(createSubnet)
 	subnetID := createSubnet.ID()
 
-	ccTx := func(ux *platform.UTXO, name string) *platform.CreateChainTx {
-		return &platform.CreateChainTx{
+	ccTx := func(ux *txs.UTXO, name string) *txs.CreateChainTx {
+		return &txs.CreateChainTx{
 			BaseTx:      n.baseTx(ux, 0, ewoqAddr, ewoqAddr),
 			SubnetID:    subnetID,
 			ChainName:   name,
@@ -382,26 +384,26 @@ func TestLifecycle(t *testing.T) {
 	ewoqUTXOs := n.utxos(ewoqP)
 	rejected := []struct {
 		name string
-		tx   *platform.Tx
+		tx   *txs.Tx
 		want error
 	}{
 		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), platform.ErrWrongSig},
 		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), platform.ErrUTXONotFound},
-		{"missing fee", sign(t, &platform.BaseTx{NetworkID: genesis.LocalNetworkID,
-			Outs: []platform.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
-			Ins:  []platform.TransferableInput{in(n.largest(ewoqP))}}, ewoq), platform.ErrInsufficientFunds},
+		{"missing fee", sign(t, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
+			Outs: []txs.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
+			Ins:  []txs.TransferableInput{in(n.largest(ewoqP))}}, ewoq), platform.ErrInsufficientFunds},
 		{"wrong subnet owner", sign(t, ccTx(n.largest(ewoqP), "wrong"), ewoq, ewoq), platform.ErrUnauthorizedSubnetModification},
-		{"unknown subnet", sign(t, func() *platform.CreateChainTx {
+		{"unknown subnet", sign(t, func() *txs.CreateChainTx {
 			cc := ccTx(n.largest(ewoqP), "nosubnet")
 			cc.SubnetID = ids.ID{9}
 			return cc
 		}(), ewoq, vmrq), platform.ErrSubnetNotFound},
-		{"memo", sign(t, func() *platform.BaseTx {
+		{"memo", sign(t, func() *txs.BaseTx {
 			b := n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)
 			b.Memo = []byte{1}
 			return &b
 		}(), ewoq), platform.ErrMemoNotEmpty},
-		{"wrong network", sign(t, func() *platform.BaseTx {
+		{"wrong network", sign(t, func() *txs.BaseTx {
 			b := n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)
 			b.NetworkID = 1
 			return &b
@@ -412,7 +414,7 @@ func TestLifecycle(t *testing.T) {
 		msg := n.issueError(tt.tx)
 		require.True(t, strings.HasPrefix(msg, "couldn't issue tx: failed verification: "), "%s: %s", tt.name, msg)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
-		var st platform.GetTxStatusReply
+		var st api.GetTxStatusReply
 		n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 		require.Equal(t, "Unknown", st.Status, tt.name)
 	}
@@ -435,7 +437,7 @@ func TestLifecycle(t *testing.T) {
 	// The chain time follows the clock, never backwards.
 	clk.Advance(time.Minute)
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), ewoq))
-	var ts platform.GetTimestampReply
+	var ts api.GetTimestampReply
 	n.Result("getTimestamp", `{}`, &ts)
 	require.Equal(t, clk.Now().UTC().Format(time.RFC3339), ts.Timestamp)
 
@@ -449,21 +451,21 @@ func TestLifecycle(t *testing.T) {
 	require.Equal(t, chainsBefore, n.RawResult("getBlockchains", `{}`))
 	require.Equal(t, utxosBefore, n.utxos(ewoqP))
 	require.Equal(t, uint64(5_000_000_000-burn+1), n.balance(vmrqP))
-	var subnet platform.GetSubnetReply
+	var subnet api.GetSubnetReply
 	n.Result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
 	require.Equal(t, []string{vmrqP}, subnet.ControlKeys)
 	// And it keeps building on what it has.
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 2, vmrqAddr, ewoqAddr)), ewoq))
-	var blk platform.GetBlockReply
+	var blk api.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"`+n.Height()+`","encoding":"hexnc"}`, &blk)
 	var hexBlk string
 	require.NoError(t, json.Unmarshal(blk.Block, &hexBlk))
 	raw, err := ids.HexNC.Decode(hexBlk)
 	require.NoError(t, err)
-	parsed, err := platform.ParseBlock(raw)
+	parsed, err := txs.ParseBlock(raw)
 	require.NoError(t, err)
 	require.Len(t, parsed.Txs(), 1)
-	require.GreaterOrEqual(t, parsed.(*platform.StandardBlock).Time(), uint64(clk.Now().Unix()))
+	require.GreaterOrEqual(t, parsed.(*txs.StandardBlock).Time(), uint64(clk.Now().Unix()))
 }
 
 func ptr[T any](v T) *T { return &v }

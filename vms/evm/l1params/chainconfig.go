@@ -105,8 +105,9 @@ func EthChainConfig(id *big.Int, shanghai, cancun *uint64) *params.ChainConfig {
 	}
 }
 
-// blockForkKeys are the Ethereum block forks the pipeline sets to 0 (l1-evm.md §4.3 step 6).
-var blockForkKeys = [...]string{
+// BlockForkKeys are the Ethereum block forks the pipeline sets to 0 (l1-evm.md §4.3 step 6),
+// as the C-Chain has them too.
+var BlockForkKeys = [...]string{
 	"homesteadBlock", "eip150Block", "eip155Block", "eip158Block", "byzantiumBlock",
 	"constantinopleBlock", "petersburgBlock", "istanbulBlock", "muirGlacierBlock", "berlinBlock",
 	"londonBlock",
@@ -128,7 +129,7 @@ func (c *ChainConfig) MarshalJSON() ([]byte, error) {
 	if err := put("chainId", c.ChainID); err != nil {
 		return nil, err
 	}
-	for _, k := range blockForkKeys {
+	for _, k := range BlockForkKeys {
 		m[k] = json.RawMessage("0")
 	}
 	if err := put("eip150Hash", c.EIP150Hash); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -80,10 +80,7 @@ type Client struct {
 func (c *Client) Call(method, params string) string {
 	c.TB.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + c.Namespace + `.` + method + `","params":` + params + `}`
-	resp, err := http.Post(c.URL, "application/json", strings.NewReader(body))
-	require.NoError(c.TB, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	_, b, err := jsonrpc.NewClient(c.URL, nil).Post(c.TB.Context(), "", []byte(body))
 	require.NoError(c.TB, err)
 	return strings.TrimSuffix(string(b), "\n")
 }

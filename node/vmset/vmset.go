@@ -1,0 +1,54 @@
+// Package vmset lists the VMs the cornice binary links, configured for a node's config: the one
+// node.VMs that `cornice run`, the integration tests and the benches hand to node.New, so that
+// each runs the node a user runs.
+//
+// It sits beside package node rather than in it because node links no go-ethereum VM
+// (docs/decisions.md): node's tests link the reference node's Go clients, whose C secp256k1
+// symbols clash with go-ethereum's. Whatever imports vmset links go-ethereum.
+//
+// For returns a new map on every call; the caller owns it and may replace an entry (a bench
+// swapping the C-Chain's fee config, a test wrapping a factory).
+package vmset
+
+import (
+	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/vms/evm"
+	"github.com/cornice-node/cornice/vms/exchange"
+)
+
+// For returns the VMs the binary runs, configured for cfg's network: the X-Chain's AVM, the
+// C-Chain's EVM and the Subnet-EVM VM of L1 chains (issue #6 §1), whose fee config, precompiles
+// and upgrades come from each chain's genesis and upgrade file. The P-Chain is built into node.
+func For(cfg config.Config) node.VMs {
+	fees := config.TxFeesFor(cfg.NetworkID, cfg.TxFee, cfg.CreateAssetTxFee)
+	evmCfg := evm.Config{LogsBlockRangeCap: logsBlockRangeCap(cfg.EVMLogsBlockRangeCap)}
+	return node.VMs{
+		genesis.AVMID: exchange.Factory{
+			CortinaTime:      cfg.Upgrades.CortinaTime,
+			StopVertexID:     cfg.Upgrades.CortinaXChainStopVertexID,
+			TxFee:            fees.TxFee,
+			CreateAssetTxFee: fees.CreateAssetTxFee,
+		},
+		// The C-Chain: ACP-176 from the schedule's Fortuna on, its times in eth_getChainConfig.
+		genesis.EVMID:    evm.Factory{Config: cChainConfig(evmCfg, cfg.Upgrades)},
+		node.SubnetEVMID: evm.L1Factory{Config: evmCfg},
+	}
+}
+
+// cChainConfig is c with the C-Chain's upgrade schedule u (an L1 takes its own from its genesis).
+func cChainConfig(c evm.Config, u config.Upgrades) evm.Config {
+	c.Upgrades = &u
+	return c
+}
+
+// logsBlockRangeCap turns --evm-logs-block-range-cap into evm.Config's field: 0 means no cap,
+// which evm.Config spells as a negative value (its zero means the default); so does a cap beyond
+// any chain's height.
+func logsBlockRangeCap(n uint64) int {
+	if n > 0 && n < 1<<31 {
+		return int(n)
+	}
+	return -1
+}

@@ -1,0 +1,41 @@
+package txs
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
+)
+
+// BaseTx moves funds (type ID 0). Its fields start every other tx kind (§6.2).
+type BaseTx struct {
+	NetworkID uint32
+	// BlockchainID is the X-Chain's ID; it is empty in the genesis asset.
+	BlockchainID ids.ID
+	Outs         []TransferableOutput
+	Ins          []TransferableInput
+	// Memo is at most 256 bytes (checked by the chain, §6.2).
+	Memo []byte
+}
+
+// Base returns tx itself; the kinds that embed BaseTx inherit it.
+func (tx *BaseTx) Base() *BaseTx { return tx }
+
+func (*BaseTx) isUnsignedTx() {}
+
+// Marshal writes network ID, blockchain ID, outputs, inputs and memo.
+func (tx *BaseTx) Marshal(p *codec.Packer) {
+	p.Uint32(tx.NetworkID)
+	p.ID(tx.BlockchainID)
+	union.WriteList(p, tx.Outs)
+	union.WriteList(p, tx.Ins)
+	p.VarBytes(tx.Memo)
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (tx *BaseTx) Unmarshal(u *codec.Unpacker) {
+	tx.NetworkID = u.Uint32()
+	tx.BlockchainID = u.ID()
+	tx.Outs = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
+	tx.Ins = union.ReadList[TransferableInput](u, minTransferableInputSize)
+	tx.Memo = u.VarBytes()
+}

@@ -1,0 +1,260 @@
+package txs
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// The JSON forms of txs and blocks that avm.getTx and avm.getBlock return with the json
+// encoding, key for key as the reference node writes them (reference/platform-exchange.md §6.5,
+// the avm.getTx(json) vectors): numbers are plain JSON numbers, IDs CB58, byte strings "0x" + hex
+// without checksum, addresses `X-<hrp>1…`, and every output and input carries the secp256k1fx ID.
+
+// secp256k1fxID is the ID of the only feature extension this VM runs (§2.3).
+var secp256k1fxID = ids.FromName("secp256k1fx")
+
+type txJSON struct {
+	UnsignedTx  any              `json:"unsignedTx"`
+	Credentials []credentialJSON `json:"credentials"`
+	ID          ids.ID           `json:"id"`
+}
+
+type baseTxJSON struct {
+	NetworkID    uint32                   `json:"networkID"`
+	BlockchainID ids.ID                   `json:"blockchainID"`
+	Outputs      []transferableOutputJSON `json:"outputs"`
+	Inputs       []transferableInputJSON  `json:"inputs"`
+	Memo         string                   `json:"memo"`
+}
+
+type createAssetTxJSON struct {
+	baseTxJSON
+	Name          string             `json:"name"`
+	Symbol        string             `json:"symbol"`
+	Denomination  uint8              `json:"denomination"`
+	InitialStates []initialStateJSON `json:"initialStates"`
+}
+
+type transferableOutputJSON struct {
+	AssetID ids.ID `json:"assetID"`
+	FxID    ids.ID `json:"fxID"`
+	Output  any    `json:"output"`
+}
+
+// transferOutputJSON and mintOutputJSON have their keys in alphabetical order: the reference
+// marshals OutputOwners through a map (§6.5).
+type transferOutputJSON struct {
+	Addresses []string `json:"addresses"`
+	Amount    uint64   `json:"amount"`
+	Locktime  uint64   `json:"locktime"`
+	Threshold uint32   `json:"threshold"`
+}
+
+type mintOutputJSON struct {
+	Addresses []string `json:"addresses"`
+	Locktime  uint64   `json:"locktime"`
+	Threshold uint32   `json:"threshold"`
+}
+
+type transferableInputJSON struct {
+	TxID        ids.ID    `json:"txID"`
+	OutputIndex uint32    `json:"outputIndex"`
+	AssetID     ids.ID    `json:"assetID"`
+	FxID        ids.ID    `json:"fxID"`
+	Input       inputJSON `json:"input"`
+}
+
+type inputJSON struct {
+	Amount           uint64   `json:"amount"`
+	SignatureIndices []uint32 `json:"signatureIndices"`
+}
+
+type initialStateJSON struct {
+	FxIndex uint32 `json:"fxIndex"`
+	FxID    ids.ID `json:"fxID"`
+	Outputs []any  `json:"outputs"`
+}
+
+type credentialJSON struct {
+	FxID       ids.ID         `json:"fxID"`
+	Credential signaturesJSON `json:"credential"`
+}
+
+type signaturesJSON struct {
+	Signatures []string `json:"signatures"`
+}
+
+type blockJSON struct {
+	ParentID   ids.ID   `json:"parentID"`
+	Height     uint64   `json:"height"`
+	Time       uint64   `json:"time"`
+	MerkleRoot ids.ID   `json:"merkleRoot"`
+	Txs        []txJSON `json:"txs"`
+	ID         ids.ID   `json:"id"`
+}
+
+// jsonFormatter renders txs and blocks with the addresses of one chain and network.
+type jsonFormatter struct {
+	alias, hrp string
+}
+
+// TxJSON returns the JSON form of tx that avm.getTx gives, with addresses formatted as
+// `<alias>-<hrp>1…` (alias "X" on the X-Chain).
+func TxJSON(tx *Tx, alias, hrp string) ([]byte, error) {
+	v, err := jsonFormatter{alias: alias, hrp: hrp}.tx(tx)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// BlockJSON returns the JSON form of blk that avm.getBlock gives.
+func BlockJSON(blk *StandardBlock, alias, hrp string) ([]byte, error) {
+	v, err := jsonFormatter{alias: alias, hrp: hrp}.block(blk)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+func (f jsonFormatter) block(blk *StandardBlock) (*blockJSON, error) {
+	out := &blockJSON{
+		ParentID:   blk.Parent(),
+		Height:     blk.Height(),
+		Time:       blk.Time(),
+		MerkleRoot: blk.MerkleRoot(),
+		ID:         blk.ID(),
+	}
+	// The genesis block has no txs: null, as in the reference.
+	if txs := blk.Txs(); len(txs) > 0 {
+		out.Txs = make([]txJSON, len(txs))
+		for i, tx := range txs {
+			v, err := f.tx(tx)
+			if err != nil {
+				return nil, err
+			}
+			out.Txs[i] = *v
+		}
+	}
+	return out, nil
+}
+
+func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
+	out := &txJSON{ID: tx.ID()}
+	switch unsigned := tx.Unsigned().(type) {
+	case *BaseTx:
+		base, err := f.base(unsigned)
+		if err != nil {
+			return nil, err
+		}
+		out.UnsignedTx = base
+	case *CreateAssetTx:
+		base, err := f.base(&unsigned.BaseTx)
+		if err != nil {
+			return nil, err
+		}
+		ca := &createAssetTxJSON{
+			baseTxJSON:    *base,
+			Name:          unsigned.Name,
+			Symbol:        unsigned.Symbol,
+			Denomination:  unsigned.Denomination,
+			InitialStates: make([]initialStateJSON, len(unsigned.States)),
+		}
+		for i := range unsigned.States {
+			st := &unsigned.States[i]
+			js := initialStateJSON{FxIndex: st.FxIndex, FxID: secp256k1fxID, Outputs: make([]any, len(st.Outs))}
+			for j, o := range st.Outs {
+				if js.Outputs[j], err = f.output(o); err != nil {
+					return nil, err
+				}
+			}
+			ca.InitialStates[i] = js
+		}
+		out.UnsignedTx = ca
+	default:
+		return nil, fmt.Errorf("%w: %T", ErrUnsupportedTx, unsigned)
+	}
+	// A tx without credentials (a genesis asset) shows null, as in the reference.
+	if creds := tx.Creds(); len(creds) > 0 {
+		out.Credentials = make([]credentialJSON, len(creds))
+		for i := range creds {
+			out.Credentials[i] = credentialJSON{FxID: secp256k1fxID, Credential: signaturesJSON{Signatures: signatures(creds[i].Sigs)}}
+		}
+	}
+	return out, nil
+}
+
+func signatures(sigs []secp256k1fx.Signature) []string {
+	out := make([]string, len(sigs))
+	for i := range sigs {
+		out[i] = "0x" + hex.EncodeToString(sigs[i][:])
+	}
+	return out
+}
+
+func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
+	out := &baseTxJSON{
+		NetworkID:    tx.NetworkID,
+		BlockchainID: tx.BlockchainID,
+		Outputs:      make([]transferableOutputJSON, len(tx.Outs)),
+		Inputs:       make([]transferableInputJSON, len(tx.Ins)),
+		Memo:         "0x" + hex.EncodeToString(tx.Memo),
+	}
+	for i := range tx.Outs {
+		o, err := f.output(tx.Outs[i].Out)
+		if err != nil {
+			return nil, err
+		}
+		out.Outputs[i] = transferableOutputJSON{AssetID: tx.Outs[i].AssetID, FxID: secp256k1fxID, Output: o}
+	}
+	for i := range tx.Ins {
+		in := &tx.Ins[i]
+		idx := in.In.SigIndices
+		if idx == nil {
+			idx = []uint32{}
+		}
+		out.Inputs[i] = transferableInputJSON{
+			TxID:        in.TxID,
+			OutputIndex: in.OutputIndex,
+			AssetID:     in.AssetID,
+			FxID:        secp256k1fxID,
+			Input:       inputJSON{Amount: in.In.Amount, SignatureIndices: idx},
+		}
+	}
+	return out, nil
+}
+
+func (f jsonFormatter) output(o Output) (any, error) {
+	switch o := o.(type) {
+	case *secp256k1fx.TransferOutput:
+		addrs, err := f.addresses(o.Addrs)
+		if err != nil {
+			return nil, err
+		}
+		return &transferOutputJSON{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+	case *secp256k1fx.MintOutput:
+		addrs, err := f.addresses(o.Addrs)
+		if err != nil {
+			return nil, err
+		}
+		return &mintOutputJSON{Addresses: addrs, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+	}
+	return nil, fmt.Errorf("%w: output %T", ErrUnsupportedTx, o)
+}
+
+func (f jsonFormatter) addresses(addrs []ids.ShortID) ([]string, error) {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		s, err := address.Format(f.alias, f.hrp, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}

@@ -1,0 +1,119 @@
+package txs
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/signed"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// UnsignedTx is the body of an X-Chain tx, one of the kinds of this package (BaseTx,
+// CreateAssetTx, OperationTx, ImportTx, ExportTx). The set is closed.
+type UnsignedTx interface {
+	// Marshal writes the tx's fields, without its type ID.
+	Marshal(p *codec.Packer)
+	// Unmarshal reads the fields written by Marshal.
+	Unmarshal(u *codec.Unpacker)
+	// Base returns the BaseTx fields every kind starts with.
+	Base() *BaseTx
+	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
+	isUnsignedTx()
+}
+
+// Tx is a signed X-Chain tx: an unsigned tx and one credential per input and operation (§6.2). A
+// Tx is immutable and caches its bytes and ID.
+type Tx struct {
+	signed.Tx[UnsignedTx]
+}
+
+// txCodec reads and writes this chain's unsigned txs inside the shared envelope.
+var txCodec = signed.Codec[UnsignedTx]{
+	WriteUnsigned: unsignedTxs.Write,
+	ReadUnsigned:  unsignedTxs.Read,
+	NilTx:         ErrNilTx,
+}
+
+// NewTx encodes unsigned and creds into a Tx. The caller must not modify either afterwards. It
+// fails if a field cannot be encoded (a nil or unregistered interface value).
+func NewTx(unsigned UnsignedTx, creds []secp256k1fx.Credential) (*Tx, error) {
+	tx, err := signed.New(txCodec, unsigned, creds)
+	if err != nil {
+		return nil, err
+	}
+	return &Tx{*tx}, nil
+}
+
+// UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields (§2.2). Signers
+// sign sha256 of these bytes (§3.2); see also [signed.Tx.UnsignedBytes].
+func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
+	return signed.UnsignedBytes(txCodec, unsigned)
+}
+
+// ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
+func ParseTx(b []byte) (*Tx, error) {
+	tx, err := signed.Parse(txCodec, newUnpacker(b, codec.MaxSize))
+	if err != nil {
+		return nil, err
+	}
+	return &Tx{*tx}, nil
+}
+
+// readTxs reads a count and that many txs without version prefixes, as lists of txs appear in
+// blocks and the genesis.
+func readTxs(u *codec.Unpacker) []*Tx {
+	all := signed.ReadAll(txCodec, u)
+	if all == nil {
+		return nil
+	}
+	txs := make([]*Tx, len(all))
+	for i, tx := range all {
+		txs[i] = &Tx{*tx}
+	}
+	return txs
+}
+
+// writeTxs writes a count and each tx's signed bytes without the version prefix.
+func writeTxs(p *codec.Packer, txs []*Tx) {
+	all := make([]*signed.Tx[UnsignedTx], len(txs))
+	for i, tx := range txs {
+		if tx != nil {
+			all[i] = &tx.Tx
+		}
+	}
+	signed.WriteAll(txCodec, p, all)
+}
+
+// UTXOs returns the outputs the tx creates on the X-Chain, with output indices counting up from 0
+// (§2.2): first the Outs, then for a CreateAssetTx each initial state's outputs (of the new asset,
+// whose ID is the tx ID), and for an OperationTx each operation's outputs (of the operation's
+// asset). An ExportTx's exported outputs go to shared memory and are not included.
+func (tx *Tx) UTXOs() []UTXO {
+	base := tx.Unsigned().Base()
+	utxos := make([]UTXO, 0, len(base.Outs))
+	add := func(assetID ids.ID, out Output) {
+		utxos = append(utxos, UTXO{
+			UTXOID:  UTXOID{TxID: tx.ID(), OutputIndex: uint32(len(utxos))},
+			AssetID: assetID,
+			Out:     out,
+		})
+	}
+	for _, out := range base.Outs {
+		add(out.AssetID, out.Out)
+	}
+	switch unsigned := tx.Unsigned().(type) {
+	case *CreateAssetTx:
+		for _, state := range unsigned.States {
+			for _, out := range state.Outs {
+				add(tx.ID(), out)
+			}
+		}
+	case *OperationTx:
+		for i := range unsigned.Ops {
+			op := &unsigned.Ops[i]
+			for _, out := range op.outputs() {
+				add(op.AssetID, out)
+			}
+		}
+	}
+	return utxos
+}

@@ -1,0 +1,8 @@
+// Package api holds the arguments and replies of the P-Chain's platform service
+// (reference/platform-exchange.md §5.1), so that clients (the wallet, the tests) decode the
+// service's JSON without importing the VM. The service itself is the VM's (package platform).
+//
+// Keys match case-insensitively and unknown keys are ignored; an omitted encoding is hex. The
+// types are plain values, safe to copy; the arguments and replies shared with the X-Chain are
+// aliases of one definition.
+package api

@@ -1,0 +1,504 @@
+package txs
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
+)
+
+// The JSON forms of txs and blocks that platform.getTx and platform.getBlock return with the json
+// encoding, key for key as the reference node writes them (reference/platform-exchange.md §5.0,
+// the platform.getTx(json) vectors): numbers are plain JSON numbers, IDs CB58, memos "0x" + hex,
+// genesis data base64, addresses `P-<hrp>1…`; outputs and inputs carry the secp256k1fx ID, P-Chain
+// credentials do not. The reference renders txs it re-parsed from their stored bytes, so empty
+// lists print [] and never null (§5.0); so do these forms.
+//
+// The L1 txs keep the reference's field types: node IDs, manager addresses and warp messages are
+// "0x" + hex, the owners of L1 validators (PChainOwner, which has no InitCtx) list bare CB58
+// short IDs, and RegisterL1ValidatorTx's proof of possession, a fixed-size array there, is a
+// list of numbers.
+
+// secp256k1fxID is the ID of the feature extension of every P-Chain output and input (§2.3).
+var secp256k1fxID = ids.FromName("secp256k1fx")
+
+type txJSON struct {
+	UnsignedTx  any              `json:"unsignedTx"`
+	Credentials []credentialJSON `json:"credentials"`
+	ID          ids.ID           `json:"id"`
+}
+
+type baseTxJSON struct {
+	NetworkID    uint32                   `json:"networkID"`
+	BlockchainID ids.ID                   `json:"blockchainID"`
+	Outputs      []transferableOutputJSON `json:"outputs"`
+	Inputs       []transferableInputJSON  `json:"inputs"`
+	Memo         string                   `json:"memo"`
+}
+
+type createSubnetTxJSON struct {
+	baseTxJSON
+	Owner *ownersJSON `json:"owner"`
+}
+
+type createChainTxJSON struct {
+	baseTxJSON
+	SubnetID    ids.ID    `json:"subnetID"`
+	ChainName   string    `json:"chainName"`
+	VMID        ids.ID    `json:"vmID"`
+	FxIDs       []ids.ID  `json:"fxIDs"`
+	GenesisData []byte    `json:"genesisData"`
+	SubnetAuth  inputJSON `json:"subnetAuthorization"`
+}
+
+// addSubnetValidatorTxJSON nests the subnet ID in the validator: the reference embeds Validator
+// in SubnetValidator.
+type addSubnetValidatorTxJSON struct {
+	baseTxJSON
+	Validator  subnetValidatorJSON `json:"validator"`
+	SubnetAuth inputJSON           `json:"subnetAuthorization"`
+}
+
+type validatorJSON struct {
+	NodeID ids.NodeID `json:"nodeID"`
+	Start  uint64     `json:"start"`
+	End    uint64     `json:"end"`
+	Weight uint64     `json:"weight"`
+}
+
+type subnetValidatorJSON struct {
+	validatorJSON
+	SubnetID ids.ID `json:"subnetID"`
+}
+
+type addPermissionlessValidatorTxJSON struct {
+	baseTxJSON
+	Validator             validatorJSON            `json:"validator"`
+	SubnetID              ids.ID                   `json:"subnetID"`
+	Signer                any                      `json:"signer"`
+	Stake                 []transferableOutputJSON `json:"stake"`
+	ValidatorRewardsOwner *ownersJSON              `json:"validationRewardsOwner"`
+	DelegatorRewardsOwner *ownersJSON              `json:"delegationRewardsOwner"`
+	DelegationShares      uint32                   `json:"shares"`
+}
+
+// proofOfPossessionJSON is a BLS signer: both fields "0x" + hex.
+type proofOfPossessionJSON struct {
+	PublicKey         string `json:"publicKey"`
+	ProofOfPossession string `json:"proofOfPossession"`
+}
+
+// emptySignerJSON is the empty signer, an object without fields.
+type emptySignerJSON struct{}
+
+type convertSubnetToL1TxJSON struct {
+	baseTxJSON
+	SubnetID   ids.ID                           `json:"subnetID"`
+	ChainID    ids.ID                           `json:"chainID"`
+	Address    string                           `json:"address"`
+	Validators []convertSubnetToL1ValidatorJSON `json:"validators"`
+	SubnetAuth inputJSON                        `json:"subnetAuthorization"`
+}
+
+type convertSubnetToL1ValidatorJSON struct {
+	NodeID                string                `json:"nodeID"`
+	Weight                uint64                `json:"weight"`
+	Balance               uint64                `json:"balance"`
+	Signer                proofOfPossessionJSON `json:"signer"`
+	RemainingBalanceOwner pChainOwnerJSON       `json:"remainingBalanceOwner"`
+	DeactivationOwner     pChainOwnerJSON       `json:"deactivationOwner"`
+}
+
+// pChainOwnerJSON keeps the struct's field order and bare CB58 short IDs.
+type pChainOwnerJSON struct {
+	Threshold uint32        `json:"threshold"`
+	Addresses []ids.ShortID `json:"addresses"`
+}
+
+type registerL1ValidatorTxJSON struct {
+	baseTxJSON
+	Balance           uint64                `json:"balance"`
+	ProofOfPossession [BLSSignatureLen]byte `json:"proofOfPossession"`
+	Message           string                `json:"message"`
+}
+
+type setL1ValidatorWeightTxJSON struct {
+	baseTxJSON
+	Message string `json:"message"`
+}
+
+type increaseL1ValidatorBalanceTxJSON struct {
+	baseTxJSON
+	ValidationID ids.ID `json:"validationID"`
+	Balance      uint64 `json:"balance"`
+}
+
+type disableL1ValidatorTxJSON struct {
+	baseTxJSON
+	ValidationID ids.ID    `json:"validationID"`
+	DisableAuth  inputJSON `json:"disableAuthorization"`
+}
+
+type transferableOutputJSON struct {
+	AssetID ids.ID `json:"assetID"`
+	FxID    ids.ID `json:"fxID"`
+	Output  any    `json:"output"`
+}
+
+// transferOutputJSON and ownersJSON have their keys in alphabetical order: the reference
+// marshals OutputOwners through a map (§5.0).
+type transferOutputJSON struct {
+	Addresses []string `json:"addresses"`
+	Amount    uint64   `json:"amount"`
+	Locktime  uint64   `json:"locktime"`
+	Threshold uint32   `json:"threshold"`
+}
+
+type ownersJSON struct {
+	Addresses []string `json:"addresses"`
+	Locktime  uint64   `json:"locktime"`
+	Threshold uint32   `json:"threshold"`
+}
+
+// lockOutJSON and lockInJSON are the stakeable lock wrappers: the locktime, then the inner output
+// or input (§3.1).
+type lockOutJSON struct {
+	Locktime uint64              `json:"locktime"`
+	Output   *transferOutputJSON `json:"output"`
+}
+
+type lockInJSON struct {
+	Locktime uint64             `json:"locktime"`
+	Input    *transferInputJSON `json:"input"`
+}
+
+type transferableInputJSON struct {
+	TxID        ids.ID `json:"txID"`
+	OutputIndex uint32 `json:"outputIndex"`
+	AssetID     ids.ID `json:"assetID"`
+	FxID        ids.ID `json:"fxID"`
+	Input       any    `json:"input"`
+}
+
+type transferInputJSON struct {
+	Amount           uint64   `json:"amount"`
+	SignatureIndices []uint32 `json:"signatureIndices"`
+}
+
+type inputJSON struct {
+	SignatureIndices []uint32 `json:"signatureIndices"`
+}
+
+type credentialJSON struct {
+	Signatures []string `json:"signatures"`
+}
+
+type standardBlockJSON struct {
+	Time     uint64   `json:"time"`
+	ParentID ids.ID   `json:"parentID"`
+	Height   uint64   `json:"height"`
+	ID       ids.ID   `json:"id"`
+	Txs      []txJSON `json:"txs"`
+}
+
+// optionBlockJSON is a Banff commit or abort block: the time, then the common fields (§4.1).
+type optionBlockJSON struct {
+	Time     uint64 `json:"time"`
+	ParentID ids.ID `json:"parentID"`
+	Height   uint64 `json:"height"`
+	ID       ids.ID `json:"id"`
+}
+
+// genesisBlockJSON is the genesis (Apricot commit) block's form: no time (§4.1).
+type genesisBlockJSON struct {
+	ParentID ids.ID `json:"parentID"`
+	Height   uint64 `json:"height"`
+	ID       ids.ID `json:"id"`
+}
+
+// jsonFormatter renders txs and blocks with the addresses of one network.
+type jsonFormatter struct {
+	hrp string
+}
+
+// TxJSON returns the JSON form of tx that platform.getTx gives on the network whose HRP is hrp.
+// Every kind this package decodes has one. It fails with ErrUnsupportedTx only for a tx holding
+// a value no decoder produces (a nil output, say), and when an address cannot be formatted.
+func TxJSON(tx *Tx, hrp string) ([]byte, error) {
+	v, err := jsonFormatter{hrp: hrp}.tx(tx)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// BlockJSON returns the JSON form of blk that platform.getBlock gives.
+func BlockJSON(blk Block, hrp string) ([]byte, error) {
+	f := jsonFormatter{hrp: hrp}
+	switch blk := blk.(type) {
+	case *StandardBlock:
+		out := &standardBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID(),
+			Txs: make([]txJSON, len(blk.Txs()))}
+		for i, tx := range blk.Txs() {
+			v, err := f.tx(tx)
+			if err != nil {
+				return nil, err
+			}
+			out.Txs[i] = *v
+		}
+		return json.Marshal(out)
+	case *CommitBlock:
+		return json.Marshal(&optionBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
+	case *AbortBlock:
+		return json.Marshal(&optionBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
+	case *ApricotCommitBlock:
+		return json.Marshal(&genesisBlockJSON{ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID()})
+	}
+	return nil, fmt.Errorf("%w: %T", ErrWrongBlockType, blk)
+}
+
+func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
+	out := &txJSON{ID: tx.ID()}
+	base, err := f.base(tx.Unsigned().Base())
+	if err != nil {
+		return nil, err
+	}
+	if out.UnsignedTx, err = f.unsigned(tx.Unsigned(), base); err != nil {
+		return nil, err
+	}
+	creds := tx.Creds()
+	out.Credentials = make([]credentialJSON, len(creds))
+	for i := range creds {
+		out.Credentials[i] = credentialJSON{Signatures: signatures(creds[i].Sigs)}
+	}
+	return out, nil
+}
+
+// unsigned returns the form of u, whose BaseTx fields base already holds.
+func (f jsonFormatter) unsigned(u UnsignedTx, base *baseTxJSON) (any, error) {
+	switch u := u.(type) {
+	case *BaseTx:
+		return base, nil
+	case *CreateSubnetTx:
+		owner, err := f.owners(&u.Owner)
+		if err != nil {
+			return nil, err
+		}
+		return &createSubnetTxJSON{baseTxJSON: *base, Owner: owner}, nil
+	case *CreateChainTx:
+		return &createChainTxJSON{
+			baseTxJSON:  *base,
+			SubnetID:    u.SubnetID,
+			ChainName:   u.ChainName,
+			VMID:        u.VMID,
+			FxIDs:       nonNil(u.FxIDs),
+			GenesisData: nonNil(u.GenesisData),
+			SubnetAuth:  authJSON(&u.SubnetAuth),
+		}, nil
+	case *AddSubnetValidatorTx:
+		return &addSubnetValidatorTxJSON{
+			baseTxJSON: *base,
+			Validator:  subnetValidatorJSON{validatorJSON: newValidatorJSON(&u.Validator), SubnetID: u.SubnetID},
+			SubnetAuth: authJSON(&u.SubnetAuth),
+		}, nil
+	case *AddPermissionlessValidatorTx:
+		return f.addPermissionlessValidator(u, base)
+	case *ConvertSubnetToL1Tx:
+		out := &convertSubnetToL1TxJSON{
+			baseTxJSON: *base,
+			SubnetID:   u.SubnetID,
+			ChainID:    u.ChainID,
+			Address:    hexString(u.Address),
+			Validators: make([]convertSubnetToL1ValidatorJSON, len(u.Validators)),
+			SubnetAuth: authJSON(&u.SubnetAuth),
+		}
+		for i := range u.Validators {
+			v := &u.Validators[i]
+			out.Validators[i] = convertSubnetToL1ValidatorJSON{
+				NodeID:                hexString(v.NodeID),
+				Weight:                v.Weight,
+				Balance:               v.Balance,
+				Signer:                popJSON(&v.Signer),
+				RemainingBalanceOwner: pChainOwnerJSON{Threshold: v.RemainingBalanceOwner.Threshold, Addresses: nonNil(v.RemainingBalanceOwner.Addresses)},
+				DeactivationOwner:     pChainOwnerJSON{Threshold: v.DeactivationOwner.Threshold, Addresses: nonNil(v.DeactivationOwner.Addresses)},
+			}
+		}
+		return out, nil
+	case *RegisterL1ValidatorTx:
+		return &registerL1ValidatorTxJSON{
+			baseTxJSON:        *base,
+			Balance:           u.Balance,
+			ProofOfPossession: u.ProofOfPossession,
+			Message:           hexString(u.Message),
+		}, nil
+	case *SetL1ValidatorWeightTx:
+		return &setL1ValidatorWeightTxJSON{baseTxJSON: *base, Message: hexString(u.Message)}, nil
+	case *IncreaseL1ValidatorBalanceTx:
+		return &increaseL1ValidatorBalanceTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, Balance: u.Balance}, nil
+	case *DisableL1ValidatorTx:
+		return &disableL1ValidatorTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, DisableAuth: authJSON(&u.DisableAuth)}, nil
+	}
+	return nil, fmt.Errorf("%w: no JSON form for %T", ErrUnsupportedTx, u)
+}
+
+func (f jsonFormatter) addPermissionlessValidator(u *AddPermissionlessValidatorTx, base *baseTxJSON) (any, error) {
+	out := &addPermissionlessValidatorTxJSON{
+		baseTxJSON:       *base,
+		Validator:        newValidatorJSON(&u.Validator),
+		SubnetID:         u.SubnetID,
+		DelegationShares: u.DelegationShares,
+	}
+	switch s := u.Signer.(type) {
+	case *ProofOfPossession:
+		out.Signer = popJSON(s)
+	case *EmptySigner:
+		out.Signer = emptySignerJSON{}
+	default:
+		return nil, fmt.Errorf("%w: no JSON form for signer %T", ErrUnsupportedTx, u.Signer)
+	}
+	var err error
+	if out.Stake, err = f.outputs(u.Stake); err != nil {
+		return nil, err
+	}
+	if out.ValidatorRewardsOwner, err = f.owners(&u.ValidatorRewardsOwner); err != nil {
+		return nil, err
+	}
+	if out.DelegatorRewardsOwner, err = f.owners(&u.DelegatorRewardsOwner); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func newValidatorJSON(v *Validator) validatorJSON {
+	return validatorJSON{NodeID: v.NodeID, Start: v.Start, End: v.End, Weight: v.Weight}
+}
+
+func popJSON(p *ProofOfPossession) proofOfPossessionJSON {
+	return proofOfPossessionJSON{PublicKey: hexString(p.PublicKey[:]), ProofOfPossession: hexString(p.Signature[:])}
+}
+
+func authJSON(in *secp256k1fx.Input) inputJSON {
+	return inputJSON{SignatureIndices: nonNil(in.SigIndices)}
+}
+
+// hexString is "0x" + the lowercase hex of b; "0x" when b is empty.
+func hexString(b []byte) string {
+	return "0x" + hex.EncodeToString(b)
+}
+
+// nonNil returns s, or an empty slice for nil so that it prints [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func signatures(sigs []secp256k1fx.Signature) []string {
+	out := make([]string, len(sigs))
+	for i := range sigs {
+		out[i] = hexString(sigs[i][:])
+	}
+	return out
+}
+
+func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
+	outs, err := f.outputs(tx.Outs)
+	if err != nil {
+		return nil, err
+	}
+	out := &baseTxJSON{
+		NetworkID:    tx.NetworkID,
+		BlockchainID: tx.BlockchainID,
+		Outputs:      outs,
+		Inputs:       make([]transferableInputJSON, len(tx.Ins)),
+		Memo:         hexString(tx.Memo),
+	}
+	for i := range tx.Ins {
+		in := &tx.Ins[i]
+		var v any
+		switch ti := in.In.(type) {
+		case *secp256k1fx.TransferInput:
+			v = transferInput(ti)
+		case *LockIn:
+			if ti.In == nil {
+				return nil, fmt.Errorf("%w: no JSON form for a locked input without an input", ErrUnsupportedTx)
+			}
+			v = &lockInJSON{Locktime: ti.Locktime, Input: transferInput(ti.In)}
+		default:
+			return nil, fmt.Errorf("%w: no JSON form for input %T", ErrUnsupportedTx, in.In)
+		}
+		out.Inputs[i] = transferableInputJSON{
+			TxID:        in.TxID,
+			OutputIndex: in.OutputIndex,
+			AssetID:     in.AssetID,
+			FxID:        secp256k1fxID,
+			Input:       v,
+		}
+	}
+	return out, nil
+}
+
+func transferInput(in *secp256k1fx.TransferInput) *transferInputJSON {
+	return &transferInputJSON{Amount: in.Amount, SignatureIndices: nonNil(in.SigIndices)}
+}
+
+// outputs renders outs, the outputs of a BaseTx or the stake of a validator.
+func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJSON, error) {
+	out := make([]transferableOutputJSON, len(outs))
+	for i := range outs {
+		var v any
+		switch o := outs[i].Out.(type) {
+		case *secp256k1fx.TransferOutput:
+			to, err := f.transferOutput(o)
+			if err != nil {
+				return nil, err
+			}
+			v = to
+		case *LockOut:
+			if o.Out == nil {
+				return nil, fmt.Errorf("%w: no JSON form for a locked output without an output", ErrUnsupportedTx)
+			}
+			to, err := f.transferOutput(o.Out)
+			if err != nil {
+				return nil, err
+			}
+			v = &lockOutJSON{Locktime: o.Locktime, Output: to}
+		default:
+			return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, outs[i].Out)
+		}
+		out[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: secp256k1fxID, Output: v}
+	}
+	return out, nil
+}
+
+func (f jsonFormatter) transferOutput(o *secp256k1fx.TransferOutput) (*transferOutputJSON, error) {
+	addrs, err := f.addresses(o.Addrs)
+	if err != nil {
+		return nil, err
+	}
+	return &transferOutputJSON{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+}
+
+func (f jsonFormatter) owners(o *secp256k1fx.OutputOwners) (*ownersJSON, error) {
+	addrs, err := f.addresses(o.Addrs)
+	if err != nil {
+		return nil, err
+	}
+	return &ownersJSON{Addresses: addrs, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+}
+
+func (f jsonFormatter) addresses(addrs []ids.ShortID) ([]string, error) {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		s, err := address.Format(ChainAlias, f.hrp, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
