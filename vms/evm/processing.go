@@ -11,6 +11,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
 // Processing blocks (chains.Block's contract): a verified block that is neither accepted nor
@@ -21,49 +22,36 @@ import (
 
 // processingSet holds the processing blocks and the preference.
 type processingSet struct {
-	mu sync.Mutex // guards the fields below
-	// blocks are the processing blocks by hash; nil until the first one.
-	blocks map[common.Hash]*Block
-	// preferred is the block BuildBlock builds on when it is processing; otherwise BuildBlock
-	// builds on the last accepted block.
-	preferred common.Hash
+	mu  sync.Mutex // guards set
+	set processing.Set[*Block]
 }
 
 // processingBlock returns processing block h.
 func (vm *VM) processingBlock(h common.Hash) (*Block, bool) {
 	vm.proc.mu.Lock()
 	defer vm.proc.mu.Unlock()
-	b, ok := vm.proc.blocks[h]
-	return b, ok
+	return vm.proc.set.Get(ids.ID(h))
 }
 
 // processed records verified block b as processing.
 func (vm *VM) processed(b *Block) {
 	vm.proc.mu.Lock()
 	defer vm.proc.mu.Unlock()
-	if vm.proc.blocks == nil {
-		vm.proc.blocks = make(map[common.Hash]*Block)
-	}
-	vm.proc.blocks[b.eth.Hash()] = b
+	vm.proc.set.Add(b.ID(), b)
 }
 
-// decided forgets b as processing (accepted or rejected); a rejected preferred block leaves its
-// parent preferred.
+// decided forgets b as processing (accepted or rejected).
 func (vm *VM) decided(b *Block) {
 	vm.proc.mu.Lock()
 	defer vm.proc.mu.Unlock()
-	h := b.eth.Hash()
-	delete(vm.proc.blocks, h)
-	if vm.proc.preferred == h {
-		vm.proc.preferred = b.eth.ParentHash()
-	}
+	vm.proc.set.Decided(b.ID(), b.Parent())
 }
 
 // preferredParent returns the block to build on: the preferred block if it is processing (proc
 // is then that block), else the last accepted block (proc nil).
 func (vm *VM) preferredParent() (parent *types.Block, proc *Block) {
 	vm.proc.mu.Lock()
-	p, ok := vm.proc.blocks[vm.proc.preferred]
+	p, ok := vm.proc.set.Preferred()
 	vm.proc.mu.Unlock()
 	if ok {
 		return p.eth, p
@@ -79,7 +67,7 @@ func (vm *VM) SetPreference(_ context.Context, id ids.ID) error {
 	}
 	vm.proc.mu.Lock()
 	defer vm.proc.mu.Unlock()
-	vm.proc.preferred = h
+	vm.proc.set.Prefer(id)
 	return nil
 }
 

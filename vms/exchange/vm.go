@@ -16,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
 // feeAssetAlias is the alias of the genesis asset that pays the fees: AVAX (§6.3, §6.4).
@@ -71,7 +72,7 @@ type VM struct {
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
 	// proc holds the processing blocks and the preference (processing.go).
-	proc processingSet
+	proc processing.Set[*Block]
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -130,7 +131,6 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if err := vm.loadOrInit(assets); err != nil {
 		return nil, err
 	}
-	vm.proc = processingSet{blocks: make(map[ids.ID]*Block), preferred: vm.last.ID()}
 	vm.handler = vm.newHandler()
 	vm.log.Info("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
 		"feeAsset", feeAsset.String())
@@ -306,8 +306,8 @@ func (vm *VM) issue(tx *txs.Tx) error {
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.parentLocked(vm.proc.preferred)
-	if !ok { // the preferred block was accepted since
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
 		parent, view = vm.last, vm.state
 	}
 	t := max(vm.now(), parent.Time())

@@ -100,24 +100,26 @@ func (v *blockView) rebase(s *state) {
 	v.base = s
 }
 
-// processingSet holds the processing blocks and the preference, under VM.mu.
-type processingSet struct {
-	blocks map[ids.ID]*chainBlock
-	// preferred is the block BuildBlock builds on if it is processing; otherwise BuildBlock
-	// builds on the last accepted block.
-	preferred ids.ID
-}
-
 // parentLocked returns the block id names if it can be built or verified on: the last accepted
 // block or a processing one, with the view it leaves. vm.mu must be held.
 func (vm *VM) parentLocked(id ids.ID) (*chainBlock, chainView, bool) {
 	if id == vm.last.ID() {
 		return vm.last, vm.accepted, true
 	}
-	if b, ok := vm.proc.blocks[id]; ok {
+	if b, ok := vm.proc.Get(id); ok {
 		return b, b.view, true
 	}
 	return nil, nil, false
+}
+
+// preferredLocked returns the preferred block if it is processing, with the view it leaves.
+// vm.mu must be held.
+func (vm *VM) preferredLocked() (*chainBlock, chainView, bool) {
+	b, ok := vm.proc.Preferred()
+	if !ok {
+		return nil, nil, false
+	}
+	return b, b.view, true
 }
 
 // parent is parentLocked, taking vm.mu.
@@ -132,14 +134,14 @@ func (vm *VM) processed(b *chainBlock, parent chainView, ov *overlay) {
 	b.view = newBlockView(parent, ov, b.blk.Txs())
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	vm.proc.blocks[b.ID()] = b
+	vm.proc.Add(b.ID(), b)
 }
 
 // acceptedLocked forgets accepted block b as processing, and moves its children's views onto
 // the accepted state, which now holds what b's view held. vm.mu must be held.
 func (vm *VM) acceptedLocked(b *chainBlock) {
-	delete(vm.proc.blocks, b.ID())
-	for _, c := range vm.proc.blocks {
+	vm.proc.Decided(b.ID(), b.Parent())
+	for c := range vm.proc.Blocks() {
 		if c.view != nil && c.view.parent == chainView(b.view) {
 			c.view.rebase(vm.accepted)
 		}
@@ -151,8 +153,7 @@ func (vm *VM) acceptedLocked(b *chainBlock) {
 func (vm *VM) processingBlock(id ids.ID) (*chainBlock, bool) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	b, ok := vm.proc.blocks[id]
-	return b, ok
+	return vm.proc.Get(id)
 }
 
 // SetPreference implements chains.Builder: BuildBlock builds on block id next.
@@ -162,7 +163,7 @@ func (vm *VM) SetPreference(_ context.Context, id ids.ID) error {
 	if _, _, ok := vm.parentLocked(id); !ok {
 		return fmt.Errorf("prefer block %s: %w", id, chains.ErrBlockNotFound)
 	}
-	vm.proc.preferred = id
+	vm.proc.Prefer(id)
 	return nil
 }
 
@@ -172,10 +173,7 @@ func (b *chainBlock) Reject(context.Context) error {
 	vm := b.vm
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	delete(vm.proc.blocks, b.ID())
-	if vm.proc.preferred == b.ID() {
-		vm.proc.preferred = b.Parent()
-	}
+	vm.proc.Decided(b.ID(), b.Parent())
 	b.view = nil
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -23,14 +24,7 @@ func TestProcessing(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := txs.ParseGenesis(g.PGenesis)
-	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
-		o, ok := u.Out.(*secp256k1fx.TransferOutput)
-		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
-	})
-	require.GreaterOrEqual(t, i, 0, "an unlocked genesis UTXO of ewoq's")
-	genesisUTXO := &pg.UTXOs[i].UTXO
+	genesisUTXO := unlockedGenesisUTXO(t, g, ewoq)
 	n := &node{t: t, g: g}
 	genesisID, err := vm.LastAccepted(ctx)
 	require.NoError(t, err)
@@ -122,14 +116,8 @@ func TestRejectKeepsTxs(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := txs.ParseGenesis(g.PGenesis)
-	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
-		o, ok := u.Out.(*secp256k1fx.TransferOutput)
-		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
-	})
 	n := &node{t: t, g: g}
-	require.NoError(t, vm.IssueTx(sign(t, ptr(n.baseTx(&pg.UTXOs[i].UTXO, 1_000, vmrq, ewoq)), ewoqKey)))
+	require.NoError(t, vm.IssueTx(sign(t, ptr(n.baseTx(unlockedGenesisUTXO(t, g, ewoq), 1_000, vmrq, ewoq)), ewoqKey)))
 	b, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)
 	require.NoError(t, b.Verify(ctx))
@@ -142,6 +130,19 @@ func TestRejectKeepsTxs(t *testing.T) {
 	require.Equal(t, b.Parent(), again.Parent())
 	require.Equal(t, b.Bytes(), again.Bytes(), "the same tx at the same time")
 	require.Error(t, vm.SetPreference(ctx, b.ID()), "a rejected block cannot be preferred")
+}
+
+// unlockedGenesisUTXO returns a genesis UTXO that addr alone may spend at once.
+func unlockedGenesisUTXO(t *testing.T, g *genesis.Genesis, addr ids.ShortID) *txs.UTXO {
+	t.Helper()
+	pg, err := txs.ParseGenesis(g.PGenesis)
+	require.NoError(t, err)
+	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
+		o, ok := u.Out.(*secp256k1fx.TransferOutput)
+		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{addr})
+	})
+	require.GreaterOrEqual(t, i, 0, "an unlocked genesis UTXO of %s's", addr)
+	return &pg.UTXOs[i].UTXO
 }
 
 func txIDs(list []*txs.Tx) []ids.ID {

@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -121,7 +122,7 @@ type VM struct {
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
 	// proc holds the processing blocks and the preference (processing.go).
-	proc processingSet
+	proc processing.Set[*chainBlock]
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -206,7 +207,6 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
 	}
-	vm.proc = processingSet{blocks: make(map[ids.ID]*chainBlock), preferred: vm.last.ID()}
 	vm.handler = vm.newHandler()
 	vm.scheduleEviction()
 	vm.log.Info("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
@@ -390,8 +390,8 @@ func (vm *VM) pending(id ids.ID) bool {
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.parentLocked(vm.proc.preferred)
-	if !ok { // the preferred block was accepted since
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
 		parent, view = vm.last, vm.accepted
 	}
 	t, err := vm.blockTime(view, parent.fees)
