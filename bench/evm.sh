@@ -3,12 +3,14 @@
 #
 # What it does, in order:
 #   1. builds cornice and bench/evmload;
-#   2. starts `cornice run` (the C-Chain with its real fee config) on a fresh data dir, on
-#      127.0.0.1 at a port the OS chooses, and sends 10,000 pre-signed transfers in JSON-RPC batches
-#      of 100, then not batched; then the same not batched on a node started with
-#      --evm-block-time 50ms. Each on a fresh node, so the base fee starts at its minimum;
-#   3. starts `evmload node` (the same node, but a C-Chain gas target no load reaches, so the base
-#      fee stays at its minimum) and sends 10,000 transfers batched and not, calls eth_call at
+#   2. starts `cornice run` (the C-Chain with its real fees, ACP-176) on a fresh data dir, on
+#      127.0.0.1 at a port the OS chooses, and sends 4,000 pre-signed transfers (84M gas: the first
+#      10M at once, then ACP-176's 2M gas a second) in JSON-RPC batches of 100, then not batched;
+#      then the same not batched on a node started with --evm-block-time 50ms. Each on a fresh
+#      node; every transfer has the fee cap of FEE_CAP_GWEI;
+#   3. starts `evmload node` (the same node, but its C-Chain without Fortuna and with a window
+#      gas target no load reaches, so the base fee stays at its minimum and nothing caps the gas
+#      a second) and sends 10,000 transfers batched and not, calls eth_call at
 #      concurrency 1 and 16, then sends 100,000 transfers in waves of 10,000 and reads the node's
 #      resident memory;
 #   4. stops every node with SIGTERM (SIGKILL after 15 s) and deletes its temporary directory.
@@ -18,13 +20,13 @@
 # evmload's -timeout, each call level by -duration.
 #
 # Usage (from anywhere in the repository): bash bench/evm.sh
-# Environment: FEE_CAP_GWEI (fee cap of every transfer against `cornice run`, default 100000000:
-# 0.1 AVAX per gas, high enough for the base fee a burst of 10,000 transfers reaches).
+# Environment: FEE_CAP_GWEI (fee cap of every transfer against `cornice run`, default 25: the
+# pre-ACP-176 minimum base fee, far above the few wei ACP-176 asks after such a burst).
 set -euo pipefail
 shopt -s inherit_errexit
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-fee_cap=${FEE_CAP_GWEI:-100000000}
+fee_cap=${FEE_CAP_GWEI:-25}
 work=$(mktemp -d /tmp/cornice-evmbench.XXXXXX)
 node_pid=
 
@@ -94,7 +96,7 @@ go build -o "$work/evmload" ./bench/evmload
 transfers_header="| target | transfers | batch | c | senders | time s | accepted/s | sent/s | blocks | txs/block | max txs/block |
 |---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 
-echo "### cornice run, the C-Chain's fee config (fee cap $fee_cap gwei)"
+echo "### cornice run, the C-Chain's fees (ACP-176; fee cap $fee_cap gwei)"
 echo
 echo "$transfers_header"
 for run in "batch 100 0s" "batch 1 0s" "batch 1 50ms"; do
@@ -104,13 +106,13 @@ for run in "batch 100 0s" "batch 1 0s" "batch 1 50ms"; do
 		--http-port 0 --staking-port 0 --evm-block-time "$block_time"
 	c=4
 	((batch > 1)) && c=2
-	load "cornice run, --evm-block-time $block_time" -n 10000 -batch "$batch" -c "$c" \
-		-fee-cap-gwei "$fee_cap" -timeout 60s transfers
+	load "cornice run, --evm-block-time $block_time" -n 4000 -batch "$batch" -c "$c" \
+		-fee-cap-gwei "$fee_cap" -timeout 120s transfers
 	stop_node
 done
 
 echo
-echo "### evmload node: the same node, gas target never reached (base fee at its minimum)"
+echo "### evmload node: the same node, no ACP-176 and a window gas target never reached (base fee at its minimum)"
 echo
 rm -rf "$work/data"
 start_node "$work/node.log" "$work/evmload" -data-dir "$work/data" -timeout 30m node

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/cornice-node/cornice/ids"
 )
@@ -77,6 +78,10 @@ func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
 	return nil
 }
 
+// txCounter is a block that says how many transactions it holds, for its log line; a block that
+// is not one counts its indexed transactions.
+type txCounter interface{ TxCount() int }
+
 // accept does Accept's work for a block in order.
 func (a *Acceptor) accept(ctx context.Context, blk Block) error {
 	blkID, height := blk.ID(), blk.Height()
@@ -106,7 +111,16 @@ func (a *Acceptor) accept(ctx context.Context, blk Block) error {
 	a.mu.Lock()
 	a.lastID, a.height = blkID, height
 	a.mu.Unlock()
-	a.log.Debug("block accepted", "blockID", blkID.String(), "height", height, "txs", len(txs))
+	if a.log.Enabled(ctx, slog.LevelInfo) {
+		// One line per block at info, so that a user sees the chain move; a block holds many
+		// transactions under load, so this costs little (docs/benchmarks.md).
+		n := len(txs)
+		if c, ok := blk.(txCounter); ok {
+			n = c.TxCount()
+		}
+		a.log.Info("block accepted", "height", height, "blockID", blkID.String(), "txs", n,
+			"time", blk.Timestamp().UTC().Format(time.RFC3339))
+	}
 
 	// The block is on disk: subscribers hear of it even if the VM fails
 	// to take it in, which halts the chain.

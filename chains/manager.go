@@ -338,7 +338,8 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	if err := engine.Start(ctx); err != nil {
 		return nil, fmt.Errorf("start engine of chain %s: %w", id, err)
 	}
-	log.Info("chain created", "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
+	// The one line per chain at info: the registry's own events are at debug.
+	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
 	return &chain{id: id, vm: vm, acceptor: acceptor, engine: engine}, nil
 }
 

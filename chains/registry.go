@@ -106,7 +106,7 @@ func (r *Registry) load() error {
 		r.nextSeq = max(r.nextSeq, rec.seq+1)
 	}
 	if len(recs) > 0 {
-		r.log.Info("chain aliases loaded", "count", len(recs))
+		r.log.Debug("chain aliases loaded", "count", len(recs))
 	}
 	return nil
 }
@@ -150,7 +150,7 @@ func (r *Registry) Register(c Chain, aliases ...string) error {
 	primary := r.aliasesLocked(c.ID)[0]
 	r.mu.Unlock()
 
-	r.log.Info("chain registered", "chainID", c.ID.String(), "alias", primary, "name", c.Name,
+	r.log.Debug("chain registered", "chainID", c.ID.String(), "alias", primary, "name", c.Name,
 		"subnetID", c.SubnetID.String(), "vmID", c.VMID.String())
 	// Called without the lock, so a subscriber may call back into r.
 	for _, fn := range subs {
@@ -214,7 +214,7 @@ func (r *Registry) Alias(id ids.ID, alias string) error {
 	r.nextSeq++
 	r.byAlias[alias] = id
 	r.user[id] = append(r.user[id], alias)
-	r.log.Info("chain alias added", "chainID", id.String(), "alias", alias)
+	r.log.Debug("chain alias added", "chainID", id.String(), "alias", alias)
 	return nil
 }
 
@@ -271,7 +271,7 @@ func (r *Registry) SetState(id ids.ID, s State) error {
 	if !ok {
 		return noChainError(id.String())
 	}
-	r.log.Info("chain state changed", "chainID", id.String(), "state", s.String())
+	r.log.Debug("chain state changed", "chainID", id.String(), "state", s.String())
 	return nil
 }
 

@@ -142,6 +142,9 @@ type Config struct {
 	// config; a path that exists must be a directory.
 	ChainConfigDir string
 
+	// P2P holds the peer-to-peer settings (config/p2p.go).
+	P2P P2P
+
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
@@ -187,6 +190,7 @@ func Default() Config {
 		CreateAssetTxFee:      defaultTxFee,
 		UptimeRequirement:     defaultUptimeRequirement,
 		EVMLogsBlockRangeCap:  DefaultEVMLogsBlockRangeCap,
+		P2P:                   DefaultP2P(),
 		LogLevel:              slog.LevelInfo,
 	}
 }
@@ -227,6 +231,7 @@ func (c *Config) Validate() error {
 	if c.HTTPPort != 0 && c.HTTPPort == c.StakingPort {
 		add(fmt.Errorf("http-port and staking-port are both %d", c.HTTPPort))
 	}
+	errs = append(errs, c.P2P.validate()...)
 	if c.PublicIP != "" {
 		if _, err := netip.ParseAddr(c.PublicIP); err != nil {
 			add(fmt.Errorf("invalid public-ip %q: not an IP address", c.PublicIP))

@@ -39,7 +39,13 @@ func TestDefault(t *testing.T) {
 		CreateAssetTxFee:      1000000,
 		UptimeRequirement:     0.8,
 		EVMLogsBlockRangeCap:  2048,
-		LogLevel:              slog.LevelInfo,
+		P2P: P2P{
+			StakingHost:        "127.0.0.1",
+			MaxClockDifference: time.Minute,
+			PingFrequency:      22500 * time.Millisecond,
+			AllowPrivateIPs:    true,
+		},
+		LogLevel: slog.LevelInfo,
 	}
 	got := Default()
 	require.Equal(t, want, got)

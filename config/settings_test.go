@@ -19,6 +19,8 @@ func TestSettingsNames(t *testing.T) {
 	}
 	require.Equal(t, []string{
 		"data-dir", "network-id", "http-host", "http-port", "staking-port", "public-ip",
+		"staking-host", "bootstrap-ips", "bootstrap-ids", "network-max-clock-difference",
+		"network-ping-frequency", "network-allow-private-ips", "network-require-validator-to-connect",
 		"http-allowed-hosts", "http-allowed-origins", "http-read-timeout", "http-read-header-timeout",
 		"http-write-timeout", "http-idle-timeout", "http-shutdown-timeout", "api-admin-enabled",
 		"api-info-enabled", "api-health-enabled", "api-metrics-enabled", "index-enabled",
@@ -61,6 +63,14 @@ func settingCfg() Config {
 		TrackSubnets:          []ids.ID{{1}, {2, 3}},
 		ChainConfigDir:        "/chains",
 		LogLevel:              slog.LevelWarn,
+		P2P: P2P{
+			StakingHost:               "0.0.0.0",
+			BootstrapIPs:              []string{"10.0.0.1:9651"},
+			BootstrapIDs:              []ids.NodeID{{1}},
+			MaxClockDifference:        time.Second,
+			PingFrequency:             time.Second,
+			RequireValidatorToConnect: true,
+		},
 	}
 }
 

@@ -1,10 +1,11 @@
 package e2e_test
 
 import (
-	"context"
 	"encoding/hex"
-	"log/slog"
+	"io"
 	"math/big"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,9 +18,6 @@ import (
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/jsonrpc"
-	"github.com/cornice-node/cornice/node"
-	"github.com/cornice-node/cornice/node/vmset"
 )
 
 // The well-known local key funds 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC in the local C-Chain
@@ -31,20 +29,8 @@ const localKeyHex = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558
 // with the block hash as ID and the block's RLP as bytes (issue #4 §1, §4).
 func TestCChain(t *testing.T) {
 	t.Parallel()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.HTTPPort = 0
-	cfg.StakingPort = 0
-	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vmset.For(cfg))
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
-	})
-	base := "http://" + n.HTTPAddr().String()
+	xn := startXNode(t, t.TempDir())
+	base := xn.base
 
 	client, err := ethclient.DialContext(t.Context(), base+"/ext/bc/C/rpc")
 	require.NoError(t, err)
@@ -52,6 +38,16 @@ func TestCChain(t *testing.T) {
 	chainID, err := client.ChainID(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, int64(43112), chainID.Int64())
+
+	// Through the node's HTTP stack a reply ends with a newline, as the reference's, and
+	// web3_clientVersion is the node's version string.
+	resp, err := http.Post(base+"/ext/bc/C/rpc", "application/json",
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"web3_clientVersion","params":[]}`))
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"`+config.Current()+`"}`+"\n", string(body))
 
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
@@ -86,6 +82,7 @@ func TestCChain(t *testing.T) {
 
 	block, err := client.BlockByNumber(t.Context(), receipt.BlockNumber)
 	require.NoError(t, err)
+	require.Equal(t, big.NewInt(1), block.BaseFee()) // ACP-176 on an idle chain
 	wantBytes, err := rlp.EncodeToBytes(block)
 	require.NoError(t, err)
 
@@ -95,8 +92,7 @@ func TestCChain(t *testing.T) {
 		Bytes string `json:"bytes"`
 		Index string `json:"index"`
 	}
-	require.NoError(t, jsonrpc.NewClient(base, nil).Call(t.Context(), "/ext/index/C/block", "index.getLastAccepted",
-		map[string]string{"encoding": "hexnc"}, &last))
+	xn.call("/ext/index/C/block", "index.getLastAccepted", map[string]string{"encoding": "hexnc"}, &last)
 	require.Equal(t, "0", last.Index)
 	require.Equal(t, "0x"+hex.EncodeToString(wantBytes), last.Bytes)
 	require.Equal(t, ids.ID(block.Hash()).String(), last.ID)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
 	"github.com/cornice-node/cornice/codec"
@@ -219,10 +220,9 @@ func (g *Genesis) buildP(cfg *Config) error {
 			}
 			utxos = append(utxos, ptxs.GenesisUTXO{
 				UTXO: ptxs.UTXO{
-					TxID:        ids.Empty,
-					OutputIndex: uint32(len(utxos)),
-					AssetID:     g.AVAXAssetID,
-					Out:         pOutput(a.AVAXAddr, u, start),
+					UTXOID:  utxo.UTXOID{OutputIndex: uint32(len(utxos))},
+					AssetID: g.AVAXAssetID,
+					Out:     pOutput(a.AVAXAddr, u, start),
 				},
 				Message: bytes.Clone(a.ETHAddr[:]),
 			})

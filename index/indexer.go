@@ -199,7 +199,7 @@ func (x *Indexer) Register(chainID ids.ID, kinds ...Kind) (map[Kind]http.Handler
 		handlers[k] = newHandler(*ci.slot(k), log.With("index", k.String()))
 		names[i] = k.String()
 	}
-	log.Info("chain indexed", "kinds", names)
+	log.Debug("chain indexed", "kinds", names)
 	return handlers, nil
 }
 

@@ -80,8 +80,9 @@ type Config struct {
 	// SupportedACPs and ObjectedACPs are stated in the Handshake (--acp-support, --acp-object).
 	SupportedACPs []uint32
 	ObjectedACPs  []uint32
-	// KnownACPs is the node's set of current ACPs: a peer's preferences are filtered to it, as the
-	// reference filters to its CurrentACPs (empty in v1.14.2).
+	// KnownACPs, when not empty, is the set a peer's ACP preferences are filtered to, as the
+	// reference filters to its CurrentACPs (empty in v1.14.2, which drops them all). Empty: every
+	// stated ACP is kept.
 	KnownACPs []uint32
 	// UpgradeTime is the unix time of the latest scheduled network upgrade: sent in the Handshake,
 	// and from then on peers below 1.14.0 are refused.

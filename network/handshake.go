@@ -130,11 +130,12 @@ func checkFilter(f *wire.BloomFilter) error {
 	return nil
 }
 
-// filterACPs keeps the ACPs of in that are in known, without duplicates, in order.
+// filterACPs keeps the ACPs of in that are in known (all of them when known is empty), without
+// duplicates, in order.
 func filterACPs(in, known []uint32) []uint32 {
 	out := []uint32{}
 	for _, acp := range in {
-		if slices.Contains(known, acp) && !slices.Contains(out, acp) {
+		if (len(known) == 0 || slices.Contains(known, acp)) && !slices.Contains(out, acp) {
 			out = append(out, acp)
 		}
 	}

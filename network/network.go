@@ -649,3 +649,14 @@ func (n *Network) IsConnected(nodeID ids.NodeID) bool {
 	p := n.peers[nodeID]
 	return p != nil && slices.Contains(n.connected, p)
 }
+
+// Close releases the listener of a network that was never run; Run closes it otherwise.
+func (n *Network) Close() error {
+	if n.listener == nil {
+		return nil
+	}
+	if err := n.listener.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
+}

@@ -3,7 +3,6 @@ package node
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"strconv"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -25,7 +24,6 @@ var (
 	_ info.Aliases    = (*chains.Registry)(nil)
 	_ admin.Chains    = (*chains.Registry)(nil)
 	_ admin.Routes    = chainRoutes{}
-	_ info.Peers      = noPeers{}
 	_ info.Validators = (*validators.Set)(nil)
 )
 
@@ -106,9 +104,9 @@ func (n *Node) mountInfo() error {
 	}, info.Deps{
 		Chains:     n.chains,
 		Aliases:    n.chains,
-		Peers:      noPeers{},
+		Peers:      infoPeers{n.network},
 		Validators: n.validators,
-		NodeIP:     n.nodeIP,
+		NodeIP:     n.network.IP,
 	}, n.log.With("service", "info"))
 	if err != nil {
 		return fmt.Errorf("create info API: %w", err)
@@ -136,6 +134,10 @@ func (n *Node) mountHealth() error {
 			return fmt.Errorf("register database health check: %w", err)
 		}
 	}
+	// The reference's network check (§1.12); a lone development node passes it.
+	if err := checker.Register(health.Health, "network", nil, n.network.HealthCheck); err != nil {
+		return fmt.Errorf("register network health check: %w", err)
+	}
 	for path, h := range checker.Routes() {
 		if err := n.http.AddRoute(path, h); err != nil {
 			return fmt.Errorf("mount health API: %w", err)
@@ -144,26 +146,9 @@ func (n *Node) mountHealth() error {
 	return nil
 }
 
-// nodeIP is the address peers reach this node at: --public-ip, else the HTTP host when it is an
-// IP address, else loopback; with the staking port (node-api.md §3.7).
-func (n *Node) nodeIP() netip.AddrPort {
-	for _, s := range []string{n.cfg.PublicIP, n.cfg.HTTPHost} {
-		if ip, err := netip.ParseAddr(s); err == nil && !ip.IsUnspecified() {
-			return netip.AddrPortFrom(ip.Unmap(), n.cfg.StakingPort)
-		}
-	}
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), n.cfg.StakingPort)
-}
-
 // chainRoutes lets admin.aliasChain make /ext/bc/<alias> serve a chain's routes.
 type chainRoutes struct{ srv *api.Server }
 
 func (r chainRoutes) AliasChainRoutes(id ids.ID, alias string) error {
 	return r.srv.AddAliases("bc/"+id.String(), "bc/"+alias)
 }
-
-// noPeers is the peer set of a node without a network layer yet: it never has a peer.
-// TODO(#2): replace with the network layer's peer set when peering lands.
-type noPeers struct{}
-
-func (noPeers) Connected() []info.Peer { return nil }

@@ -128,8 +128,9 @@ func (r chainRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Han
 // platformVMID is the P-Chain's VM, `rWhpuQPF…` (node-api.md §3.10).
 var platformVMID = ids.FromName("platformvm")
 
-// VMs maps a VM's ID to the factory of its chains: the VMs this node can run. Package node links
-// no VM itself; cmd/cornice hands it every VM (see docs/decisions.md).
+// VMs maps a VM's ID to the factory of its chains: the VMs this node can run besides the P-Chain's,
+// which is built in. Package node links no go-ethereum VM; vmset.For (node/vmset) builds the map of
+// every VM the binary links (see docs/decisions.md).
 type VMs map[ids.ID]chains.Factory
 
 // primaryNetwork builds the local network's genesis, aliases the X and C chains to the IDs it
@@ -138,7 +139,8 @@ type VMs map[ids.ID]chains.Factory
 // have no built-in genesis yet and run no Primary Network chain.
 func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if n.cfg.NetworkID != config.LocalID {
-		n.log.Warn("no built-in genesis for this network: no Primary Network chain runs", "networkID", n.cfg.NetworkID)
+		n.log.Warn("cornice has a genesis for the local network only: on this network no chain runs, and /ext/bc/P, /ext/bc/X and /ext/bc/C answer 404 (the Info, Index, health and metrics APIs do run); use --network-id local",
+			"networkID", n.cfg.NetworkID, "networkName", config.NetworkName(n.cfg.NetworkID))
 		return nil, nil
 	}
 	cfg, err := genesis.Local()

@@ -3,7 +3,7 @@ package node_test
 import (
 	"encoding/json"
 	"errors"
-	"net/netip"
+	"net"
 	"testing"
 	"time"
 
@@ -76,7 +76,9 @@ func TestInfoClient(t *testing.T) {
 		t.Parallel()
 		ip, err := c.GetNodeIP(t.Context())
 		require.NoError(t, err)
-		require.Equal(t, netip.MustParseAddrPort("127.0.0.1:9651"), ip)
+		// The bound staking port, on loopback (the default --staking-host).
+		require.Equal(t, n.StakingAddr().(*net.TCPAddr).AddrPort(), ip)
+		require.Equal(t, "127.0.0.1", ip.Addr().String())
 	})
 
 	t.Run("GetNetworkID", func(t *testing.T) {

@@ -164,7 +164,7 @@ func (s *subnets) sync(ctx context.Context) error {
 	for _, id := range s.n.cfg.TrackSubnets {
 		subnetIDs[id] = struct{}{}
 	}
-	return errors.Join(s.refreshValidators(subnetIDs), s.syncUptimes())
+	return errors.Join(s.refreshValidators(subnetIDs), s.syncUptimes(), s.n.primaryUptime.sync(s.p))
 }
 
 // shouldRun reports whether chain bc should be created now: its VM is one this node has, it is
@@ -207,7 +207,7 @@ func (s *subnets) create(ctx context.Context, bc platform.Blockchain) error {
 	if err := s.serveValidators(bc.ID, bc.SubnetID); err != nil {
 		return err
 	}
-	s.n.log.Info("subnet chain started", "chainID", bc.ID.String(), "subnetID", bc.SubnetID.String(),
+	s.n.log.Debug("subnet chain started", "chainID", bc.ID.String(), "subnetID", bc.SubnetID.String(),
 		"name", bc.Name, "vmID", bc.VMID.String())
 	return nil
 }

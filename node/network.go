@@ -1,38 +1,226 @@
 package node
 
 import (
-	"encoding/binary"
-	"errors"
+	"context"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
 
+	"github.com/cornice-node/cornice/api/info"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/network"
+	"github.com/cornice-node/cornice/network/wire"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/uptime"
 )
 
-// networkIDKey is the key, under storage.PrefixNode, of the network the data directory was
-// made for.
-var networkIDKey = []byte("networkID")
+var (
+	_ network.Handler = (*peerEvents)(nil)
+	_ network.Uptimes = (*primaryUptime)(nil)
+	_ info.Peers      = infoPeers{}
+)
 
-// checkNetwork refuses a database made for another network than the configured one: its chains,
-// keys and P-Chain state belong to that network, and mixing them would serve one network's state
-// under the other's ID. A database without the record (new, or made before it existed) is
-// stamped with the configured network.
-func (n *Node) checkNetwork() error {
-	meta := n.db.Prefixed(storage.PrefixNode)
-	b, err := meta.Get(networkIDKey)
-	if errors.Is(err, storage.ErrNotFound) {
-		if err := meta.Put(networkIDKey, binary.BigEndian.AppendUint32(nil, n.cfg.NetworkID)); err != nil {
-			return fmt.Errorf("record the data directory's network: %w", err)
-		}
-		return nil
+// buildNetwork creates the peer-to-peer network and binds its listener, so the staking port is
+// known (and taken) before the node serves.
+func (n *Node) buildNetwork() error {
+	bootIDs, addrs := n.cfg.P2P.Bootstrappers()
+	boot := make([]network.Bootstrapper, len(bootIDs))
+	for i := range bootIDs {
+		boot[i] = network.Bootstrapper{NodeID: bootIDs[i], IP: addrs[i]}
 	}
+	var publicIP netip.Addr
+	if n.cfg.PublicIP != "" {
+		publicIP, _ = netip.ParseAddr(n.cfg.PublicIP) // Validate checked it
+	}
+	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(ids.Empty[:]), n.clock)
 	if err != nil {
-		return fmt.Errorf("read the data directory's network: %w", err)
+		return fmt.Errorf("open Primary Network uptimes: %w", err)
 	}
-	if len(b) != 4 {
-		return fmt.Errorf("read the data directory's network: %d bytes, want 4", len(b))
+	n.primaryUptime = &primaryUptime{tracker: tracker, starts: map[ids.NodeID]uint64{}}
+	n.peerEvents = &peerEvents{self: n.nodeID, connected: map[ids.NodeID]bool{}, log: n.log.With("component", "network")}
+	n.peerEvents.track(tracker)
+
+	net_, err := network.New(network.Config{
+		NetworkID:      n.cfg.NetworkID,
+		Cert:           n.tlsCert,
+		Signer:         n.signer,
+		ListenAddr:     net.JoinHostPort(n.cfg.P2P.StakingHost, fmt.Sprint(n.cfg.StakingPort)),
+		PublicIP:       publicIP,
+		Bootstrappers:  boot,
+		TrackedSubnets: n.cfg.TrackSubnets,
+		SupportedACPs:  n.cfg.ACPSupport,
+		ObjectedACPs:   n.cfg.ACPObject,
+		// Every ACP a peer states is kept: info.acps reports them (the spec wins over the
+		// reference, whose empty CurrentACPs filters them all out).
+		UpgradeTime:               n.cfg.Upgrades.GraniteTime,
+		MaxClockDifference:        n.cfg.P2P.MaxClockDifference,
+		PingFrequency:             n.cfg.P2P.PingFrequency,
+		AllowPrivateIPs:           n.cfg.P2P.AllowPrivateIPs,
+		RequireValidatorToConnect: n.cfg.P2P.RequireValidatorToConnect,
+	}, network.Deps{
+		Handler:    n.peerEvents,
+		Validators: n.validators,
+		Uptimes:    n.primaryUptime,
+		Clock:      n.clock,
+		Log:        n.log.With("component", "network"),
+		Metrics:    n.metrics,
+	})
+	if err != nil {
+		return err
 	}
-	if was := binary.BigEndian.Uint32(b); was != n.cfg.NetworkID {
-		return networkMismatchError(n.cfg.DataDir, was, n.cfg.NetworkID)
+	addr, err := net_.Listen()
+	if err != nil {
+		return err
 	}
+	n.network = net_
+	n.stakingAddr = addr
 	return nil
+}
+
+// StakingAddr returns the address the peer-to-peer listener is bound to.
+func (n *Node) StakingAddr() net.Addr { return n.stakingAddr }
+
+// peerEvents is what the network tells the node: peers coming and going reach every uptime
+// tracker (so isConnected and uptimes see them), chain messages are dropped until chains have
+// engines to take them.
+type peerEvents struct {
+	self ids.NodeID
+	log  *slog.Logger
+
+	mu        sync.Mutex // guards the fields below
+	connected map[ids.NodeID]bool
+	trackers  []*uptime.Tracker
+}
+
+// track makes tr follow the connected peers, from now on, with this node connected.
+func (e *peerEvents) track(tr *uptime.Tracker) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := []ids.NodeID{e.self}
+	for id := range e.connected {
+		now = append(now, id)
+	}
+	tr.StartTracking(now)
+	e.trackers = append(e.trackers, tr)
+}
+
+func (e *peerEvents) Connected(nodeID ids.NodeID, _ []ids.ID) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.connected[nodeID] = true
+	for _, tr := range e.trackers {
+		tr.Connect(nodeID)
+	}
+}
+
+func (e *peerEvents) Disconnected(nodeID ids.NodeID) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.connected, nodeID)
+	for _, tr := range e.trackers {
+		tr.Disconnect(nodeID)
+	}
+}
+
+// HandleInbound drops a chain message: cornice's chains do not yet take part in consensus with
+// peers (the engine issue's work). The peer stays connected.
+func (e *peerEvents) HandleInbound(nodeID ids.NodeID, msg *wire.Message) {
+	e.log.Debug("dropping chain message", "nodeID", nodeID, "op", msg.Op.String())
+}
+
+// primaryUptime is this node's measurement of the Primary Network validators' uptime, persisted
+// like the L1 validators' and sent to each peer in Pings.
+type primaryUptime struct {
+	tracker *uptime.Tracker
+
+	mu sync.Mutex
+	// starts holds each current validator's start time, unix seconds.
+	starts map[ids.NodeID]uint64
+}
+
+// validationID keys a Primary Network validator in the tracker: its NodeID, zero-padded.
+func validationID(nodeID ids.NodeID) ids.ID {
+	var id ids.ID
+	copy(id[:], nodeID[:])
+	return id
+}
+
+// sync brings the tracker in line with the Primary Network's current validators.
+func (u *primaryUptime) sync(p pChain) error {
+	vals, err := p.SubnetValidators(ids.Empty)
+	if err != nil {
+		return fmt.Errorf("read Primary Network validators: %w", err)
+	}
+	tracked := make([]uptime.Validator, len(vals))
+	starts := make(map[ids.NodeID]uint64, len(vals))
+	for i, v := range vals {
+		tracked[i] = uptime.Validator{ValidationID: validationID(v.NodeID), NodeID: v.NodeID, StartTime: v.StartTime, Active: true}
+		starts[v.NodeID] = v.StartTime
+	}
+	if err := u.tracker.Sync(tracked); err != nil {
+		return fmt.Errorf("sync Primary Network uptimes: %w", err)
+	}
+	u.mu.Lock()
+	u.starts = starts
+	u.mu.Unlock()
+	return nil
+}
+
+// UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
+// started validating; 0 for a node that is not a Primary Network validator, as the reference
+// sends (network-consensus-warp.md §1.5).
+func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
+	u.mu.Lock()
+	start, ok := u.starts[nodeID]
+	u.mu.Unlock()
+	if !ok {
+		return 0
+	}
+	up, at, err := u.tracker.Uptime(validationID(nodeID))
+	if err != nil {
+		return 0
+	}
+	total := at.Sub(time.Unix(int64(min(start, 1<<62)), 0))
+	if total <= 0 {
+		return 100
+	}
+	return uint32(min(100*up/total, 100))
+}
+
+// infoPeers shows the network's peers to the Info API.
+type infoPeers struct{ n *network.Network }
+
+func (p infoPeers) Connected() []info.Peer {
+	peers := p.n.Peers()
+	out := make([]info.Peer, len(peers))
+	for i, q := range peers {
+		out[i] = info.Peer{
+			IP:             q.IP,
+			PublicIP:       q.PublicIP,
+			NodeID:         q.NodeID,
+			Version:        q.Version,
+			UpgradeTime:    q.UpgradeTime,
+			LastSent:       q.LastSent,
+			LastReceived:   q.LastReceived,
+			ObservedUptime: q.ObservedUptime,
+			TrackedSubnets: q.TrackedSubnets,
+			SupportedACPs:  q.SupportedACPs,
+			ObjectedACPs:   q.ObjectedACPs,
+		}
+	}
+	return out
+}
+
+// runNetwork runs the network until stopNetwork.
+func (n *Node) runNetwork() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.network.Run(ctx) }()
+	n.stopNetwork = func() error {
+		cancel()
+		return <-done
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,6 +37,7 @@ import (
 	"github.com/cornice-node/cornice/crypto/staking"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/network"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
 )
@@ -64,6 +66,15 @@ type Node struct {
 	// subnets runs the chains of other subnets and refreshes their validators; nil without a
 	// P-Chain.
 	subnets *subnets
+
+	// network is the peer-to-peer layer, bound at New and run by Run; peerEvents feeds its peers
+	// to the uptime trackers, primaryUptime measures the Primary Network's validators.
+	network       *network.Network
+	stakingAddr   net.Addr
+	peerEvents    *peerEvents
+	primaryUptime *primaryUptime
+	// stopNetwork stops a running network and waits for it; nil until Run starts it.
+	stopNetwork func() error
 
 	nodeID  ids.NodeID
 	tlsCert *tls.Certificate
@@ -128,6 +139,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	// accepted block (startSubnets); this seed stands for nodes whose P-Chain runs another VM.
 	if err := n.validators.Add(ids.Empty, n.nodeID, config.LocalGenesisStake); err != nil {
 		return fmt.Errorf("seed validator set: %w", err)
+	}
+	if err := n.buildNetwork(); err != nil {
+		return fmt.Errorf("create peer-to-peer network: %w", err)
 	}
 
 	n.index, err = index.New(index.Config{Enabled: n.cfg.IndexEnabled, AllowIncomplete: n.cfg.IndexAllowIncomplete},
@@ -195,6 +209,7 @@ func (n *Node) HTTPAddr() net.Addr { return n.httpAddr }
 // in-flight ones finish, flushes and closes the database. It returns nil after a clean shutdown.
 func (n *Node) Run(ctx context.Context) error {
 	n.logStart()
+	n.runNetwork()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- n.http.Serve() }()
@@ -207,19 +222,29 @@ func (n *Node) Run(ctx context.Context) error {
 	}
 }
 
+// logStart says the node serves, and which chains run: each was logged once as it was created
+// ("chain created"), and this line names them all, or "none" on a network without a built-in
+// genesis.
 func (n *Node) logStart() {
+	var running []string
+	for _, c := range n.chains.Chains() {
+		alias, _ := n.chains.PrimaryAlias(c.ID)
+		running = append(running, alias)
+	}
+	chains := strings.Join(running, ",")
+	if chains == "" {
+		chains = "none"
+	}
 	n.log.Info("cornice node started",
 		"version", config.Current(),
 		"nodeID", n.nodeID.String(),
 		"httpAddr", n.httpAddr.String(),
+		"stakingAddr", n.stakingAddr.String(),
 		"dataDir", n.cfg.DataDir,
 		"networkID", n.cfg.NetworkID,
 		"networkName", config.NetworkName(n.cfg.NetworkID),
+		"chains", chains,
 	)
-	for _, c := range n.chains.Chains() {
-		alias, _ := n.chains.PrimaryAlias(c.ID)
-		n.log.Info("chain", "alias", alias, "chainID", c.ID.String(), "vmID", c.VMID.String())
-	}
 }
 
 // shutdown stops the HTTP server (waiting for the Serve goroutine) and closes the database.
@@ -238,14 +263,31 @@ func (n *Node) shutdown(serveErr <-chan error) error {
 // close releases what build opened, in reverse order: the chains (their engines finish the
 // block they are committing), then the database. It is safe on a partly built node.
 func (n *Node) close() error {
-	// The subnet worker creates chains through the manager: it stops first.
-	err := n.subnets.close()
+	// Peers stop first: they report to the uptime trackers the subnet worker closes.
+	var err error
+	if n.stopNetwork != nil {
+		if nerr := n.stopNetwork(); nerr != nil {
+			err = fmt.Errorf("stop network: %w", nerr)
+		}
+		n.stopNetwork = nil
+	} else if n.network != nil {
+		err = n.network.Close()
+	}
+	n.network = nil
+	// The subnet worker creates chains through the manager: it stops next.
+	err = errors.Join(err, n.subnets.close())
 	n.subnets = nil
 	if n.manager != nil {
 		if cerr := n.manager.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("close chains: %w", cerr))
 		}
 		n.manager = nil
+	}
+	if n.primaryUptime != nil {
+		if cerr := n.primaryUptime.tracker.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("close Primary Network uptimes: %w", cerr))
+		}
+		n.primaryUptime = nil
 	}
 	if n.db != nil {
 		if cerr := n.db.Close(); cerr != nil {

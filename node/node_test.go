@@ -6,9 +6,11 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +31,6 @@ func stakerConfig(t *testing.T) config.Config {
 	cfg.StakingTLSKeyFile = filepath.Join("..", "testdata", "local-stakers", "staker1.key")
 	cfg.StakingTLSCertFile = filepath.Join("..", "testdata", "local-stakers", "staker1.crt")
 	cfg.StakingSignerKeyFile = filepath.Join("..", "testdata", "local-stakers", "signer1.key")
-	cfg.StakingPort = 9651
 	return cfg
 }
 
@@ -90,12 +91,16 @@ var update = flag.Bool("update", false, "rewrite the expected replies in testdat
 func TestWire(t *testing.T) {
 	t.Parallel()
 	n := start(t, stakerConfig(t))
+	// The files show the default staking port; the node under test binds a free one.
+	port := strconv.Itoa(n.StakingAddr().(*net.TCPAddr).Port)
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			jsonrpctest.Replay(t, n.url, file, *update)
+			jsonrpctest.ReplayRewrite(t, n.url, file, *update, func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte("127.0.0.1:"+port), []byte("127.0.0.1:9651"))
+			})
 		})
 	}
 }

@@ -131,7 +131,7 @@ func pBaseTx(ux *txs.UTXO, pay uint64, to ids.ShortID) txs.BaseTx {
 		Outs: []txs.TransferableOutput{{AssetID: ux.AssetID, Out: &secp256k1fx.TransferOutput{
 			Amount: amount - pBurn - pay, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
 		}}},
-		Ins: []txs.TransferableInput{{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
+		Ins: []txs.TransferableInput{{UTXOID: ux.UTXOID, AssetID: ux.AssetID,
 			In: &secp256k1fx.TransferInput{Amount: amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}},
 	}
 }

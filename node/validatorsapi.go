@@ -74,7 +74,7 @@ type chainUptime struct {
 }
 
 // serveValidators gives the running chain chainID of subnetID an uptime tracker, synced with the
-// P-Chain and tracking from now with this node connected (there are no peers yet), and serves its
+// P-Chain and tracking from now with this node and its connected peers, and serves its
 // validators API at /ext/bc/<chainID>/validators. A VM that serves that route itself keeps it.
 func (s *subnets) serveValidators(chainID, subnetID ids.ID) error {
 	n := s.n
@@ -86,7 +86,7 @@ func (s *subnets) serveValidators(chainID, subnetID ids.ID) error {
 	if err := s.syncUptime(cu); err != nil {
 		return errors.Join(err, tracker.Close())
 	}
-	tracker.StartTracking([]ids.NodeID{n.nodeID})
+	n.peerEvents.track(tracker)
 	s.uptimes[chainID] = cu
 
 	h, err := l1validators.NewHandler(subnetSource{p: s.p, subnetID: subnetID}, tracker,

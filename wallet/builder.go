@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
 	"github.com/cornice-node/cornice/codec"
@@ -207,7 +208,7 @@ func sortInputs(ins []xtxs.TransferableInput) {
 	})
 }
 
-func compareUTXOIDs(a, b *xtxs.UTXOID) int {
+func compareUTXOIDs(a, b *utxo.UTXOID) int {
 	if c := a.TxID.Compare(b.TxID); c != 0 {
 		return c
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	cutxo "github.com/cornice-node/cornice/vms/components/utxo"
+
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
 	"github.com/stretchr/testify/require"
@@ -39,7 +41,7 @@ func mustKey(t testing.TB, s string) *wallet.Key {
 // locktime.
 func utxo(txByte byte, index uint32, asset ids.ID, amount uint64, locktime uint64, threshold uint32, owners ...ids.ShortID) *xtxs.UTXO {
 	return &xtxs.UTXO{
-		UTXOID:  xtxs.UTXOID{TxID: ids.ID{txByte}, OutputIndex: index},
+		UTXOID:  cutxo.UTXOID{TxID: ids.ID{txByte}, OutputIndex: index},
 		AssetID: asset,
 		Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: secp256k1fx.OutputOwners{
 			Locktime: locktime, Threshold: threshold, Addrs: owners,
@@ -77,7 +79,7 @@ func checkTx(t *testing.T, tx *xtxs.Tx, utxos []*xtxs.UTXO) {
 		require.LessOrEqual(t, bytes.Compare(prev, b), 0, "outputs not sorted")
 		prev = b
 	}
-	byID := map[xtxs.UTXOID]*xtxs.UTXO{}
+	byID := map[cutxo.UTXOID]*xtxs.UTXO{}
 	for _, ux := range utxos {
 		byID[ux.UTXOID] = ux
 	}

@@ -200,9 +200,8 @@ func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutp
 		}
 		got += s.amount
 		ins = append(ins, txs.TransferableInput{
-			TxID:        s.ux.TxID,
-			OutputIndex: s.ux.OutputIndex,
-			AssetID:     b.AVAXAssetID,
+			UTXOID:  s.ux.UTXOID,
+			AssetID: b.AVAXAssetID,
 			In: &secp256k1fx.TransferInput{
 				Amount: s.amount,
 				Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},

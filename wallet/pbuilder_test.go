@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	cutxo "github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
@@ -22,7 +23,7 @@ func testPBuilder() wallet.PBuilder {
 
 func pUTXO(txByte byte, amount, locktime uint64, owners ...ids.ShortID) *txs.UTXO {
 	return &txs.UTXO{
-		TxID: ids.ID{txByte}, AssetID: avax,
+		UTXOID: cutxo.UTXOID{TxID: ids.ID{txByte}}, AssetID: avax,
 		Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: secp256k1fx.OutputOwners{
 			Locktime: locktime, Threshold: 1, Addrs: owners,
 		}},

@@ -13,7 +13,9 @@
 // well-known local key, funded in the local C-Chain genesis and in the example L1's alloc, where
 // it is the admin of the transaction allow list. The providers keep ethers' defaults (network
 // detection through eth_chainId, JSON-RPC batching) except for a 10 s request timeout, a
-// 100 ms polling interval and no request cache (see newProvider). Every check is bounded in time; each prints `ok - …` or
+// 100 ms polling interval and no request cache (see newProvider); the checks "two transactions in
+// a row" use a provider with every default, as README.md's section on ethers describes, and print
+// which way the plain pattern went as a `# …` line. Every check is bounded in time; each prints `ok - …` or
 // `not ok - …`, the last line is `ethers: N passed, M failed`, and the exit code is 1 when a
 // check failed.
 
@@ -22,6 +24,7 @@ import {
   Contract,
   FetchRequest,
   JsonRpcProvider,
+  NonceManager,
   Wallet,
   WebSocketProvider,
   getAddress,
@@ -137,7 +140,55 @@ async function transfer(signer, value) {
   return receipt;
 }
 
+// twoInARow sends 1 wei from signer to a fresh address twice, each time waiting for the receipt
+// before the next: what a script that deploys and then calls does.
+async function twoInARow(signer) {
+  for (let i = 0; i < 2; i++) {
+    const tx = await signer.sendTransaction({ to: randomAddress(), value: 1n });
+    await mined(tx);
+  }
+}
+
+// plainPattern runs twoInARow with the local key on url through a JsonRpcProvider with every
+// ethers default, as a new user writes it (README.md, "ethers and the 250 ms cache"), and says
+// which way it went: both accepted, or the second refused with NONCE_EXPIRED because ethers
+// answered its eth_getTransactionCount from its 250 ms cache of identical requests while the
+// node had accepted the first within milliseconds. Any other failure is an error.
+async function plainPattern(url) {
+  const plain = new JsonRpcProvider(url);
+  try {
+    await twoInARow(new Wallet(localKey, plain));
+    return "both transactions accepted";
+  } catch (err) {
+    if (err?.code !== "NONCE_EXPIRED") throw err;
+    return `the second was refused (${err.shortMessage}: ${err?.info?.error?.message}), as README.md says`;
+  } finally {
+    plain.destroy();
+  }
+}
+
+// withNonceManager runs twoInARow through a NonceManager over a default JsonRpcProvider, the
+// workaround README.md gives: it counts nonces itself, so both must be accepted.
+async function withNonceManager(url) {
+  const plain = new JsonRpcProvider(url);
+  try {
+    await twoInARow(new NonceManager(new Wallet(localKey, plain)));
+  } finally {
+    plain.destroy();
+  }
+}
+
 const checks = [
+  [
+    "two transactions in a row with the default JsonRpcProvider",
+    async () => {
+      console.log(`# C-Chain, default JsonRpcProvider: ${await plainPattern(rpcURL)}`);
+    },
+  ],
+  [
+    "two transactions in a row through a NonceManager",
+    async () => withNonceManager(rpcURL),
+  ],
   [
     "getNetwork",
     async () => {
@@ -299,6 +350,16 @@ if (l1RPC) {
       async () => {
         await transfer(l1Wallet, 987_654_321n);
       },
+    ],
+    [
+      "L1 two transactions in a row with the default JsonRpcProvider",
+      async () => {
+        console.log(`# L1, default JsonRpcProvider: ${await plainPattern(l1RPC)}`);
+      },
+    ],
+    [
+      "L1 two transactions in a row through a NonceManager",
+      async () => withNonceManager(l1RPC),
     ],
     [
       "L1 eth_feeConfig",

@@ -60,6 +60,14 @@ func ReplayDir(t *testing.T, serve func(t *testing.T, name string) http.Handler,
 // instead of comparing them.
 func Replay(t *testing.T, url, file string, update bool) {
 	t.Helper()
+	ReplayRewrite(t, url, file, update, nil)
+}
+
+// ReplayRewrite is Replay with each reply body passed through rewrite (when not nil) before it is
+// compared or written: for replies that carry a value the test cannot fix in advance, such as a
+// port the node under test bound.
+func ReplayRewrite(t *testing.T, url, file string, update bool, rewrite func([]byte) []byte) {
+	t.Helper()
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	client := jsonrpc.NewClient(url, nil)
@@ -81,6 +89,9 @@ func Replay(t *testing.T, url, file string, update bool) {
 			}
 			status, raw, err := client.Post(t.Context(), reqPath, []byte(body))
 			require.NoError(t, err, "%s:%d", file, n)
+			if rewrite != nil {
+				raw = rewrite(raw)
+			}
 			got = &reply{status: status, body: raw}
 		case line == "<--" || strings.HasPrefix(line, "<-- "):
 			require.NotNil(t, got, "%s:%d: a reply without a request", file, n)

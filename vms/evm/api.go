@@ -235,7 +235,7 @@ func (a *ethAPI) SendRawTransaction(_ context.Context, input hexutil.Bytes) (com
 	if err := tx.UnmarshalBinary(input); err != nil {
 		return common.Hash{}, err
 	}
-	if err := a.vm.SendTx(tx); err != nil {
+	if err := a.vm.sendAndLog(tx); err != nil {
 		return common.Hash{}, err
 	}
 	return tx.Hash(), nil

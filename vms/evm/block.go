@@ -63,6 +63,10 @@ func (b *Block) Parent() ids.ID { return ids.ID(b.eth.ParentHash()) }
 // Height implements chains.Block.
 func (b *Block) Height() uint64 { return b.eth.NumberU64() }
 
+// TxCount is the number of transactions in the block, for the node's log line of each
+// accepted block.
+func (b *Block) TxCount() int { return b.eth.Transactions().Len() }
+
 // Timestamp implements chains.Block.
 func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.eth.Time()), 0).UTC() }
 

@@ -29,7 +29,7 @@ func (a *ethAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes
 	ch := make(chan *types.Block, 16)
 	sub := a.vm.feeds.accepted.Subscribe(ch)
 	defer sub.Unsubscribe()
-	if err := a.vm.SendTx(tx); err != nil {
+	if err := a.vm.sendAndLog(tx); err != nil {
 		return nil, err
 	}
 	hash := tx.Hash()

@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
@@ -43,6 +44,10 @@ func (b *Block) Parent() ids.ID { return b.blk.Parent() }
 
 // Height implements chains.Block.
 func (b *Block) Height() uint64 { return b.blk.Height() }
+
+// TxCount is the number of transactions in the block, for the node's log line of each
+// accepted block.
+func (b *Block) TxCount() int { return len(b.blk.Txs()) }
 
 // Timestamp implements chains.Block: the block's time, in whole seconds.
 func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.blk.Time()), 0).UTC() }
@@ -123,36 +128,49 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 		}
 	}
 	w := writer{b: b.vm.state.db.Wrap(batch)}
-	created := make(map[ids.ID]struct{})
-	var order []*txs.UTXO
-	for i, tx := range b.blk.Txs() {
+	for _, tx := range b.blk.Txs() {
 		if err := w.putTx(tx); err != nil {
 			return err
 		}
-		eff := b.effs[i]
-		for _, ux := range eff.consumed {
-			id := ux.InputID()
-			if _, ok := created[id]; ok {
-				delete(created, id)
-				continue
-			}
-			if err := w.deleteUTXO(ux); err != nil {
-				return err
-			}
-		}
-		for j := range eff.produced {
-			ux := &eff.produced[j]
-			created[ux.InputID()] = struct{}{}
-			order = append(order, ux)
+	}
+	deleted, written := utxo.Diff(b.effs)
+	for _, ux := range deleted {
+		if err := w.deleteUTXO(ux); err != nil {
+			return err
 		}
 	}
-	for _, ux := range order {
-		if _, ok := created[ux.InputID()]; !ok {
-			continue
-		}
+	for _, ux := range written {
 		if err := w.putUTXO(ux); err != nil {
 			return err
 		}
 	}
 	return w.putBlock(b.blk)
+}
+
+// verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
+// so far, recorded here), syntactic and semantic checks, and not in known already (accepted, or
+// in a processing ancestor).
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+	if _, dup := seen[tx.ID()]; dup {
+		return nil, ErrDuplicateTx
+	}
+	seen[tx.ID()] = struct{}{}
+	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	eff, err := vm.rules.semantic(tx, src, now)
+	if err != nil {
+		// An accepted tx issued again fails here, on its spent inputs, as in the reference
+		// (§6.5).
+		return nil, err
+	}
+	// Only a tx that spends nothing (possible only without fees) gets this far twice.
+	accepted, err := known.hasTx(tx.ID())
+	switch {
+	case err != nil:
+		return nil, err
+	case accepted:
+		return nil, ErrDuplicateTx
+	}
+	return eff, nil
 }

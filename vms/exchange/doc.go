@@ -12,6 +12,10 @@
 // or among pending txs. A block is built as soon as a tx is pending. The avm API (§6.5) is its
 // handler at the chain's base path.
 //
+// vm.go is the VM's lifecycle, builder.go the mempool and the block builder, block.go a block's
+// verification and acceptance; what each tx kind checks and pays is one file per kind (tx_*.go),
+// the methods of the visitor syntacticCheck (txs.Visitor).
+//
 // The VM is safe for concurrent use as chains.VM requires: its API handlers run alongside the
 // pipeline; a mutex guards the mempool and the last accepted block, and the API reads committed
 // state from the database.

@@ -1,9 +1,7 @@
 package exchange
 
 import (
-	"iter"
-
-	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
@@ -17,77 +15,16 @@ const (
 	targetBlockSize = 128 * 1024
 )
 
-// overlay is a UTXO set on top of another: the UTXOs that pending txs (or the earlier txs of a
-// block) spend and create. It is not safe for concurrent use; the VM guards the mempool's.
+// overlay is the UTXOs that pending txs (or the earlier txs of a block) spend and create, on top
+// of the UTXOs of base. It is not safe for concurrent use; the VM guards the mempool's.
 type overlay struct {
+	*utxo.Overlay[txs.UTXO, *txs.UTXO]
 	base utxoSource
-	// spent maps a UTXO ID to the tx that spends it.
-	spent map[ids.ID]ids.ID
-	// created holds the UTXOs the overlay's txs create.
-	created map[ids.ID]*txs.UTXO
 }
 
 func newOverlay(base utxoSource) *overlay {
-	return &overlay{base: base, spent: make(map[ids.ID]ids.ID), created: make(map[ids.ID]*txs.UTXO)}
+	return &overlay{Overlay: utxo.NewOverlay[txs.UTXO](), base: base}
 }
 
-// utxo implements utxoSource: a UTXO spent in the overlay is a double spend, unless the base no
-// longer has it either (the spending tx's block was committed and the mempool not yet told):
-// then it is the base's unknown UTXO.
-func (o *overlay) utxo(id ids.ID) (*txs.UTXO, error) {
-	if by, ok := o.spent[id]; ok {
-		if _, mine := o.created[id]; !mine {
-			if _, err := o.base.utxo(id); err != nil {
-				return nil, err
-			}
-		}
-		return nil, doubleSpendError(id, by)
-	}
-	if ux, ok := o.created[id]; ok {
-		return ux, nil
-	}
-	return o.base.utxo(id)
-}
-
-// SpentBy implements mempool.View.
-func (o *overlay) SpentBy(utxoID ids.ID) (ids.ID, bool) {
-	by, ok := o.spent[utxoID]
-	return by, ok
-}
-
-// Apply implements mempool.View: it records a verified tx's effects.
-func (o *overlay) Apply(eff *effects) {
-	for _, ux := range eff.consumed {
-		o.spent[ux.InputID()] = eff.txID
-	}
-	for i := range eff.produced {
-		ux := &eff.produced[i]
-		o.created[ux.InputID()] = ux
-	}
-}
-
-// Revert implements mempool.View: it forgets a tx's effects.
-func (o *overlay) Revert(eff *effects) {
-	for _, ux := range eff.consumed {
-		if id := ux.InputID(); o.spent[id] == eff.txID {
-			delete(o.spent, id)
-		}
-	}
-	for i := range eff.produced {
-		delete(o.created, eff.produced[i].InputID())
-	}
-}
-
-// TxID implements mempool.Effects.
-func (e *effects) TxID() ids.ID { return e.txID }
-
-// Spent implements mempool.Effects: the IDs of the UTXOs the tx consumes.
-func (e *effects) Spent() iter.Seq[ids.ID] {
-	return func(yield func(ids.ID) bool) {
-		for _, ux := range e.consumed {
-			if !yield(ux.InputID()) {
-				return
-			}
-		}
-	}
-}
+// utxo implements utxoSource.
+func (o *overlay) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) { return o.Get(ref, o.base.utxo) }

@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -26,11 +27,13 @@ const (
 // service is the avm API of one X-Chain VM (§6.5). It is safe for concurrent use.
 type service struct {
 	vm *VM
+	// issued logs each tx issueTx takes in.
+	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "avm".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm}
+	s := &service{vm: vm, issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -62,7 +65,10 @@ func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDRe
 	if err != nil {
 		return nil, err
 	}
-	if err := s.vm.IssueTx(tx); err != nil {
+	err = s.vm.IssueTx(tx)
+	// An X-Chain tx has no one sender: its inputs may be any addresses'.
+	s.issued.Issued(tx.ID().String(), nil, err)
+	if err != nil {
 		return nil, err
 	}
 	return &api.TxIDReply{TxID: tx.ID()}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -35,7 +36,8 @@ type state struct {
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
-func (s *state) utxo(id ids.ID) (*txs.UTXO, error) {
+func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
+	id := ref.InputID()
 	ux, found, err := s.getUTXO(id)
 	switch {
 	case err != nil:

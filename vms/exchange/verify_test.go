@@ -2,11 +2,13 @@ package exchange
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -24,7 +26,7 @@ func TestSyntactic(t *testing.T) {
 		return txs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owners}}
 	}
 	inp := func(idx uint32, amount uint64) txs.TransferableInput {
-		return txs.TransferableInput{UTXOID: txs.UTXOID{TxID: ids.ID{9}, OutputIndex: idx}, AssetID: asset,
+		return txs.TransferableInput{UTXOID: utxo.UTXOID{TxID: ids.ID{9}, OutputIndex: idx}, AssetID: asset,
 			In: &secp256k1fx.TransferInput{Amount: amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
 	}
 	base := func(outs []txs.TransferableOutput, ins ...txs.TransferableInput) txs.BaseTx {
@@ -75,12 +77,19 @@ func TestSyntactic(t *testing.T) {
 			require.ErrorIs(t, r.syntactic(tx), tt.wantErr)
 		})
 	}
+	// The kinds not executed are named as they always were.
+	for _, u := range []txs.UnsignedTx{&txs.OperationTx{BaseTx: b}, &txs.ImportTx{BaseTx: b}, &txs.ExportTx{BaseTx: b}} {
+		tx, err := txs.NewTx(u, make([]secp256k1fx.Credential, 1))
+		require.NoError(t, err)
+		require.EqualError(t, r.syntactic(tx), "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "exchange.", 1))
+	}
 }
 
 // memSource is a utxoSource over a map.
 type memSource map[ids.ID]*txs.UTXO
 
-func (m memSource) utxo(id ids.ID) (*txs.UTXO, error) {
+func (m memSource) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
+	id := ref.InputID()
 	if ux, ok := m[id]; ok {
 		return ux, nil
 	}
@@ -134,7 +143,7 @@ func FuzzVerifyTx(f *testing.F) {
 			return
 		}
 		require.Equal(t, eff, again)
-		for _, ux := range eff.consumed {
+		for _, ux := range eff.Consumed {
 			require.Contains(t, src, ux.InputID())
 		}
 	})

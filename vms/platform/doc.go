@@ -13,6 +13,14 @@
 // RegisterL1ValidatorTx, SetL1ValidatorWeightTx and the staking kinds are refused with
 // ErrUnsupportedTx for now (issue #5).
 //
+// # Layout
+//
+// vm.go is the VM's lifecycle (New, the chains.VM methods, Accepted, Close); builder.go issues
+// txs into the mempool and builds blocks, and wakes the pipeline when an L1 validator runs out;
+// block.go verifies and accepts a block. What each tx kind checks, changes and indexes is one
+// file per kind (tx_*.go), the methods of the visitors syntacticCheck, executor and txIndexer
+// (txs.Visitor), so a new kind does not compile until each has its case.
+//
 // # VM state and concurrency
 //
 // The VM keeps its state under its chains.Context.DB (state.go lists the keys) and stages every

@@ -170,6 +170,12 @@ func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
 	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
 }
 
+// unsupportedTxError refuses a kind this VM does not execute. It names the kind as
+// "*platform.<Kind>", as the text has read since the kinds lived in this package.
+func unsupportedTxError(kind string) error {
+	return fmt.Errorf("%w: *platform.%s", ErrUnsupportedTx, kind)
+}
+
 // subnetNotFoundError names the missing subnet.
 func subnetNotFoundError(id ids.ID) error {
 	return fmt.Errorf("%w: %s", ErrSubnetNotFound, id)

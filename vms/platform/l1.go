@@ -5,10 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/codec"
-	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform/txs"
-	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // MaxManagerAddressLen is the longest manager address of a ConvertSubnetToL1Tx, in bytes
@@ -94,125 +92,6 @@ func parseSubnetConversion(b []byte) (*subnetConversion, error) {
 		chainID:      ids.ID(b[ids.IDLen : 2*ids.IDLen]),
 		address:      bytes.Clone(b[2*ids.IDLen:]),
 	}, nil
-}
-
-// verifyConvert checks a ConvertSubnetToL1Tx's own fields (§4.3): a subnet other than the primary
-// network, a manager address of at most 4096 bytes, a non-empty list of validators sorted and
-// unique by node ID, each with a 20-byte node ID, a positive weight, valid owners and a valid
-// proof of possession.
-func verifyConvert(tx *txs.ConvertSubnetToL1Tx) error {
-	switch {
-	case tx.SubnetID == ids.Empty:
-		return ErrConvertPrimaryNetwork
-	case len(tx.Address) > MaxManagerAddressLen:
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrAddressTooLong, len(tx.Address), MaxManagerAddressLen)
-	case len(tx.Validators) == 0:
-		return ErrConvertNoValidators
-	}
-	for i := range tx.Validators {
-		v := &tx.Validators[i]
-		switch {
-		case i > 0 && bytes.Compare(tx.Validators[i-1].NodeID, v.NodeID) >= 0:
-			return ErrValidatorsNotSortedUnique
-		case len(v.NodeID) != ids.NodeIDLen:
-			return fmt.Errorf("validator %d: %w: %d bytes", i, ErrInvalidNodeID, len(v.NodeID))
-		case v.Weight == 0:
-			return fmt.Errorf("validator %d: %w", i, ErrZeroWeight)
-		}
-		for j, o := range []*txs.PChainOwner{&v.RemainingBalanceOwner, &v.DeactivationOwner} {
-			oo := secp256k1fx.OutputOwners{Threshold: o.Threshold, Addrs: o.Addresses}
-			if err := oo.Verify(); err != nil {
-				return fmt.Errorf("validator %d: %s: %w", i, [...]string{"remaining balance owner", "deactivation owner"}[j], err)
-			}
-		}
-		pop := bls.ProofOfPossession{PublicKey: v.Signer.PublicKey, ProofOfPossession: v.Signer.Signature}
-		if err := pop.Verify(); err != nil {
-			return fmt.Errorf("validator %d: %w: %w", i, ErrInvalidProofOfPossession, err)
-		}
-	}
-	return tx.SubnetAuth.Verify()
-}
-
-// verifyAddSubnetValidator checks an AddSubnetValidatorTx's own fields (§4.3).
-func verifyAddSubnetValidator(tx *txs.AddSubnetValidatorTx) error {
-	switch v := &tx.Validator; {
-	case tx.SubnetID == ids.Empty:
-		return ErrAddPrimaryNetworkValidator
-	case v.Weight == 0:
-		return ErrZeroWeight
-	case v.Start >= v.End:
-		return fmt.Errorf("%w: start %d, end %d", ErrStakingPeriod, v.Start, v.End)
-	}
-	return tx.SubnetAuth.Verify()
-}
-
-// verifySubnetAuth checks that the tx's last credential satisfies auth for the subnet's owner and
-// that the subnet is still permissioned: a converted subnet is immutable (§4.4).
-func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, tx *txs.Tx, now uint64) error {
-	owner, err := src.subnetOwner(subnetID)
-	if err != nil {
-		return err
-	}
-	_, converted, err := src.conversion(subnetID)
-	switch {
-	case err != nil:
-		return err
-	case converted:
-		return fmt.Errorf("%s %w", subnetID, ErrSubnetImmutable)
-	}
-	if err := verifyAuth(auth, owner, tx, len(tx.Creds())-1, now); err != nil {
-		return fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
-	}
-	return nil
-}
-
-// verifySubnetValidatorWindow checks that v validates the subnet within its Primary Network
-// validation period, and ends after now (§4.3, §4.9).
-func (r *rules) verifySubnetValidatorWindow(v *txs.Validator, now uint64) error {
-	p := &r.primary
-	switch {
-	case v.NodeID != p.nodeID:
-		return fmt.Errorf("%w: %s", ErrNotPrimaryValidator, v.NodeID)
-	case v.End <= now:
-		return fmt.Errorf("%w: end %d not after chain time %d", ErrStakingPeriod, v.End, now)
-	case v.Start < p.start || v.End > p.end:
-		return fmt.Errorf("%w: [%d, %d] not within [%d, %d]", ErrValidatorWindow, v.Start, v.End, p.start, p.end)
-	}
-	return nil
-}
-
-// convertEffects returns what tx records once executed at chain time now with the accrued fees
-// (§4.7), and the sum of the validators' balances, which the inputs pay. A validator given no
-// balance is inactive from the start.
-func convertEffects(tx *txs.ConvertSubnetToL1Tx, now, accrued uint64) (*subnetConversion, []*l1Validator, uint64, error) {
-	conv := &subnetConversion{conversionID: txs.ConversionID(tx), chainID: tx.ChainID, address: tx.Address}
-	vals := make([]*l1Validator, len(tx.Validators))
-	var total uint64
-	for i := range tx.Validators {
-		v := &tx.Validators[i]
-		var err error
-		if total, err = add(total, v.Balance); err != nil {
-			return nil, nil, 0, err
-		}
-		var endFee uint64
-		if v.Balance > 0 {
-			if endFee, err = add(v.Balance, accrued); err != nil {
-				return nil, nil, 0, err
-			}
-		}
-		vals[i] = &l1Validator{
-			endFee:                endFee,
-			validationID:          tx.ValidationID(uint32(i)),
-			subnetID:              tx.SubnetID,
-			nodeID:                ids.NodeID(v.NodeID),
-			publicKey:             v.Signer.PublicKey,
-			weight:                v.Weight,
-			startTime:             now,
-			remainingBalanceOwner: v.RemainingBalanceOwner,
-			deactivationOwner:     v.DeactivationOwner,
-		}
-	}
-	return conv, vals, total, nil
 }
 
 // L1Validator is an L1 validator of the accepted state (§4.4).

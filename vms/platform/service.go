@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -34,11 +35,13 @@ type service struct {
 	vm *VM
 	// addrs formats this chain's addresses.
 	addrs *addressCache
+	// issued logs each tx issueTx takes in.
+	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "platform".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm, addrs: newAddressCache(vm.hrp)}
+	s := &service{vm: vm, addrs: newAddressCache(vm.hrp), issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -80,7 +83,10 @@ func (s *service) IssueTx(_ context.Context, args *api.IssueTxArgs) (*api.TxIDRe
 	if err != nil {
 		return nil, parseTxError(err)
 	}
-	if err := s.vm.IssueTx(tx); err != nil {
+	err = s.vm.IssueTx(tx)
+	// A P-Chain tx has no one sender: its inputs may be any addresses'.
+	s.issued.Issued(tx.ID().String(), nil, err)
+	if err != nil {
 		return nil, issueError(err)
 	}
 	return &api.TxIDReply{TxID: tx.ID()}, nil

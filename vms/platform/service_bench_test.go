@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -61,7 +62,7 @@ func BenchmarkIssueTx(b *testing.B) {
 		n.issue(split)
 		for i := range k {
 			o := outs[i]
-			coins = append(coins, &txs.UTXO{TxID: split.ID(), OutputIndex: uint32(i), AssetID: avax, Out: o.Out})
+			coins = append(coins, &txs.UTXO{UTXOID: utxo.UTXOID{TxID: split.ID(), OutputIndex: uint32(i)}, AssetID: avax, Out: o.Out})
 		}
 	}
 
@@ -80,7 +81,7 @@ func BenchmarkIssueTx(b *testing.B) {
 			hexTx, err := ids.Hex.Encode(tx.Bytes())
 			require.NoError(b, err)
 			reqs[i] = vectortest.MustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})
-			next[i] = &txs.UTXO{TxID: tx.ID(), AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
+			next[i] = &txs.UTXO{UTXOID: utxo.UTXOID{TxID: tx.ID()}, AssetID: avax, Out: &secp256k1fx.TransferOutput{Amount: rest, OutputOwners: owner(ewoqAddr)}}
 			last = tx.ID()
 		}
 		b.StartTimer()

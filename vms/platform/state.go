@@ -358,23 +358,19 @@ func (w writer) putL1Validator(v *l1Validator) error {
 	return w.b.Put(chainstate.IDKey(keyL1, v.validationID), b)
 }
 
+// putTx records tx as committed, with what its kind indexes (txIndexer).
 func (w writer) putTx(tx *txs.Tx) error {
 	if err := w.b.Put(chainstate.IDKey(chainstate.KeyTx, tx.ID()), tx.Bytes()); err != nil {
 		return err
 	}
-	switch u := tx.Unsigned().(type) {
-	case *txs.CreateSubnetTx:
-		return w.b.Put(chainstate.IDKey(keySubnet, tx.ID()), nil)
-	case *txs.CreateChainTx:
-		return w.b.Put(chainstate.PairKey(keyChain, u.SubnetID, tx.ID()), nil)
-	case *txs.AddSubnetValidatorTx:
-		if err := w.b.Put(chainstate.PairKey(keySubnetValidator, u.SubnetID, tx.ID()), nil); err != nil {
-			return err
-		}
-		return w.putValidatorDiff(u.SubnetID, tx.ID(), &diffRecord{kind: diffLegacy, nodeID: u.Validator.NodeID,
-			weight: u.Validator.Weight, start: u.Validator.Start, end: u.Validator.End})
-	}
-	return nil
+	return tx.Unsigned().Visit(txIndexer{w: w, txID: tx.ID()})
+}
+
+// txIndexer writes the index entries a committed tx's kind adds besides the tx itself: the
+// subnets, chains and subnet validators the API and the validator sets list (the keys above).
+type txIndexer struct {
+	w    writer
+	txID ids.ID
 }
 
 // putL1 records eff's subnet conversion and the L1 validators it adds or changes, if any.

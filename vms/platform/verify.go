@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -60,44 +61,34 @@ type effects struct {
 	l1Validators []*l1Validator
 }
 
+// syntacticCheck checks a kind's own fields, which need no state (§4.3), and counts the
+// credentials its authorization takes besides its inputs' (§3.3).
+type syntacticCheck struct {
+	auths int
+}
+
+// executor checks what a kind needs of the state besides its inputs, at chain time now with the
+// continuous fee's accrued fees (§4.4, §4.7), and records its effects in eff.
+type executor struct {
+	r            *rules
+	tx           *txs.Tx
+	src          utxoSource
+	now, accrued uint64
+	eff          *effects
+	// balances are the L1 validator balances the inputs pay besides the fee; refund is what a
+	// DisableL1ValidatorTx gives back to refundOwner (§4.4).
+	balances, refund uint64
+	refundOwner      *txs.PChainOwner
+}
+
 // syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
 // the P-Chain, well formed and sorted, with one credential per input plus one for its
 // authorization (§3.3, §4.2, §4.3).
 func (r *rules) syntactic(tx *txs.Tx) error {
 	base := tx.Unsigned().Base()
-	auths := 0
-	switch u := tx.Unsigned().(type) {
-	case *txs.BaseTx:
-	case *txs.CreateSubnetTx:
-		if err := u.Owner.Verify(); err != nil {
-			return fmt.Errorf("subnet owner: %w", err)
-		}
-	case *txs.CreateChainTx:
-		if err := verifyCreateChain(u); err != nil {
-			return err
-		}
-		auths = 1
-	case *txs.AddSubnetValidatorTx:
-		if err := verifyAddSubnetValidator(u); err != nil {
-			return err
-		}
-		auths = 1
-	case *txs.ConvertSubnetToL1Tx:
-		if err := verifyConvert(u); err != nil {
-			return err
-		}
-		auths = 1
-	case *txs.IncreaseL1ValidatorBalanceTx:
-		if u.Balance == 0 {
-			return ErrZeroBalance
-		}
-	case *txs.DisableL1ValidatorTx:
-		if err := u.DisableAuth.Verify(); err != nil {
-			return fmt.Errorf("disable authorization: %w", err)
-		}
-		auths = 1
-	default:
-		return fmt.Errorf("%w: %T", txs.ErrUnsupportedTx, u)
+	kind := &syntacticCheck{}
+	if err := tx.Unsigned().Visit(kind); err != nil {
+		return err
 	}
 	switch {
 	case base.NetworkID != r.networkID:
@@ -132,40 +123,14 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		if err := ti.Verify(); err != nil {
 			return fmt.Errorf("input %d: %w", i, err)
 		}
-		if i > 0 && compareInputs(&base.Ins[i-1], in) >= 0 {
+		if i > 0 && utxo.Compare(&base.Ins[i-1].UTXOID, &in.UTXOID) >= 0 {
 			return ErrInputsNotSortedUnique
 		}
 	}
-	if len(tx.Creds()) != len(base.Ins)+auths {
+	if len(tx.Creds()) != len(base.Ins)+kind.auths {
 		return ErrWrongNumberOfCredentials
 	}
 	return nil
-}
-
-// verifyCreateChain checks a CreateChainTx's own fields (§4.3).
-func verifyCreateChain(tx *txs.CreateChainTx) error {
-	switch {
-	case tx.SubnetID == ids.Empty:
-		return ErrPrimaryNetwork
-	case len(tx.ChainName) > MaxChainNameLen:
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrNameTooLong, len(tx.ChainName), MaxChainNameLen)
-	case tx.VMID == ids.Empty:
-		return ErrInvalidVMID
-	case len(tx.GenesisData) > MaxGenesisLen:
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrGenesisTooLong, len(tx.GenesisData), MaxGenesisLen)
-	}
-	for i := range len(tx.ChainName) {
-		c := tx.ChainName[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ') {
-			return fmt.Errorf("%w: %q", ErrIllegalNameCharacter, c)
-		}
-	}
-	for i := 1; i < len(tx.FxIDs); i++ {
-		if tx.FxIDs[i-1].Compare(tx.FxIDs[i]) >= 0 {
-			return ErrFxIDsNotSortedUnique
-		}
-	}
-	return tx.SubnetAuth.Verify()
 }
 
 // semantic checks tx against src at chain time now (unix seconds) with the gas price and the
@@ -198,76 +163,15 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 			return nil, err
 		}
 	}
-	// balances are the L1 validator balances the inputs pay besides the fee, refund what a
-	// DisableL1ValidatorTx gives back (§4.4).
-	var balances, refund uint64
-	var refundOwner *txs.PChainOwner
-	switch u := tx.Unsigned().(type) {
-	case *txs.CreateSubnetTx:
-		eff.subnetOwner = &u.Owner
-	case *txs.CreateChainTx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
-			return nil, err
-		}
-	case *txs.AddSubnetValidatorTx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
-			return nil, err
-		}
-		if err := r.verifySubnetValidatorWindow(&u.Validator, now); err != nil {
-			return nil, err
-		}
-	case *txs.ConvertSubnetToL1Tx:
-		if err := verifySubnetAuth(src, u.SubnetID, &u.SubnetAuth, tx, now); err != nil {
-			return nil, err
-		}
-		conv, vals, total, err := convertEffects(u, now, accrued)
-		if err != nil {
-			return nil, err
-		}
-		var activated uint64
-		for _, v := range vals {
-			if v.endFee != 0 {
-				activated++
-			}
-		}
-		if err := r.checkActiveCapacity(src, activated); err != nil {
-			return nil, err
-		}
-		eff.convertedSubnet, eff.conversion, eff.l1Validators, balances = u.SubnetID, conv, vals, total
-	case *txs.IncreaseL1ValidatorBalanceTx:
-		v, err := findL1Validator(src, u.ValidationID)
-		if err != nil {
-			return nil, err
-		}
-		// An inactive validator is reactivated with the new balance (§4.7), if there is room.
-		if v.endFee == 0 {
-			if err := r.checkActiveCapacity(src, 1); err != nil {
-				return nil, err
-			}
-		}
-		after := *v
-		if after.endFee, err = add(max(v.endFee, accrued), u.Balance); err != nil {
-			return nil, err
-		}
-		eff.l1Validators, balances = []*l1Validator{&after}, u.Balance
-	case *txs.DisableL1ValidatorTx:
-		v, err := findL1Validator(src, u.ValidationID)
-		if err != nil {
-			return nil, err
-		}
-		owner := secp256k1fx.OutputOwners{Threshold: v.deactivationOwner.Threshold, Addrs: v.deactivationOwner.Addresses}
-		if err := verifyAuth(&u.DisableAuth, &owner, tx, len(tx.Creds())-1, now); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnauthorizedL1ValidatorModification, err)
-		}
-		after := *v
-		after.endFee = 0
-		eff.l1Validators, refund, refundOwner = []*l1Validator{&after}, v.remaining(accrued), &v.remainingBalanceOwner
+	x := &executor{r: r, tx: tx, src: src, now: now, accrued: accrued, eff: eff}
+	if err := tx.Unsigned().Visit(x); err != nil {
+		return nil, err
 	}
 	fee, overflow := mulOverflow(eff.gas, price)
 	if overflow {
 		return nil, ErrOverflow
 	}
-	fee, err := add(fee, balances)
+	fee, err := add(fee, x.balances)
 	if err != nil {
 		return nil, err
 	}
@@ -285,15 +189,14 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 		}
 	}
 	eff.produced = tx.UTXOs()
-	if refund > 0 {
+	if x.refund > 0 {
 		// The refund follows the tx's outputs (§4.4).
 		eff.produced = append(eff.produced, txs.UTXO{
-			TxID:        eff.txID,
-			OutputIndex: uint32(len(base.Outs)),
-			AssetID:     r.avaxAssetID,
-			Out: &secp256k1fx.TransferOutput{Amount: refund, OutputOwners: secp256k1fx.OutputOwners{
-				Threshold: refundOwner.Threshold,
-				Addrs:     slices.Clone(refundOwner.Addresses),
+			UTXOID:  utxo.UTXOID{TxID: eff.txID, OutputIndex: uint32(len(base.Outs))},
+			AssetID: r.avaxAssetID,
+			Out: &secp256k1fx.TransferOutput{Amount: x.refund, OutputOwners: secp256k1fx.OutputOwners{
+				Threshold: x.refundOwner.Threshold,
+				Addrs:     slices.Clone(x.refundOwner.Addresses),
 			}},
 		})
 	}
@@ -400,16 +303,8 @@ func outputSortKey(out *txs.TransferableOutput) []byte {
 	return b
 }
 
-// compareInputs orders inputs by tx ID bytes, then output index (§3.3).
-func compareInputs(a, b *txs.TransferableInput) int {
-	if c := a.TxID.Compare(b.TxID); c != 0 {
-		return c
-	}
-	switch {
-	case a.OutputIndex < b.OutputIndex:
-		return -1
-	case a.OutputIndex > b.OutputIndex:
-		return 1
-	}
-	return 0
-}
+var (
+	_ txs.Visitor = (*syntacticCheck)(nil)
+	_ txs.Visitor = (*executor)(nil)
+	_ txs.Visitor = txIndexer{}
+)

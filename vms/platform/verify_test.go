@@ -1,8 +1,10 @@
 package platform_test
 
 import (
+	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -91,4 +93,23 @@ func TestForgedCredentials(t *testing.T) {
 	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	require.ErrorIs(t, vm.IssueTx(next), platform.ErrWrongSig)
+}
+
+// TestUnsupportedKinds checks that the kinds the VM does not execute yet are refused with the text
+// they have always had, naming the kind.
+func TestUnsupportedKinds(t *testing.T) {
+	t.Parallel()
+	vm, _, _ := newUnitVM(t)
+	base := txs.BaseTx{NetworkID: genesis.LocalNetworkID}
+	for _, u := range []txs.UnsignedTx{
+		&txs.RegisterL1ValidatorTx{BaseTx: base},
+		&txs.SetL1ValidatorWeightTx{BaseTx: base},
+		&txs.AddPermissionlessValidatorTx{BaseTx: base, Signer: &txs.EmptySigner{}},
+	} {
+		tx, err := txs.NewTx(u, nil)
+		require.NoError(t, err)
+		err = vm.IssueTx(tx)
+		require.ErrorIs(t, err, platform.ErrUnsupportedTx)
+		require.Equal(t, "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "platform.", 1), err.Error())
+	}
 }

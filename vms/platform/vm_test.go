@@ -191,7 +191,7 @@ func out(asset ids.ID, amount uint64, to ids.ShortID) txs.TransferableOutput {
 func amountOf(ux *txs.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
 
 func in(ux *txs.UTXO) txs.TransferableInput {
-	return txs.TransferableInput{TxID: ux.TxID, OutputIndex: ux.OutputIndex, AssetID: ux.AssetID,
+	return txs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID,
 		In: &secp256k1fx.TransferInput{Amount: amountOf(ux), Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
 }
 

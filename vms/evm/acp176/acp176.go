@@ -16,6 +16,8 @@ import (
 	"math/big"
 	"math/bits"
 	"sort"
+
+	"github.com/holiman/uint256"
 )
 
 // The parameters of ACP-176 on the C-Chain.
@@ -147,24 +149,24 @@ func DesiredTargetExcess(target uint64) uint64 {
 }
 
 // fakeExponential approximates factor·e^(numerator/denominator) with EIP-4844's integer
-// Taylor series, saturating at 2^64−1. denominator must not be 0.
+// Taylor series, saturating at 2^64−1. denominator must not be 0. Every intermediate fits 256
+// bits: the accumulator stays below denominator·2^64 times numerator < 2^192.
 func fakeExponential(factor, numerator, denominator uint64) uint64 {
-	denom := new(big.Int).SetUint64(denominator)
+	var output, accum, num, denom, limit, div uint256.Int
+	denom.SetUint64(denominator)
+	num.SetUint64(numerator)
 	// The output saturates once output/denominator reaches 2^64−1.
-	limit := new(big.Int).Mul(denom, new(big.Int).SetUint64(math.MaxUint64))
-	num := new(big.Int).SetUint64(numerator)
-	output := new(big.Int)
-	accum := new(big.Int).Mul(new(big.Int).SetUint64(factor), denom)
-	div := new(big.Int)
-	for i := uint64(1); accum.Sign() > 0; i++ {
-		output.Add(output, accum)
-		if output.Cmp(limit) >= 0 {
+	limit.Mul(&denom, div.SetUint64(math.MaxUint64))
+	accum.Mul(div.SetUint64(factor), &denom)
+	for i := uint64(1); !accum.IsZero(); i++ {
+		output.Add(&output, &accum)
+		if output.Cmp(&limit) >= 0 {
 			return math.MaxUint64
 		}
-		accum.Mul(accum, num)
-		accum.Quo(accum, div.Mul(denom, div.SetUint64(i)))
+		accum.Mul(&accum, &num)
+		accum.Div(&accum, div.Mul(&denom, div.SetUint64(i)))
 	}
-	return output.Quo(output, denom).Uint64()
+	return output.Div(&output, &denom).Uint64()
 }
 
 func mulSat(a, b uint64) uint64 {

@@ -169,3 +169,22 @@ func TestDoublingAtFullUse(t *testing.T) {
 	}
 	require.InDelta(t, 60, seconds, 1)
 }
+
+// BenchmarkBlockFees is what a block's fees cost under ACP-176: the parent's state decoded and
+// advanced a second, the price and gas limit, the block's gas consumed, the state encoded. The
+// state is the one at the end of a burst of 4,000 transfers (an excess of about 47M gas).
+func BenchmarkBlockFees(b *testing.B) {
+	parent := State{Capacity: 0, Excess: 47_000_000}.Bytes()
+	for b.Loop() {
+		s, err := ParseState(parent)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.AdvanceSeconds(1)
+		_, _ = s.GasPrice(), s.MaxCapacity()
+		if err := s.ConsumeGas(2_000_000); err != nil {
+			b.Fatal(err)
+		}
+		_ = s.Bytes()
+	}
+}

@@ -22,6 +22,9 @@ func (tx *BaseTx) Base() *BaseTx { return tx }
 
 func (*BaseTx) isUnsignedTx() {}
 
+// Visit calls v.BaseTx with tx.
+func (tx *BaseTx) Visit(v Visitor) error { return v.BaseTx(tx) }
+
 // Marshal writes network ID, blockchain ID, outputs, inputs and memo.
 func (tx *BaseTx) Marshal(p *codec.Packer) {
 	p.Uint32(tx.NetworkID)

@@ -19,6 +19,9 @@ type CreateAssetTx struct {
 
 func (*CreateAssetTx) isUnsignedTx() {}
 
+// Visit calls v.CreateAssetTx with tx.
+func (tx *CreateAssetTx) Visit(v Visitor) error { return v.CreateAssetTx(tx) }
+
 // Marshal writes the BaseTx fields, name, symbol, denomination and initial states.
 func (tx *CreateAssetTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

@@ -17,6 +17,9 @@ type ExportTx struct {
 
 func (*ExportTx) isUnsignedTx() {}
 
+// Visit calls v.ExportTx with tx.
+func (tx *ExportTx) Visit(v Visitor) error { return v.ExportTx(tx) }
+
 // Marshal writes the BaseTx fields, the destination chain and the exported outputs.
 func (tx *ExportTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

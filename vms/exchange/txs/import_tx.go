@@ -18,6 +18,9 @@ type ImportTx struct {
 
 func (*ImportTx) isUnsignedTx() {}
 
+// Visit calls v.ImportTx with tx.
+func (tx *ImportTx) Visit(v Visitor) error { return v.ImportTx(tx) }
+
 // Marshal writes the BaseTx fields, the source chain and the imported inputs.
 func (tx *ImportTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

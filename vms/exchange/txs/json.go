@@ -146,39 +146,11 @@ func (f jsonFormatter) block(blk *StandardBlock) (*blockJSON, error) {
 
 func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 	out := &txJSON{ID: tx.ID()}
-	switch unsigned := tx.Unsigned().(type) {
-	case *BaseTx:
-		base, err := f.base(unsigned)
-		if err != nil {
-			return nil, err
-		}
-		out.UnsignedTx = base
-	case *CreateAssetTx:
-		base, err := f.base(&unsigned.BaseTx)
-		if err != nil {
-			return nil, err
-		}
-		ca := &createAssetTxJSON{
-			baseTxJSON:    *base,
-			Name:          unsigned.Name,
-			Symbol:        unsigned.Symbol,
-			Denomination:  unsigned.Denomination,
-			InitialStates: make([]initialStateJSON, len(unsigned.States)),
-		}
-		for i := range unsigned.States {
-			st := &unsigned.States[i]
-			js := initialStateJSON{FxIndex: st.FxIndex, FxID: secp256k1fxID, Outputs: make([]any, len(st.Outs))}
-			for j, o := range st.Outs {
-				if js.Outputs[j], err = f.output(o); err != nil {
-					return nil, err
-				}
-			}
-			ca.InitialStates[i] = js
-		}
-		out.UnsignedTx = ca
-	default:
-		return nil, fmt.Errorf("%w: %T", ErrUnsupportedTx, unsigned)
+	form := &unsignedJSON{f: f}
+	if err := tx.Unsigned().Visit(form); err != nil {
+		return nil, err
 	}
+	out.UnsignedTx = form.out
 	// A tx without credentials (a genesis asset) shows null, as in the reference.
 	if creds := tx.Creds(); len(creds) > 0 {
 		out.Credentials = make([]credentialJSON, len(creds))
@@ -258,3 +230,53 @@ func (f jsonFormatter) addresses(addrs []ids.ShortID) ([]string, error) {
 	}
 	return out, nil
 }
+
+// unsignedJSON forms each kind: out is the form of the tx visited. The kinds the chain does not
+// execute have none.
+type unsignedJSON struct {
+	f   jsonFormatter
+	out any
+}
+
+func (j *unsignedJSON) BaseTx(tx *BaseTx) error {
+	base, err := j.f.base(tx)
+	if err != nil {
+		return err
+	}
+	j.out = base
+	return nil
+}
+
+func (j *unsignedJSON) CreateAssetTx(tx *CreateAssetTx) error {
+	base, err := j.f.base(&tx.BaseTx)
+	if err != nil {
+		return err
+	}
+	ca := &createAssetTxJSON{
+		baseTxJSON:    *base,
+		Name:          tx.Name,
+		Symbol:        tx.Symbol,
+		Denomination:  tx.Denomination,
+		InitialStates: make([]initialStateJSON, len(tx.States)),
+	}
+	for i := range tx.States {
+		st := &tx.States[i]
+		js := initialStateJSON{FxIndex: st.FxIndex, FxID: secp256k1fxID, Outputs: make([]any, len(st.Outs))}
+		for k, o := range st.Outs {
+			if js.Outputs[k], err = j.f.output(o); err != nil {
+				return err
+			}
+		}
+		ca.InitialStates[i] = js
+	}
+	j.out = ca
+	return nil
+}
+
+func (*unsignedJSON) OperationTx(tx *OperationTx) error {
+	return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx)
+}
+
+func (*unsignedJSON) ImportTx(tx *ImportTx) error { return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx) }
+
+func (*unsignedJSON) ExportTx(tx *ExportTx) error { return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx) }

@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -14,6 +15,9 @@ type OperationTx struct {
 }
 
 func (*OperationTx) isUnsignedTx() {}
+
+// Visit calls v.OperationTx with tx.
+func (tx *OperationTx) Visit(v Visitor) error { return v.OperationTx(tx) }
 
 // Marshal writes the BaseTx fields, then the operations.
 func (tx *OperationTx) Marshal(p *codec.Packer) {
@@ -36,7 +40,7 @@ const minOperationSize = ids.IDLen + 4 + 4 + 4 + (8 + 4 + 4) + secp256k1fx.MinTr
 type Operation struct {
 	AssetID ids.ID
 	// UTXOIDs must be sorted and unique (checked by the chain).
-	UTXOIDs []UTXOID
+	UTXOIDs []utxo.UTXOID
 	Op      *secp256k1fx.MintOperation
 }
 
@@ -55,7 +59,7 @@ func (op *Operation) Marshal(p *codec.Packer) {
 // Unmarshal reads the fields written by Marshal.
 func (op *Operation) Unmarshal(u *codec.Unpacker) {
 	op.AssetID = u.ID()
-	op.UTXOIDs = union.ReadList[UTXOID](u, utxoIDSize)
+	op.UTXOIDs = union.ReadList[utxo.UTXOID](u, utxo.IDSize)
 	union.Expect(u, "operation", TypeIDMintOperation)
 	op.Op = &secp256k1fx.MintOperation{}
 	op.Op.Unmarshal(u)

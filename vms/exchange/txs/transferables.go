@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -15,35 +16,10 @@ type Output interface {
 
 // Encoded sizes used to bound slice counts before allocating.
 const (
-	utxoIDSize                = ids.IDLen + 4
 	minOutputSize             = 4 + 8 + 4 + 4 // type ID and a MintOutput with no addresses
 	minTransferableOutputSize = ids.IDLen + 4 + secp256k1fx.MinTransferOutputSize
-	minTransferableInputSize  = utxoIDSize + ids.IDLen + 4 + secp256k1fx.MinTransferInputSize
+	minTransferableInputSize  = utxo.IDSize + ids.IDLen + 4 + secp256k1fx.MinTransferInputSize
 )
-
-// UTXOID names output OutputIndex of tx TxID (§2.2).
-type UTXOID struct {
-	TxID        ids.ID
-	OutputIndex uint32
-}
-
-// InputID returns the UTXO's ID, sha256(uint64_be(OutputIndex) ‖ TxID): the key of getUTXOs and of
-// the inputs that spend it (§2.2).
-func (id *UTXOID) InputID() ids.ID {
-	return id.TxID.Prefix(uint64(id.OutputIndex))
-}
-
-// Marshal writes the tx ID, then the output index.
-func (id *UTXOID) Marshal(p *codec.Packer) {
-	p.ID(id.TxID)
-	p.Uint32(id.OutputIndex)
-}
-
-// Unmarshal reads the fields written by Marshal.
-func (id *UTXOID) Unmarshal(u *codec.Unpacker) {
-	id.TxID = u.ID()
-	id.OutputIndex = u.Uint32()
-}
 
 // TransferableOutput is an amount of AssetID, as it appears in a tx's outputs (§3.1). Only a
 // secp256k1fx TransferOutput (type ID 7) can be transferred. The reference's FxID is not
@@ -75,7 +51,7 @@ func (o *TransferableOutput) Unmarshal(u *codec.Unpacker) {
 // TransferableInput spends the UTXO UTXOID, of asset AssetID (§3.1). Only a secp256k1fx
 // TransferInput (type ID 5) can spend.
 type TransferableInput struct {
-	UTXOID
+	utxo.UTXOID
 	AssetID ids.ID
 	In      *secp256k1fx.TransferInput
 }

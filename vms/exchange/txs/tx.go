@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -16,6 +17,8 @@ type UnsignedTx interface {
 	Unmarshal(u *codec.Unpacker)
 	// Base returns the BaseTx fields every kind starts with.
 	Base() *BaseTx
+	// Visit calls the method of v for the tx's kind.
+	Visit(v Visitor) error
 	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
 	isUnsignedTx()
 }
@@ -92,7 +95,7 @@ func (tx *Tx) UTXOs() []UTXO {
 	utxos := make([]UTXO, 0, len(base.Outs))
 	add := func(assetID ids.ID, out Output) {
 		utxos = append(utxos, UTXO{
-			UTXOID:  UTXOID{TxID: tx.ID(), OutputIndex: uint32(len(utxos))},
+			UTXOID:  utxo.UTXOID{TxID: tx.ID(), OutputIndex: uint32(len(utxos))},
 			AssetID: assetID,
 			Out:     out,
 		})
@@ -100,20 +103,39 @@ func (tx *Tx) UTXOs() []UTXO {
 	for _, out := range base.Outs {
 		add(out.AssetID, out.Out)
 	}
-	switch unsigned := tx.Unsigned().(type) {
-	case *CreateAssetTx:
-		for _, state := range unsigned.States {
-			for _, out := range state.Outs {
-				add(tx.ID(), out)
-			}
-		}
-	case *OperationTx:
-		for i := range unsigned.Ops {
-			op := &unsigned.Ops[i]
-			for _, out := range op.outputs() {
-				add(op.AssetID, out)
-			}
-		}
-	}
+	_ = tx.Unsigned().Visit(&utxoLister{txID: tx.ID(), add: add}) // its methods never fail
 	return utxos
 }
+
+// utxoLister adds the outputs a kind creates besides its Outs: a CreateAssetTx's initial states,
+// of the new asset whose ID is the tx's, and an OperationTx's operations' outputs.
+type utxoLister struct {
+	txID ids.ID
+	add  func(assetID ids.ID, out Output)
+}
+
+func (*utxoLister) BaseTx(*BaseTx) error { return nil }
+
+func (l *utxoLister) CreateAssetTx(tx *CreateAssetTx) error {
+	for _, state := range tx.States {
+		for _, out := range state.Outs {
+			l.add(l.txID, out)
+		}
+	}
+	return nil
+}
+
+func (l *utxoLister) OperationTx(tx *OperationTx) error {
+	for i := range tx.Ops {
+		op := &tx.Ops[i]
+		for _, out := range op.outputs() {
+			l.add(op.AssetID, out)
+		}
+	}
+	return nil
+}
+
+func (*utxoLister) ImportTx(*ImportTx) error { return nil }
+
+// ExportTx's exported outputs go to shared memory, not to this chain's UTXOs.
+func (*utxoLister) ExportTx(*ExportTx) error { return nil }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -115,7 +116,7 @@ func TestBaseTxFromFields(t *testing.T) {
 			}},
 		},
 		Ins: []TransferableInput{{
-			UTXOID:  UTXOID{TxID: avax, OutputIndex: 1},
+			UTXOID:  utxo.UTXOID{TxID: avax, OutputIndex: 1},
 			AssetID: avax,
 			In:      &secp256k1fx.TransferInput{Amount: 300_000_000_000_000_000, Input: secp256k1fx.Input{SigIndices: []uint32{0}}},
 		}},
@@ -148,7 +149,7 @@ func TestOtherKinds(t *testing.T) {
 			Amount: 7, OutputOwners: owners(ewoq),
 		}}},
 		Ins: []TransferableInput{{
-			UTXOID: UTXOID{TxID: ids.ID{3}, OutputIndex: 4}, AssetID: ids.ID{2},
+			UTXOID: utxo.UTXOID{TxID: ids.ID{3}, OutputIndex: 4}, AssetID: ids.ID{2},
 			In: &secp256k1fx.TransferInput{Amount: 8, Input: secp256k1fx.Input{SigIndices: []uint32{0}}},
 		}},
 		Memo: []byte{},
@@ -177,7 +178,7 @@ func TestOtherKinds(t *testing.T) {
 			name: "operation mint",
 			tx: &OperationTx{BaseTx: base, Ops: []Operation{{
 				AssetID: ids.ID{9},
-				UTXOIDs: []UTXOID{{TxID: ids.ID{10}, OutputIndex: 1}},
+				UTXOIDs: []utxo.UTXOID{{TxID: ids.ID{10}, OutputIndex: 1}},
 				Op: &secp256k1fx.MintOperation{
 					MintInput:      secp256k1fx.Input{SigIndices: []uint32{0}},
 					MintOutput:     secp256k1fx.MintOutput{OutputOwners: owners(ewoq)},
@@ -190,7 +191,7 @@ func TestOtherKinds(t *testing.T) {
 		{
 			name: "import",
 			tx: &ImportTx{BaseTx: base, SourceChain: ids.ID{11}, ImportedIns: []TransferableInput{{
-				UTXOID: UTXOID{TxID: ids.ID{12}}, AssetID: ids.ID{2},
+				UTXOID: utxo.UTXOID{TxID: ids.ID{12}}, AssetID: ids.ID{2},
 				In: &secp256k1fx.TransferInput{Amount: 1, Input: secp256k1fx.Input{SigIndices: []uint32{}}},
 			}}},
 			typeID:    TypeIDImportTx,

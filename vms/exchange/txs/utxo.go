@@ -3,12 +3,13 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 )
 
 // UTXO is an unspent output of the X-Chain: a TransferOutput, or a MintOutput that lets its owners
 // mint more of AssetID (§2.2).
 type UTXO struct {
-	UTXOID
+	utxo.UTXOID
 	AssetID ids.ID
 	Out     Output
 }

@@ -26,6 +26,11 @@ type AddPermissionlessValidatorTx struct {
 
 func (*AddPermissionlessValidatorTx) isUnsignedTx() {}
 
+// Visit calls v.AddPermissionlessValidatorTx with tx.
+func (tx *AddPermissionlessValidatorTx) Visit(v Visitor) error {
+	return v.AddPermissionlessValidatorTx(tx)
+}
+
 // Marshal writes the BaseTx fields, validator, subnet ID, signer, stake, both reward owners and
 // the delegation shares.
 func (tx *AddPermissionlessValidatorTx) Marshal(p *codec.Packer) {

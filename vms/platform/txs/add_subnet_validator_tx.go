@@ -17,6 +17,9 @@ type AddSubnetValidatorTx struct {
 
 func (*AddSubnetValidatorTx) isUnsignedTx() {}
 
+// Visit calls v.AddSubnetValidatorTx with tx.
+func (tx *AddSubnetValidatorTx) Visit(v Visitor) error { return v.AddSubnetValidatorTx(tx) }
+
 // Marshal writes the BaseTx fields, the validator, the subnet ID and the authorization.
 func (tx *AddSubnetValidatorTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

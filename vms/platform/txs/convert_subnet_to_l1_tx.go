@@ -26,6 +26,9 @@ type ConvertSubnetToL1Tx struct {
 
 func (*ConvertSubnetToL1Tx) isUnsignedTx() {}
 
+// Visit calls v.ConvertSubnetToL1Tx with tx.
+func (tx *ConvertSubnetToL1Tx) Visit(v Visitor) error { return v.ConvertSubnetToL1Tx(tx) }
+
 // ValidationID returns the validation ID of the validator at index i (§2.3).
 func (tx *ConvertSubnetToL1Tx) ValidationID(i uint32) ids.ID {
 	return tx.SubnetID.Append(i)

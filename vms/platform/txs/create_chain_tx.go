@@ -24,6 +24,9 @@ type CreateChainTx struct {
 
 func (*CreateChainTx) isUnsignedTx() {}
 
+// Visit calls v.CreateChainTx with tx.
+func (tx *CreateChainTx) Visit(v Visitor) error { return v.CreateChainTx(tx) }
+
 // Marshal writes the BaseTx fields, subnet ID, name, VM ID, fx IDs, genesis and authorization.
 func (tx *CreateChainTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

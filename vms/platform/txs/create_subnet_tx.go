@@ -16,6 +16,9 @@ type CreateSubnetTx struct {
 
 func (*CreateSubnetTx) isUnsignedTx() {}
 
+// Visit calls v.CreateSubnetTx with tx.
+func (tx *CreateSubnetTx) Visit(v Visitor) error { return v.CreateSubnetTx(tx) }
+
 // Marshal writes the BaseTx fields, then the owner.
 func (tx *CreateSubnetTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

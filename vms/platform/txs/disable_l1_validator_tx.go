@@ -18,6 +18,9 @@ type DisableL1ValidatorTx struct {
 
 func (*DisableL1ValidatorTx) isUnsignedTx() {}
 
+// Visit calls v.DisableL1ValidatorTx with tx.
+func (tx *DisableL1ValidatorTx) Visit(v Visitor) error { return v.DisableL1ValidatorTx(tx) }
+
 // Marshal writes the BaseTx fields, validation ID and authorization.
 func (tx *DisableL1ValidatorTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

@@ -80,17 +80,45 @@ func Complexity(tx *Tx) Dimensions {
 		c[Compute] += signatureCompute * uint64(len(sigIndices(base.Ins[i].In)))
 	}
 	c[DBWrite] += outputDBWrite * uint64(len(base.Outs))
-	switch u := tx.Unsigned().(type) {
-	case *CreateSubnetTx:
-		c[DBWrite] += createSubnetDBWrite
-	case *CreateChainTx:
-		c[DBRead] += createChainDBRead
-		c[DBWrite] += createChainDBWrite
-		c[Compute] += signatureCompute * uint64(len(u.SubnetAuth.SigIndices))
-	case *DisableL1ValidatorTx:
-		c[Compute] += signatureCompute * uint64(len(u.DisableAuth.SigIndices))
-	}
+	_ = tx.Unsigned().Visit(complexity{&c}) // its methods never fail
 	return c
+}
+
+// complexity adds what a kind reads, writes and computes beyond its BaseTx (§4.8): the subnet
+// owner a CreateSubnetTx writes, the reads, write and authorization of a CreateChainTx, the
+// authorization of a DisableL1ValidatorTx. The other kinds add nothing to their
+// BaseTx here.
+type complexity struct{ c *Dimensions }
+
+func (complexity) BaseTx(*BaseTx) error { return nil }
+
+func (x complexity) CreateSubnetTx(*CreateSubnetTx) error {
+	x.c[DBWrite] += createSubnetDBWrite
+	return nil
+}
+
+func (x complexity) CreateChainTx(tx *CreateChainTx) error {
+	x.c[DBRead] += createChainDBRead
+	x.c[DBWrite] += createChainDBWrite
+	x.c[Compute] += signatureCompute * uint64(len(tx.SubnetAuth.SigIndices))
+	return nil
+}
+
+func (complexity) AddSubnetValidatorTx(*AddSubnetValidatorTx) error { return nil }
+
+func (complexity) AddPermissionlessValidatorTx(*AddPermissionlessValidatorTx) error { return nil }
+
+func (complexity) ConvertSubnetToL1Tx(*ConvertSubnetToL1Tx) error { return nil }
+
+func (complexity) RegisterL1ValidatorTx(*RegisterL1ValidatorTx) error { return nil }
+
+func (complexity) SetL1ValidatorWeightTx(*SetL1ValidatorWeightTx) error { return nil }
+
+func (complexity) IncreaseL1ValidatorBalanceTx(*IncreaseL1ValidatorBalanceTx) error { return nil }
+
+func (x complexity) DisableL1ValidatorTx(tx *DisableL1ValidatorTx) error {
+	x.c[Compute] += signatureCompute * uint64(len(tx.DisableAuth.SigIndices))
+	return nil
 }
 
 // sigIndices returns the signature indices of a transfer input, nil for other inputs.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -120,7 +121,7 @@ func TestUTXOErrors(t *testing.T) {
 	_, err := (&UTXO{}).Bytes()
 	require.ErrorIs(t, err, codec.ErrNilValue)
 
-	locked := &UTXO{TxID: ids.ID{1}, OutputIndex: 2, AssetID: ids.ID{3}, Out: &LockOut{
+	locked := &UTXO{UTXOID: utxo.UTXOID{TxID: ids.ID{1}, OutputIndex: 2}, AssetID: ids.ID{3}, Out: &LockOut{
 		Locktime: 10, Out: &secp256k1fx.TransferOutput{Amount: 4, OutputOwners: secp256k1fx.OutputOwners{Addrs: []ids.ShortID{}}},
 	}}
 	b, err := locked.Bytes()

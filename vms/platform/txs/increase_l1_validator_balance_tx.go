@@ -16,6 +16,11 @@ type IncreaseL1ValidatorBalanceTx struct {
 
 func (*IncreaseL1ValidatorBalanceTx) isUnsignedTx() {}
 
+// Visit calls v.IncreaseL1ValidatorBalanceTx with tx.
+func (tx *IncreaseL1ValidatorBalanceTx) Visit(v Visitor) error {
+	return v.IncreaseL1ValidatorBalanceTx(tx)
+}
+
 // Marshal writes the BaseTx fields, validation ID and balance.
 func (tx *IncreaseL1ValidatorBalanceTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

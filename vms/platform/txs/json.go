@@ -279,69 +279,109 @@ func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 
 // unsigned returns the form of u, whose BaseTx fields base already holds.
 func (f jsonFormatter) unsigned(u UnsignedTx, base *baseTxJSON) (any, error) {
-	switch u := u.(type) {
-	case *BaseTx:
-		return base, nil
-	case *CreateSubnetTx:
-		owner, err := f.owners(&u.Owner)
-		if err != nil {
-			return nil, err
-		}
-		return &createSubnetTxJSON{baseTxJSON: *base, Owner: owner}, nil
-	case *CreateChainTx:
-		return &createChainTxJSON{
-			baseTxJSON:  *base,
-			SubnetID:    u.SubnetID,
-			ChainName:   u.ChainName,
-			VMID:        u.VMID,
-			FxIDs:       nonNil(u.FxIDs),
-			GenesisData: nonNil(u.GenesisData),
-			SubnetAuth:  authJSON(&u.SubnetAuth),
-		}, nil
-	case *AddSubnetValidatorTx:
-		return &addSubnetValidatorTxJSON{
-			baseTxJSON: *base,
-			Validator:  subnetValidatorJSON{validatorJSON: newValidatorJSON(&u.Validator), SubnetID: u.SubnetID},
-			SubnetAuth: authJSON(&u.SubnetAuth),
-		}, nil
-	case *AddPermissionlessValidatorTx:
-		return f.addPermissionlessValidator(u, base)
-	case *ConvertSubnetToL1Tx:
-		out := &convertSubnetToL1TxJSON{
-			baseTxJSON: *base,
-			SubnetID:   u.SubnetID,
-			ChainID:    u.ChainID,
-			Address:    hexString(u.Address),
-			Validators: make([]convertSubnetToL1ValidatorJSON, len(u.Validators)),
-			SubnetAuth: authJSON(&u.SubnetAuth),
-		}
-		for i := range u.Validators {
-			v := &u.Validators[i]
-			out.Validators[i] = convertSubnetToL1ValidatorJSON{
-				NodeID:                hexString(v.NodeID),
-				Weight:                v.Weight,
-				Balance:               v.Balance,
-				Signer:                popJSON(&v.Signer),
-				RemainingBalanceOwner: pChainOwnerJSON{Threshold: v.RemainingBalanceOwner.Threshold, Addresses: nonNil(v.RemainingBalanceOwner.Addresses)},
-				DeactivationOwner:     pChainOwnerJSON{Threshold: v.DeactivationOwner.Threshold, Addresses: nonNil(v.DeactivationOwner.Addresses)},
-			}
-		}
-		return out, nil
-	case *RegisterL1ValidatorTx:
-		return &registerL1ValidatorTxJSON{
-			baseTxJSON:        *base,
-			Balance:           u.Balance,
-			ProofOfPossession: u.ProofOfPossession,
-			Message:           hexString(u.Message),
-		}, nil
-	case *SetL1ValidatorWeightTx:
-		return &setL1ValidatorWeightTxJSON{baseTxJSON: *base, Message: hexString(u.Message)}, nil
-	case *IncreaseL1ValidatorBalanceTx:
-		return &increaseL1ValidatorBalanceTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, Balance: u.Balance}, nil
-	case *DisableL1ValidatorTx:
-		return &disableL1ValidatorTxJSON{baseTxJSON: *base, ValidationID: u.ValidationID, DisableAuth: authJSON(&u.DisableAuth)}, nil
+	form := &unsignedJSON{f: f, base: base}
+	if err := u.Visit(form); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%w: no JSON form for %T", ErrUnsupportedTx, u)
+	return form.out, nil
+}
+
+// unsignedJSON forms each kind: out is the form of the tx visited, whose BaseTx fields base holds.
+type unsignedJSON struct {
+	f    jsonFormatter
+	base *baseTxJSON
+	out  any
+}
+
+func (j *unsignedJSON) BaseTx(*BaseTx) error {
+	j.out = j.base
+	return nil
+}
+
+func (j *unsignedJSON) CreateSubnetTx(u *CreateSubnetTx) error {
+	owner, err := j.f.owners(&u.Owner)
+	if err != nil {
+		return err
+	}
+	j.out = &createSubnetTxJSON{baseTxJSON: *j.base, Owner: owner}
+	return nil
+}
+
+func (j *unsignedJSON) CreateChainTx(u *CreateChainTx) error {
+	j.out = &createChainTxJSON{
+		baseTxJSON:  *j.base,
+		SubnetID:    u.SubnetID,
+		ChainName:   u.ChainName,
+		VMID:        u.VMID,
+		FxIDs:       nonNil(u.FxIDs),
+		GenesisData: nonNil(u.GenesisData),
+		SubnetAuth:  authJSON(&u.SubnetAuth),
+	}
+	return nil
+}
+
+func (j *unsignedJSON) AddSubnetValidatorTx(u *AddSubnetValidatorTx) error {
+	j.out = &addSubnetValidatorTxJSON{
+		baseTxJSON: *j.base,
+		Validator:  subnetValidatorJSON{validatorJSON: newValidatorJSON(&u.Validator), SubnetID: u.SubnetID},
+		SubnetAuth: authJSON(&u.SubnetAuth),
+	}
+	return nil
+}
+
+func (j *unsignedJSON) AddPermissionlessValidatorTx(u *AddPermissionlessValidatorTx) error {
+	var err error
+	j.out, err = j.f.addPermissionlessValidator(u, j.base)
+	return err
+}
+
+func (j *unsignedJSON) ConvertSubnetToL1Tx(u *ConvertSubnetToL1Tx) error {
+	out := &convertSubnetToL1TxJSON{
+		baseTxJSON: *j.base,
+		SubnetID:   u.SubnetID,
+		ChainID:    u.ChainID,
+		Address:    hexString(u.Address),
+		Validators: make([]convertSubnetToL1ValidatorJSON, len(u.Validators)),
+		SubnetAuth: authJSON(&u.SubnetAuth),
+	}
+	for i := range u.Validators {
+		v := &u.Validators[i]
+		out.Validators[i] = convertSubnetToL1ValidatorJSON{
+			NodeID:                hexString(v.NodeID),
+			Weight:                v.Weight,
+			Balance:               v.Balance,
+			Signer:                popJSON(&v.Signer),
+			RemainingBalanceOwner: pChainOwnerJSON{Threshold: v.RemainingBalanceOwner.Threshold, Addresses: nonNil(v.RemainingBalanceOwner.Addresses)},
+			DeactivationOwner:     pChainOwnerJSON{Threshold: v.DeactivationOwner.Threshold, Addresses: nonNil(v.DeactivationOwner.Addresses)},
+		}
+	}
+	j.out = out
+	return nil
+}
+
+func (j *unsignedJSON) RegisterL1ValidatorTx(u *RegisterL1ValidatorTx) error {
+	j.out = &registerL1ValidatorTxJSON{
+		baseTxJSON:        *j.base,
+		Balance:           u.Balance,
+		ProofOfPossession: u.ProofOfPossession,
+		Message:           hexString(u.Message),
+	}
+	return nil
+}
+
+func (j *unsignedJSON) SetL1ValidatorWeightTx(u *SetL1ValidatorWeightTx) error {
+	j.out = &setL1ValidatorWeightTxJSON{baseTxJSON: *j.base, Message: hexString(u.Message)}
+	return nil
+}
+
+func (j *unsignedJSON) IncreaseL1ValidatorBalanceTx(u *IncreaseL1ValidatorBalanceTx) error {
+	j.out = &increaseL1ValidatorBalanceTxJSON{baseTxJSON: *j.base, ValidationID: u.ValidationID, Balance: u.Balance}
+	return nil
+}
+
+func (j *unsignedJSON) DisableL1ValidatorTx(u *DisableL1ValidatorTx) error {
+	j.out = &disableL1ValidatorTxJSON{baseTxJSON: *j.base, ValidationID: u.ValidationID, DisableAuth: authJSON(&u.DisableAuth)}
+	return nil
 }
 
 func (f jsonFormatter) addPermissionlessValidator(u *AddPermissionlessValidatorTx, base *baseTxJSON) (any, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -202,7 +203,7 @@ func TestTxJSONForms(t *testing.T) {
 			unsigned: &BaseTx{NetworkID: 12345,
 				Outs: []TransferableOutput{{AssetID: avax, Out: &LockOut{Locktime: 9, Out: &secp256k1fx.TransferOutput{Amount: 5,
 					OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}}}}}},
-				Ins: []TransferableInput{{TxID: ids.ID{1}, OutputIndex: 2, AssetID: avax,
+				Ins: []TransferableInput{{UTXOID: utxo.UTXOID{TxID: ids.ID{1}, OutputIndex: 2}, AssetID: avax,
 					In: &LockIn{Locktime: 9, In: &secp256k1fx.TransferInput{Amount: 6}}}},
 			},
 			creds: []secp256k1fx.Credential{{}},

@@ -17,6 +17,9 @@ type RegisterL1ValidatorTx struct {
 
 func (*RegisterL1ValidatorTx) isUnsignedTx() {}
 
+// Visit calls v.RegisterL1ValidatorTx with tx.
+func (tx *RegisterL1ValidatorTx) Visit(v Visitor) error { return v.RegisterL1ValidatorTx(tx) }
+
 // Marshal writes the BaseTx fields, balance, proof of possession and message.
 func (tx *RegisterL1ValidatorTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

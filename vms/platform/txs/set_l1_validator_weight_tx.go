@@ -12,6 +12,9 @@ type SetL1ValidatorWeightTx struct {
 
 func (*SetL1ValidatorWeightTx) isUnsignedTx() {}
 
+// Visit calls v.SetL1ValidatorWeightTx with tx.
+func (tx *SetL1ValidatorWeightTx) Visit(v Visitor) error { return v.SetL1ValidatorWeightTx(tx) }
+
 // Marshal writes the BaseTx fields, then the message.
 func (tx *SetL1ValidatorWeightTx) Marshal(p *codec.Packer) {
 	tx.BaseTx.Marshal(p)

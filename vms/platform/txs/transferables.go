@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -21,7 +22,7 @@ type Output interface {
 // Encoded sizes used to bound slice counts before allocating.
 const (
 	minTransferableOutputSize = ids.IDLen + 4 + secp256k1fx.MinTransferOutputSize
-	minTransferableInputSize  = ids.IDLen + 4 + ids.IDLen + 4 + secp256k1fx.MinTransferInputSize
+	minTransferableInputSize  = utxo.IDSize + ids.IDLen + 4 + secp256k1fx.MinTransferInputSize
 )
 
 // TransferableOutput is an output of AssetID, as it appears in a tx (§3.1). The reference's FxID is
@@ -43,31 +44,23 @@ func (o *TransferableOutput) Unmarshal(u *codec.Unpacker) {
 	o.Out = outputs.Read(u)
 }
 
-// TransferableInput spends output OutputIndex of tx TxID, of asset AssetID (§3.1).
+// TransferableInput spends the UTXO UTXOID, of asset AssetID (§3.1).
 type TransferableInput struct {
-	TxID        ids.ID
-	OutputIndex uint32
-	AssetID     ids.ID
-	In          Input
-}
-
-// InputID returns the ID of the UTXO the input spends (§2.2).
-func (in *TransferableInput) InputID() ids.ID {
-	return in.TxID.Prefix(uint64(in.OutputIndex))
+	utxo.UTXOID
+	AssetID ids.ID
+	In      Input
 }
 
 // Marshal writes the UTXO reference, the asset ID, then the input's type ID and body.
 func (in *TransferableInput) Marshal(p *codec.Packer) {
-	p.ID(in.TxID)
-	p.Uint32(in.OutputIndex)
+	in.UTXOID.Marshal(p)
 	p.ID(in.AssetID)
 	inputs.Write(p, in.In)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (in *TransferableInput) Unmarshal(u *codec.Unpacker) {
-	in.TxID = u.ID()
-	in.OutputIndex = u.Uint32()
+	in.UTXOID.Unmarshal(u)
 	in.AssetID = u.ID()
 	in.In = inputs.Read(u)
 }

@@ -2,6 +2,7 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -15,6 +16,8 @@ type UnsignedTx interface {
 	Unmarshal(u *codec.Unpacker)
 	// Base returns the BaseTx fields every kind starts with.
 	Base() *BaseTx
+	// Visit calls the method of v for the tx's kind.
+	Visit(v Visitor) error
 	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
 	isUnsignedTx()
 }
@@ -88,7 +91,7 @@ func (tx *Tx) UTXOs() []UTXO {
 	outs := tx.Unsigned().Base().Outs
 	utxos := make([]UTXO, len(outs))
 	for i, out := range outs {
-		utxos[i] = UTXO{TxID: tx.ID(), OutputIndex: uint32(i), AssetID: out.AssetID, Out: out.Out}
+		utxos[i] = UTXO{UTXOID: utxo.UTXOID{TxID: tx.ID(), OutputIndex: uint32(i)}, AssetID: out.AssetID, Out: out.Out}
 	}
 	return utxos
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -176,7 +177,7 @@ func TestNewTxKinds(t *testing.T) {
 			{AssetID: ids.ID{1}, Out: &LockOut{Locktime: 99, Out: &secp256k1fx.TransferOutput{Amount: 6, OutputOwners: owners}}},
 		},
 		Ins: []TransferableInput{
-			{TxID: ids.ID{2}, OutputIndex: 3, AssetID: ids.ID{1}, In: &LockIn{Locktime: 99, In: &secp256k1fx.TransferInput{Amount: 7, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}},
+			{UTXOID: utxo.UTXOID{TxID: ids.ID{2}, OutputIndex: 3}, AssetID: ids.ID{1}, In: &LockIn{Locktime: 99, In: &secp256k1fx.TransferInput{Amount: 7, Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}},
 		},
 		Memo: []byte{},
 	}

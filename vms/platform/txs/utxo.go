@@ -3,35 +3,27 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 )
 
 // UTXO is an unspent output: output OutputIndex of tx TxID (§2.2).
 type UTXO struct {
-	TxID        ids.ID
-	OutputIndex uint32
-	AssetID     ids.ID
-	Out         Output
-}
-
-// InputID returns the UTXO's ID, sha256(uint64_be(OutputIndex) ‖ TxID): the key of getUTXOs and of
-// the inputs that spend it (§2.2).
-func (ux *UTXO) InputID() ids.ID {
-	return ux.TxID.Prefix(uint64(ux.OutputIndex))
+	utxo.UTXOID
+	AssetID ids.ID
+	Out     Output
 }
 
 // Marshal writes tx ID, output index, asset ID, then the output's type ID and body. The UTXO itself
 // has no type ID (§2.2).
 func (ux *UTXO) Marshal(p *codec.Packer) {
-	p.ID(ux.TxID)
-	p.Uint32(ux.OutputIndex)
+	ux.UTXOID.Marshal(p)
 	p.ID(ux.AssetID)
 	outputs.Write(p, ux.Out)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (ux *UTXO) Unmarshal(u *codec.Unpacker) {
-	ux.TxID = u.ID()
-	ux.OutputIndex = u.Uint32()
+	ux.UTXOID.Unmarshal(u)
 	ux.AssetID = u.ID()
 	ux.Out = outputs.Read(u)
 }

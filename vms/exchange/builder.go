@@ -1,0 +1,103 @@
+package exchange
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/exchange/txs"
+)
+
+// IssueTx verifies tx against the accepted state and the pending txs and adds it to the
+// mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
+// already, too large, invalid, or conflicts with a pending tx.
+func (vm *VM) IssueTx(tx *txs.Tx) error {
+	if tx.Size() > MaxTxSize {
+		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	}
+	if err := vm.issue(tx); err != nil {
+		return err
+	}
+	vm.signal()
+	return nil
+}
+
+func (vm *VM) issue(tx *txs.Tx) error {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.pool.Has(tx.ID()) {
+		// Accepted already if its block is committed and Accepted has not run yet: then the
+		// state answers, as it will once Accepted ran.
+		accepted, err := vm.state.hasTx(tx.ID())
+		if err != nil {
+			return err
+		}
+		if accepted {
+			if _, err := vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
+				return err
+			}
+		}
+		return ErrDuplicateTx
+	}
+	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
+		return ErrMempoolFull
+	}
+	// The accepted state is read under the lock that Accepted takes: a block's spends are
+	// either in the state read here or still pending in the mempool's view.
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
+	if err != nil {
+		return err
+	}
+	vm.pool.Add(tx, eff)
+	return nil
+}
+
+// BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and
+// the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
+// that no longer verifies is dropped from the mempool.
+func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
+	vm.mu.Lock()
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
+		parent, view = vm.last, vm.state
+	}
+	t := max(vm.now(), parent.Time())
+	ov := newOverlay(view)
+	pview, _ := view.(*blockView)
+	seen := make(map[ids.ID]struct{})
+	var (
+		picked []*txs.Tx
+		effs   []*effects
+		size   int
+		drop   = make(map[ids.ID]struct{})
+	)
+	for tx := range vm.pool.Txs() {
+		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
+			break
+		}
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, seen)
+		if err != nil {
+			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
+			drop[tx.ID()] = struct{}{}
+			continue
+		}
+		ov.Apply(eff)
+		picked = append(picked, tx)
+		effs = append(effs, eff)
+		size += tx.Size()
+	}
+	vm.pool.Remove(drop)
+	vm.mu.Unlock()
+	if len(picked) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	blk, err := txs.NewStandardBlock(parent.ID(), parent.Height()+1, t, picked)
+	if err != nil {
+		return nil, fmt.Errorf("build block: %w", err)
+	}
+	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID(), built: ov}, nil
+}

@@ -1,0 +1,271 @@
+package platform
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/platform/txs"
+)
+
+// MaxFutureBlockTime is how far ahead of the node's clock a block's time may be: the reference's
+// sync bound (reference/platform-exchange.md §4.1).
+const MaxFutureBlockTime = 10 * time.Second
+
+// verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
+// (the block's txs so far, recorded here), syntactic and semantic checks, and not in known
+// already (committed, or in a processing ancestor).
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
+	if _, dup := seen[tx.ID()]; dup {
+		return nil, ErrDuplicateTx
+	}
+	seen[tx.ID()] = struct{}{}
+	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
+	if err != nil {
+		// A committed tx issued again fails here, on its spent inputs, as in the reference.
+		return nil, executionError(tx.ID(), err)
+	}
+	committed, err := known.hasTx(tx.ID())
+	switch {
+	case err != nil:
+		return nil, err
+	case committed:
+		return nil, ErrDuplicateTx
+	}
+	return eff, nil
+}
+
+// maxEvictionWait bounds how far ahead nextEviction looks, in seconds.
+const maxEvictionWait = 1 << 32
+
+// nextEviction returns the chain time at which the first active L1 validator of view, whose
+// fee state is parent, runs out of balance; ok is false when none is active (§4.7).
+func (vm *VM) nextEviction(view chainView, parent feeState) (t uint64, ok bool, err error) {
+	active, err := view.activeL1Validators()
+	if err != nil || len(active) == 0 {
+		return 0, false, err
+	}
+	if active[0].endFee <= parent.accrued {
+		return parent.time, true, nil
+	}
+	s := vm.rules.validatorFees.secondsUntil(uint64(len(active)), parent.validatorExcess,
+		active[0].endFee-parent.accrued, maxEvictionWait)
+	return satAdd(parent.time, s), true, nil
+}
+
+// advance returns the fee state parent (view's) advanced to time t ≥ parent.time:
+// the dynamic fee state (§4.8) and the continuous fee, which every active L1 validator pays for
+// each second; and the active validators that ran out by then, deactivated (§4.7).
+func (vm *VM) advance(view chainView, parent feeState, t uint64) (feeState, []*l1Validator, error) {
+	fees := parent.advance(&vm.rules.fees, t)
+	if t <= parent.time {
+		return fees, nil, nil
+	}
+	active, err := view.activeL1Validators()
+	if err != nil {
+		return fees, nil, err
+	}
+	cost, excess := vm.rules.validatorFees.cost(uint64(len(active)), parent.validatorExcess, t-parent.time)
+	fees.validatorExcess = excess
+	fees.accrued = satAdd(parent.accrued, cost)
+	var evicted []*l1Validator
+	for _, a := range active {
+		if a.endFee > fees.accrued {
+			break
+		}
+		v, found, err := view.l1Validator(a.validationID)
+		switch {
+		case err != nil:
+			return fees, nil, err
+		case !found:
+			return fees, nil, fmt.Errorf("platform: active L1 validator %s is missing", a.validationID)
+		}
+		v.endFee = 0
+		evicted = append(evicted, v)
+	}
+	return fees, evicted, nil
+}
+
+// chainBlock is a P-Chain block as the acceptance pipeline sees it. It is used by the pipeline
+// goroutine only, and is immutable once accepted.
+type chainBlock struct {
+	vm  *VM
+	blk txs.Block
+	// effs are the effects of the block's txs, in order, and fees the fee state after the block,
+	// once verified against the last accepted block verifiedOn (the builder verifies the blocks
+	// it builds). For an accepted block loaded from the state only fees is set, and only for the
+	// last one.
+	effs []*effects
+	// evicted are the L1 validators that ran out of balance by the block's time, deactivated
+	// (§4.7), once verified.
+	evicted    []*l1Validator
+	fees       feeState
+	verifiedOn ids.ID
+	// view is the state the block leaves while it is processing (processing.go), nil otherwise;
+	// built is the builder's overlay of a built block until it is verified.
+	view  *blockView
+	built *overlay
+}
+
+var _ chains.Block = (*chainBlock)(nil)
+
+// ID implements chains.Block: sha256 of the block bytes.
+func (b *chainBlock) ID() ids.ID { return b.blk.ID() }
+
+// Parent implements chains.Block.
+func (b *chainBlock) Parent() ids.ID { return b.blk.Parent() }
+
+// Height implements chains.Block.
+func (b *chainBlock) Height() uint64 { return b.blk.Height() }
+
+// TxCount is the number of transactions in the block (none in the genesis), for the node's log
+// line of each accepted block.
+func (b *chainBlock) TxCount() int {
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
+		return len(sb.Txs())
+	}
+	return 0
+}
+
+// Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
+// the genesis time.
+func (b *chainBlock) Timestamp() time.Time {
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
+		return time.Unix(int64(sb.Time()), 0).UTC()
+	}
+	return time.Unix(int64(b.vm.validator.start), 0).UTC()
+}
+
+// Bytes implements chains.Block. The caller must not modify them.
+func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
+
+// Verify implements chains.Block: a Banff standard block that extends the last accepted block or
+// a processing one by one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
+// node's clock and no later than the next L1 validator eviction, with at least one tx unless it
+// deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to the block's time,
+// the continuous fee charged and the validators that ran out deactivated; every
+// tx is verified in order on the UTXOs the earlier ones leave (so a UTXO is spent at most once in
+// a block and across blocks) and pays gas × the advanced state's price, and the block's gas must
+// fit the capacity (§4.8).
+func (b *chainBlock) Verify(ctx context.Context) error {
+	vm := b.vm
+	sb, ok := b.blk.(*txs.StandardBlock)
+	if !ok {
+		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, b.blk)
+	}
+	parent, view, ok := vm.parent(sb.Parent())
+	if !ok {
+		last := vm.lastAccepted()
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), last.ID(), last.Height())
+	}
+	now := vm.clock.Now()
+	switch {
+	case sb.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.Height())
+	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
+		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
+	}
+	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+		// Built on parent, and verified by the builder.
+		vm.processed(b, view, b.built)
+		b.built = nil
+		return nil
+	}
+	if next, ok, err := vm.nextEviction(view, parent.fees); err != nil {
+		return err
+	} else if ok && sb.Time() > next {
+		return fmt.Errorf("%w: %d, after the next L1 validator eviction at %d", ErrBlockTime, sb.Time(), next)
+	}
+	fees, evicted, err := vm.advance(view, parent.fees, sb.Time())
+	if err != nil {
+		return err
+	}
+	if len(sb.Txs()) == 0 && len(evicted) == 0 {
+		return ErrNoTxs
+	}
+	price := fees.price(&vm.rules.fees)
+	ov := newOverlay(view)
+	ov.Apply(&effects{l1Validators: evicted})
+	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
+	effs := make([]*effects, 0, len(sb.Txs()))
+	var gas uint64
+	for _, tx := range sb.Txs() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, seen)
+		if err != nil {
+			return fmt.Errorf("tx %s: %w", tx.ID(), err)
+		}
+		ov.Apply(eff)
+		effs = append(effs, eff)
+		gas = satAdd(gas, eff.gas)
+	}
+	after, ok := fees.consume(gas)
+	if !ok {
+		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
+	}
+	b.effs, b.evicted, b.fees, b.verifiedOn = effs, evicted, after, parent.ID()
+	vm.processed(b, view, ov)
+	return nil
+}
+
+// Accept implements chains.Block: it stages the block's txs (and the subnets and chains they
+// create), the UTXOs they spend (deleted) and create (written, unless a later tx of the block
+// spends them), the block itself and the fee state after it into batch.
+func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
+	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
+		if err := b.Verify(ctx); err != nil {
+			return err
+		}
+	}
+	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
+	for _, v := range b.evicted {
+		if err := w.putL1Validator(v); err != nil {
+			return err
+		}
+	}
+	created := make(map[ids.ID]struct{})
+	var order []*txs.UTXO
+	for i, tx := range b.blk.Txs() {
+		if err := w.putTx(tx); err != nil {
+			return err
+		}
+		eff := b.effs[i]
+		if err := w.putL1(eff); err != nil {
+			return err
+		}
+		for _, ux := range eff.consumed {
+			id := ux.InputID()
+			if _, ok := created[id]; ok {
+				delete(created, id)
+				continue
+			}
+			if err := w.deleteUTXO(ux); err != nil {
+				return err
+			}
+		}
+		for j := range eff.produced {
+			ux := &eff.produced[j]
+			created[ux.InputID()] = struct{}{}
+			order = append(order, ux)
+		}
+	}
+	for _, ux := range order {
+		if _, ok := created[ux.InputID()]; !ok {
+			continue
+		}
+		if err := w.putUTXO(ux); err != nil {
+			return err
+		}
+	}
+	return w.putBlock(b.blk, b.fees)
+}

@@ -1,0 +1,173 @@
+package platform
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform/txs"
+)
+
+// IssueTx verifies tx against the accepted state advanced to the node's clock and the pending
+// txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
+// pending or committed already, too large, invalid, or conflicts with a pending tx.
+func (vm *VM) IssueTx(tx *txs.Tx) error {
+	if tx.Size() > MaxTxSize {
+		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	}
+	if err := vm.issue(tx); err != nil {
+		return err
+	}
+	vm.signal()
+	return nil
+}
+
+func (vm *VM) issue(tx *txs.Tx) error {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.pool.Has(tx.ID()) {
+		return ErrDuplicateTx
+	}
+	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
+		return ErrMempoolFull
+	}
+	// The accepted state is read under the lock that Accepted takes: a block's spends are
+	// either in the state read here or still pending in the mempool's view.
+	t, err := vm.blockTime(vm.state, vm.last.fees)
+	if err != nil {
+		return err
+	}
+	fees, _, err := vm.advance(vm.state, vm.last.fees, t)
+	if err != nil {
+		return err
+	}
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	if err != nil {
+		return err
+	}
+	vm.pool.Add(tx, eff)
+	return nil
+}
+
+// pending reports whether tx is in the mempool.
+func (vm *VM) pending(id ids.ID) bool {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return vm.pool.Has(id)
+}
+
+// BuildBlock implements chains.Builder: a Banff standard block on the preferred block at the later
+// of now and the parent's time, with the pending txs in arrival order up to about 128 KiB and
+// the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
+// mempool; one that does not fit waits for the next block.
+func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
+	vm.mu.Lock()
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
+		parent, view = vm.last, vm.accepted
+	}
+	t, err := vm.blockTime(view, parent.fees)
+	if err != nil {
+		vm.mu.Unlock()
+		return nil, err
+	}
+	fees, evicted, err := vm.advance(view, parent.fees, t)
+	if err != nil {
+		vm.mu.Unlock()
+		return nil, err
+	}
+	price := fees.price(&vm.rules.fees)
+	ov := newOverlay(view)
+	ov.Apply(&effects{l1Validators: evicted})
+	pview, _ := view.(*blockView)
+	seen := make(map[ids.ID]struct{})
+	var (
+		picked []*txs.Tx
+		effs   []*effects
+		size   int
+		gas    uint64
+		drop   = make(map[ids.ID]struct{})
+	)
+	for tx := range vm.pool.Txs() {
+		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
+			break
+		}
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)
+		if err != nil {
+			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
+			drop[tx.ID()] = struct{}{}
+			continue
+		}
+		if gas+eff.gas > fees.capacity {
+			break
+		}
+		ov.Apply(eff)
+		picked = append(picked, tx)
+		effs = append(effs, eff)
+		size += tx.Size()
+		gas += eff.gas
+	}
+	vm.pool.Remove(drop)
+	vm.mu.Unlock()
+	// A block without txs is built only to deactivate the validators that ran out (§4.7).
+	if len(picked) == 0 && len(evicted) == 0 {
+		return nil, chains.ErrNoWork
+	}
+	after, _ := fees.consume(gas)
+	blk, err := txs.NewStandardBlock(parent.ID(), parent.Height()+1, t, picked)
+	if err != nil {
+		return nil, fmt.Errorf("build block: %w", err)
+	}
+	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID(), built: ov}, nil
+}
+
+// blockTime returns the time of a block on a parent with the fee state parent: the node's time,
+// but no earlier than the parent's and no later than when the next L1 validator runs out
+// (§4.1, §4.7).
+func (vm *VM) blockTime(view chainView, parent feeState) (uint64, error) {
+	t := max(vm.now(), parent.time)
+	next, ok, err := vm.nextEviction(view, parent)
+	if err != nil || !ok {
+		return t, err
+	}
+	return min(t, next), nil
+}
+
+// evictionPoll bounds the eviction timer's wait, so that a clock that jumps (a fake one in
+// tests, or a system clock set forward) is noticed within it.
+const evictionPoll = time.Second
+
+// scheduleEviction signals WorkReady when the next L1 validator runs out of balance by the
+// node's clock, so that the pipeline builds the block that deactivates it (§4.7).
+func (vm *VM) scheduleEviction() {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.closed {
+		return
+	}
+	if vm.evictTimer != nil {
+		vm.evictTimer.Stop()
+		vm.evictTimer = nil
+	}
+	next, ok, err := vm.nextEviction(vm.state, vm.last.fees)
+	switch {
+	case err != nil:
+		vm.log.Error("next L1 validator eviction", "err", err)
+		return
+	case !ok:
+		return
+	}
+	if now := vm.now(); next <= now {
+		vm.signal()
+		return
+	} else if d := time.Duration(next-now) * time.Second; d < evictionPoll {
+		vm.evictTimer = vm.clock.AfterFunc(d, vm.scheduleEviction)
+		return
+	}
+	vm.evictTimer = vm.clock.AfterFunc(evictionPoll, vm.scheduleEviction)
+}
