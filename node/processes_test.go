@@ -1,13 +1,7 @@
 package node_test
 
 import (
-	"bufio"
-	"context"
-	"fmt"
-	"io"
-	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,27 +12,22 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 )
 
-// Environment of a node child process (TestPeerProcessChild).
-const (
-	peerChildDir  = "CORNICE_PEER_CHILD_DIR"
-	peerChildBoot = "CORNICE_PEER_CHILD_BOOT" // "<ip:port> <NodeID>" or empty
-	peerReadyLine = "peer-child-ready "
-	// processWait bounds every wait of the multi-process test.
-	processWait = 30 * time.Second
-)
+// peerChildBoot is the environment of a node child process (TestPeerProcessChild) that names its
+// bootstrapper: "<ip:port> <NodeID>", or empty.
+const peerChildBoot = "CORNICE_PEER_CHILD_BOOT"
 
-// TestPeerProcessChild is a node process of TestPeerProcesses: it runs a node on free ports in
-// the directory it is given, with the bootstrapper it is given, prints its addresses and ID, and
-// runs until it is killed.
+// processWait bounds every wait of the multi-process test.
+const processWait = 30 * time.Second
+
+// TestPeerProcessChild is a node process of TestPeerProcesses, started with nodetest: it runs a
+// node on free ports in the directory it is given, with the bootstrapper it is given, and passes
+// its staking address and ID to the parent.
 func TestPeerProcessChild(t *testing.T) {
-	dir := os.Getenv(peerChildDir)
-	if dir == "" {
-		t.Skip("a child process of TestPeerProcesses")
-	}
 	cfg := config.Default()
-	cfg.DataDir = dir
+	cfg.DataDir = nodetest.Dir(t)
 	cfg.HTTPPort, cfg.StakingPort = 0, 0
 	if boot := os.Getenv(peerChildBoot); boot != "" {
 		ip, id, _ := strings.Cut(boot, " ")
@@ -46,65 +35,28 @@ func TestPeerProcessChild(t *testing.T) {
 		require.NoError(t, err)
 		cfg.P2P.BootstrapIPs, cfg.P2P.BootstrapIDs = []string{ip}, []ids.NodeID{nodeID}
 	}
-	n, err := node.New(cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), nil)
+	n, err := node.New(cfg, nodetest.Logger(), nil)
 	require.NoError(t, err)
-	fmt.Printf("%s%s %s %s\n", peerReadyLine, n.HTTPAddr(), n.StakingAddr(), n.NodeID())
-	require.NoError(t, n.Run(context.Background()))
+	nodetest.Serve(t, n, n.StakingAddr().String(), n.NodeID().String())
 }
 
 // peerProcess is a node child process.
 type peerProcess struct {
-	cmd              *exec.Cmd
+	*nodetest.Child
 	url, staking, id string
-	done             chan struct{}
 }
 
 // startPeerProcess starts a node process in dir, bootstrapping from boot when it is not nil.
 func startPeerProcess(t *testing.T, dir string, boot *peerProcess) *peerProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestPeerProcessChild$", "-test.count=1", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), peerChildDir+"="+dir)
+	cfg := nodetest.Config{Test: "TestPeerProcessChild", Dir: dir, StartWait: processWait}
 	if boot != nil {
-		cmd.Env = append(cmd.Env, peerChildBoot+"="+boot.staking+" "+boot.id)
+		cfg.Env = []string{peerChildBoot + "=" + boot.staking + " " + boot.id}
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	p := &peerProcess{cmd: cmd, done: make(chan struct{})}
-	t.Cleanup(p.kill)
-	ready := make(chan string, 1)
-	go func() {
-		defer close(p.done)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if line, ok := strings.CutPrefix(sc.Text(), peerReadyLine); ok {
-				ready <- line
-			}
-		}
-		close(ready)
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case line, ok := <-ready:
-		require.True(t, ok, "the node process exited: %s", &stderr)
-		f := strings.Fields(line)
-		p.url, p.staking, p.id = "http://"+f[0], f[1], f[2]
-	case <-time.After(processWait):
-		require.FailNow(t, "the node process did not start")
-	}
-	return p
-}
-
-// kill ends the process with SIGKILL and reaps it; it does nothing the second time.
-func (p *peerProcess) kill() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	<-p.done
-	_ = p.cmd.Wait()
+	c := nodetest.Start(t, cfg)
+	extra := c.Extra()
+	require.Len(t, extra, 2)
+	return &peerProcess{Child: c, url: c.URL(), staking: extra[0], id: extra[1]}
 }
 
 // peerIDs returns the NodeIDs info.peers lists.
@@ -149,7 +101,7 @@ func TestPeerProcesses(t *testing.T) {
 		return n1.sees(t, n2, n3) && n2.sees(t, n1, n3) && n3.sees(t, n1, n2)
 	}, processWait, 50*time.Millisecond)
 
-	n3.kill()
+	n3.Kill()
 	require.Eventually(t, func() bool { return n1.sees(t, n2) && n2.sees(t, n1) }, processWait, 50*time.Millisecond)
 
 	n3 = startPeerProcess(t, dirs[2], n2)

@@ -29,7 +29,8 @@
 // Commit has returned sees its writes. The price is that commits from
 // several goroutines do not share one fsync (Pebble's group commit); a
 // block's acceptance is one commit, and BenchmarkBatchCommit and vms/evm's
-// BenchmarkBuildAccept did not move with this.
+// BenchmarkBuildAccept did not move when commits began to exclude one
+// another (commit 55282ef).
 //
 // Live reads: a view from [View.Live] reads Pebble's live state instead,
 // for the one place where that is safe and saves the snapshot's reference

@@ -56,6 +56,8 @@ type Child struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	url   string
+	// extra holds the fields the child passed to Serve after its node.
+	extra []string
 	// stderr holds the child's log, for failure reports and RequireNoErrorLogs.
 	stderr *Buffer
 	// stdoutDone is closed once stdout is read to its end, which Wait must come after.
@@ -106,7 +108,8 @@ func Start(t *testing.T, cfg Config) *Child {
 	select {
 	case a, ok := <-addr:
 		require.True(t, ok, "the node process exited before serving:\n%s", c.stderr)
-		c.url = "http://" + a
+		fields := strings.Fields(a)
+		c.url, c.extra = "http://"+fields[0], fields[1:]
 	case <-timeout.C:
 		require.FailNow(t, "the node process did not start", c.stderr.String())
 	}
@@ -115,6 +118,10 @@ func Start(t *testing.T, cfg Config) *Child {
 
 // URL is the child's node's HTTP base URL, e.g. http://127.0.0.1:41234.
 func (c *Child) URL() string { return c.url }
+
+// Extra returns the fields the child passed to Serve besides its node (its NodeID, a second
+// address), in order.
+func (c *Child) Extra() []string { return c.extra }
 
 // Stderr returns what the child has logged so far.
 func (c *Child) Stderr() string { return c.stderr.String() }
@@ -168,14 +175,15 @@ type Node interface {
 	HTTPAddr() net.Addr
 }
 
-// Serve runs n in the child, prints its HTTP address for the parent, and serves until the parent
-// closes the child's stdin; then it stops n and requires a clean stop.
-func Serve(t *testing.T, n Node) {
+// Serve runs n in the child, prints its HTTP address for the parent (with extra, fields without
+// spaces that the parent reads with Child.Extra), and serves until the parent closes the child's
+// stdin; then it stops n and requires a clean stop.
+func Serve(t *testing.T, n Node, extra ...string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- n.Run(ctx) }()
-	fmt.Printf("%s%s\n", addrLine, n.HTTPAddr())
+	fmt.Println(strings.Join(append([]string{addrLine + n.HTTPAddr().String()}, extra...), " "))
 
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	cancel()

@@ -8,8 +8,10 @@
 // go-ethereum gives the EVM (core/vm), the state (core/state over triedb's
 // hash-based scheme, archive: every root is kept), the types, rlp, rawdb's
 // chain-data layout and the rpc server. This package writes the rest: the
-// block builder and its header rules, the base fee of l1-evm.md §3.6 (the
-// 10-second window in the first 80 bytes of Extra), the transaction
+// block builder and its header rules, the base fee (on L1s that of
+// l1-evm.md §3.6, the 10-second window in the first 80 bytes of Extra; on
+// the C-Chain ACP-176 from Fortuna on, its state in the first 24 bytes of
+// Extra, cfees.go and package acp176), the transaction
 // execution step (go-ethereum's ApplyMessage behind a StateDB that reports no
 // refund counter, with the base fee paid to the coinbase too, so the
 // coinbase gets the whole fee as §3.9 says), the mempool and the eth_*
@@ -17,7 +19,8 @@
 //
 // # L1 chains
 //
-// New makes the C-Chain (a go-ethereum genesis, Config's fee config, the
+// New makes the C-Chain (a go-ethereum genesis, ACP-176 from the Fortuna
+// time of Config.Upgrades and Config's fee config before it, the
 // blackhole as coinbase, no stateful precompiles, the local network's
 // rules: P256VERIFY from genesis). NewL1 (L1Factory) makes
 // a Subnet-EVM chain from its genesis and upgrade file (package l1params,

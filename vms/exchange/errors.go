@@ -145,20 +145,6 @@ func heightNotFoundError(height uint64) error {
 	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
 }
 
-// parseAddressError answers a call with an address that is not this chain's.
-func parseAddressError(s string, err error) error {
-	return fmt.Errorf("couldn't parse address %q: %w", s, err)
-}
-
-// wrongChainAliasError and wrongHRPError say why an address is not this chain's.
-func wrongChainAliasError(want, got string) error {
-	return fmt.Errorf("expected chainID to be %q but was %q", want, got)
-}
-
-func wrongHRPError(want, got string) error {
-	return fmt.Errorf("expected hrp %q but got %q", want, got)
-}
-
 // unknownAssetError answers a call naming an asset that is neither an alias nor an ID.
 func unknownAssetError(s string) error {
 	return fmt.Errorf("unknown asset ID or alias: %q", s)

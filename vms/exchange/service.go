@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -27,6 +27,8 @@ const (
 // service is the avm API of one X-Chain VM (§6.5). It is safe for concurrent use.
 type service struct {
 	vm *VM
+	// chain parses this chain's addresses.
+	chain address.Chain
 	// issued logs each tx issueTx takes in.
 	issued *txlog.Logger
 }
@@ -34,6 +36,7 @@ type service struct {
 // newHandler returns the chain's JSON-RPC server, service name "avm".
 func (vm *VM) newHandler() http.Handler {
 	s := &service{vm: vm, issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
+	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -93,21 +96,12 @@ func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply
 			return nil, s.internal("getTx", err)
 		}
 	} else {
-		raw, err = encodeString(tx.Bytes(), args.Encoding)
+		raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding)
 		if err != nil {
 			return nil, encodeError("tx", args.Encoding, err)
 		}
 	}
 	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
-}
-
-// encodeString renders b in a hex encoding as a JSON string.
-func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
-	s, err := enc.Encode(b)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(s)
 }
 
 // GetTxStatus returns "Accepted" for an accepted tx and "Unknown" for any other.
@@ -176,7 +170,7 @@ func (s *service) blockReply(method string, blk *txs.StandardBlock, enc ids.Enco
 		if raw, err = txs.BlockJSON(blk, chainAlias, s.vm.hrp); err != nil {
 			return nil, s.internal(method, err)
 		}
-	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", enc, err)
 	}
 	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
@@ -185,29 +179,6 @@ func (s *service) blockReply(method string, blk *txs.StandardBlock, enc ids.Enco
 // isThisChain reports whether alias names the X-Chain: "X", "avm" or its ID.
 func (s *service) isThisChain(alias string) bool {
 	return alias == chainAlias || alias == "avm" || alias == s.vm.rules.chainID.String()
-}
-
-// parseAddress parses one of this chain's addresses: its alias "X", "avm" or its ID, and the
-// network's HRP (§2.4).
-//
-// A bare CB58 short ID is accepted first, as the reference's avax.ParseServiceAddress does: the
-// reference's own Go clients send addresses in that form (platformvm.Client.GetBalance and
-// GetUTXOs, avm.Client.GetBalance, GetAllBalances and GetUTXOs: ids.ShortID.String()).
-func (s *service) parseAddress(str string) (ids.ShortID, error) {
-	if addr, err := ids.ShortFromString(str); err == nil {
-		return addr, nil
-	}
-	alias, hrp, addr, err := address.Parse(str)
-	if err != nil {
-		return ids.ShortID{}, parseAddressError(str, err)
-	}
-	if !s.isThisChain(alias) {
-		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(chainAlias, alias))
-	}
-	if hrp != s.vm.hrp {
-		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
-	}
-	return addr, nil
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
@@ -222,7 +193,7 @@ var _ utxopage.Chain = utxoChain{}
 
 func (c utxoChain) IsThisChain(alias string) bool { return c.s.isThisChain(alias) }
 
-func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(chainAlias, c.s.vm.hrp, addr)
@@ -332,7 +303,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 
 // GetBalance returns how much of an asset an address holds, and in which UTXOs.
 func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*api.GetBalanceReply, error) {
-	addr, err := s.parseAddress(args.Address)
+	addr, err := s.chain.ParseService(args.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +335,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 // (AVAX) first, then the others in asset ID order (the reference's order is a map's:
 // unspecified).
 func (s *service) GetAllBalances(ctx context.Context, args *api.GetAllBalancesArgs) (*api.GetAllBalancesReply, error) {
-	addr, err := s.parseAddress(args.Address)
+	addr, err := s.chain.ParseService(args.Address)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -233,36 +234,25 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	created := make(map[ids.ID]struct{})
-	var order []*txs.UTXO
 	for i, tx := range b.blk.Txs() {
 		if err := w.putTx(tx); err != nil {
 			return err
 		}
-		eff := b.effs[i]
-		if err := w.putL1(eff); err != nil {
+		if err := w.putL1(b.effs[i]); err != nil {
 			return err
 		}
-		for _, ux := range eff.consumed {
-			id := ux.InputID()
-			if _, ok := created[id]; ok {
-				delete(created, id)
-				continue
-			}
-			if err := w.deleteUTXO(ux); err != nil {
-				return err
-			}
-		}
-		for j := range eff.produced {
-			ux := &eff.produced[j]
-			created[ux.InputID()] = struct{}{}
-			order = append(order, ux)
+	}
+	utxoEffs := make([]*utxo.Effects[txs.UTXO, *txs.UTXO], len(b.effs))
+	for i, eff := range b.effs {
+		utxoEffs[i] = &eff.Effects
+	}
+	deleted, written := utxo.Diff(utxoEffs)
+	for _, ux := range deleted {
+		if err := w.deleteUTXO(ux); err != nil {
+			return err
 		}
 	}
-	for _, ux := range order {
-		if _, ok := created[ux.InputID()]; !ok {
-			continue
-		}
+	for _, ux := range written {
 		if err := w.putUTXO(ux); err != nil {
 			return err
 		}

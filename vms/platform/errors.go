@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -43,28 +44,28 @@ var (
 	// ErrUTXONotFound is wrapped when an input's UTXO does not exist or is spent (§5.1).
 	ErrUTXONotFound = errors.New("not found")
 	// ErrAssetIDMismatch refuses an input whose asset is not its UTXO's.
-	ErrAssetIDMismatch = errors.New("asset IDs in the input don't match the utxo")
+	ErrAssetIDMismatch = utxo.ErrAssetIDMismatch
 	// ErrWrongUTXOType refuses spending a UTXO that is not a plain TransferOutput.
-	ErrWrongUTXOType = errors.New("wrong utxo type")
+	ErrWrongUTXOType = utxo.ErrWrongUTXOType
 	// ErrMismatchedAmounts refuses an input whose amount is not its UTXO's (§3.3).
-	ErrMismatchedAmounts = errors.New("utxo amount and input amount are not equivalent")
+	ErrMismatchedAmounts = utxo.ErrMismatchedAmounts
 	// ErrTimelocked refuses spending a UTXO, or using an owner, before its locktime (§3.3).
-	ErrTimelocked = errors.New("output is time locked")
+	ErrTimelocked = utxo.ErrTimelocked
 	// ErrTooFewSigners and ErrTooManySigners refuse signature indices that are not exactly the
 	// owners' threshold (§3.3).
-	ErrTooFewSigners  = errors.New("input has less signers than expected")
-	ErrTooManySigners = errors.New("input has more signers than expected")
+	ErrTooFewSigners  = utxo.ErrTooFewSigners
+	ErrTooManySigners = utxo.ErrTooManySigners
 	// ErrSignersMismatch refuses a credential without one signature per signature index.
-	ErrSignersMismatch = errors.New("input expected a different number of signers than provided in the credential")
+	ErrSignersMismatch = utxo.ErrSignersMismatch
 	// ErrIndexOutOfBounds refuses a signature index past the owners' addresses.
-	ErrIndexOutOfBounds = errors.New("input referenced a nonexistent address in the output")
+	ErrIndexOutOfBounds = utxo.ErrIndexOutOfBounds
 	// ErrWrongSig refuses a signature that does not recover to the owner's address.
-	ErrWrongSig = secp256k1fx.ErrWrongSig
+	ErrWrongSig = utxo.ErrWrongSig
 	// ErrMutatedSig refuses a signature with a high S or a recovery flag other than 0 or 1 (§3.2).
 	ErrMutatedSig = secp256k1fx.ErrMutatedSig
 	// ErrDoubleSpend refuses a tx spending a UTXO that an earlier tx of the same block, or a
 	// pending tx, already spends.
-	ErrDoubleSpend = errors.New("double spend")
+	ErrDoubleSpend = utxo.ErrDoubleSpend
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
 	// ErrNameTooLong, ErrIllegalNameCharacter, ErrInvalidVMID, ErrFxIDsNotSortedUnique and
@@ -160,11 +161,6 @@ func executionError(txID ids.ID, err error) error {
 	return fmt.Errorf("failed execution: standard tx %s failed execution: %w", txID, err)
 }
 
-// doubleSpendError names the UTXO and the tx that spends it first.
-func doubleSpendError(utxoID, by ids.ID) error {
-	return fmt.Errorf("%w: utxo %s is spent by tx %s", ErrDoubleSpend, utxoID, by)
-}
-
 // insufficientFundsError names the asset and the amounts of a failed flow check.
 func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
 	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
@@ -221,20 +217,6 @@ func blockNotFoundError(id ids.ID) error {
 // heightNotFoundError answers getBlockByHeight past the last accepted block (§5.1).
 func heightNotFoundError(height uint64) error {
 	return fmt.Errorf("couldn't get block at height %d: %w", height, errNotFound)
-}
-
-// parseAddressError answers a call with an address that is not this chain's.
-func parseAddressError(s string, err error) error {
-	return fmt.Errorf("couldn't parse address %q: %w", s, err)
-}
-
-// wrongChainAliasError and wrongHRPError say why an address is not this chain's.
-func wrongChainAliasError(want, got string) error {
-	return fmt.Errorf("expected chainID to be %q but was %q", want, got)
-}
-
-func wrongHRPError(want, got string) error {
-	return fmt.Errorf("expected hrp %q but got %q", want, got)
 }
 
 // encodeError answers a call asking for raw bytes in an encoding that cannot render them.

@@ -3,7 +3,6 @@ package platform
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
@@ -33,15 +33,21 @@ const (
 // service is the platform API of one P-Chain VM (§5). It is safe for concurrent use.
 type service struct {
 	vm *VM
-	// addrs formats this chain's addresses.
+	// addrs formats this chain's addresses, and chain parses them.
 	addrs *addressCache
+	chain address.Chain
 	// issued logs each tx issueTx takes in.
 	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "platform".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm, addrs: newAddressCache(vm.hrp), issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
+	s := &service{
+		vm:     vm,
+		addrs:  newAddressCache(vm.hrp),
+		chain:  address.Chain{Alias: txs.ChainAlias, IsChain: isThisChain, HRP: vm.hrp},
+		issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond),
+	}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	jsonrpc.Register(srv, "issueTx", s.IssueTx)
 	jsonrpc.Register(srv, "getTx", s.GetTx)
@@ -106,19 +112,10 @@ func (s *service) GetTx(_ context.Context, args *api.GetTxArgs) (*api.GetTxReply
 		if raw, err = txs.TxJSON(tx, s.vm.hrp); err != nil {
 			return nil, encodeError("tx", err)
 		}
-	} else if raw, err = encodeString(tx.Bytes(), args.Encoding); err != nil {
+	} else if raw, err = chainapi.EncodeString(tx.Bytes(), args.Encoding); err != nil {
 		return nil, encodeError("tx", err)
 	}
 	return &api.GetTxReply{Tx: raw, Encoding: args.Encoding}, nil
-}
-
-// encodeString renders b in a hex encoding as a JSON string.
-func encodeString(b []byte, enc ids.Encoding) ([]byte, error) {
-	str, err := enc.Encode(b)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(str)
 }
 
 // GetTxStatus returns "Committed" for a committed tx, "Processing" for a pending one and
@@ -186,7 +183,7 @@ func (s *service) blockReply(blk txs.Block, enc ids.Encoding) (*api.GetBlockRepl
 		if raw, err = txs.BlockJSON(blk, s.vm.hrp); err != nil {
 			return nil, encodeError("block", err)
 		}
-	} else if raw, err = encodeString(blk.Bytes(), enc); err != nil {
+	} else if raw, err = chainapi.EncodeString(blk.Bytes(), enc); err != nil {
 		return nil, encodeError("block", err)
 	}
 	return &api.GetBlockReply{Block: raw, Encoding: enc}, nil
@@ -195,28 +192,6 @@ func (s *service) blockReply(blk txs.Block, enc ids.Encoding) (*api.GetBlockRepl
 // isThisChain reports whether alias names the P-Chain: "P", "platform" or its ID.
 func isThisChain(alias string) bool {
 	return alias == txs.ChainAlias || alias == "platform" || alias == ids.Empty.String()
-}
-
-// parseAddress parses one of this chain's addresses (§2.4).
-//
-// A bare CB58 short ID is accepted first, as the reference's avax.ParseServiceAddress does: the
-// reference's own Go clients send addresses in that form (platformvm.Client.GetBalance and
-// GetUTXOs, avm.Client.GetBalance, GetAllBalances and GetUTXOs: ids.ShortID.String()).
-func (s *service) parseAddress(str string) (ids.ShortID, error) {
-	if addr, err := ids.ShortFromString(str); err == nil {
-		return addr, nil
-	}
-	alias, hrp, addr, err := address.Parse(str)
-	if err != nil {
-		return ids.ShortID{}, parseAddressError(str, err)
-	}
-	if !isThisChain(alias) {
-		return ids.ShortID{}, parseAddressError(str, wrongChainAliasError(txs.ChainAlias, alias))
-	}
-	if hrp != s.vm.hrp {
-		return ids.ShortID{}, parseAddressError(str, wrongHRPError(s.vm.hrp, hrp))
-	}
-	return addr, nil
 }
 
 // formatAddresses formats this chain's addresses.
@@ -236,7 +211,7 @@ var _ utxopage.Chain = utxoChain{}
 
 func (utxoChain) IsThisChain(alias string) bool { return isThisChain(alias) }
 
-func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.parseAddress(str) }
+func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(txs.ChainAlias, c.s.vm.hrp, addr)
@@ -266,7 +241,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	if len(args.Addresses) == 0 {
 		return nil, utxopage.ErrNoAddresses
 	}
-	addrs, err := utxopage.ParseAddresses(s.parseAddress, args.Addresses)
+	addrs, err := utxopage.ParseAddresses(s.chain.ParseService, args.Addresses)
 	if err != nil {
 		return nil, err
 	}

@@ -294,7 +294,7 @@ func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetS
 	if len(args.Addresses) > MaxGetStakeAddrs {
 		return nil, tooManyStakeAddrsError(len(args.Addresses))
 	}
-	addrs, err := utxopage.ParseAddresses(s.parseAddress, args.Addresses)
+	addrs, err := utxopage.ParseAddresses(s.chain.ParseService, args.Addresses)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -61,13 +62,13 @@ type state struct {
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
-func (s *state) utxo(in *txs.TransferableInput) (*txs.UTXO, error) {
-	ux, found, err := s.getUTXO(in.InputID())
+func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
+	ux, found, err := s.getUTXO(ref.InputID())
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, utxoNotFoundError(in.TxID, in.OutputIndex)
+		return nil, utxoNotFoundError(ref.TxID, ref.OutputIndex)
 	}
 	return ux, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -65,7 +66,7 @@ func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, 
 	case converted:
 		return fmt.Errorf("%s %w", subnetID, ErrSubnetImmutable)
 	}
-	if err := verifyAuth(auth, owner, tx, len(tx.Creds())-1, now); err != nil {
+	if err := utxo.VerifyAuth(auth, owner, tx, len(tx.Creds())-1, now); err != nil {
 		return fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
 	}
 	return nil

@@ -34,7 +34,7 @@ type rules struct {
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
 // give an error wrapping ErrUTXONotFound or ErrDoubleSpend) and the subnets it names.
 type utxoSource interface {
-	utxo(in *txs.TransferableInput) (*txs.UTXO, error)
+	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)
 	// conversion returns the subnet's conversion to an L1; found is false for a subnet not
 	// converted.
@@ -48,10 +48,8 @@ type utxoSource interface {
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
 // creates (CreateSubnetTx).
 type effects struct {
-	txID     ids.ID
-	gas      uint64
-	consumed []*txs.UTXO
-	produced []txs.UTXO
+	utxo.Effects[txs.UTXO, *txs.UTXO]
+	gas uint64
 	// subnetOwner is the owner of the subnet the tx creates, or nil.
 	subnetOwner *secp256k1fx.OutputOwners
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
@@ -144,22 +142,22 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
 	base := tx.Unsigned().Base()
 	eff := &effects{
-		txID:     tx.ID(),
-		gas:      r.fees.Weights.Gas(txs.Complexity(tx)),
-		consumed: make([]*txs.UTXO, 0, len(base.Ins)),
+		Effects: utxo.Effects[txs.UTXO, *txs.UTXO]{Tx: tx.ID(), Consumed: make([]*txs.UTXO, 0, len(base.Ins))},
+		gas:     r.fees.Weights.Gas(txs.Complexity(tx)),
 	}
 	consumed := make(map[ids.ID]uint64, 1)
 	for i := range base.Ins {
 		in := &base.Ins[i]
-		ux, err := src.utxo(in)
+		ux, err := src.utxo(&in.UTXOID)
 		if err != nil {
 			return nil, err
 		}
-		if err := verifySpend(in, ux, tx, i, now); err != nil {
+		ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
+		if err := utxo.VerifySpend(in.AssetID, ti, ux.AssetID, ux.Out, tx, i, now); err != nil {
 			return nil, fmt.Errorf("failed to verify transfer: input %d: %w", i, err)
 		}
-		eff.consumed = append(eff.consumed, ux)
-		if consumed[in.AssetID], err = add(consumed[in.AssetID], in.In.(*secp256k1fx.TransferInput).Amount); err != nil {
+		eff.Consumed = append(eff.Consumed, ux)
+		if consumed[in.AssetID], err = add(consumed[in.AssetID], ti.Amount); err != nil {
 			return nil, err
 		}
 	}
@@ -188,11 +186,11 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 			return nil, insufficientFundsError(asset, in, out)
 		}
 	}
-	eff.produced = tx.UTXOs()
+	eff.Produced = tx.UTXOs()
 	if x.refund > 0 {
 		// The refund follows the tx's outputs (§4.4).
-		eff.produced = append(eff.produced, txs.UTXO{
-			UTXOID:  utxo.UTXOID{TxID: eff.txID, OutputIndex: uint32(len(base.Outs))},
+		eff.Produced = append(eff.Produced, txs.UTXO{
+			UTXOID:  utxo.UTXOID{TxID: eff.Tx, OutputIndex: uint32(len(base.Outs))},
 			AssetID: r.avaxAssetID,
 			Out: &secp256k1fx.TransferOutput{Amount: x.refund, OutputOwners: secp256k1fx.OutputOwners{
 				Threshold: x.refundOwner.Threshold,
@@ -245,54 +243,6 @@ func mulOverflow(a, b uint64) (uint64, bool) {
 	}
 	p := a * b
 	return p, p/b != a
-}
-
-// verifySpend checks that in may spend ux with tx's credential cred (§3.3).
-func verifySpend(in *txs.TransferableInput, ux *txs.UTXO, tx *txs.Tx, cred int, now uint64) error {
-	if in.AssetID != ux.AssetID {
-		return ErrAssetIDMismatch
-	}
-	out, ok := ux.Out.(*secp256k1fx.TransferOutput)
-	if !ok {
-		return ErrWrongUTXOType
-	}
-	ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
-	if err := verifyAuth(&ti.Input, &out.OutputOwners, tx, cred, now); err != nil {
-		return err
-	}
-	if ti.Amount != out.Amount {
-		return ErrMismatchedAmounts
-	}
-	return nil
-}
-
-// verifyAuth checks that tx's credential cred holds, for each of in's signature indices, the
-// signature over tx's unsigned hash of the owner's address at that index, and that the owner is
-// unlocked at now (§3.3).
-func verifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx *txs.Tx, cred int, now uint64) error {
-	switch idx := in.SigIndices; {
-	case owner.Locktime > now:
-		return fmt.Errorf("%w: until %d", ErrTimelocked, owner.Locktime)
-	case len(idx) < int(owner.Threshold):
-		return ErrTooFewSigners
-	case len(idx) > int(owner.Threshold):
-		return ErrTooManySigners
-	case len(idx) != len(tx.Creds()[cred].Sigs):
-		return ErrSignersMismatch
-	}
-	for j, k := range in.SigIndices {
-		if int(k) >= len(owner.Addrs) {
-			return ErrIndexOutOfBounds
-		}
-		addr, err := tx.SignerAddress(cred, j)
-		if err != nil {
-			return err
-		}
-		if addr != owner.Addrs[k] {
-			return ErrWrongSig
-		}
-	}
-	return nil
 }
 
 // outputSortKey returns the asset ID followed by the output's encoding (§3.3).

@@ -1,10 +1,12 @@
 // Package chainapi holds the arguments and replies that the X-Chain's avm service and the
 // P-Chain's platform service share, field for field (reference/platform-exchange.md §5.1, §6.5):
-// issueTx, getTx, getTxStatus, getHeight, getBlock, getBlockByHeight and getUTXOs. Each VM's
-// types.go names them as aliases, so their JSON is one definition for both chains.
+// issueTx, getTx, getTxStatus, getHeight, getBlock, getBlockByHeight and getUTXOs. Each chain's
+// api package (vms/platform/api, vms/exchange/api) names them as aliases, so their JSON is one
+// definition for both chains.
 //
 // Keys match case-insensitively and unknown keys are ignored; an omitted encoding is hex. The
-// types are plain values with no methods of their own beyond those of their fields.
+// types are plain values with no methods of their own beyond those of their fields; EncodeString
+// renders raw bytes as the replies carry them.
 package chainapi
 
 import (
@@ -98,4 +100,14 @@ type GetUTXOsReply struct {
 type UTXORef struct {
 	TxID        ids.ID `json:"txID"`
 	OutputIndex uint32 `json:"outputIndex"`
+}
+
+// EncodeString renders b, a tx's, block's or UTXO's bytes, in a hex encoding as the JSON string
+// the replies carry.
+func EncodeString(b []byte, enc ids.Encoding) ([]byte, error) {
+	s, err := enc.Encode(b)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
 }
