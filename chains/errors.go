@@ -77,7 +77,7 @@ type textError struct {
 func (e *textError) Error() string { return e.msg }
 func (e *textError) Unwrap() error { return e.sentinel }
 
-// Errors of the chain manager and its acceptance pipeline. No JSON-RPC
+// Errors of the chain manager and its accept path. No JSON-RPC
 // client sees them: they reach the operator, in the node's start-up error,
 // its log or its health report, so the texts are cornice's own.
 var (
@@ -88,15 +88,15 @@ var (
 	// ErrInvalidSpec: a Spec, ManagerConfig or ManagerDeps is incomplete.
 	ErrInvalidSpec = errors.New("invalid chain manager setting")
 	// ErrRecovery: at start-up, the VM's last accepted block is not the
-	// one the pipeline recorded, so something wrote the VM's state outside
+	// one the accept path recorded, so something wrote the VM's state outside
 	// the block's batch. The chain is refused rather than run on state
 	// that may be half a block.
 	ErrRecovery = errors.New("chain state does not match its last accepted block")
-	// ErrBlockOrder: the VM built a block that does not extend the last
-	// accepted block by one height.
+	// ErrBlockOrder: a block given to the accept path does not extend the
+	// last accepted block by one height.
 	ErrBlockOrder = errors.New("block does not follow the last accepted block")
-	// ErrHalted: the chain's pipeline stopped after a failed acceptance;
-	// it accepts nothing more until the node restarts.
+	// ErrHalted: the chain stopped after a failed acceptance, or its engine
+	// failed; it accepts nothing more until the node restarts.
 	ErrHalted = errors.New("chain halted")
 )
 
@@ -110,17 +110,17 @@ func createdError(id ids.ID) error {
 	return fmt.Errorf("%w: %s", ErrCreated, id)
 }
 
-// recoveryError says which block the pipeline recorded and which one the
+// recoveryError says which block the accept path recorded and which one the
 // VM reports.
 func recoveryError(chainID, storedID ids.ID, storedHeight uint64, vmID ids.ID, vmHeight uint64) error {
-	return fmt.Errorf("%w: chain %s: the pipeline last accepted %s at height %d, the VM has %s at height %d "+
+	return fmt.Errorf("%w: chain %s: the accept path last accepted %s at height %d, the VM has %s at height %d "+
 		"(the VM wrote outside the block's batch)", ErrRecovery, chainID, storedID, storedHeight, vmID, vmHeight)
 }
 
 // newChainRecoveryError is recoveryError for a chain with no stored
 // pointer, whose VM must therefore be at its genesis block.
 func newChainRecoveryError(chainID, vmID ids.ID, vmHeight uint64) error {
-	return fmt.Errorf("%w: chain %s: no block was accepted through the pipeline, yet the VM has %s at height %d "+
+	return fmt.Errorf("%w: chain %s: no block was accepted through the accept path, yet the VM has %s at height %d "+
 		"(the VM wrote outside the block's batch)", ErrRecovery, chainID, vmID, vmHeight)
 }
 

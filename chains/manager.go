@@ -16,18 +16,18 @@ import (
 	"github.com/cornice-node/cornice/storage"
 )
 
-// Acceptor adds what an accepted block contributes to the index, inside the
+// Indexer adds what an accepted block contributes to the index, inside the
 // block's batch (package index implements it). It writes through its own
 // view's Wrap(batch) and never commits or closes the batch. block and txs
 // are the block's container and, when the block is a TxLister, its
 // transactions in the order they were applied; their Bytes belong to the
-// block and must not be changed (an Acceptor that keeps them copies them,
+// block and must not be changed (an Indexer that keeps them copies them,
 // the batch copies what is written). Accept is called on the chain's
-// pipeline goroutine; different chains call it concurrently.
+// engine goroutine, by its Acceptor; different chains call it concurrently.
 //
 // An error fails the block's acceptance: nothing of the block is written
 // and the chain halts.
-type Acceptor interface {
+type Indexer interface {
 	Accept(ctx context.Context, batch *storage.Batch, chainID ids.ID, block Container, txs []Container) error
 }
 
@@ -51,7 +51,7 @@ type ManagerConfig struct {
 }
 
 // ManagerDeps are the manager's collaborators. All are required except
-// Acceptor.
+// Indexer.
 type ManagerDeps struct {
 	// DB is the node's database: each VM gets a key space in it, the
 	// last-accepted pointers live under storage.PrefixChains.
@@ -60,10 +60,12 @@ type ManagerDeps struct {
 	Registry *Registry
 	// Routes serves the chains' handlers.
 	Routes Routes
-	// Acceptor indexes the blocks of chains whose Spec.Indexed is set; nil
+	// Indexer indexes the blocks of chains whose Spec.Indexed is set; nil
 	// means the node keeps no index.
-	Acceptor Acceptor
-	// Clock times the minimum block gap.
+	Indexer Indexer
+	// Engines makes each chain's engine (package chains/engine).
+	Engines EngineFactory
+	// Clock is the node's clock, handed to VMs and engines.
 	Clock clock.Clock
 	// Log is the manager's logger; each chain's is derived from it.
 	Log *slog.Logger
@@ -96,7 +98,7 @@ type Spec struct {
 	// MinBlockGap is the least time between two accepted blocks of the
 	// chain. Zero builds a block the moment the VM signals work.
 	MinBlockGap time.Duration
-	// Indexed makes the pipeline call the manager's Acceptor for the
+	// Indexed makes the accept path call the manager's Indexer for the
 	// chain's blocks: the node sets it for the Primary Network chains when
 	// indexing is on (subnet chains have no index, node-api.md §2.3).
 	Indexed bool
@@ -118,34 +120,35 @@ func (s *Spec) validate() error {
 	return errors.Join(errs...)
 }
 
-// Manager creates the node's chains and runs one acceptance pipeline per
-// chain. Build it with NewManager and stop it with Close. It is safe for
-// concurrent use.
+// Manager creates the node's chains and runs each chain's engine, with the
+// chain's Acceptor. Build it with NewManager and stop it with Close. It is
+// safe for concurrent use.
 type Manager struct {
 	cfg      ManagerConfig
 	db       *storage.DB
 	store    *storage.View // storage.PrefixChains: the last-accepted pointers
 	registry *Registry
 	routes   Routes
-	acceptor Acceptor
+	indexer  Indexer
+	engines  EngineFactory
 	clock    clock.Clock
 	log      *slog.Logger
 	// commit commits a block's batch; tests replace it to make it fail.
 	commit func(*storage.Batch) error
 
-	// wg counts the pipeline goroutines.
+	// wg counts the engine goroutines.
 	wg sync.WaitGroup
 
 	mu sync.Mutex // guards the fields below
 	// chains holds every chain created, and nil for one being created.
-	chains map[ids.ID]*pipeline
+	chains map[ids.ID]*chain
 	// order lists the created chains in creation order.
 	order  []ids.ID
 	closed bool
 
 	subsMu sync.Mutex // guards subs
 	// subs holds each chain's subscribers. A slice stored here is never
-	// changed (copy on write), so a pipeline may range over it unlocked.
+	// changed (copy on write), so an Acceptor may range over it unlocked.
 	subs map[ids.ID][]*subscriber
 }
 
@@ -167,6 +170,9 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 	if deps.Routes == nil {
 		errs = append(errs, invalidSpecError("no Routes"))
 	}
+	if deps.Engines == nil {
+		errs = append(errs, invalidSpecError("no Engines"))
+	}
 	if deps.Clock == nil {
 		errs = append(errs, invalidSpecError("no Clock"))
 	}
@@ -182,16 +188,27 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		store:    deps.DB.Prefixed(storage.PrefixChains),
 		registry: deps.Registry,
 		routes:   deps.Routes,
-		acceptor: deps.Acceptor,
+		indexer:  deps.Indexer,
+		engines:  deps.Engines,
 		clock:    deps.Clock,
 		log:      deps.Log,
 		commit:   (*storage.Batch).Commit,
-		chains:   make(map[ids.ID]*pipeline),
+		chains:   make(map[ids.ID]*chain),
 		subs:     make(map[ids.ID][]*subscriber),
 	}, nil
 }
 
-// Create makes the chain's VM and starts its acceptance pipeline:
+// chain is one created chain: its VM, its accept path and its engine.
+type chain struct {
+	id       ids.ID
+	vm       VM
+	acceptor *Acceptor
+	engine   Engine
+	// cancel stops the engine's Run; set before Run starts.
+	cancel context.CancelFunc
+}
+
+// Create makes the chain's VM and engine and starts the engine:
 //
 //  1. the VM is made by spec.Factory over its own key space;
 //  2. recovery: the chain's stored last-accepted pointer must name the
@@ -199,15 +216,18 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 //     it); without a pointer, the VM must be at its genesis block (height
 //     0). Otherwise Create fails with ErrRecovery;
 //  3. the chain is registered with its aliases, in state Created;
-//  4. its handlers are given to Routes, answering 503 until step 5;
-//  5. its state goes to Bootstrapping, then (one validator: nothing to
-//     catch up) NormalOperation;
-//  6. the pipeline goroutine starts.
+//  4. its handlers are given to Routes, answering 503 until it is in
+//     NormalOperation;
+//  5. its engine is made (ManagerDeps.Engines) and started
+//     (Engine.Start), which moves the chain to Bootstrapping, and to
+//     NormalOperation when it has nothing to catch up;
+//  6. the engine's Run goroutine starts.
 //
-// ctx bounds the steps above, not the pipeline, which runs until Close. On
-// error the VM is closed; a chain that failed after step 3 stays
-// registered (in state Created, its routes answering 503), and a second
-// Create for it fails with ErrRegistered.
+// ctx bounds the steps above, not the engine's Run, which lasts until
+// Close. On error the VM is closed; a chain that failed after step 3 stays
+// registered (in the state it reached, its routes answering 503 unless it
+// reached NormalOperation), and a second Create for it fails with
+// ErrRegistered.
 func (m *Manager) Create(ctx context.Context, spec Spec) error {
 	if err := spec.validate(); err != nil {
 		return err
@@ -225,27 +245,31 @@ func (m *Manager) Create(ctx context.Context, spec Spec) error {
 	m.chains[id] = nil // reserved while it is being created
 	m.mu.Unlock()
 
-	p, err := m.create(ctx, spec)
+	c, err := m.create(ctx, spec)
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err == nil && m.closed {
-		err = errors.Join(ErrManagerClosed, closeVM(p.vm, id))
+		err = errors.Join(ErrManagerClosed, closeVM(c.vm, id))
 	}
 	if err != nil {
 		delete(m.chains, id)
 		return err
 	}
-	m.chains[id] = p
+	m.chains[id] = c
 	m.order = append(m.order, id)
 	runCtx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	m.wg.Go(func() { p.run(runCtx) })
+	c.cancel = cancel
+	m.wg.Go(func() {
+		if err := c.engine.Run(runCtx); err != nil {
+			c.acceptor.halt(err)
+		}
+	})
 	return nil
 }
 
 // create does Create's steps 1 to 5.
-func (m *Manager) create(ctx context.Context, spec Spec) (_ *pipeline, err error) {
+func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	id := spec.Chain.ID
 	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
 	vm, err := spec.Factory.New(ctx, Context{
@@ -289,30 +313,38 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *pipeline, err error
 			return nil, fmt.Errorf("serve routes of chain %s: %w", id, err)
 		}
 	}
-	// One validator: there is nothing to bootstrap from. Snowman
-	// bootstrapping will run between these two states.
-	for _, s := range []State{Bootstrapping, NormalOperation} {
-		if err := m.registry.SetState(id, s); err != nil {
-			return nil, fmt.Errorf("set state of chain %s: %w", id, err)
-		}
-	}
 	log = log.With("alias", aliases[0])
-	// The one line per chain at info: the registry's own events are at debug.
-	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
-	return &pipeline{
+	acceptor := &Acceptor{
 		m:       m,
 		chainID: id,
 		vm:      vm,
-		gap:     spec.MinBlockGap,
-		indexed: spec.Indexed && m.acceptor != nil,
+		indexed: spec.Indexed && m.indexer != nil,
 		log:     log,
 		lastID:  lastID,
 		height:  height,
-	}, nil
+	}
+	engine, err := m.engines.NewEngine(ctx, EngineContext{
+		Chain:       spec.Chain,
+		VM:          vm,
+		Acceptor:    acceptor,
+		SetState:    func(s State) error { return m.registry.SetState(id, s) },
+		MinBlockGap: spec.MinBlockGap,
+		Log:         log,
+		Clock:       m.clock,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("make engine of chain %s: %w", id, err)
+	}
+	if err := engine.Start(ctx); err != nil {
+		return nil, fmt.Errorf("start engine of chain %s: %w", id, err)
+	}
+	// The one line per chain at info: the registry's own events are at debug.
+	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
+	return &chain{id: id, vm: vm, acceptor: acceptor, engine: engine}, nil
 }
 
 // checkRecovery checks, at start-up, that the VM's last accepted block is the
-// one the pipeline last committed, and returns it.
+// one the accept path last committed, and returns it.
 func (m *Manager) checkRecovery(ctx context.Context, id ids.ID, vm VM) (ids.ID, uint64, error) {
 	storedID, storedHeight, stored, err := m.loadPointer(id)
 	if err != nil {
@@ -389,21 +421,21 @@ func routeBases(id ids.ID, aliases, apiAliases []string) []string {
 func (m *Manager) VM(chainID ids.ID) (VM, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p := m.chains[chainID]
-	if p == nil {
+	c := m.chains[chainID]
+	if c == nil {
 		return nil, false
 	}
-	return p.vm, true
+	return c.vm, true
 }
 
 // LastAccepted returns the ID and height of chain chainID's last accepted
 // block, as committed, and false if the chain was not created.
 func (m *Manager) LastAccepted(chainID ids.ID) (ids.ID, uint64, bool) {
-	p := m.pipeline(chainID)
-	if p == nil {
+	c := m.chain(chainID)
+	if c == nil {
 		return ids.ID{}, 0, false
 	}
-	id, height, _ := p.status()
+	id, height := c.acceptor.LastAccepted()
 	return id, height, true
 }
 
@@ -417,17 +449,17 @@ type Status struct {
 
 // Health is chain chainID's health check, in the shape the node's health
 // checker takes (api/health.Check, once given the chain ID): the details
-// are its Status, and the error, wrapping ErrHalted, says why its pipeline
+// are its Status, and the error, wrapping ErrHalted, says why the chain
 // halted. A chain not created fails with ErrNoChain.
 func (m *Manager) Health(ctx context.Context, chainID ids.ID) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := m.pipeline(chainID)
-	if p == nil {
+	c := m.chain(chainID)
+	if c == nil {
 		return nil, noChainError(chainID.String())
 	}
-	id, height, halted := p.status()
+	id, height, halted := c.acceptor.status()
 	st := Status{LastAccepted: id, Height: height}
 	if halted != nil {
 		return st, fmt.Errorf("%w: %w", ErrHalted, halted)
@@ -435,7 +467,7 @@ func (m *Manager) Health(ctx context.Context, chainID ids.ID) (any, error) {
 	return st, nil
 }
 
-func (m *Manager) pipeline(chainID ids.ID) *pipeline {
+func (m *Manager) chain(chainID ids.ID) *chain {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.chains[chainID]
@@ -443,7 +475,7 @@ func (m *Manager) pipeline(chainID ids.ID) *pipeline {
 
 // Subscribe calls fn with every block of chain chainID accepted from now
 // on, after its batch is committed and VM.Accepted returned, in height
-// order. fn runs on the chain's pipeline goroutine, which waits for it: it
+// order. fn runs on the chain's engine goroutine, which waits for it: it
 // must be quick and must not call Close. The chain need not exist yet.
 // After unsubscribe returns, fn is not called again (except a call already
 // running); unsubscribe may be called from fn and more than once.
@@ -475,8 +507,8 @@ func (m *Manager) subscribers(chainID ids.ID) []*subscriber {
 	return m.subs[chainID]
 }
 
-// Close stops every pipeline and waits for it: a block being committed is
-// committed, and its subscribers called, before its pipeline stops. Then it
+// Close stops every engine and waits for it: a block being committed is
+// committed, and its subscribers called, before its engine stops. Then it
 // closes the VMs, in creation order. Create fails with ErrManagerClosed
 // afterwards. Close does not close the database. A second call returns nil.
 func (m *Manager) Close() error {
@@ -486,19 +518,19 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.closed = true
-	var running []*pipeline
+	var running []*chain
 	for _, id := range m.order {
 		running = append(running, m.chains[id])
 	}
 	m.mu.Unlock()
 
-	for _, p := range running {
-		p.cancel()
+	for _, c := range running {
+		c.cancel()
 	}
 	m.wg.Wait()
 	var errs []error
-	for _, p := range running {
-		errs = append(errs, closeVM(p.vm, p.chainID))
+	for _, c := range running {
+		errs = append(errs, closeVM(c.vm, c.id))
 	}
 	m.log.Info("chains stopped", "count", len(running))
 	return errors.Join(errs...)

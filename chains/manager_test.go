@@ -1,11 +1,9 @@
-package chains
+package chains_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
-	"log/slog"
-	"maps"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -14,187 +12,83 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 )
 
-// testEnv is a node's worth of chains machinery over one database.
-type testEnv struct {
-	t      testing.TB
-	dir    string
-	db     *storage.DB
-	reg    *Registry
-	routes *fakeRoutes
-	m      *Manager
+// Chains of the tests: IDs of the local network (node-api.md §3.3) and others.
+var (
+	pID    = ids.Empty
+	xID    = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
+	cID    = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	lID    = ids.FromName("an L1 chain")
+	chainA = ids.FromName("chain A")
+	chainB = ids.FromName("chain B")
+)
 
-	mu sync.Mutex // guards vms
-	// vms holds the VM made for each chain, last one made.
-	vms map[ids.ID]*testVM
-	// setup, if set, adjusts each VM before the manager sees it.
-	setup func(vm *testVM)
+var errBoom = errors.New("boom")
+
+func mustID(s string) ids.ID {
+	id, err := ids.FromString(s)
+	if err != nil {
+		panic(err)
+	}
+	return id
 }
 
-// newEnv opens (or reopens) the database in dir with a new registry and
-// manager. Call close when done (inside a synctest bubble, before f returns).
-func newEnv(t testing.TB, dir string, acceptor Acceptor) *testEnv {
+// newEnv is chainstest.NewEnv with the solo engine.
+func newEnv(t testing.TB, dir string, indexer chains.Indexer) *chainstest.Env {
 	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	if tt, ok := t.(*testing.T); ok {
-		log = slog.New(slog.NewTextHandler(tt.Output(), nil))
+	return chainstest.NewEnv(t, dir, indexer, nil)
+}
+
+// submit queues one block writing each key/value pair of kvs.
+func submit(t testing.TB, vm *chainstest.VM, kvs ...string) {
+	t.Helper()
+	var txs []*chainstest.Tx
+	for i := 0; i < len(kvs); i += 2 {
+		txs = append(txs, chainstest.NewTx(kvs[i], kvs[i+1]))
 	}
-	db, err := storage.Open(dir, log)
-	require.NoError(t, err)
-	reg, err := NewRegistry(db.Prefixed(storage.PrefixChains), log)
-	require.NoError(t, err)
-	e := &testEnv{t: t, dir: dir, db: db, reg: reg, routes: &fakeRoutes{}, vms: map[ids.ID]*testVM{}}
-	e.m, err = NewManager(ManagerConfig{NetworkID: 12345}, ManagerDeps{
-		DB:       db,
-		Registry: reg,
-		Routes:   e.routes,
-		Acceptor: acceptor,
-		Clock:    clock.Real{},
-		Log:      log,
-	})
-	require.NoError(t, err)
-	return e
-}
-
-// close stops the manager and closes the database.
-func (e *testEnv) close() {
-	require.NoError(e.t, e.m.Close())
-	require.NoError(e.t, e.db.Close())
-}
-
-// factory makes testVMs and remembers them.
-func (e *testEnv) factory() Factory {
-	return FactoryFunc(func(_ context.Context, c Context) (VM, error) {
-		vm, err := newTestVM(c)
-		if err != nil {
-			return nil, err
-		}
-		if e.setup != nil {
-			e.setup(vm)
-		}
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		e.vms[c.Chain.ID] = vm
-		return vm, nil
-	})
-}
-
-// spec is the Spec of a test chain, indexed, with no aliases.
-func (e *testEnv) spec(id ids.ID) Spec {
-	return Spec{
-		Chain:   Chain{ID: id, Name: "test chain"},
-		Prefix:  storage.PrefixEVM,
-		Factory: e.factory(),
-		Genesis: []byte("genesis of " + id.String()),
-		Indexed: true,
-	}
-}
-
-// create creates chain id from spec (e.spec(id) if nil) and returns its VM.
-func (e *testEnv) create(id ids.ID, adjust func(*Spec)) *testVM {
-	e.t.Helper()
-	spec := e.spec(id)
-	if adjust != nil {
-		adjust(&spec)
-	}
-	require.NoError(e.t, e.m.Create(context.Background(), spec))
-	return e.vm(id)
-}
-
-func (e *testEnv) vm(id ids.ID) *testVM {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.vms[id]
+	require.NoError(t, vm.Submit(txs...))
 }
 
 // pointer reads chain id's stored last-accepted pointer.
-func (e *testEnv) pointer(id ids.ID) (ids.ID, uint64, bool) {
-	e.t.Helper()
-	blkID, height, ok, err := e.m.loadPointer(id)
-	require.NoError(e.t, err)
+func pointer(t testing.TB, e *chainstest.Env, id ids.ID) (ids.ID, uint64, bool) {
+	t.Helper()
+	blkID, height, ok, err := chains.LoadPointer(e.Manager, id)
+	require.NoError(t, err)
 	return blkID, height, ok
 }
 
-// requireHeight checks every view of chain id's last accepted height.
-func (e *testEnv) requireHeight(id ids.ID, want uint64) {
-	e.t.Helper()
-	lastID, height, ok := e.m.LastAccepted(id)
-	require.True(e.t, ok)
-	require.Equal(e.t, want, height, "pipeline height")
-	vm := e.vm(id)
-	vmLast, err := vm.LastAccepted(context.Background())
-	require.NoError(e.t, err)
-	require.Equal(e.t, lastID, vmLast, "VM's last accepted")
-	stored, storedHeight, ok := e.pointer(id)
+// requireHeight checks every view of chain id's last accepted height, the stored pointer too.
+func requireHeight(t testing.TB, e *chainstest.Env, id ids.ID, want uint64) {
+	t.Helper()
+	e.RequireHeight(id, want)
+	lastID, _, _ := e.Manager.LastAccepted(id)
+	stored, storedHeight, ok := pointer(t, e, id)
 	if want == 0 {
-		require.False(e.t, ok, "no pointer before the first block")
+		require.False(t, ok, "no pointer before the first block")
 		return
 	}
-	require.True(e.t, ok)
-	require.Equal(e.t, lastID, stored)
-	require.Equal(e.t, want, storedHeight)
+	require.True(t, ok)
+	require.Equal(t, lastID, stored)
+	require.Equal(t, want, storedHeight)
 }
 
-// fakeRoutes records AddChainRoutes calls.
-type fakeRoutes struct {
-	mu    sync.Mutex
-	calls []routeCall
-	err   error
-}
-
-type routeCall struct {
-	chainID    ids.ID
-	exts       []string
-	bases      []string
-	ready      func() bool
-	readyAtAdd bool
-}
-
-func (r *fakeRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Handler, bases []string, ready func() bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	r.calls = append(r.calls, routeCall{
-		chainID:    chainID,
-		exts:       slices.Sorted(maps.Keys(handlers)),
-		bases:      bases,
-		ready:      ready,
-		readyAtAdd: ready(),
-	})
-	return nil
-}
-
-func (r *fakeRoutes) call(t testing.TB, id ids.ID) routeCall {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, c := range r.calls {
-		if c.chainID == id {
-			return c
-		}
-	}
-	t.Fatalf("no routes for chain %s", id)
-	return routeCall{}
-}
-
-// recordingAcceptor writes one entry per block under the index's prefix,
-// and fails when fail is set (after writing).
-type recordingAcceptor struct {
+// recordingIndexer writes one entry per block under the index's prefix, and fails when fail is
+// set (after writing).
+type recordingIndexer struct {
 	view *storage.View
 	fail error
 
 	mu     sync.Mutex
-	blocks []Container
-	txs    [][]Container
+	blocks []chains.Container
+	txs    [][]chains.Container
 }
 
-func (a *recordingAcceptor) Accept(_ context.Context, batch *storage.Batch, chainID ids.ID, block Container, txs []Container) error {
+func (a *recordingIndexer) Accept(_ context.Context, batch *storage.Batch, chainID ids.ID, block chains.Container, txs []chains.Container) error {
 	if err := a.view.Wrap(batch).Put(append(chainID[:], block.ID[:]...), block.Bytes); err != nil {
 		return err
 	}
@@ -205,52 +99,32 @@ func (a *recordingAcceptor) Accept(_ context.Context, batch *storage.Batch, chai
 	return a.fail
 }
 
-// got returns the blocks and transactions the acceptor was given.
-func (a *recordingAcceptor) got() ([]Container, [][]Container) {
+// got returns the blocks and transactions the indexer was given.
+func (a *recordingIndexer) got() ([]chains.Container, [][]chains.Container) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Clone(a.blocks), slices.Clone(a.txs)
 }
 
-// recorder collects values from a pipeline goroutine for the test to read:
-// synctest.Wait does not order memory for the race detector, a mutex does.
-type recorder[T any] struct {
-	mu sync.Mutex
-	v  []T
-}
-
-func (r *recorder[T]) add(v T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.v = append(r.v, v)
-}
-
-func (r *recorder[T]) get() []T {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.v)
-}
-
-func (a *recordingAcceptor) has(t testing.TB, chainID, blkID ids.ID) bool {
+func (a *recordingIndexer) has(t testing.TB, chainID, blkID ids.ID) bool {
 	t.Helper()
 	ok, err := a.view.Has(append(chainID[:], blkID[:]...))
 	require.NoError(t, err)
 	return ok
 }
 
-// Chains of the tests.
-var (
-	chainA = ids.FromName("chain A")
-	chainB = ids.FromName("chain B")
-)
+// oneEntryIndexer writes one small entry per block, as the cheapest index.
+type oneEntryIndexer struct{ view *storage.View }
 
-var errBoom = errors.New("boom")
+func (a *oneEntryIndexer) Accept(_ context.Context, batch *storage.Batch, chainID ids.ID, block chains.Container, _ []chains.Container) error {
+	return a.view.Wrap(batch).Put(append(chainID[:], block.ID[:]...), binary.BigEndian.AppendUint64(nil, 1))
+}
 
 func TestNewManagerValidates(t *testing.T) {
 	t.Parallel()
-	_, err := NewManager(ManagerConfig{}, ManagerDeps{})
-	require.ErrorIs(t, err, ErrInvalidSpec)
-	for _, what := range []string{"no DB", "no Registry", "no Routes", "no Clock", "no Log"} {
+	_, err := chains.NewManager(chains.ManagerConfig{}, chains.ManagerDeps{})
+	require.ErrorIs(t, err, chains.ErrInvalidSpec)
+	for _, what := range []string{"no DB", "no Registry", "no Routes", "no Engines", "no Clock", "no Log"} {
 		require.ErrorContains(t, err, what, "every problem is reported at once")
 	}
 }
@@ -258,68 +132,105 @@ func TestNewManagerValidates(t *testing.T) {
 func TestCreateErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	defer e.close()
-	require.NoError(t, e.reg.PreAlias(xID, "X", "avm"))
-	e.create(chainA, nil)
+	defer e.Close()
+	require.NoError(t, e.Registry.PreAlias(xID, "X", "avm"))
+	e.Create(chainA, nil)
 
-	failing := FactoryFunc(func(context.Context, Context) (VM, error) { return nil, errBoom })
+	failing := chains.FactoryFunc(func(context.Context, chains.Context) (chains.VM, error) { return nil, errBoom })
 	tests := []struct {
 		name    string
-		adjust  func(*Spec)
+		adjust  func(*chains.Spec)
 		wantErr error
 		wantMsg string
 	}{
-		{"no factory", func(s *Spec) { s.Factory = nil }, ErrInvalidSpec, "no Factory"},
-		{"no prefix", func(s *Spec) { s.Prefix = 0 }, ErrInvalidSpec, "is no VM's"},
-		{"index prefix", func(s *Spec) { s.Prefix = storage.PrefixIndex }, ErrInvalidSpec, "is no VM's"},
-		{"chains prefix", func(s *Spec) { s.Prefix = storage.PrefixChains }, ErrInvalidSpec, "is no VM's"},
-		{"negative gap", func(s *Spec) { s.MinBlockGap = -1 }, ErrInvalidSpec, "negative MinBlockGap"},
-		{"created twice", func(s *Spec) { s.Chain.ID = chainA }, ErrCreated, "chain already created"},
-		{"factory fails", func(s *Spec) { s.Factory = failing }, errBoom, "make VM of chain"},
-		{"alias of another chain", func(s *Spec) { s.Aliases = []string{"X"} }, ErrAliasInUse, "register chain"},
+		{"no factory", func(s *chains.Spec) { s.Factory = nil }, chains.ErrInvalidSpec, "no Factory"},
+		{"no prefix", func(s *chains.Spec) { s.Prefix = 0 }, chains.ErrInvalidSpec, "is no VM's"},
+		{"index prefix", func(s *chains.Spec) { s.Prefix = storage.PrefixIndex }, chains.ErrInvalidSpec, "is no VM's"},
+		{"chains prefix", func(s *chains.Spec) { s.Prefix = storage.PrefixChains }, chains.ErrInvalidSpec, "is no VM's"},
+		{"negative gap", func(s *chains.Spec) { s.MinBlockGap = -1 }, chains.ErrInvalidSpec, "negative MinBlockGap"},
+		{"created twice", func(s *chains.Spec) { s.Chain.ID = chainA }, chains.ErrCreated, "chain already created"},
+		{"factory fails", func(s *chains.Spec) { s.Factory = failing }, errBoom, "make VM of chain"},
+		{"alias of another chain", func(s *chains.Spec) { s.Aliases = []string{"X"} }, chains.ErrAliasInUse, "register chain"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id := ids.FromName("failing " + tt.name)
-			spec := e.spec(id)
+			spec := e.Spec(id)
 			tt.adjust(&spec)
-			err := e.m.Create(t.Context(), spec)
+			err := e.Manager.Create(t.Context(), spec)
 			require.ErrorIs(t, err, tt.wantErr)
 			require.ErrorContains(t, err, tt.wantMsg)
 			if spec.Chain.ID == id {
-				_, ok := e.m.VM(id)
+				_, ok := e.Manager.VM(id)
 				require.False(t, ok)
-				_, ok = e.reg.Chain(id)
+				_, ok = e.Registry.Chain(id)
 				require.False(t, ok, "a chain that failed before registering is not registered")
-				if vm := e.vm(id); vm != nil {
-					require.True(t, vm.isClosed(), "the VM made is closed")
+				if vm := e.VM(id); vm != nil {
+					require.True(t, vm.IsClosed(), "the VM made is closed")
 				}
 			}
 		})
 	}
 }
 
+// An engine that cannot be made or started fails Create, and the VM is closed.
+func TestCreateEngineErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		engines chains.EngineFactory
+		wantMsg string
+	}{
+		{"factory fails", chains.EngineFactoryFunc(func(context.Context, chains.EngineContext) (chains.Engine, error) {
+			return nil, errBoom
+		}), "make engine of chain"},
+		{"start fails", chains.EngineFactoryFunc(func(context.Context, chains.EngineContext) (chains.Engine, error) {
+			return failingEngine{}, nil
+		}), "start engine of chain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := chainstest.NewEnv(t, filepath.Join(t.TempDir(), "db"), nil, tt.engines)
+			defer e.Close()
+			err := e.Manager.Create(t.Context(), e.Spec(chainA))
+			require.ErrorIs(t, err, errBoom)
+			require.ErrorContains(t, err, tt.wantMsg)
+			require.True(t, e.VM(chainA).IsClosed())
+			state, ok := e.Registry.State(chainA)
+			require.True(t, ok)
+			require.Equal(t, chains.Created, state)
+		})
+	}
+}
+
+// failingEngine fails to start.
+type failingEngine struct{}
+
+func (failingEngine) Start(context.Context) error { return errBoom }
+func (failingEngine) Run(context.Context) error   { return nil }
+
 func TestCreateAfterClose(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	vm := e.create(chainA, nil)
-	e.close()
-	require.True(t, vm.isClosed())
-	require.ErrorIs(t, e.m.Create(t.Context(), e.spec(chainB)), ErrManagerClosed)
-	require.NoError(t, e.m.Close(), "Close is idempotent")
+	vm := e.Create(chainA, nil)
+	e.Close()
+	require.True(t, vm.IsClosed())
+	require.ErrorIs(t, e.Manager.Create(t.Context(), e.Spec(chainB)), chains.ErrManagerClosed)
+	require.NoError(t, e.Manager.Close(), "Close is idempotent")
 }
 
 func TestRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	defer e.close()
-	require.NoError(t, e.reg.PreAlias(xID, "X", "avm"))
+	defer e.Close()
+	require.NoError(t, e.Registry.PreAlias(xID, "X", "avm"))
 	// A persisted alias (admin.aliasChain in an earlier run) gets its route too.
-	require.NoError(t, e.reg.Alias(xID, "exchange"))
+	require.NoError(t, e.Registry.Alias(xID, "exchange"))
 
-	e.create(xID, func(s *Spec) { s.APIAliases = []string{"X", "avm"} })
-	e.create(cID, func(s *Spec) { s.Aliases = []string{"C", "evm"}; s.APIAliases = []string{"C", "evm"} })
-	e.create(lID, nil)
+	e.Create(xID, func(s *chains.Spec) { s.APIAliases = []string{"X", "avm"} })
+	e.Create(cID, func(s *chains.Spec) { s.Aliases = []string{"C", "evm"}; s.APIAliases = []string{"C", "evm"} })
+	e.Create(lID, nil)
 
 	tests := []struct {
 		name  string
@@ -332,44 +243,44 @@ func TestRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := e.routes.call(t, tt.id)
-			require.Equal(t, tt.bases, c.bases)
-			require.Equal(t, []string{"", "/rpc"}, c.exts)
-			require.False(t, c.readyAtAdd, "routes are added before normal operation")
-			require.True(t, c.ready(), "ready once Create returned")
-			state, ok := e.reg.State(tt.id)
+			c := e.Routes.Call(t, tt.id)
+			require.Equal(t, tt.bases, c.Bases)
+			require.Equal(t, []string{"/rpc"}, c.Exts)
+			require.False(t, c.ReadyAtAdd, "routes are added before normal operation")
+			require.True(t, c.Ready(), "ready once Create returned")
+			state, ok := e.Registry.State(tt.id)
 			require.True(t, ok)
-			require.Equal(t, NormalOperation, state)
-			ok, err := e.reg.IsBootstrapped(tt.id.String())
+			require.Equal(t, chains.NormalOperation, state)
+			ok, err := e.Registry.IsBootstrapped(tt.id.String())
 			require.NoError(t, err)
 			require.True(t, ok)
 		})
 	}
 
-	// ready follows the registry's state.
-	c := e.routes.call(t, lID)
-	require.NoError(t, e.reg.SetState(lID, Bootstrapping))
-	require.False(t, c.ready())
-	require.NoError(t, e.reg.SetState(lID, NormalOperation))
-	require.True(t, c.ready())
+	// Ready follows the registry's state.
+	c := e.Routes.Call(t, lID)
+	require.NoError(t, e.Registry.SetState(lID, chains.Bootstrapping))
+	require.False(t, c.Ready())
+	require.NoError(t, e.Registry.SetState(lID, chains.NormalOperation))
+	require.True(t, c.Ready())
 }
 
 func TestRoutesFailure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	defer e.close()
-	e.routes.err = errBoom
-	err := e.m.Create(t.Context(), e.spec(chainA))
+	defer e.Close()
+	e.Routes.Err = errBoom
+	err := e.Manager.Create(t.Context(), e.Spec(chainA))
 	require.ErrorIs(t, err, errBoom)
-	require.True(t, e.vm(chainA).isClosed())
-	_, ok := e.m.VM(chainA)
+	require.True(t, e.VM(chainA).IsClosed())
+	_, ok := e.Manager.VM(chainA)
 	require.False(t, ok)
 	// Registered before its routes failed: it stays, never bootstrapped.
-	state, ok := e.reg.State(chainA)
+	state, ok := e.Registry.State(chainA)
 	require.True(t, ok)
-	require.Equal(t, Created, state)
-	e.routes.err = nil
-	require.ErrorIs(t, e.m.Create(t.Context(), e.spec(chainA)), ErrRegistered)
+	require.Equal(t, chains.Created, state)
+	e.Routes.Err = nil
+	require.ErrorIs(t, e.Manager.Create(t.Context(), e.Spec(chainA)), chains.ErrRegistered)
 }
 
 func TestRouteBases(t *testing.T) {
@@ -388,7 +299,7 @@ func TestRouteBases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			require.Equal(t, tt.want, routeBases(pID, tt.aliases, tt.apiAliases))
+			require.Equal(t, tt.want, chains.RouteBases(pID, tt.aliases, tt.apiAliases))
 		})
 	}
 }
@@ -397,29 +308,29 @@ func TestRestartResumes(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
-		acc := &recordingAcceptor{}
+		acc := &recordingIndexer{}
 		e := newEnv(t, dir, nil)
-		vm := e.create(chainA, nil)
+		vm := e.Create(chainA, nil)
 		for i := range 3 {
-			vm.submit(kv{Key: "k", Value: string(rune('a' + i))})
+			submit(t, vm, "k", string(rune('a'+i)))
 		}
 		synctest.Wait()
-		e.requireHeight(chainA, 3)
-		third, _, _ := e.m.LastAccepted(chainA)
-		e.close()
+		requireHeight(t, e, chainA, 3)
+		third, _, _ := e.Manager.LastAccepted(chainA)
+		e.Close()
 
 		e = newEnv(t, dir, acc)
-		defer e.close()
-		acc.view = e.db.Prefixed(storage.PrefixIndex)
-		vm = e.create(chainA, nil)
-		e.requireHeight(chainA, 3)
-		v, err := vm.state("k")
+		defer e.Close()
+		acc.view = e.DB.Prefixed(storage.PrefixIndex)
+		vm = e.Create(chainA, nil)
+		requireHeight(t, e, chainA, 3)
+		v, err := vm.State("k")
 		require.NoError(t, err)
 		require.Equal(t, "c", v)
 
-		vm.submit(kv{Key: "k", Value: "d"})
+		submit(t, vm, "k", "d")
 		synctest.Wait()
-		e.requireHeight(chainA, 4)
+		requireHeight(t, e, chainA, 4)
 		id, err := vm.GetBlockIDAtHeight(t.Context(), 4)
 		require.NoError(t, err)
 		blk, err := vm.GetBlock(t.Context(), id)
@@ -435,54 +346,53 @@ func TestRecovery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		e := newEnv(t, dir, nil)
-		vm := e.create(chainA, nil)
-		vm.submit(kv{Key: "k", Value: "1"})
-		vm.submit(kv{Key: "k", Value: "2"})
+		vm := e.Create(chainA, nil)
+		submit(t, vm, "k", "1")
+		submit(t, vm, "k", "2")
 		synctest.Wait()
-		e.requireHeight(chainA, 2)
+		requireHeight(t, e, chainA, 2)
 		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
 		require.NoError(t, err)
-		second, _, _ := e.m.LastAccepted(chainA)
+		second, _, _ := e.Manager.LastAccepted(chainA)
 
-		// The VM of chain B writes a block by itself, outside the pipeline.
-		vmB := e.create(chainB, nil)
-		require.NoError(t, vmB.db.Put([]byte("last"), first[:]))
-		require.NoError(t, vmB.db.Put(append([]byte("b"), first[:]...), mustBytes(t, vm, first)))
-		e.close()
+		// The VM of chain B writes a block by itself, outside the accept path.
+		vmB := e.Create(chainB, nil)
+		require.NoError(t, vmB.View().Put(chainstest.BlockKey(first), mustBytes(t, vm, first)))
+		require.NoError(t, vmB.Rewind(first))
+		e.Close()
 
-		// Chain A's VM moves its last-accepted record back: it wrote
-		// outside the batch.
+		// Chain A's VM moves its last-accepted record back: it wrote outside the batch.
 		e = newEnv(t, dir, nil)
-		defer e.close()
-		vmView := e.db.Prefixed(storage.PrefixEVM).Prefixed(chainA[:])
-		require.NoError(t, vmView.Put([]byte("last"), first[:]))
-		err = e.m.Create(t.Context(), e.spec(chainA))
-		require.ErrorIs(t, err, ErrRecovery)
-		require.ErrorContains(t, err, "the pipeline last accepted "+second.String()+" at height 2")
-		require.True(t, e.vm(chainA).isClosed())
+		defer e.Close()
+		vmView := e.DB.Prefixed(storage.PrefixEVM).Prefixed(chainA[:])
+		require.NoError(t, vmView.Put(chainstest.LastKey(), first[:]))
+		err = e.Manager.Create(t.Context(), e.Spec(chainA))
+		require.ErrorIs(t, err, chains.ErrRecovery)
+		require.ErrorContains(t, err, "the accept path last accepted "+second.String()+" at height 2")
+		require.True(t, e.VM(chainA).IsClosed())
 
-		err = e.m.Create(t.Context(), e.spec(chainB))
-		require.ErrorIs(t, err, ErrRecovery)
-		require.ErrorContains(t, err, "no block was accepted through the pipeline")
+		err = e.Manager.Create(t.Context(), e.Spec(chainB))
+		require.ErrorIs(t, err, chains.ErrRecovery)
+		require.ErrorContains(t, err, "no block was accepted through the accept path")
 
 		// A Recoverer is brought back to the pointer before the check.
-		var rvm *recoveringVM
-		spec := e.spec(chainA)
-		spec.Factory = FactoryFunc(func(_ context.Context, c Context) (VM, error) {
-			tvm, err := newTestVM(c)
-			rvm = &recoveringVM{testVM: tvm}
-			return rvm, err
-		})
-		require.NoError(t, e.m.Create(t.Context(), spec))
-		require.Equal(t, []uint64{2}, rvm.recovered)
-		got, height, ok := e.m.LastAccepted(chainA)
+		var recovered []uint64
+		e.Setup = func(vm *chainstest.VM) {
+			vm.RecoverF = func(_ context.Context, lastAccepted ids.ID, height uint64) error {
+				recovered = append(recovered, height)
+				return vm.Rewind(lastAccepted)
+			}
+		}
+		require.NoError(t, e.Manager.Create(t.Context(), e.Spec(chainA)))
+		require.Equal(t, []uint64{2}, recovered)
+		got, height, ok := e.Manager.LastAccepted(chainA)
 		require.True(t, ok)
 		require.Equal(t, second, got)
 		require.Equal(t, uint64(2), height)
 	})
 }
 
-func mustBytes(t *testing.T, vm *testVM, id ids.ID) []byte {
+func mustBytes(t *testing.T, vm *chainstest.VM, id ids.ID) []byte {
 	t.Helper()
 	blk, err := vm.GetBlock(t.Context(), id)
 	require.NoError(t, err)
@@ -492,67 +402,67 @@ func mustBytes(t *testing.T, vm *testVM, id ids.ID) []byte {
 func TestRecoveryCorruptPointer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	defer e.close()
-	require.NoError(t, e.db.Prefixed(storage.PrefixChains).Put(lastAcceptedKey(chainA), []byte("short")))
-	err := e.m.Create(t.Context(), e.spec(chainA))
-	require.ErrorIs(t, err, errBadPointerRecord)
+	defer e.Close()
+	require.NoError(t, e.DB.Prefixed(storage.PrefixChains).Put(chains.LastAcceptedKey(chainA), []byte("short")))
+	err := e.Manager.Create(t.Context(), e.Spec(chainA))
+	require.ErrorIs(t, err, chains.ErrBadPointerRecord)
 }
 
 func TestSubscribe(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-		defer e.close()
+		defer e.Close()
 
-		var got, late recorder[uint64]
+		var got, late chainstest.Recorder[uint64]
 		// Subscribed before the chain exists.
-		unsubscribe := e.m.Subscribe(chainA, func(b Block) {
+		unsubscribe := e.Manager.Subscribe(chainA, func(b chains.Block) {
 			// Called after the commit: the pointer on disk is this block.
-			stored, height, ok := e.pointer(chainA)
+			stored, height, ok := pointer(t, e, chainA)
 			require.True(t, ok)
 			require.Equal(t, b.ID(), stored)
 			require.Equal(t, b.Height(), height)
-			got.add(b.Height())
+			got.Add(b.Height())
 		})
 		var unsubscribeSelf func()
-		unsubscribeSelf = e.m.Subscribe(chainA, func(b Block) {
-			late.add(b.Height())
+		unsubscribeSelf = e.Manager.Subscribe(chainA, func(b chains.Block) {
+			late.Add(b.Height())
 			unsubscribeSelf() // from inside fn
 		})
-		other := e.m.Subscribe(chainB, func(Block) { t.Error("chain B has no blocks") })
+		other := e.Manager.Subscribe(chainB, func(chains.Block) { t.Error("chain B has no blocks") })
 		defer other()
 
-		vm := e.create(chainA, nil)
-		for range 5 {
-			vm.submit(kv{Key: "k", Value: "v"})
+		vm := e.Create(chainA, nil)
+		for i := range 5 {
+			submit(t, vm, "k", string(rune('a'+i)))
 		}
 		synctest.Wait()
-		require.Equal(t, []uint64{1, 2, 3, 4, 5}, got.get())
-		require.Equal(t, []uint64{1}, late.get())
+		require.Equal(t, []uint64{1, 2, 3, 4, 5}, got.Get())
+		require.Equal(t, []uint64{1}, late.Get())
 
 		unsubscribe()
 		unsubscribe() // twice is harmless
-		vm.submit(kv{Key: "k", Value: "v"})
+		submit(t, vm, "k", "f")
 		synctest.Wait()
-		e.requireHeight(chainA, 6)
-		require.Equal(t, []uint64{1, 2, 3, 4, 5}, got.get())
+		requireHeight(t, e, chainA, 6)
+		require.Equal(t, []uint64{1, 2, 3, 4, 5}, got.Get())
 	})
 }
 
 func TestHealth(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-	defer e.close()
-	e.create(chainA, nil)
-	details, err := e.m.Health(t.Context(), chainA)
+	defer e.Close()
+	e.Create(chainA, nil)
+	details, err := e.Manager.Health(t.Context(), chainA)
 	require.NoError(t, err)
-	genesis, err := e.vm(chainA).GetBlockIDAtHeight(t.Context(), 0)
+	genesis, err := e.VM(chainA).GetBlockIDAtHeight(t.Context(), 0)
 	require.NoError(t, err)
-	require.Equal(t, Status{LastAccepted: genesis, Height: 0}, details)
+	require.Equal(t, chains.Status{LastAccepted: genesis, Height: 0}, details)
 
-	_, err = e.m.Health(t.Context(), chainB)
-	require.ErrorIs(t, err, ErrNoChain)
-	_, _, ok := e.m.LastAccepted(chainB)
+	_, err = e.Manager.Health(t.Context(), chainB)
+	require.ErrorIs(t, err, chains.ErrNoChain)
+	_, _, ok := e.Manager.LastAccepted(chainB)
 	require.False(t, ok)
 }
 
@@ -560,7 +470,7 @@ func TestHealth(t *testing.T) {
 func TestContextFiles(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t.TempDir(), nil)
-	defer e.close()
+	defer e.Close()
 	tests := []struct {
 		name            string
 		upgrade, config []byte
@@ -570,12 +480,12 @@ func TestContextFiles(t *testing.T) {
 		{name: "config only", config: []byte(`{}`)},
 	}
 	for i, tt := range tests {
-		var got Context
-		e.create(ids.ID{byte(i + 1)}, func(s *Spec) {
+		var got chains.Context
+		e.Create(ids.ID{byte(i + 1)}, func(s *chains.Spec) {
 			s.Upgrade, s.Config = tt.upgrade, tt.config
-			s.Factory = FactoryFunc(func(ctx context.Context, c Context) (VM, error) {
+			s.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
 				got = c
-				return e.factory().New(ctx, c)
+				return e.Factory().New(ctx, c)
 			})
 		})
 		require.Equal(t, tt.upgrade, got.Upgrade, tt.name)

@@ -20,7 +20,7 @@ import (
 // instead).
 //
 // "l": each chain's last-accepted pointer, written by the acceptance
-// pipeline in the batch of every accepted block, so it always names the
+// accept path (Acceptor) in the batch of every accepted block, so it always names the
 // last block whose changes are on disk. It is absent until the chain's
 // first block after genesis is accepted.
 const (

@@ -12,7 +12,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 )
 
-// Errors a VM returns to the pipeline.
+// Errors a VM returns to the engines and the accept path.
 var (
 	// ErrNoWork is returned by VM.BuildBlock when nothing is pending.
 	ErrNoWork = errors.New("no pending work to build a block from")
@@ -20,8 +20,14 @@ var (
 	ErrBlockNotFound = errors.New("block not found")
 )
 
-// Block is one block of a chain as the acceptance pipeline sees it. A Block is used by one
-// goroutine at a time: the pipeline's.
+// Block is one block of a chain as the engines and the accept path see it.
+//
+// A block's life: it is built (Builder.BuildBlock) or parsed (Parser.ParseBlock), then verified;
+// once Verify succeeded it is processing until it is accepted (Accept, then VM.Accepted) or
+// rejected (Reject). An engine verifies a block only once its parent is the last accepted block
+// or processing, accepts blocks in height order, each extending the last accepted one, and
+// rejects a block before its descendants. A Block is used by one goroutine at a time: its
+// chain's engine's.
 type Block interface {
 	// ID is the block's ID: the SHA-256 of its bytes for P and X blocks, the block hash for EVM
 	// blocks (DESIGN.md decision 4).
@@ -35,16 +41,24 @@ type Block interface {
 	// Bytes is the block's canonical encoding: the container bytes of the index. The caller must
 	// not modify it.
 	Bytes() []byte
-	// Verify checks the block against its parent, which is the last accepted block. A built block
-	// that fails is dropped (the pipeline logs it and waits for the next WorkReady signal), so a
-	// VM should leave out of its blocks what would fail.
+	// Verify checks the block against its parent, which is the last accepted block or a
+	// processing block: on the state the parent leaves, not only the accepted state. On success
+	// the block is processing: GetBlock finds it, and a child may be verified on it. A block
+	// that fails is dropped; a VM should leave out of the blocks it builds what would fail.
 	Verify(ctx context.Context) error
 	// Accept stages every change the block makes to the VM's persistent state into batch,
-	// without committing it (a VM writes under its own storage.View, with View.Wrap(batch)). The
-	// pipeline adds the index entries and the last-accepted pointer to the same batch and commits
-	// it atomically; only after the commit does it call VM.Accepted. If the commit fails, the
-	// block is not accepted and the VM's memory must still describe the previous state.
+	// without committing it (a VM writes under its own storage.View, with View.Wrap(batch)). It
+	// is called by the accept path only, on a verified block whose parent is the last accepted
+	// block. The accept path adds the index entries and the last-accepted pointer to the same
+	// batch and commits it atomically; only after the commit does it call VM.Accepted. If the
+	// commit fails, the block is not accepted and the VM's memory must still describe the
+	// previous state.
 	Accept(ctx context.Context, batch *storage.Batch) error
+	// Reject tells the VM that the processing block will never be accepted (a sibling was): it
+	// forgets the block and what the block's verification left, and keeps the block's
+	// transactions that are still valid for later blocks. It writes nothing to disk. An engine
+	// rejects a block's processing descendants after the block.
+	Reject(ctx context.Context) error
 }
 
 // Container is an indexed item: a block, or a transaction inside a block.
@@ -59,36 +73,64 @@ type TxLister interface {
 	Txs() []Container
 }
 
-// VM is one chain's virtual machine. It is made by a Factory from the chain's genesis and
-// database, ready to use. Apart from WorkReady, Handlers and Close, its methods are called by
-// the chain's pipeline goroutine only (and, before that goroutine starts, by Manager.Create);
-// handlers it serves may run concurrently with it, so a VM guards the state they share.
-type VM interface {
+// Getter gets the blocks a VM knows: what an engine asks before it fetches, verifies or votes,
+// and what the Get and GetAncestors messages of other nodes are answered from.
+type Getter interface {
 	// LastAccepted returns the ID of the last accepted block: the genesis block on a new chain.
 	LastAccepted(ctx context.Context) (ids.ID, error)
-	// GetBlock returns an accepted block, or ErrBlockNotFound.
+	// GetBlock returns an accepted or a processing block, or ErrBlockNotFound.
 	GetBlock(ctx context.Context, id ids.ID) (Block, error)
 	// GetBlockIDAtHeight returns the ID of the accepted block at height, or ErrBlockNotFound.
 	GetBlockIDAtHeight(ctx context.Context, height uint64) (ids.ID, error)
-	// ParseBlock decodes a block from its bytes, without verifying it.
+}
+
+// Parser decodes blocks that arrive as bytes (from peers, or from the index).
+type Parser interface {
+	// ParseBlock decodes a block from its bytes, without verifying it. A block the VM already
+	// holds as processing is returned as that block, so that it is not verified twice.
 	ParseBlock(ctx context.Context, b []byte) (Block, error)
-	// BuildBlock builds a block on the last accepted block from the pending work, or returns
-	// ErrNoWork.
+}
+
+// Builder builds the blocks of a chain from its VM's pending work.
+type Builder interface {
+	// BuildBlock builds a block on the preferred block from the pending work, or returns
+	// ErrNoWork. It does not verify the block: the engine does.
 	BuildBlock(ctx context.Context) (Block, error)
+	// SetPreference names the block that BuildBlock builds on next: the last accepted block
+	// or a processing one. Until it is called, and once the preferred block is accepted (or
+	// rejected), the VM builds on its last accepted block.
+	SetPreference(ctx context.Context, id ids.ID) error
 	// WorkReady returns a channel that receives a value whenever the VM has new work to build a
-	// block from (a transaction arrived, or a timed event is due). It is never closed. The VM sends
-	// without blocking (a buffer of one and a send in a select with a default case), so signals
-	// coalesce: after each one the pipeline builds until BuildBlock returns ErrNoWork. A VM with
-	// work pending when it is made need not signal: the pipeline tries once when it starts.
+	// block from (a transaction arrived, or a timed event is due). It is never closed. The VM
+	// sends without blocking (a buffer of one and a send in a select with a default case), so
+	// signals coalesce: after each one the engine builds until BuildBlock returns ErrNoWork. A
+	// VM with work pending when it is made need not signal: the engine tries once when it
+	// starts.
 	WorkReady() <-chan struct{}
+}
+
+// Lifecycle is what the node and the accept path need of a VM besides its blocks.
+type Lifecycle interface {
 	// Accepted tells the VM that blk's batch has been committed: it updates its memory
-	// (mempool, caches, subscriptions).
+	// (last accepted block, mempool, caches, subscriptions).
 	Accepted(ctx context.Context, blk Block) error
 	// Handlers returns the chain's HTTP handlers by extension: "" for the chain's base path,
 	// "/rpc", "/ws", "/validators", …, served at /ext/bc/<chain><ext>.
 	Handlers(ctx context.Context) (map[string]http.Handler, error)
-	// Close releases the VM's resources; it is called once, after the pipeline stopped.
+	// Close releases the VM's resources; it is called once, after the chain's engine stopped.
 	Close() error
+}
+
+// VM is one chain's virtual machine. It is made by a Factory from the chain's genesis and
+// database, ready to use. Apart from WorkReady, Handlers and Close, its methods and its blocks'
+// are called by the chain's engine goroutine only (and, before that goroutine starts, by
+// Manager.Create); handlers it serves may run concurrently with it, so a VM guards the state
+// they share.
+type VM interface {
+	Getter
+	Parser
+	Builder
+	Lifecycle
 }
 
 // Context is what a Factory needs to make a VM.

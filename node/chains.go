@@ -9,11 +9,13 @@ import (
 	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/validators"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -29,13 +31,14 @@ type Chain struct {
 }
 
 var (
-	_ chains.Routes   = chainRoutes{}
-	_ chains.Acceptor = (*index.Indexer)(nil)
+	_ chains.Routes     = chainRoutes{}
+	_ chains.Indexer    = (*index.Indexer)(nil)
+	_ engine.Validators = (*validators.Set)(nil)
 )
 
 // createChains applies the index start-up rules to every chain before anything is written
 // (node-api.md §5.7: a refused start writes nothing), then registers each chain's indexes and
-// creates it: VM, routes, pipeline.
+// creates it: VM, routes, engine.
 func (n *Node) createChains(ctx context.Context, all []Chain) error {
 	var refusals []error
 	for _, c := range all {
@@ -194,7 +197,7 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Prefix:     storage.PrefixEVM,
 			Factory:    factory,
 			Genesis:    g.CGenesis,
-			// --evm-block-time is the C-Chain's: interval building is the pipeline's minimum gap
+			// --evm-block-time is the C-Chain's: interval building is the engine's minimum gap
 			// between blocks, and the EVM never builds an empty block. L1 chains take the same gap
 			// (node/l1.go).
 			MinBlockGap: n.cfg.EVMBlockTime,

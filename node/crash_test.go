@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/node"
@@ -80,7 +81,7 @@ func drive(ctx context.Context, wg *sync.WaitGroup, url string, tn testNet, run 
 // crashState is what TestCrash has seen of the node: each chain's accepted blocks from genesis
 // on (by kv service path) and each index (by index path), all checked against one another.
 type crashState struct {
-	chains  map[string][]*kvBlock
+	chains  map[string][]*chainstest.Block
 	indexes map[string][]gotContainer
 }
 
@@ -99,13 +100,13 @@ func (st *crashState) check(t *testing.T, url string, tn testNet) {
 		require.NoError(t, err, target.rpc)
 		for _, b := range blocks {
 			if len(known) == 0 {
-				require.Zero(t, b.height, "%s starts at genesis", target.rpc)
+				require.Zero(t, b.Height(), "%s starts at genesis", target.rpc)
 			} else {
-				require.Equal(t, known[len(known)-1].id, b.parent, "%s: block at height %d", target.rpc, b.height)
+				require.Equal(t, known[len(known)-1].ID(), b.Parent(), "%s: block at height %d", target.rpc, b.Height())
 			}
 			known = append(known, b)
 		}
-		require.Equal(t, known[len(known)-1].id, last, "%s: last accepted block", target.rpc)
+		require.Equal(t, known[len(known)-1].ID(), last, "%s: last accepted block", target.rpc)
 		st.chains[target.rpc] = known
 	}
 
@@ -139,7 +140,7 @@ func (st *crashState) check(t *testing.T, url string, tn testNet) {
 			}
 		}
 		if target.kind == index.Block && len(entries) > 0 {
-			require.Equal(t, chain[len(chain)-1].id, entries[len(entries)-1].ID,
+			require.Equal(t, chain[len(chain)-1].ID(), entries[len(entries)-1].ID,
 				"%s: the last container is the last accepted block", target.path)
 		}
 		st.indexes[target.path] = entries
@@ -172,7 +173,7 @@ func TestCrash(t *testing.T) {
 	const kills = 25
 	tn := newTestNet()
 	dir := t.TempDir()
-	st := &crashState{chains: make(map[string][]*kvBlock), indexes: make(map[string][]gotContainer)}
+	st := &crashState{chains: make(map[string][]*chainstest.Block), indexes: make(map[string][]gotContainer)}
 	for run := 0; ; run++ {
 		child := startCrashChild(t, dir, tn)
 		st.check(t, child.URL(), tn)

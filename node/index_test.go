@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
@@ -29,7 +30,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 )
 
-// The tests in this file run a real node with test chains (kvVM, testvm_test.go) named like the
+// The tests in this file run a real node with test chains (chainstest's fake VM) named like the
 // Primary Network's, plus an L1-like chain, and check the Index API over HTTP (node-api.md §5):
 // every method on every index path with exact replies, the reference node's own Go client
 // (avalanchego v1.14.2, indexer/client.go), restarts, and the --index-enabled /
@@ -42,7 +43,7 @@ var (
 	testCID = ids.ID(sha256.Sum256([]byte("cornice test chain C")))
 )
 
-// testNet is the set of chains of a test node: X, P and C run by kvVMs under the Primary Network's
+// testNet is the set of chains of a test node: X, P and C run by fake VMs under the Primary Network's
 // aliases, and an L1-like chain with a random ID, its own subnet and no alias.
 type testNet struct {
 	l1ID, l1Subnet ids.ID
@@ -64,7 +65,7 @@ func (tn testNet) chains(withL1 bool) []node.Chain {
 			Aliases:    aliases,
 			APIAliases: aliases,
 			Prefix:     prefix,
-			Factory:    kvFactory,
+			Factory:    chainstest.Factory{},
 			Genesis:    []byte(name + " genesis"),
 		}
 	}
@@ -174,15 +175,15 @@ func putAll(t *testing.T, url string, keys ...string) []ids.ID {
 	t.Helper()
 	var txIDs []ids.ID
 	for _, k := range keys {
-		var reply kvPutReply
+		var reply chainstest.PutReply
 		require.NoError(t, callRPC(url, "kv.put", fmt.Sprintf(`{"key":%q,"value":%q}`, k, k+"=v"), &reply))
-		require.Equal(t, ids.ID(sha256.Sum256(newKVTx(k, k+"=v").bytes)), reply.TxID)
+		require.Equal(t, chainstest.NewTx(k, k+"=v").ID(), reply.TxID)
 		txIDs = append(txIDs, reply.TxID)
 	}
 	last := keys[len(keys)-1]
 	// Blocks take the pending transactions in arrival order, so the last one accepted means all are.
 	waitUntil(t, "acceptance of "+last+" at "+url, func() (bool, error) {
-		var got kvGetReply
+		var got chainstest.GetReply
 		err := callRPC(url, "kv.get", fmt.Sprintf(`{"key":%q}`, last), &got)
 		return err == nil && got.Found, err
 	})
@@ -208,11 +209,11 @@ func chainBlocks(url string) (blocks, txs []wantContainer, last ids.ID, err erro
 }
 
 // containers returns the containers of blocks and of their transactions, in order.
-func containers(blocks []*kvBlock) (blks, txs []wantContainer) {
+func containers(blocks []*chainstest.Block) (blks, txs []wantContainer) {
 	for _, b := range blocks {
-		blks = append(blks, wantContainer{id: b.id, bytes: b.bytes})
-		for _, tx := range b.txs {
-			txs = append(txs, wantContainer{id: tx.id, bytes: tx.bytes})
+		blks = append(blks, wantContainer{id: b.ID(), bytes: b.Bytes()})
+		for _, tx := range b.Transactions() {
+			txs = append(txs, wantContainer{id: tx.ID(), bytes: tx.Bytes()})
 		}
 	}
 	return blks, txs
@@ -221,14 +222,14 @@ func containers(blocks []*kvBlock) (blks, txs []wantContainer) {
 // fetchBlocks reads the accepted blocks of the chain whose kv service is at url from height from
 // to the last accepted one, in JSON-RPC batches of up to 1000 kv.block calls, and returns them
 // with the last accepted block's ID.
-func fetchBlocks(url string, from uint64) ([]*kvBlock, ids.ID, error) {
-	var la kvLastAcceptedReply
+func fetchBlocks(url string, from uint64) ([]*chainstest.Block, ids.ID, error) {
+	var la chainstest.LastAcceptedReply
 	if err := callRPC(url, "kv.lastAccepted", "{}", &la); err != nil {
 		return nil, ids.ID{}, err
 	}
-	parser := &kvVM{}
+	var parser *chainstest.VM // decodes without a VM
 	height := uint64(la.Height)
-	var blocks []*kvBlock
+	var blocks []*chainstest.Block
 	for ; from <= height; from += 1000 {
 		to := min(from+999, height)
 		var body strings.Builder
@@ -245,9 +246,9 @@ func fetchBlocks(url string, from uint64) ([]*kvBlock, ids.ID, error) {
 			return nil, ids.ID{}, err
 		}
 		var replies []struct {
-			ID     uint64         `json:"id"`
-			Result *kvBlockReply  `json:"result"`
-			Error  *jsonrpc.Error `json:"error"`
+			ID     uint64                 `json:"id"`
+			Result *chainstest.BlockReply `json:"result"`
+			Error  *jsonrpc.Error         `json:"error"`
 		}
 		if err := json.Unmarshal(raw, &replies); err != nil {
 			return nil, ids.ID{}, fmt.Errorf("kv.block batch: %w", err)
@@ -264,12 +265,12 @@ func fetchBlocks(url string, from uint64) ([]*kvBlock, ids.ID, error) {
 			if err != nil {
 				return nil, ids.ID{}, fmt.Errorf("kv.block at height %d: %w", h, err)
 			}
-			blk, err := parser.parseKVBlock(b)
+			blk, err := parser.Decode(b)
 			if err != nil {
 				return nil, ids.ID{}, fmt.Errorf("kv.block at height %d: %w", h, err)
 			}
-			if blk.id != r.Result.ID || blk.height != h {
-				return nil, ids.ID{}, fmt.Errorf("kv.block at height %d: block %s of height %d", h, blk.id, blk.height)
+			if blk.ID() != r.Result.ID || blk.Height() != h {
+				return nil, ids.ID{}, fmt.Errorf("kv.block at height %d: block %s of height %d", h, blk.ID(), blk.Height())
 			}
 			blocks = append(blocks, blk)
 		}
@@ -554,9 +555,9 @@ func TestIndexEndToEnd(t *testing.T) {
 	// The transactions of a block carry the block's acceptance time.
 	txAt := 0
 	for i, b := range blocks {
-		blk, err := (&kvVM{}).parseKVBlock(b.bytes)
+		blk, err := (*chainstest.VM)(nil).Decode(b.bytes)
 		require.NoError(t, err)
-		for range blk.txs {
+		for range blk.Transactions() {
 			require.Equal(t, ts["/ext/index/X/block"][i], ts["/ext/index/X/tx"][txAt])
 			txAt++
 		}
@@ -681,7 +682,7 @@ func TestIndexRestartRules(t *testing.T) {
 					require.NoError(t, n.stop())
 					continue
 				}
-				var last kvLastAcceptedReply
+				var last chainstest.LastAcceptedReply
 				require.NoError(t, callRPC(n.url+"/ext/X/rpc", "kv.lastAccepted", "{}", &last))
 				indexed = append(indexed, last.ID)
 				got, err := readIndex(n.url + "/ext/index/X/block")
@@ -709,7 +710,7 @@ func TestIndexL1Alias(t *testing.T) {
 		Chain:   chains.Chain{ID: id, SubnetID: subnet, VMID: ids.FromName("subnetevm"), Name: "dex"},
 		Aliases: []string{"dex"},
 		Prefix:  storage.PrefixEVM,
-		Factory: kvFactory,
+		Factory: chainstest.Factory{},
 		Genesis: []byte("dex genesis"),
 	}}
 	begin := time.Now()

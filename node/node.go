@@ -30,6 +30,7 @@ import (
 	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
@@ -158,7 +159,8 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		DB:       db,
 		Registry: n.chains,
 		Routes:   chainRoutes{n.http},
-		Acceptor: n.index,
+		Indexer:  n.index,
+		Engines:  engine.Factory{NodeID: n.nodeID, Validators: n.validators},
 		Clock:    n.clock,
 		Log:      n.log.With("component", "chains"),
 	})
@@ -258,7 +260,7 @@ func (n *Node) shutdown(serveErr <-chan error) error {
 	return errors.Join(err, n.close())
 }
 
-// close releases what build opened, in reverse order: the chains (their pipelines finish the
+// close releases what build opened, in reverse order: the chains (their engines finish the
 // block they are committing), then the database. It is safe on a partly built node.
 func (n *Node) close() error {
 	// Peers stop first: they report to the uptime trackers the subnet worker closes.

@@ -41,8 +41,8 @@ type Block struct {
 	// Accepted.
 	result *execResult
 	// built is set on a block this VM built: its header was made by
-	// nextHeader on the head it names as parent, so Verify need not check
-	// it again while that head is still the last accepted block.
+	// nextHeader on the block it names as parent, so Verify need not check
+	// it again while that block is still the last accepted or processing.
 	built bool
 	// gasCost is the block's block gas cost (l1-evm.md §3.7), set by
 	// BuildBlock and Verify; Accept records it.
@@ -136,11 +136,16 @@ type executor struct {
 // post-merge rules (Shanghai, Cancun) apply, DIFFICULTY is 0, the blob base
 // fee is 1 wei (l1-evm.md §7.5).
 func (vm *VM) blockContext(header *types.Header) gethvm.BlockContext {
+	return vm.blockContextWith(header, vm.getHashFn(header.Number.Uint64()))
+}
+
+// blockContextWith is blockContext with BLOCKHASH answered by getHash.
+func (vm *VM) blockContextWith(header *types.Header, getHash gethvm.GetHashFunc) gethvm.BlockContext {
 	random := common.BigToHash(big.NewInt(1))
 	return gethvm.BlockContext{
 		CanTransfer: core.CanTransfer,
 		Transfer:    core.Transfer,
-		GetHash:     vm.getHashFn(header.Number.Uint64()),
+		GetHash:     getHash,
 		Coinbase:    header.Coinbase,
 		GasLimit:    header.GasLimit,
 		BlockNumber: new(big.Int).Set(header.Number),
@@ -171,11 +176,17 @@ func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open parent state %s: %w", parent.Root, err)
 	}
+	return vm.newExecutorOn(parent, st, header, vm.getHashFn(header.Number.Uint64()))
+}
+
+// newExecutorOn is newExecutor on st, parent's state, which the executor takes, with BLOCKHASH
+// answered by getHash.
+func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *types.Header, getHash gethvm.GetHashFunc) (*executor, error) {
 	wipes, err := vm.applyUpgrades(st, parent.Time, header)
 	if err != nil {
 		return nil, fmt.Errorf("block %d upgrades: %w", header.Number, err)
 	}
-	evm, rt := vm.newEVM(vm.blockContext(header), noRefundState{st}, gethvm.Config{}, nil)
+	evm, rt := vm.newEVM(vm.blockContextWith(header, getHash), noRefundState{st}, gethvm.Config{}, nil)
 	if root := header.ParentBeaconRoot; root != nil {
 		// EIP-4788, from Cancun (Etna): the beacon roots contract records
 		// the header's parent beacon root, always zero here (l1-evm.md
@@ -331,7 +342,7 @@ func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.
 // now returns the node's time in whole seconds.
 func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 
-// BuildBlock implements chains.VM: every executable transaction that fits
+// BuildBlock implements chains.Builder: on the preferred block, every executable transaction that fits
 // goes in, highest effective tip first, each sender's in nonce order.
 // Transactions that fail go out of the mempool; a block is never empty.
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
@@ -346,17 +357,16 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 // buildBlock builds a block as BuildBlock says; without checkFee it skips
 // the block fee check (tests make invalid blocks with it).
 func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
-	head := vm.currentHead()
-	parent := vm.currentHeader()
-	r, err := vm.childRulesOf(head)
+	parent, proc := vm.preferredParent()
+	r, err := vm.childRulesFor(parent, proc)
 	if err != nil {
 		return nil, err
 	}
-	header, fees, err := vm.nextHeader(parent, r, vm.now())
+	header, fees, err := vm.nextHeader(parent.Header(), r, vm.now())
 	if err != nil {
 		return nil, err
 	}
-	e, err := vm.newExecutor(parent, header)
+	e, err := vm.executorFor(parent.Header(), proc, header)
 	if err != nil {
 		return nil, err
 	}
@@ -423,13 +433,8 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 	return &Block{vm: vm, eth: blk, result: res, built: true, gasCost: cost}, nil
 }
 
-// Verify implements chains.Block: the header follows the chain's rules on
-// the last accepted block, and executing the transactions gives the
-// header's state root, gas used, receipts and bloom. A block this VM built
-// on the current head was made by those rules and executed already, so
-// only its parent is checked; a block from elsewhere, or one parsed after a
-// restart, is checked and executed in full.
-func (b *Block) Verify(ctx context.Context) error {
+// verifyOnHead is Verify of a block whose parent is the last accepted block.
+func (b *Block) verifyOnHead(ctx context.Context) error {
 	vm := b.vm
 	head := vm.currentHead()
 	r, err := vm.childRulesOf(head)
@@ -457,8 +462,16 @@ func (b *Block) Verify(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return b.execute(ctx, e, cost, fees, desired)
+}
+
+// execute runs the block's transactions with e, which it releases, priced by fees and desired
+// (verifyHeader's), and checks that they give the block's header and pay its block gas cost
+// cost; the result is kept for Accept.
+func (b *Block) execute(ctx context.Context, e *executor, cost uint64, fees childFees, desired *uint64) error {
 	defer e.release()
 	e.price(fees, desired)
+	h := b.eth.Header()
 	for i, tx := range b.eth.Transactions() {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -101,6 +101,8 @@ type VM struct {
 	// (nearly always the head): block building, checks and admission all
 	// ask for the head's.
 	childRulesCache atomic.Pointer[childRules]
+	// proc holds the processing blocks and the preference (processing.go).
+	proc processingSet
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -265,8 +267,11 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 	return ids.ID(vm.currentHead().Hash()), nil
 }
 
-// GetBlock implements chains.VM: an accepted (canonical) block.
+// GetBlock implements chains.Getter: a processing or an accepted (canonical) block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	if b, ok := vm.processingBlock(common.Hash(id)); ok {
+		return b, nil
+	}
 	blk := vm.blockByHash(common.Hash(id))
 	if blk == nil {
 		return nil, chains.ErrBlockNotFound
@@ -307,13 +312,16 @@ func (vm *VM) blockByNumber(n uint64) *types.Block {
 	return rawdb.ReadBlock(vm.db, h, n)
 }
 
-// ParseBlock implements chains.VM: b is the block's RLP. The bytes of the
-// block this VM built last give that very block, already executed; any
-// other block is verified in full.
+// ParseBlock implements chains.Parser: b is the block's RLP. The bytes of a
+// processing block, or of the block this VM built last, give that very
+// block, already executed; any other block is verified in full.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := decodeBlock(b)
 	if err != nil {
 		return nil, err
+	}
+	if p, ok := vm.processingBlock(blk.Hash()); ok {
+		return p, nil
 	}
 	if built := vm.built.Load(); built != nil && built.eth.Hash() == blk.Hash() {
 		return built, nil
@@ -353,6 +361,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("evm: accepted block of type %T", cb)
 	}
 	vm.setHead(b.eth)
+	vm.decided(b)
 	vm.built.CompareAndSwap(b, nil)
 	res := b.result
 	b.result = nil // the state is committed; release it

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine/solo"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
@@ -98,7 +99,7 @@ func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 	require.NoError(t, err)
 	r := &routes{}
 	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: 12345}, chains.ManagerDeps{
-		DB: db, Registry: reg, Routes: r, Clock: clock.Real{}, Log: log,
+		DB: db, Registry: reg, Routes: r, Engines: solo.Factory{}, Clock: clock.Real{}, Log: log,
 	})
 	require.NoError(t, err)
 	require.NoError(t, m.Create(t.Context(), chains.Spec{

@@ -23,8 +23,12 @@ type Block struct {
 	// effs are the effects of the block's txs, in order, once verified against the last
 	// accepted block (the builder verifies the blocks it builds).
 	effs []*effects
-	// verifiedOn is the last accepted block effs were computed on.
+	// verifiedOn is the block effs were computed on.
 	verifiedOn ids.ID
+	// view is the UTXO set the block leaves while it is processing (processing.go), nil
+	// otherwise; built is the builder's overlay of a built block until it is verified.
+	view  *blockView
+	built *overlay
 }
 
 var (
@@ -64,19 +68,25 @@ func (b *Block) Txs() []chains.Container {
 	return out
 }
 
-// Verify implements chains.Block: the block extends the last accepted block by one height, at a
+// Verify implements chains.Block: the block extends the last accepted block or a processing one
+// by one height, at a
 // time no earlier than its parent's and at most MaxFutureBlockTime ahead, with an empty merkle
 // root and at least one tx (§6.1); then every tx is verified in order, each on the UTXOs the
 // earlier ones leave, so a UTXO is spent at most once in a block and across blocks.
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
-	parent := vm.lastAccepted()
 	blk := b.blk
+	parent, view, ok := vm.parent(blk.Parent())
+	if !ok {
+		last := vm.lastAccepted()
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
+	}
 	now := vm.clock.Now()
 	switch {
-	case blk.Parent() != parent.ID() || blk.Height() != parent.Height()+1:
-		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.ID(), parent.Height())
+	case blk.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.Height())
 	case blk.MerkleRoot() != ids.Empty:
 		return ErrMerkleRoot
 	case len(blk.Txs()) == 0:
@@ -84,17 +94,20 @@ func (b *Block) Verify(ctx context.Context) error {
 	case blk.Time() < parent.Time() || blk.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, blk.Time(), parent.Time(), now.Unix())
 	}
-	if b.effs != nil && b.verifiedOn == parent.ID() {
+	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+		// Built on parent, and verified by the builder.
+		vm.processed(b, view, b.built)
+		b.built = nil
 		return nil
 	}
-	ov := newOverlay(vm.state)
+	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{}, len(blk.Txs()))
 	effs := make([]*effects, 0, len(blk.Txs()))
 	for _, tx := range blk.Txs() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		eff, err := vm.verifyTx(tx, ov, blk.Time(), seen)
+		eff, err := vm.verifyTx(tx, ov, view, blk.Time(), seen)
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
@@ -102,6 +115,7 @@ func (b *Block) Verify(ctx context.Context) error {
 		effs = append(effs, eff)
 	}
 	b.effs, b.verifiedOn = effs, parent.ID()
+	vm.processed(b, view, ov)
 	return nil
 }
 
@@ -134,8 +148,9 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 }
 
 // verifyTx checks tx for inclusion on src at chain time now: not twice in seen (the block's txs
-// so far, recorded here), syntactic and semantic checks, and not accepted already.
-func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
+// so far, recorded here), syntactic and semantic checks, and not in known already (accepted, or
+// in a processing ancestor).
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -150,7 +165,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now uint64, seen map[ids.ID]s
 		return nil, err
 	}
 	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	accepted, err := vm.state.hasTx(tx.ID())
+	accepted, err := known.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err

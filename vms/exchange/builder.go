@@ -34,7 +34,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 			return err
 		}
 		if accepted {
-			if _, err := vm.verifyTx(tx, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
+			if _, err := vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
 				return err
 			}
 		}
@@ -45,7 +45,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.now(), make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -53,14 +53,18 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	return nil
 }
 
-// BuildBlock implements chains.VM: a block on the last accepted block, at the later of now and
+// BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and
 // the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent := vm.last
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
+		parent, view = vm.last, vm.state
+	}
 	t := max(vm.now(), parent.Time())
-	ov := newOverlay(vm.state)
+	ov := newOverlay(view)
+	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		picked []*txs.Tx
@@ -72,7 +76,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(tx, ov, t, seen)
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}
@@ -92,5 +99,5 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID()}, nil
+	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID(), built: ov}, nil
 }

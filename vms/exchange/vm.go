@@ -16,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
 // feeAssetAlias is the alias of the genesis asset that pays the fees: AVAX (§6.3, §6.4).
@@ -70,6 +71,8 @@ type VM struct {
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
+	// proc holds the processing blocks and the preference (processing.go).
+	proc processing.Set[*Block]
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -194,8 +197,11 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 	return vm.lastAccepted().ID(), nil
 }
 
-// GetBlock implements chains.VM: an accepted block.
+// GetBlock implements chains.Getter: a processing or an accepted block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	if b, ok := vm.processingBlock(id); ok {
+		return b, nil
+	}
 	blk, err := chainstate.Found(vm.state.getBlock(id))
 	if err != nil {
 		return nil, err
@@ -208,11 +214,14 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
 }
 
-// ParseBlock implements chains.VM.
+// ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := txs.ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	if p, ok := vm.processingBlock(blk.ID()); ok {
+		return p, nil
 	}
 	return &Block{vm: vm, blk: blk}, nil
 }
@@ -239,6 +248,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("exchange: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
+	vm.acceptedLocked(b)
 	vm.last = b.blk
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()

@@ -17,9 +17,9 @@ import (
 const MaxFutureBlockTime = 10 * time.Second
 
 // verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
-// (the block's txs so far, recorded here), syntactic and semantic checks, and not committed
-// already.
-func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
+// (the block's txs so far, recorded here), syntactic and semantic checks, and not in known
+// already (committed, or in a processing ancestor).
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, ErrDuplicateTx
 	}
@@ -32,7 +32,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now, price, accrued uint64, s
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	committed, err := vm.state.hasTx(tx.ID())
+	committed, err := known.hasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -45,10 +45,10 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, now, price, accrued uint64, s
 // maxEvictionWait bounds how far ahead nextEviction looks, in seconds.
 const maxEvictionWait = 1 << 32
 
-// nextEviction returns the chain time at which the first active L1 validator of the accepted
-// state, whose fee state is parent, runs out of balance; ok is false when none is active (§4.7).
-func (vm *VM) nextEviction(parent feeState) (t uint64, ok bool, err error) {
-	active, err := vm.state.activeL1Validators()
+// nextEviction returns the chain time at which the first active L1 validator of view, whose
+// fee state is parent, runs out of balance; ok is false when none is active (§4.7).
+func (vm *VM) nextEviction(view chainView, parent feeState) (t uint64, ok bool, err error) {
+	active, err := view.activeL1Validators()
 	if err != nil || len(active) == 0 {
 		return 0, false, err
 	}
@@ -60,15 +60,15 @@ func (vm *VM) nextEviction(parent feeState) (t uint64, ok bool, err error) {
 	return satAdd(parent.time, s), true, nil
 }
 
-// advance returns the fee state parent (the accepted state's) advanced to time t ≥ parent.time:
+// advance returns the fee state parent (view's) advanced to time t ≥ parent.time:
 // the dynamic fee state (§4.8) and the continuous fee, which every active L1 validator pays for
 // each second; and the active validators that ran out by then, deactivated (§4.7).
-func (vm *VM) advance(parent feeState, t uint64) (feeState, []*l1Validator, error) {
+func (vm *VM) advance(view chainView, parent feeState, t uint64) (feeState, []*l1Validator, error) {
 	fees := parent.advance(&vm.rules.fees, t)
 	if t <= parent.time {
 		return fees, nil, nil
 	}
-	active, err := vm.state.activeL1Validators()
+	active, err := view.activeL1Validators()
 	if err != nil {
 		return fees, nil, err
 	}
@@ -80,7 +80,7 @@ func (vm *VM) advance(parent feeState, t uint64) (feeState, []*l1Validator, erro
 		if a.endFee > fees.accrued {
 			break
 		}
-		v, found, err := vm.state.l1Validator(a.validationID)
+		v, found, err := view.l1Validator(a.validationID)
 		switch {
 		case err != nil:
 			return fees, nil, err
@@ -108,6 +108,10 @@ type chainBlock struct {
 	evicted    []*l1Validator
 	fees       feeState
 	verifiedOn ids.ID
+	// view is the state the block leaves while it is processing (processing.go), nil otherwise;
+	// built is the builder's overlay of a built block until it is verified.
+	view  *blockView
+	built *overlay
 }
 
 var _ chains.Block = (*chainBlock)(nil)
@@ -142,8 +146,8 @@ func (b *chainBlock) Timestamp() time.Time {
 // Bytes implements chains.Block. The caller must not modify them.
 func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 
-// Verify implements chains.Block: a Banff standard block that extends the last accepted block by
-// one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
+// Verify implements chains.Block: a Banff standard block that extends the last accepted block or
+// a processing one by one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
 // node's clock and no later than the next L1 validator eviction, with at least one tx unless it
 // deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to the block's time,
 // the continuous fee charged and the validators that ran out deactivated; every
@@ -152,28 +156,36 @@ func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 // fit the capacity (§4.8).
 func (b *chainBlock) Verify(ctx context.Context) error {
 	vm := b.vm
-	parent := vm.lastAccepted()
 	sb, ok := b.blk.(*txs.StandardBlock)
 	if !ok {
 		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, b.blk)
 	}
+	parent, view, ok := vm.parent(sb.Parent())
+	if !ok {
+		last := vm.lastAccepted()
+		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), last.ID(), last.Height())
+	}
 	now := vm.clock.Now()
 	switch {
-	case sb.Parent() != parent.ID() || sb.Height() != parent.Height()+1:
-		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.ID(), parent.Height())
+	case sb.Height() != parent.Height()+1:
+		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
+			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.Height())
 	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
 	}
-	if b.effs != nil && b.verifiedOn == parent.ID() {
+	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+		// Built on parent, and verified by the builder.
+		vm.processed(b, view, b.built)
+		b.built = nil
 		return nil
 	}
-	if next, ok, err := vm.nextEviction(parent.fees); err != nil {
+	if next, ok, err := vm.nextEviction(view, parent.fees); err != nil {
 		return err
 	} else if ok && sb.Time() > next {
 		return fmt.Errorf("%w: %d, after the next L1 validator eviction at %d", ErrBlockTime, sb.Time(), next)
 	}
-	fees, evicted, err := vm.advance(parent.fees, sb.Time())
+	fees, evicted, err := vm.advance(view, parent.fees, sb.Time())
 	if err != nil {
 		return err
 	}
@@ -181,7 +193,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return ErrNoTxs
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.accepted)
+	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
@@ -190,7 +202,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		eff, err := vm.verifyTx(tx, ov, sb.Time(), price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, seen)
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}
@@ -203,6 +215,7 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
 	}
 	b.effs, b.evicted, b.fees, b.verifiedOn = effs, evicted, after, parent.ID()
+	vm.processed(b, view, ov)
 	return nil
 }
 

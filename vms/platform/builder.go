@@ -35,15 +35,15 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t, err := vm.blockTime(vm.last.fees)
+	t, err := vm.blockTime(vm.state, vm.last.fees)
 	if err != nil {
 		return err
 	}
-	fees, _, err := vm.advance(vm.last.fees, t)
+	fees, _, err := vm.advance(vm.state, vm.last.fees, t)
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.poolView, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -58,26 +58,30 @@ func (vm *VM) pending(id ids.ID) bool {
 	return vm.pool.Has(id)
 }
 
-// BuildBlock implements chains.VM: a Banff standard block on the last accepted block at the later
+// BuildBlock implements chains.Builder: a Banff standard block on the preferred block at the later
 // of now and the parent's time, with the pending txs in arrival order up to about 128 KiB and
 // the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent := vm.last
-	t, err := vm.blockTime(parent.fees)
+	parent, view, ok := vm.preferredLocked()
+	if !ok { // none, or it was accepted since
+		parent, view = vm.last, vm.accepted
+	}
+	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
 		vm.mu.Unlock()
 		return nil, err
 	}
-	fees, evicted, err := vm.advance(parent.fees, t)
+	fees, evicted, err := vm.advance(view, parent.fees, t)
 	if err != nil {
 		vm.mu.Unlock()
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
-	ov := newOverlay(vm.accepted)
+	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
+	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		picked []*txs.Tx
@@ -90,7 +94,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		eff, err := vm.verifyTx(tx, ov, t, price, fees.accrued, seen)
+		if pview.inProcessing(tx.ID()) {
+			continue // it leaves the mempool when its block is accepted
+		}
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}
@@ -116,15 +123,15 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID()}, nil
+	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID(), built: ov}, nil
 }
 
 // blockTime returns the time of a block on a parent with the fee state parent: the node's time,
 // but no earlier than the parent's and no later than when the next L1 validator runs out
 // (§4.1, §4.7).
-func (vm *VM) blockTime(parent feeState) (uint64, error) {
+func (vm *VM) blockTime(view chainView, parent feeState) (uint64, error) {
 	t := max(vm.now(), parent.time)
-	next, ok, err := vm.nextEviction(parent)
+	next, ok, err := vm.nextEviction(view, parent)
 	if err != nil || !ok {
 		return t, err
 	}
@@ -147,7 +154,7 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextEviction(vm.last.fees)
+	next, ok, err := vm.nextEviction(vm.state, vm.last.fees)
 	switch {
 	case err != nil:
 		vm.log.Error("next L1 validator eviction", "err", err)

@@ -64,14 +64,7 @@ func TestForgedCredentials(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	pg, err := txs.ParseGenesis(g.PGenesis)
-	require.NoError(t, err)
-	i := slices.IndexFunc(pg.UTXOs, func(u txs.GenesisUTXO) bool {
-		o, ok := u.Out.(*secp256k1fx.TransferOutput)
-		return ok && o.Locktime == 0 && slices.Equal(o.Addrs, []ids.ShortID{ewoq})
-	})
-	require.GreaterOrEqual(t, i, 0, "an unlocked genesis UTXO of ewoq's")
-	genesisUTXO := &pg.UTXOs[i].UTXO
+	genesisUTXO := unlockedGenesisUTXO(t, g, ewoq)
 	n := &node{t: t, g: g}
 
 	good := sign(t, ptr(n.baseTx(genesisUTXO, 1_000, vmrq, ewoq)), ewoqKey)
@@ -98,7 +91,7 @@ func TestForgedCredentials(t *testing.T) {
 	next := sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey)
 	require.NoError(t, vm.IssueTx(next))
 	next.Creds()[0].Sigs[0] = flipped
-	_, err = vm.BuildBlock(ctx)
+	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	require.ErrorIs(t, vm.IssueTx(next), utxo.ErrWrongSig)
 }

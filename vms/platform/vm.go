@@ -16,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -115,6 +116,8 @@ type VM struct {
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
+	// proc holds the processing blocks and the preference (processing.go).
+	proc processing.Set[*chainBlock]
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -270,8 +273,11 @@ func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
 	return vm.lastAccepted().ID(), nil
 }
 
-// GetBlock implements chains.VM: an accepted block.
+// GetBlock implements chains.Getter: a processing or an accepted block.
 func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	if b, ok := vm.processingBlock(id); ok {
+		return b, nil
+	}
 	blk, err := chainstate.Found(vm.state.getBlock(id))
 	if err != nil {
 		return nil, err
@@ -284,11 +290,14 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
 }
 
-// ParseBlock implements chains.VM.
+// ParseBlock implements chains.Parser; a processing block is returned as it is.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	blk, err := txs.ParseBlock(b)
 	if err != nil {
 		return nil, fmt.Errorf("parse block: %w", err)
+	}
+	if p, ok := vm.processingBlock(blk.ID()); ok {
+		return p, nil
 	}
 	return &chainBlock{vm: vm, blk: blk}, nil
 }
@@ -315,6 +324,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("platform: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
+	vm.acceptedLocked(b)
 	vm.last = b
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine/solo"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -39,7 +40,7 @@ func StartChain(tb testing.TB, dir string, clk clock.Clock, networkID uint32, na
 	r := &Routes{}
 	rec := &Recorder{}
 	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: networkID}, chains.ManagerDeps{
-		DB: db, Registry: reg, Routes: r, Acceptor: rec, Clock: clk, Log: log,
+		DB: db, Registry: reg, Routes: r, Indexer: rec, Engines: solo.Factory{}, Clock: clk, Log: log,
 	})
 	require.NoError(tb, err)
 	require.NoError(tb, m.Create(tb.Context(), spec(reg)))

@@ -38,14 +38,14 @@ func (r *Routes) Handler(path string) http.Handler {
 	return r.handlers[path]
 }
 
-// Recorder is a chains.Acceptor that records what the pipeline indexes.
+// Recorder is a chains.Indexer that records what the accept path indexes.
 type Recorder struct {
 	mu     sync.Mutex
 	blocks []chains.Container
 	txs    []chains.Container
 }
 
-// Accept implements chains.Acceptor.
+// Accept implements chains.Indexer.
 func (r *Recorder) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, txs []chains.Container) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

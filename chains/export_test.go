@@ -1,0 +1,20 @@
+package chains
+
+import (
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// Internals for the tests of package chains_test.
+
+// SetCommit replaces how m commits a block's batch, to make it fail.
+func SetCommit(m *Manager, commit func(*storage.Batch) error) { m.commit = commit }
+
+// LoadPointer reads chain id's stored last-accepted pointer.
+func LoadPointer(m *Manager, id ids.ID) (ids.ID, uint64, bool, error) { return m.loadPointer(id) }
+
+var (
+	LastAcceptedKey     = lastAcceptedKey
+	ErrBadPointerRecord = errBadPointerRecord
+	RouteBases          = routeBases
+)

@@ -1,0 +1,54 @@
+// Package processing keeps a chain's processing blocks, those verified and neither accepted nor
+// rejected, and its preferred block: the part of chains.Block's contract that every VM keeps the
+// same way (chains/vm.go). What a processing block leaves (UTXOs, state) is the VM's own.
+//
+// A Set is not safe for concurrent use: the VM guards it with the lock that guards its last
+// accepted block.
+package processing
+
+import (
+	"iter"
+	"maps"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// Set holds the processing blocks B by ID, and the preferred block. Its zero value is empty,
+// with nothing preferred.
+type Set[B any] struct {
+	blocks map[ids.ID]B
+	// preferred is the block to build on if it is processing; otherwise the VM builds on its
+	// last accepted block.
+	preferred ids.ID
+}
+
+// Add records b, verified, as processing block id.
+func (s *Set[B]) Add(id ids.ID, b B) {
+	if s.blocks == nil {
+		s.blocks = make(map[ids.ID]B)
+	}
+	s.blocks[id] = b
+}
+
+// Get returns processing block id.
+func (s *Set[B]) Get(id ids.ID) (B, bool) {
+	b, ok := s.blocks[id]
+	return b, ok
+}
+
+// Blocks returns the processing blocks, in no order.
+func (s *Set[B]) Blocks() iter.Seq[B] { return maps.Values(s.blocks) }
+
+// Decided forgets block id, accepted or rejected; if it was preferred, its parent is.
+func (s *Set[B]) Decided(id, parent ids.ID) {
+	delete(s.blocks, id)
+	if s.preferred == id {
+		s.preferred = parent
+	}
+}
+
+// Prefer makes id the preferred block.
+func (s *Set[B]) Prefer(id ids.ID) { s.preferred = id }
+
+// Preferred returns the preferred block if it is processing.
+func (s *Set[B]) Preferred() (B, bool) { return s.Get(s.preferred) }
