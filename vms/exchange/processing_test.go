@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
@@ -66,8 +66,8 @@ func TestProcessing(t *testing.T) {
 		require.NoError(t, err)
 		return parsed
 	}
-	require.ErrorIs(t, onB1(conflict).Verify(ctx), exchange.ErrDoubleSpend, "b1 spent the genesis UTXO")
-	require.ErrorIs(t, onB1(first).Verify(ctx), exchange.ErrDoubleSpend, "b1 holds it already")
+	require.ErrorIs(t, onB1(conflict).Verify(ctx), utxo.ErrDoubleSpend, "b1 spent the genesis UTXO")
+	require.ErrorIs(t, onB1(first).Verify(ctx), utxo.ErrDoubleSpend, "b1 holds it already")
 
 	// A sibling of b1 on the accepted state: valid there.
 	sib, err := xtxs.NewStandardBlock(genesisID, 1, at, []*xtxs.Tx{conflict})

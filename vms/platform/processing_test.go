@@ -9,7 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -72,8 +72,8 @@ func TestProcessing(t *testing.T) {
 		require.NoError(t, err)
 		return parsed
 	}
-	require.ErrorIs(t, onB1(conflict).Verify(ctx), platform.ErrDoubleSpend, "b1 spent the genesis UTXO")
-	require.ErrorIs(t, onB1(first).Verify(ctx), platform.ErrDoubleSpend, "b1 holds it already")
+	require.ErrorIs(t, onB1(conflict).Verify(ctx), utxo.ErrDoubleSpend, "b1 spent the genesis UTXO")
+	require.ErrorIs(t, onB1(first).Verify(ctx), utxo.ErrDoubleSpend, "b1 holds it already")
 
 	// A sibling of b1 on the accepted state: valid there.
 	sib, err := txs.NewStandardBlock(genesisID, 1, at, []*txs.Tx{conflict})
