@@ -47,7 +47,8 @@ func TestReferencePeerConnects(t *testing.T) {
 		return got.NodeID != ids.EmptyNodeID
 	}, waitFor, 10*time.Millisecond)
 	refID := got.NodeID
-	require.True(t, a.handler.isConnected(refID))
+	// The peer is listed as soon as both PeerLists have crossed; the handler hears of it just after.
+	require.Eventually(t, func() bool { return a.handler.isConnected(refID) }, waitFor, 10*time.Millisecond)
 	require.Equal(t, "avalanchego/1.14.2", got.Version)
 	require.Equal(t, netip.AddrPortFrom(netip.IPv6Loopback(), 1), got.PublicIP, "the test peer's signed claim")
 	require.Equal(t, []ids.ID{ids.Empty}, got.TrackedSubnets)
@@ -81,7 +82,7 @@ func TestReferencePeerConnects(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ref.Send(ctx, gpl))
 	require.Eventually(t, func() bool { return sentLists() == before+1 }, waitFor, 10*time.Millisecond)
-	require.True(t, b.IsConnected(a.NodeID()))
+	require.Eventually(t, func() bool { return b.IsConnected(a.NodeID()) }, waitFor, 10*time.Millisecond)
 
 	ref.StartClose()
 	require.NoError(t, ref.AwaitClosed(ctx))
