@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/txjson"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -18,19 +19,10 @@ import (
 // secp256k1fxID is the ID of the only feature extension this VM runs (§2.3).
 var secp256k1fxID = ids.FromName("secp256k1fx")
 
-type txJSON struct {
-	UnsignedTx  any              `json:"unsignedTx"`
-	Credentials []credentialJSON `json:"credentials"`
-	ID          ids.ID           `json:"id"`
-}
-
-type baseTxJSON struct {
-	NetworkID    uint32                   `json:"networkID"`
-	BlockchainID ids.ID                   `json:"blockchainID"`
-	Outputs      []transferableOutputJSON `json:"outputs"`
-	Inputs       []transferableInputJSON  `json:"inputs"`
-	Memo         string                   `json:"memo"`
-}
+type (
+	txJSON     = txjson.Tx[credentialJSON]
+	baseTxJSON = txjson.BaseTx[transferableOutputJSON, transferableInputJSON]
+)
 
 type createAssetTxJSON struct {
 	baseTxJSON
