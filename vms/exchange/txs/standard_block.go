@@ -81,7 +81,7 @@ func EmptyStopVertexID(chainID ids.ID) ids.ID {
 
 // ParseBlock decodes block bytes, at most codec.MaxSize long. It copies b.
 func ParseBlock(b []byte) (*StandardBlock, error) {
-	u := newUnpacker(b, codec.MaxSize)
+	u := codec.NewUnpackerCopy(b, codec.MaxSize)
 	u.Version()
 	union.Expect(u, "block", TypeIDStandardBlock)
 	blk := &StandardBlock{}

@@ -50,7 +50,7 @@ func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
 
 // ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
 func ParseTx(b []byte) (*Tx, error) {
-	return signed.Wrap[Tx](signed.Parse(txCodec, newUnpacker(b, codec.MaxSize)))
+	return signed.Wrap[Tx](signed.Parse(txCodec, codec.NewUnpackerCopy(b, codec.MaxSize)))
 }
 
 // UTXOs returns the outputs the tx creates on the X-Chain, with output indices counting up from 0

@@ -17,5 +17,5 @@ func (outputKinds) Read(u *codec.Unpacker) Output     { return outputs.Read(u) }
 
 // ParseUTXO decodes UTXO bytes written by Bytes. It copies b.
 func ParseUTXO(b []byte) (*UTXO, error) {
-	return utxo.Parse[Output, outputKinds](newUnpacker(b, codec.MaxSize))
+	return utxo.Parse[Output, outputKinds](codec.NewUnpackerCopy(b, codec.MaxSize))
 }

@@ -49,7 +49,7 @@ func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
 
 // ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
 func ParseTx(b []byte) (*Tx, error) {
-	return signed.Wrap[Tx](signed.Parse(txCodec, newUnpacker(b, codec.MaxSize)))
+	return signed.Wrap[Tx](signed.Parse(txCodec, codec.NewUnpackerCopy(b, codec.MaxSize)))
 }
 
 // UTXOs returns the outputs the tx produces, with output indices 0…n−1 in Outs order (§2.2).
