@@ -192,6 +192,20 @@ func TestVarBytesAliasesInput(t *testing.T) {
 	require.Equal(t, len(got), cap(got))
 }
 
+// NewUnpackerCopy reads a copy: changing the input afterwards changes nothing read. An oversize
+// input fails as with NewUnpacker.
+func TestUnpackerCopy(t *testing.T) {
+	t.Parallel()
+	in := []byte{0, 0, 0, 2, 'a', 'b'}
+	u := NewUnpackerCopy(in, MaxSize)
+	got := u.VarBytes()
+	require.NoError(t, u.Done())
+	in[4] = 'z'
+	require.Equal(t, []byte("ab"), got)
+
+	require.ErrorIs(t, NewUnpackerCopy(make([]byte, 11), 10).Done(), ErrOversize)
+}
+
 func TestPackerErrors(t *testing.T) {
 	t.Parallel()
 	p := NewPacker(nil)

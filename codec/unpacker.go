@@ -26,6 +26,15 @@ func NewUnpacker(b []byte, maxSize int) *Unpacker {
 	return u
 }
 
+// NewUnpackerCopy returns an Unpacker over a copy of b, so values read from it may alias the copy
+// but never the caller's buffer. Inputs over maxSize are not copied: the Unpacker fails at once.
+func NewUnpackerCopy(b []byte, maxSize int) *Unpacker {
+	if len(b) <= maxSize {
+		b = append(make([]byte, 0, len(b)), b...)
+	}
+	return NewUnpacker(b, maxSize)
+}
+
 // Err returns the first error recorded, or nil.
 func (u *Unpacker) Err() error { return u.err }
 

@@ -1,8 +1,9 @@
 // Package utxo is the UTXO model the X- and P-Chains share (reference/platform-exchange.md §2.2,
-// §3.3): a UTXO's ID and the input ID derived from it, the order inputs are sorted in, the checks
-// of a spend (locktime, threshold, signers), the overlay of pending spends on a chain's state and
-// the diff a block's txs leave on it. Each chain keeps its own output and input types (the P-Chain
-// has stakeable locks, the X-Chain mint outputs) and type IDs.
+// §3.3): a UTXO's ID and the input ID derived from it, the UTXO record and its bytes (over a
+// chain's own output kinds), the order inputs are sorted in, the checks of a spend (locktime,
+// threshold, signers), the overlay of pending spends on a chain's state and the diff a block's txs
+// leave on it. Each chain keeps its own output and input types (the P-Chain has stakeable locks,
+// the X-Chain mint outputs) and type IDs.
 //
 // Values are plain data; an Overlay is not safe for concurrent use (its owner's lock guards it).
 package utxo

@@ -51,7 +51,7 @@ func (g *Genesis) Bytes() ([]byte, error) {
 
 // ParseGenesis decodes genesis bytes, at most codec.MaxGenesisSize long. It copies b.
 func ParseGenesis(b []byte) (*Genesis, error) {
-	u := newUnpacker(b, codec.MaxGenesisSize)
+	u := codec.NewUnpackerCopy(b, codec.MaxGenesisSize)
 	u.Version()
 	g := &Genesis{}
 	g.Txs = union.ReadList[GenesisAsset](u, minGenesisAssetSize)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/txjson"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -15,22 +15,10 @@ import (
 // the avm.getTx(json) vectors): numbers are plain JSON numbers, IDs CB58, byte strings "0x" + hex
 // without checksum, addresses `X-<hrp>1…`, and every output and input carries the secp256k1fx ID.
 
-// secp256k1fxID is the ID of the only feature extension this VM runs (§2.3).
-var secp256k1fxID = ids.FromName("secp256k1fx")
-
-type txJSON struct {
-	UnsignedTx  any              `json:"unsignedTx"`
-	Credentials []credentialJSON `json:"credentials"`
-	ID          ids.ID           `json:"id"`
-}
-
-type baseTxJSON struct {
-	NetworkID    uint32                   `json:"networkID"`
-	BlockchainID ids.ID                   `json:"blockchainID"`
-	Outputs      []transferableOutputJSON `json:"outputs"`
-	Inputs       []transferableInputJSON  `json:"inputs"`
-	Memo         string                   `json:"memo"`
-}
+type (
+	txJSON     = txjson.Tx[credentialJSON]
+	baseTxJSON = txjson.BaseTx[transferableOutputJSON, transferableInputJSON]
+)
 
 type createAssetTxJSON struct {
 	baseTxJSON
@@ -46,15 +34,8 @@ type transferableOutputJSON struct {
 	Output  any    `json:"output"`
 }
 
-// transferOutputJSON and mintOutputJSON have their keys in alphabetical order: the reference
+// mintOutputJSON, like txjson.TransferOutput, has its keys in alphabetical order: the reference
 // marshals OutputOwners through a map (§6.5).
-type transferOutputJSON struct {
-	Addresses []string `json:"addresses"`
-	Amount    uint64   `json:"amount"`
-	Locktime  uint64   `json:"locktime"`
-	Threshold uint32   `json:"threshold"`
-}
-
 type mintOutputJSON struct {
 	Addresses []string `json:"addresses"`
 	Locktime  uint64   `json:"locktime"`
@@ -155,18 +136,10 @@ func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 	if creds := tx.Creds(); len(creds) > 0 {
 		out.Credentials = make([]credentialJSON, len(creds))
 		for i := range creds {
-			out.Credentials[i] = credentialJSON{FxID: secp256k1fxID, Credential: signaturesJSON{Signatures: signatures(creds[i].Sigs)}}
+			out.Credentials[i] = credentialJSON{FxID: txjson.Secp256k1fxID, Credential: signaturesJSON{Signatures: txjson.Signatures(creds[i].Sigs)}}
 		}
 	}
 	return out, nil
-}
-
-func signatures(sigs []secp256k1fx.Signature) []string {
-	out := make([]string, len(sigs))
-	for i := range sigs {
-		out[i] = "0x" + hex.EncodeToString(sigs[i][:])
-	}
-	return out
 }
 
 func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
@@ -182,7 +155,7 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Outputs[i] = transferableOutputJSON{AssetID: tx.Outs[i].AssetID, FxID: secp256k1fxID, Output: o}
+		out.Outputs[i] = transferableOutputJSON{AssetID: tx.Outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: o}
 	}
 	for i := range tx.Ins {
 		in := &tx.Ins[i]
@@ -194,7 +167,7 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 			TxID:        in.TxID,
 			OutputIndex: in.OutputIndex,
 			AssetID:     in.AssetID,
-			FxID:        secp256k1fxID,
+			FxID:        txjson.Secp256k1fxID,
 			Input:       inputJSON{Amount: in.In.Amount, SignatureIndices: idx},
 		}
 	}
@@ -208,7 +181,7 @@ func (f jsonFormatter) output(o Output) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &transferOutputJSON{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+		return &txjson.TransferOutput{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
 	case *secp256k1fx.MintOutput:
 		addrs, err := f.addresses(o.Addrs)
 		if err != nil {
@@ -220,15 +193,7 @@ func (f jsonFormatter) output(o Output) (any, error) {
 }
 
 func (f jsonFormatter) addresses(addrs []ids.ShortID) ([]string, error) {
-	out := make([]string, len(addrs))
-	for i, a := range addrs {
-		s, err := address.Format(f.alias, f.hrp, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = s
-	}
-	return out, nil
+	return txjson.Addresses(f.alias, f.hrp, addrs)
 }
 
 // unsignedJSON forms each kind: out is the form of the tx visited. The kinds the chain does not
@@ -261,7 +226,7 @@ func (j *unsignedJSON) CreateAssetTx(tx *CreateAssetTx) error {
 	}
 	for i := range tx.States {
 		st := &tx.States[i]
-		js := initialStateJSON{FxIndex: st.FxIndex, FxID: secp256k1fxID, Outputs: make([]any, len(st.Outs))}
+		js := initialStateJSON{FxIndex: st.FxIndex, FxID: txjson.Secp256k1fxID, Outputs: make([]any, len(st.Outs))}
 		for k, o := range st.Outs {
 			if js.Outputs[k], err = j.f.output(o); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
@@ -42,7 +43,7 @@ func NewStandardBlock(parent ids.ID, height, time uint64, txs []*Tx) (*StandardB
 	p.Uint64(b.height)
 	p.Uint64(b.time)
 	p.ID(b.merkleRoot)
-	writeTxs(p, b.txs)
+	signed.WriteAll(txCodec, p, b.txs)
 	bytes, err := p.Bytes()
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func EmptyStopVertexID(chainID ids.ID) ids.ID {
 
 // ParseBlock decodes block bytes, at most codec.MaxSize long. It copies b.
 func ParseBlock(b []byte) (*StandardBlock, error) {
-	u := newUnpacker(b, codec.MaxSize)
+	u := codec.NewUnpackerCopy(b, codec.MaxSize)
 	u.Version()
 	union.Expect(u, "block", TypeIDStandardBlock)
 	blk := &StandardBlock{}
@@ -88,7 +89,7 @@ func ParseBlock(b []byte) (*StandardBlock, error) {
 	blk.height = u.Uint64()
 	blk.time = u.Uint64()
 	blk.merkleRoot = u.ID()
-	blk.txs = readTxs(u)
+	blk.txs = signed.ReadAll[Tx](txCodec, u)
 	if err := u.Done(); err != nil {
 		return nil, err
 	}

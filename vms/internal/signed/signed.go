@@ -102,9 +102,25 @@ func read[U any](c Codec[U], u *codec.Unpacker) (tx *Tx[U], start, unsignedEnd i
 	return &Tx[U]{unsigned: unsigned, creds: creds, signers: &signerMemo{}}, start, unsignedEnd
 }
 
-// ReadAll reads a count and that many txs without version prefixes, then gives each tx its own
-// signed bytes (with the version) and ID. All txs share one new buffer.
-func ReadAll[U any](c Codec[U], u *codec.Unpacker) []*Tx[U] {
+// Wrapped is a VM's own Tx type: a struct that only embeds a Tx[U], so that the VM can give it
+// methods of its own. New, Parse and the list functions hand out and take a VM's W.
+type Wrapped[U any] interface {
+	~struct{ Tx[U] }
+}
+
+// Wrap returns tx as a VM's own Tx type W, passing err through, as in Wrap[W](New(...)).
+func Wrap[W Wrapped[U], U any](tx *Tx[U], err error) (*W, error) {
+	if err != nil {
+		return nil, err
+	}
+	w := W(struct{ Tx[U] }{*tx})
+	return &w, nil
+}
+
+// ReadAll reads a count and that many txs without version prefixes, as lists of txs appear in
+// blocks and the genesis, then gives each tx its own signed bytes (with the version) and ID. All
+// txs share one new buffer.
+func ReadAll[W Wrapped[U], U any](c Codec[U], u *codec.Unpacker) []*W {
 	n := u.Count(minSignedTxSize)
 	if u.Err() != nil {
 		return nil
@@ -125,6 +141,7 @@ func ReadAll[U any](c Codec[U], u *codec.Unpacker) []*Tx[U] {
 	}
 	in := u.Input()
 	arena := make([]byte, 0, size)
+	all := make([]*W, n)
 	for i, tx := range txs {
 		s := spans[i]
 		from := len(arena)
@@ -133,20 +150,21 @@ func ReadAll[U any](c Codec[U], u *codec.Unpacker) []*Tx[U] {
 		tx.bytes = arena[from:len(arena):len(arena)]
 		tx.unsignedLen = 2 + s.unsignedEnd - s.start
 		tx.id = sha256.Sum256(tx.bytes)
+		all[i], _ = Wrap[W](tx, nil)
 	}
-	return txs
+	return all
 }
 
 // WriteAll writes a count and each tx's signed bytes without the version prefix; a nil tx fails
 // the Packer with c.NilTx.
-func WriteAll[U any](c Codec[U], p *codec.Packer, txs []*Tx[U]) {
+func WriteAll[W Wrapped[U], U any](c Codec[U], p *codec.Packer, txs []*W) {
 	p.Count(len(txs))
-	for _, tx := range txs {
-		if tx == nil {
+	for _, w := range txs {
+		if w == nil {
 			p.Fail(c.NilTx)
 			return
 		}
-		p.Fixed(tx.bytes[2:])
+		p.Fixed(struct{ Tx[U] }(*w).bytes[2:])
 	}
 }
 

@@ -16,6 +16,9 @@ type word uint32
 
 var errNil = errors.New("nil tx")
 
+// wordTx is a VM's own Tx type, as the list functions and Wrap take and give.
+type wordTx struct{ Tx[word] }
+
 var wordCodec = Codec[word]{
 	WriteUnsigned: func(p *codec.Packer, w word) { p.TypeID(7); p.Uint32(uint32(w)) },
 	ReadUnsigned:  func(u *codec.Unpacker) word { u.TypeID(); return word(u.Uint32()) },
@@ -54,19 +57,31 @@ func TestListRoundTrip(t *testing.T) {
 	b, err := New(wordCodec, word(2), nil)
 	require.NoError(t, err)
 	p := codec.NewPacker(nil)
-	WriteAll(wordCodec, p, []*Tx[word]{a, b})
+	WriteAll(wordCodec, p, []*wordTx{{*a}, {*b}})
 	list, err := p.Bytes()
 	require.NoError(t, err)
 
 	u := codec.NewUnpacker(list, codec.MaxSize)
-	got := ReadAll(wordCodec, u)
+	got := ReadAll[wordTx](wordCodec, u)
 	require.NoError(t, u.Done())
 	require.Len(t, got, 2)
 	require.Equal(t, a.Bytes(), got[0].Bytes())
 	require.Equal(t, b.ID(), got[1].ID())
 
 	p = codec.NewPacker(nil)
-	WriteAll(wordCodec, p, []*Tx[word]{a, nil})
+	WriteAll(wordCodec, p, []*wordTx{{*a}, nil})
 	_, err = p.Bytes()
 	require.ErrorIs(t, err, errNil)
+}
+
+// Wrap gives the VM's type around the same tx, and passes an error through with no tx.
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	w, err := Wrap[wordTx](New(wordCodec, word(5), nil))
+	require.NoError(t, err)
+	require.Equal(t, word(5), w.Unsigned())
+
+	w, err = Wrap[wordTx](Parse(wordCodec, codec.NewUnpacker(nil, codec.MaxSize)))
+	require.ErrorIs(t, err, codec.ErrTruncated)
+	require.Nil(t, w)
 }

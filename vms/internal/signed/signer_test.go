@@ -166,15 +166,15 @@ func TestSignerAddressPerTx(t *testing.T) {
 
 	// Txs read from a list get their own memos too.
 	p := codec.NewPacker(nil)
-	WriteAll(wordCodec, p, []*Tx[word]{tx, other})
+	WriteAll(wordCodec, p, []*wordTx{{*tx}, {*other}})
 	list, err := p.Bytes()
 	require.NoError(t, err)
 	u := codec.NewUnpacker(list, codec.MaxSize)
-	all := ReadAll(wordCodec, u)
+	all := ReadAll[wordTx](wordCodec, u)
 	require.NoError(t, u.Done())
 	require.Len(t, all, 2)
 	for _, got := range all {
-		require.Zero(t, memoLen(got))
+		require.Zero(t, memoLen(&got.Tx))
 	}
 	require.NotSame(t, all[0].signers, all[1].signers)
 }

@@ -89,7 +89,7 @@ func encodeBlock(blk Block, common *commonBlock, sizeHint int) error {
 
 // ParseBlock decodes block bytes, at most codec.MaxSize long. It copies b.
 func ParseBlock(b []byte) (Block, error) {
-	u := newUnpacker(b, codec.MaxSize)
+	u := codec.NewUnpackerCopy(b, codec.MaxSize)
 	u.Version()
 	var (
 		blk    Block

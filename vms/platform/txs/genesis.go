@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
@@ -49,8 +50,8 @@ func (g *Genesis) Bytes() ([]byte, error) {
 	p := codec.NewPacker(make([]byte, 0, 4096))
 	p.Version()
 	union.WriteList(p, g.UTXOs)
-	writeTxs(p, g.Validators)
-	writeTxs(p, g.Chains)
+	signed.WriteAll(txCodec, p, g.Validators)
+	signed.WriteAll(txCodec, p, g.Chains)
 	p.Uint64(g.Timestamp)
 	p.Uint64(g.InitialSupply)
 	p.Str(g.Message)
@@ -59,12 +60,12 @@ func (g *Genesis) Bytes() ([]byte, error) {
 
 // ParseGenesis decodes genesis bytes, at most codec.MaxGenesisSize long. It copies b.
 func ParseGenesis(b []byte) (*Genesis, error) {
-	u := newUnpacker(b, codec.MaxGenesisSize)
+	u := codec.NewUnpackerCopy(b, codec.MaxGenesisSize)
 	u.Version()
 	g := &Genesis{}
 	g.UTXOs = union.ReadList[GenesisUTXO](u, minGenesisUTXOSize)
-	g.Validators = readTxs(u)
-	g.Chains = readTxs(u)
+	g.Validators = signed.ReadAll[Tx](txCodec, u)
+	g.Chains = signed.ReadAll[Tx](txCodec, u)
 	g.Timestamp = u.Uint64()
 	g.InitialSupply = u.Uint64()
 	g.Message = u.Str()

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/txjson"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -22,22 +22,10 @@ import (
 // short IDs, and RegisterL1ValidatorTx's proof of possession, a fixed-size array there, is a
 // list of numbers.
 
-// secp256k1fxID is the ID of the feature extension of every P-Chain output and input (§2.3).
-var secp256k1fxID = ids.FromName("secp256k1fx")
-
-type txJSON struct {
-	UnsignedTx  any              `json:"unsignedTx"`
-	Credentials []credentialJSON `json:"credentials"`
-	ID          ids.ID           `json:"id"`
-}
-
-type baseTxJSON struct {
-	NetworkID    uint32                   `json:"networkID"`
-	BlockchainID ids.ID                   `json:"blockchainID"`
-	Outputs      []transferableOutputJSON `json:"outputs"`
-	Inputs       []transferableInputJSON  `json:"inputs"`
-	Memo         string                   `json:"memo"`
-}
+type (
+	txJSON     = txjson.Tx[credentialJSON]
+	baseTxJSON = txjson.BaseTx[transferableOutputJSON, transferableInputJSON]
+)
 
 type createSubnetTxJSON struct {
 	baseTxJSON
@@ -148,15 +136,8 @@ type transferableOutputJSON struct {
 	Output  any    `json:"output"`
 }
 
-// transferOutputJSON and ownersJSON have their keys in alphabetical order: the reference
+// ownersJSON, like txjson.TransferOutput, has its keys in alphabetical order: the reference
 // marshals OutputOwners through a map (§5.0).
-type transferOutputJSON struct {
-	Addresses []string `json:"addresses"`
-	Amount    uint64   `json:"amount"`
-	Locktime  uint64   `json:"locktime"`
-	Threshold uint32   `json:"threshold"`
-}
-
 type ownersJSON struct {
 	Addresses []string `json:"addresses"`
 	Locktime  uint64   `json:"locktime"`
@@ -166,8 +147,8 @@ type ownersJSON struct {
 // lockOutJSON and lockInJSON are the stakeable lock wrappers: the locktime, then the inner output
 // or input (§3.1).
 type lockOutJSON struct {
-	Locktime uint64              `json:"locktime"`
-	Output   *transferOutputJSON `json:"output"`
+	Locktime uint64                 `json:"locktime"`
+	Output   *txjson.TransferOutput `json:"output"`
 }
 
 type lockInJSON struct {
@@ -272,7 +253,7 @@ func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 	creds := tx.Creds()
 	out.Credentials = make([]credentialJSON, len(creds))
 	for i := range creds {
-		out.Credentials[i] = credentialJSON{Signatures: signatures(creds[i].Sigs)}
+		out.Credentials[i] = credentialJSON{Signatures: txjson.Signatures(creds[i].Sigs)}
 	}
 	return out, nil
 }
@@ -437,14 +418,6 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-func signatures(sigs []secp256k1fx.Signature) []string {
-	out := make([]string, len(sigs))
-	for i := range sigs {
-		out[i] = hexString(sigs[i][:])
-	}
-	return out
-}
-
 func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 	outs, err := f.outputs(tx.Outs)
 	if err != nil {
@@ -475,7 +448,7 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 			TxID:        in.TxID,
 			OutputIndex: in.OutputIndex,
 			AssetID:     in.AssetID,
-			FxID:        secp256k1fxID,
+			FxID:        txjson.Secp256k1fxID,
 			Input:       v,
 		}
 	}
@@ -510,17 +483,17 @@ func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJ
 		default:
 			return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, outs[i].Out)
 		}
-		out[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: secp256k1fxID, Output: v}
+		out[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: v}
 	}
 	return out, nil
 }
 
-func (f jsonFormatter) transferOutput(o *secp256k1fx.TransferOutput) (*transferOutputJSON, error) {
+func (f jsonFormatter) transferOutput(o *secp256k1fx.TransferOutput) (*txjson.TransferOutput, error) {
 	addrs, err := f.addresses(o.Addrs)
 	if err != nil {
 		return nil, err
 	}
-	return &transferOutputJSON{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
+	return &txjson.TransferOutput{Addresses: addrs, Amount: o.Amount, Locktime: o.Locktime, Threshold: o.Threshold}, nil
 }
 
 func (f jsonFormatter) owners(o *secp256k1fx.OutputOwners) (*ownersJSON, error) {
@@ -532,13 +505,5 @@ func (f jsonFormatter) owners(o *secp256k1fx.OutputOwners) (*ownersJSON, error) 
 }
 
 func (f jsonFormatter) addresses(addrs []ids.ShortID) ([]string, error) {
-	out := make([]string, len(addrs))
-	for i, a := range addrs {
-		s, err := address.Format(ChainAlias, f.hrp, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = s
-	}
-	return out, nil
+	return txjson.Addresses(ChainAlias, f.hrp, addrs)
 }

@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/signed"
 )
 
 // StandardBlock is a Banff standard block (type ID 32): a timestamp and the txs it accepts (§4.1).
@@ -40,11 +41,11 @@ func (*StandardBlock) typeID() uint32 { return TypeIDBanffStandardBlock }
 func (b *StandardBlock) marshalBody(p *codec.Packer) {
 	p.Uint64(b.time)
 	b.marshalCommon(p)
-	writeTxs(p, b.txs)
+	signed.WriteAll(txCodec, p, b.txs)
 }
 
 func (b *StandardBlock) unmarshalBody(u *codec.Unpacker) {
 	b.time = u.Uint64()
 	b.unmarshalCommon(u)
-	b.txs = readTxs(u)
+	b.txs = signed.ReadAll[Tx](txCodec, u)
 }

@@ -38,11 +38,7 @@ var txCodec = signed.Codec[UnsignedTx]{
 // NewTx encodes unsigned and creds into a Tx. The caller must not modify either afterwards. It
 // fails if a field cannot be encoded (a nil or unregistered interface value).
 func NewTx(unsigned UnsignedTx, creds []secp256k1fx.Credential) (*Tx, error) {
-	tx, err := signed.New(txCodec, unsigned, creds)
-	if err != nil {
-		return nil, err
-	}
-	return &Tx{*tx}, nil
+	return signed.Wrap[Tx](signed.New(txCodec, unsigned, creds))
 }
 
 // UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields (§2.2). Signers
@@ -53,36 +49,7 @@ func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
 
 // ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
 func ParseTx(b []byte) (*Tx, error) {
-	tx, err := signed.Parse(txCodec, newUnpacker(b, codec.MaxSize))
-	if err != nil {
-		return nil, err
-	}
-	return &Tx{*tx}, nil
-}
-
-// readTxs reads a count and that many txs without version prefixes, as lists of txs appear in
-// blocks and the genesis.
-func readTxs(u *codec.Unpacker) []*Tx {
-	all := signed.ReadAll(txCodec, u)
-	if all == nil {
-		return nil
-	}
-	txs := make([]*Tx, len(all))
-	for i, tx := range all {
-		txs[i] = &Tx{*tx}
-	}
-	return txs
-}
-
-// writeTxs writes a count and each tx's signed bytes without the version prefix.
-func writeTxs(p *codec.Packer, txs []*Tx) {
-	all := make([]*signed.Tx[UnsignedTx], len(txs))
-	for i, tx := range txs {
-		if tx != nil {
-			all[i] = &tx.Tx
-		}
-	}
-	signed.WriteAll(txCodec, p, all)
+	return signed.Wrap[Tx](signed.Parse(txCodec, codec.NewUnpackerCopy(b, codec.MaxSize)))
 }
 
 // UTXOs returns the outputs the tx produces, with output indices 0…n−1 in Outs order (§2.2).

@@ -1,0 +1,58 @@
+package utxo
+
+import (
+	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// Outputs reads and writes a chain's outputs, each as its type ID and body. A chain passes a
+// zero-size type whose methods call its own union of output kinds.
+type Outputs[O any] interface {
+	Write(p *codec.Packer, out O)
+	Read(u *codec.Unpacker) O
+}
+
+// UTXO is an unspent output: output OutputIndex of tx TxID, of asset AssetID (§2.2). O is the
+// chain's output type and C the Outputs that encode it; each chain names its instance UTXO.
+type UTXO[O any, C Outputs[O]] struct {
+	UTXOID
+	AssetID ids.ID
+	Out     O
+}
+
+// Marshal writes tx ID, output index, asset ID, then the output's type ID and body. The UTXO itself
+// has no type ID (§2.2).
+func (ux *UTXO[O, C]) Marshal(p *codec.Packer) {
+	ux.UTXOID.Marshal(p)
+	p.ID(ux.AssetID)
+	var c C
+	c.Write(p, ux.Out)
+}
+
+// Unmarshal reads the fields written by Marshal.
+func (ux *UTXO[O, C]) Unmarshal(u *codec.Unpacker) {
+	ux.UTXOID.Unmarshal(u)
+	ux.AssetID = u.ID()
+	var c C
+	ux.Out = c.Read(u)
+}
+
+// Bytes returns the UTXO's wire bytes, as getUTXOs returns them: codec version, then the fields.
+func (ux *UTXO[O, C]) Bytes() ([]byte, error) {
+	p := codec.NewPacker(make([]byte, 0, 128))
+	p.Version()
+	ux.Marshal(p)
+	return p.Bytes()
+}
+
+// Parse decodes UTXO bytes written by Bytes from u, which must hold exactly one UTXO. The UTXO
+// may alias u's input.
+func Parse[O any, C Outputs[O]](u *codec.Unpacker) (*UTXO[O, C], error) {
+	u.Version()
+	ux := &UTXO[O, C]{}
+	ux.Unmarshal(u)
+	if err := u.Done(); err != nil {
+		return nil, err
+	}
+	return ux, nil
+}
