@@ -55,6 +55,12 @@ func (v *blockView) inProcessing(id ids.ID) bool {
 	return false
 }
 
+// rebase moves the view onto the accepted state once its parent block is accepted.
+func (v *blockView) rebase(s *state) {
+	v.parent = s
+	v.base = s
+}
+
 // parentLocked returns the block id names if it can be built or verified on: the last accepted
 // block or a processing one, with the view it leaves. vm.mu must be held.
 func (vm *VM) parentLocked(id ids.ID) (*txs.StandardBlock, chainView, bool) {
@@ -102,7 +108,7 @@ func (vm *VM) acceptedLocked(b *Block) {
 	vm.proc.Decided(b.ID(), b.Parent())
 	for c := range vm.proc.Blocks() {
 		if c.view != nil && c.view.parent == chainView(b.view) {
-			c.view.parent, c.view.base = vm.state, vm.state
+			c.view.rebase(vm.state)
 		}
 	}
 	b.view = nil
