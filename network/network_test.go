@@ -353,9 +353,17 @@ func TestHealth(t *testing.T) {
 
 	gone := startNode(t, nodeOpts{})
 	gone.stop()
-	waiting := startNode(t, nodeOpts{boot: []*testNode{gone}})
+	clk := clock.NewFake(time.Now())
+	waiting := startNode(t, nodeOpts{clock: clk, boot: []*testNode{gone}})
 	_, err = waiting.HealthCheck(context.Background())
 	require.ErrorContains(t, err, "connected to 0 peers; the minimum is 1")
+
+	// Without a message either way for over a minute since Run, both message checks fail too.
+	clk.Advance(2 * time.Minute)
+	d, err := waiting.HealthCheck(context.Background())
+	require.ErrorContains(t, err, "no messages received from the network in 2m0s")
+	require.ErrorContains(t, err, "no messages sent to the network in 2m0s")
+	require.Equal(t, "2m0s", d.(HealthDetails).TimeSinceLastMsgReceived)
 }
 
 func TestConfigErrors(t *testing.T) {
