@@ -396,3 +396,20 @@ func dump(nodes []*testNode) string {
 	}
 	return out
 }
+
+// Peers keeps connection order, and a leaving peer's slot takes the last one (docs/api.md
+// info.peers, as the reference's peer set).
+func TestPeersOrder(t *testing.T) {
+	t.Parallel()
+	a := startNode(t, nodeOpts{})
+	var others []*testNode
+	for i := range 3 {
+		o := startNode(t, nodeOpts{boot: []*testNode{a}})
+		require.Eventually(t, func() bool { return len(a.Peers()) == i+1 }, waitFor, 10*time.Millisecond)
+		others = append(others, o)
+	}
+	others[0].stop()
+	require.Eventually(t, func() bool { return len(a.Peers()) == 2 }, waitFor, 10*time.Millisecond)
+	ps := a.Peers()
+	require.Equal(t, []ids.NodeID{others[2].NodeID(), others[1].NodeID()}, []ids.NodeID{ps[0].NodeID, ps[1].NodeID})
+}
