@@ -2,7 +2,7 @@ package network
 
 import "errors"
 
-// Reasons a connection is refused or dropped; each is also a label of the handshake_failures
+// Reasons a connection is refused or dropped; each is also a label of the network_peer_refused
 // metric (reason) and logged.
 var (
 	errBadIP             = errors.New("invalid IP")

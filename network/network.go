@@ -53,7 +53,9 @@ type Network struct {
 	acceptWindow time.Time
 	acceptCount  int
 	closing      bool
-	// startedAt is when Run started: the health check's stand-in for the last message before any.
+	// startedAt is when Listen bound the listener: the health check's stand-in for the last
+	// message before any. Listen, not Run (started on its own goroutine), sets it, so a health
+	// check that runs first does not measure from the zero time.
 	startedAt time.Time
 
 	// lastSent and lastReceived are when any peer last sent or received a message, in unix
@@ -136,13 +138,15 @@ func (n *Network) Listen() (net.Addr, error) {
 			ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 		}
 	}
-	signed, err := signIP(netip.AddrPortFrom(ip.Unmap(), addr.Port()), n.clock.Now(), n.cfg.Cert.PrivateKey.(crypto.Signer), n.cfg.Signer)
+	now := n.clock.Now()
+	signed, err := signIP(netip.AddrPortFrom(ip.Unmap(), addr.Port()), now, n.cfg.Cert.PrivateKey.(crypto.Signer), n.cfg.Signer)
 	if err != nil {
 		_ = l.Close()
 		return nil, err
 	}
 	n.mu.Lock()
 	n.myIP = signed
+	n.startedAt = now
 	n.mu.Unlock()
 	n.listener = l
 	return l.Addr(), nil
@@ -169,7 +173,6 @@ func (n *Network) Run(ctx context.Context) error {
 	}
 	n.mu.Lock()
 	n.ctx = ctx
-	n.startedAt = n.clock.Now()
 	for id := range n.known {
 		n.startDialLocked(id, 0)
 	}

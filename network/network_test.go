@@ -353,9 +353,17 @@ func TestHealth(t *testing.T) {
 
 	gone := startNode(t, nodeOpts{})
 	gone.stop()
-	waiting := startNode(t, nodeOpts{boot: []*testNode{gone}})
+	clk := clock.NewFake(time.Now())
+	waiting := startNode(t, nodeOpts{clock: clk, boot: []*testNode{gone}})
 	_, err = waiting.HealthCheck(context.Background())
 	require.ErrorContains(t, err, "connected to 0 peers; the minimum is 1")
+
+	// Without a message either way for over a minute since Run, both message checks fail too.
+	clk.Advance(2 * time.Minute)
+	d, err := waiting.HealthCheck(context.Background())
+	require.ErrorContains(t, err, "no messages received from the network in 2m0s")
+	require.ErrorContains(t, err, "no messages sent to the network in 2m0s")
+	require.Equal(t, "2m0s", d.(HealthDetails).TimeSinceLastMsgReceived)
 }
 
 func TestConfigErrors(t *testing.T) {
@@ -387,4 +395,21 @@ func dump(nodes []*testNode) string {
 		n.mu.Unlock()
 	}
 	return out
+}
+
+// Peers keeps connection order, and a leaving peer's slot takes the last one (docs/api.md
+// info.peers, as the reference's peer set).
+func TestPeersOrder(t *testing.T) {
+	t.Parallel()
+	a := startNode(t, nodeOpts{})
+	var others []*testNode
+	for i := range 3 {
+		o := startNode(t, nodeOpts{boot: []*testNode{a}})
+		require.Eventually(t, func() bool { return len(a.Peers()) == i+1 }, waitFor, 10*time.Millisecond)
+		others = append(others, o)
+	}
+	others[0].stop()
+	require.Eventually(t, func() bool { return len(a.Peers()) == 2 }, waitFor, 10*time.Millisecond)
+	ps := a.Peers()
+	require.Equal(t, []ids.NodeID{others[2].NodeID(), others[1].NodeID()}, []ids.NodeID{ps[0].NodeID, ps[1].NodeID})
 }
