@@ -29,8 +29,9 @@ func (s *Server) serveBatch(ctx context.Context, body []byte, st *state) outcome
 		return outcome{wrote: true}
 	}
 
-	// A batch that calls a heavy method takes its slot before any of its calls runs.
-	if s.batchIsHeavy(arr) {
+	// A batch that calls a heavy method takes its slot before any of its calls runs; without a
+	// bound there is no slot to take, and no need to look.
+	if st.limitsOf(ctx).heavy != nil && s.batchIsHeavy(arr) {
 		if err := st.acquireHeavy(ctx); err != nil {
 			return outcome{busy: true}
 		}

@@ -103,14 +103,9 @@ func Gate(h http.Handler, heavy func(method []byte) bool) http.Handler {
 			return
 		}
 		body, rest, err := peekBody(r)
-		if err != nil {
-			// Let h meet the same read error.
-			r.Body = rest
-			h.ServeHTTP(w, r)
-			return
-		}
 		r.Body = rest
-		if !isHeavyBody(body, heavy) {
+		// On a read error h meets the same error.
+		if err != nil || !isHeavyBody(body, heavy) {
 			h.ServeHTTP(w, r)
 			return
 		}

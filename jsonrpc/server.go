@@ -68,7 +68,12 @@ func (st *state) acquireHeavy(ctx context.Context) error {
 	if st.heavy {
 		return nil
 	}
-	if err := st.limitsOf(ctx).acquire(ctx); err != nil {
+	l := st.limitsOf(ctx)
+	if l.heavy == nil {
+		// No bound: nothing to hold, and a batch need not yield between its calls.
+		return nil
+	}
+	if err := l.acquire(ctx); err != nil {
 		return err
 	}
 	st.heavy = true
