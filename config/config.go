@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 )
 
 // Config holds every setting of a node. It holds values only: nothing in it is opened or
@@ -169,9 +170,10 @@ const (
 	defaultDataDirName = ".cornice"
 )
 
-// Defaults of the API limits (issue #11 §6): the batch response cap is go-ethereum's.
+// Defaults of the API limits (issue #11 §6): the batch response cap is the JSON-RPC engine's
+// (go-ethereum's), so the flag, the engine and the EVM chains share one number.
 const (
-	DefaultHTTPBatchResponseMaxSize = 25_000_000
+	DefaultHTTPBatchResponseMaxSize = jsonrpc.DefaultBatchResponse
 	DefaultHTTPHeavyCalls           = 2
 )
 
