@@ -182,6 +182,21 @@ func TestIdentitySurvivesRestart(t *testing.T) {
 	require.Contains(t, after, first.NodeID().String())
 }
 
+// A data directory made for one network is refused under another, before anything is written,
+// and still opens under its own.
+func TestDataDirRefusesAnotherNetwork(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	require.NoError(t, start(t, cfg).stop())
+
+	other := cfg
+	other.NetworkID = cfg.NetworkID + 1
+	_, err := node.New(other, slog.New(slog.DiscardHandler), nil)
+	require.ErrorContains(t, err, "was made for network")
+
+	require.NoError(t, start(t, cfg).stop())
+}
+
 // A second node on the same data dir fails at once, and the first keeps serving.
 func TestSecondNodeOnSameDataDirFails(t *testing.T) {
 	t.Parallel()
