@@ -38,6 +38,8 @@ type Block interface {
 	Height() uint64
 	// Timestamp is the block's own time (not the node's acceptance time).
 	Timestamp() time.Time
+	// TxCount is the number of transactions the block holds, for its log line.
+	TxCount() int
 	// Bytes is the block's canonical encoding: the container bytes of the index. The caller must
 	// not modify it.
 	Bytes() []byte

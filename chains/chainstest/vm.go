@@ -576,6 +576,9 @@ func (b *Block) Bytes() []byte { return b.bytes }
 // Transactions returns the block's transactions; the caller must not change them.
 func (b *Block) Transactions() []*Tx { return b.txs }
 
+// TxCount implements chains.Block.
+func (b *Block) TxCount() int { return len(b.txs) }
+
 // Verify implements chains.Block: VerifyF if set, else the block extends the last accepted block
 // or a processing one, is not older than its parent, and holds at least one transaction, none of
 // them with an empty key, repeated, accepted before or in a processing ancestor. The block is

@@ -17,10 +17,8 @@ import (
 	"github.com/cornice-node/cornice/clock"
 )
 
-// VM is what solo needs of a chain's VM.
-type VM interface {
-	chains.Builder
-}
+// VM is what solo needs of a chain's VM: a builder.
+type VM = chains.Builder
 
 // Acceptor is the chain's accept path (*chains.Acceptor).
 type Acceptor interface {
