@@ -2,40 +2,40 @@ package network
 
 import "errors"
 
+// refusal is a reason a connection is refused or dropped; its text is also its metric label.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+
 // Reasons a connection is refused or dropped; each is also a label of the network_peer_refused
 // metric (reason) and logged.
 var (
-	errBadIP             = errors.New("invalid IP")
-	errBadClaim          = errors.New("invalid IP claim")
-	errNetworkID         = errors.New("wrong network ID")
-	errClockSkew         = errors.New("clock difference too large")
-	errVersion           = errors.New("incompatible version")
-	errTooManySubnets    = errors.New("too many tracked subnets")
-	errBadSubnet         = errors.New("invalid tracked subnet")
-	errACPConflict       = errors.New("ACP both supported and objected to")
-	errBadKnownPeers     = errors.New("invalid known peers filter")
-	errBadBLSSig         = errors.New("invalid BLS signature")
-	errSecondHandshake   = errors.New("second handshake")
-	errUnexpectedPong    = errors.New("unexpected pong")
-	errBadUptime         = errors.New("uptime above 100")
-	errMissingClient     = errors.New("handshake without client")
-	errNotAllowed        = errors.New("connection not allowed")
-	errDuplicate         = errors.New("already connected to this node")
-	errSelf              = errors.New("connection to self")
-	errWrongNode         = errors.New("dialled node presented another NodeID")
-	errPeerListBeforeHS  = errors.New("peer list before handshake")
-	errNoKnownPeersInMsg = errors.New("missing known peers filter")
+	errBadIP             = refusal("invalid IP")
+	errBadClaim          = refusal("invalid IP claim")
+	errNetworkID         = refusal("wrong network ID")
+	errClockSkew         = refusal("clock difference too large")
+	errVersion           = refusal("incompatible version")
+	errTooManySubnets    = refusal("too many tracked subnets")
+	errBadSubnet         = refusal("invalid tracked subnet")
+	errACPConflict       = refusal("ACP both supported and objected to")
+	errBadKnownPeers     = refusal("invalid known peers filter")
+	errBadBLSSig         = refusal("invalid BLS signature")
+	errSecondHandshake   = refusal("second handshake")
+	errUnexpectedPong    = refusal("unexpected pong")
+	errBadUptime         = refusal("uptime above 100")
+	errMissingClient     = refusal("handshake without client")
+	errNotAllowed        = refusal("connection not allowed")
+	errDuplicate         = refusal("already connected to this node")
+	errSelf              = refusal("connection to self")
+	errWrongNode         = refusal("dialled node presented another NodeID")
+	errPeerListBeforeHS  = refusal("peer list before handshake")
+	errNoKnownPeersInMsg = refusal("missing known peers filter")
 )
 
-// reason is the metric label of an error: the text of the first of the errors above it wraps.
+// reason is the metric label of an error: the text of the refusal it wraps, or "other".
 func reason(err error) string {
-	for _, e := range []error{errBadIP, errBadClaim, errNetworkID, errClockSkew, errVersion,
-		errTooManySubnets, errBadSubnet, errACPConflict, errBadKnownPeers, errBadBLSSig,
-		errSecondHandshake, errUnexpectedPong, errBadUptime, errMissingClient, errNotAllowed,
-		errDuplicate, errSelf, errWrongNode, errPeerListBeforeHS, errNoKnownPeersInMsg} {
-		if errors.Is(err, e) {
-			return e.Error()
-		}
+	if r, ok := errors.AsType[refusal](err); ok {
+		return string(r)
 	}
 	return "other"
 }
