@@ -73,9 +73,21 @@ func (vm *VM) get(_ context.Context, args *GetArgs) (*GetReply, error) {
 	return &GetReply{Value: v, Found: true}, nil
 }
 
-// lastAcceptedCall returns the last accepted block: kv.lastAccepted.
+// lastAcceptedCall returns the last accepted block: kv.lastAccepted. It reads the committed
+// pointer, as kv.get reads the committed state, so that a caller who saw a block's writes also
+// sees the block here (VM.Accepted, which moves vm.last, runs just after the commit).
 func (vm *VM) lastAcceptedCall(context.Context, *struct{}) (*LastAcceptedReply, error) {
-	last := vm.LastAcceptedBlock()
+	last := vm.genesis
+	b, err := vm.db.Get(LastKey())
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		if last, err = vm.getAccepted(ids.ID(b)); err != nil {
+			return nil, err
+		}
+	}
 	return &LastAcceptedReply{ID: last.id, Height: jsonrpc.Uint64(last.height)}, nil
 }
 
