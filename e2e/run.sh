@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e/run.sh: end-to-end check of the C-Chain and of an L1 with a JavaScript client (issue #4 §4,
-# issue #6 §7).
+# issue #6 §7), and of both with Foundry (issue #16 §4).
 #
 # What it does, in order:
 #   1. builds cornice into a temporary directory;
@@ -21,8 +21,13 @@
 #        over the websocket; on the L1, getNetwork, a transfer, eth_feeConfig, readAllowList of the
 #        tx allow list, and the refusal of a transfer from a funded but non-allow-listed wallet.
 #        Last line `ethers: N passed, M failed`;
-#      then prints the sum of both as `e2e: N passed, M failed`. A script that ends without its
-#      summary line (a crash, the timeout) counts as one more failure;
+#      - e2e/foundry/check.sh (issue #16 §4; Foundry 1.7.1 and solc-js 0.8.30, installed from the
+#        npm registry with `npm ci --prefix e2e/foundry`, whose time it prints): on the C-Chain
+#        and on the L1, forge create, cast send and cast call, forge script --broadcast,
+#        cast rpc anvil_setBalance and forge test --fork-url. Last line
+#        `foundry: N passed, M failed, K skipped`;
+#      then prints the sum of all as `e2e: N passed, M failed, K skipped`. A script that ends
+#      without its summary line (a crash, the timeout) counts as one more failure;
 #   4. stops the node with SIGTERM (SIGKILL after 15 s) and deletes the temporary directory,
 #      whatever happened.
 #
@@ -117,32 +122,41 @@ echo "e2e: cornice serves http://$addr; the L1 at $l1_rpc" >&2
 
 echo "e2e: npm ci" >&2
 timeout 300 npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error >&2
+# Foundry's binaries (about 180 MB) and solc-js: about 6 s on this machine, with an empty cache.
+started=$SECONDS
+timeout 300 npm ci --prefix e2e/foundry --no-audit --no-fund --loglevel=error >&2
+echo "e2e: Foundry installed in $((SECONDS - started)) s" >&2
 
-# run_script LABEL FILE runs one check script against the node, echoing its output, and adds
-# the counts of its `LABEL: N passed, M failed` line to the totals. A script that fails without
-# printing that line counts as one failure.
+# run_script LABEL CMD... runs one check script against the node, echoing its output, and adds
+# the counts of its `LABEL: N passed, M failed[, K skipped]` line to the totals. A script that
+# fails without printing that line counts as one failure.
 total_passed=0
 total_failed=0
+total_skipped=0
 run_script() {
-	local label=$1 file=$2 rc=0 counts p f
-	echo "e2e: running $file" >&2
-	CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 300 node "$file" |
+	local label=$1 rc=0 counts p f s
+	shift
+	echo "e2e: running $*" >&2
+	CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 600 "$@" |
 		tee "$work/$label.out" || rc=$?
-	counts=$(sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$work/$label.out" | tail -n 1)
+	counts=$(sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}\$/\1 \2 \4/p" \
+		"$work/$label.out" | tail -n 1)
 	if [[ -z $counts ]]; then
-		echo "not ok - $file ended without its summary line (exit $rc)"
+		echo "not ok - $* ended without its summary line (exit $rc)"
 		total_failed=$((total_failed + 1))
 		return
 	fi
-	read -r p f <<<"$counts"
+	read -r p f s <<<"$counts"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))
+	total_skipped=$((total_skipped + ${s:-0}))
 	if ((rc != 0 && f == 0)); then
-		echo "not ok - $file exited $rc after its checks passed"
+		echo "not ok - $* exited $rc after its checks passed"
 		total_failed=$((total_failed + 1))
 	fi
 }
-run_script viem e2e/js/check.mjs
-run_script ethers e2e/js/ethers.mjs
-echo "e2e: $total_passed passed, $total_failed failed"
+run_script viem node e2e/js/check.mjs
+run_script ethers node e2e/js/ethers.mjs
+run_script foundry bash e2e/foundry/check.sh "C=http://$addr/ext/bc/C/rpc" "L1=$l1_rpc"
+echo "e2e: $total_passed passed, $total_failed failed, $total_skipped skipped"
 ((total_failed == 0))
