@@ -35,6 +35,10 @@ func TestParseFlags(t *testing.T) {
 		{name: "node l1", args: []string{"-l1", "-data-dir", "d", "node"}},
 		{name: "l1 outside node mode", args: []string{"-l1", "transfers"}, wantErr: errL1Mode},
 		{name: "L1 RPC URL", args: []string{"-url", "http://127.0.0.1:9650/ext/bc/2Z/rpc", "transfers"}},
+		{name: "mine", args: []string{"-n", "5", "mine"}},
+		{name: "snapshot", args: []string{"-blocks", "100", "-rounds", "3", "snapshot"}},
+		{name: "zero blocks", args: []string{"-blocks", "0", "snapshot"}, wantErr: errBadBound},
+		{name: "zero rounds", args: []string{"-rounds", "0", "snapshot"}, wantErr: errBadBound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
