@@ -36,7 +36,7 @@ type node struct {
 	Block
 	children []ids.ID
 	// sb is nil until the first child is added.
-	sb *snowball
+	sb *tree
 	// shouldFalter: a poll went through the parent without choosing this block, so its
 	// confidence resets before the next poll that reaches it (§2.5 step 4).
 	shouldFalter bool
@@ -152,7 +152,9 @@ func (c *Consensus) Add(b Block) error {
 
 	parent.children = append(parent.children, b.ID)
 	if parent.sb == nil {
-		parent.sb = newSnowball(b.ID)
+		parent.sb = newTree(&c.params, b.ID)
+	} else {
+		parent.sb.add(b.ID)
 	}
 	c.blocks[b.ID] = &node{Block: b}
 	if c.preference == b.Parent {
@@ -167,7 +169,7 @@ func (c *Consensus) Add(b Block) error {
 // transitively.
 type instanceVotes struct {
 	parent *node
-	votes  map[ids.ID]int
+	votes  bag
 	total  int
 }
 
@@ -210,7 +212,7 @@ func (c *Consensus) votePath(votes Votes) []instanceVotes {
 		for b := c.blocks[blockID]; b != nil && b != c.lastAccepted; b = c.blocks[b.Parent] {
 			iv := byParent[b.Parent]
 			if iv == nil {
-				iv = &instanceVotes{parent: c.blocks[b.Parent], votes: make(map[ids.ID]int)}
+				iv = &instanceVotes{parent: c.blocks[b.Parent], votes: bag{}}
 				byParent[b.Parent] = iv
 			}
 			iv.votes[b.ID] += n
@@ -249,10 +251,10 @@ func (c *Consensus) vote(path []instanceVotes, res *PollResult) ids.ID {
 			n.sb.recordUnsuccessfulPoll()
 			n.shouldFalter = false
 		}
-		if n.sb.recordPoll(iv.votes, c.params.AlphaPreference, c.params.AlphaConfidence, c.params.Beta) {
+		if n.sb.recordPoll(iv.votes) {
 			res.Successful = true
 		}
-		if n.sb.finalized && n == c.lastAccepted {
+		if n.sb.finalized() && n == c.lastAccepted {
 			c.acceptPreferredChild(n, &res.Decisions)
 		}
 

@@ -5,12 +5,12 @@
 // engine (chains/engine) applies through the chain's accept path, accepted blocks first and in
 // order. It imports nothing of cornice but ids.
 //
-// Each processing block, and the last accepted one, holds an n-ary snowball instance over its
-// children (the reference's "flat" snowball; docs/decisions.md says why not the bit tree). A
-// block is accepted only when the instance of the last accepted block finalizes (β consecutive
-// polls with at least αc votes for the same child); its siblings and all their descendants are
-// rejected in the same step, and the step repeats down the chain while the next instance has
-// finalized too.
+// Each processing block, and the last accepted one, holds a snowball instance over its
+// children: the reference's snowball tree, which decides a child's ID bit by bit (tree.go says
+// why that matters). A block is accepted only when the instance of the last accepted block
+// finalizes (β consecutive polls with at least αc votes for the same child); its siblings and
+// all their descendants are rejected in the same step, and the step repeats down the chain
+// while the next instance has finalized too.
 //
 // A Consensus is not safe for concurrent use: the engine owns it and calls it under its
 // chain's lock. Parameters and Votes are values.

@@ -83,19 +83,24 @@ func (p Parameters) Verify() error {
 // ForWeight returns the parameters to poll a validator set of totalWeight stake units with.
 // When the total is at least K they are p. Below K, sampling K units without replacement is
 // impossible, and the reference drops every query, so the chain never accepts anything
-// (§2.2, the small-network trap). cornice caps K at the total and scales αp and αc with it,
-// rounding up, so that they keep their share of the sample: with the defaults (15 of 20), five
-// units give K=5, αp=αc=4. The scaled values keep K/2 < αp ≤ αc ≤ K, because p does. A total of
-// 0 gives K=0: there is no one to poll. p must be valid.
+// (§2.2, the small-network trap). cornice caps K at the total, so that every poll samples every
+// unit; αc keeps its share of the sample, rounded up (with the defaults, 15 of 20: five units
+// give αc = 4), and αp becomes a bare majority. A poll of every unit has no chance in it, so a
+// split vote would otherwise last for ever (three units against two never reach an αp of 4);
+// with a majority, the side of three moves the other, and the snowball tree always finds a bit
+// where one side has a majority. The values keep K/2 < αp ≤ αc ≤ K. A total of 0 gives K = 0:
+// there is no one to poll. p must be valid.
 func (p Parameters) ForWeight(totalWeight uint64) Parameters {
 	if totalWeight >= uint64(p.K) {
 		return p
 	}
 	w := int(totalWeight)
-	scale := func(alpha int) int { return (alpha*w + p.K - 1) / p.K }
 	q := p
 	q.K = w
-	q.AlphaPreference = scale(p.AlphaPreference)
-	q.AlphaConfidence = scale(p.AlphaConfidence)
+	q.AlphaPreference = w/2 + 1
+	q.AlphaConfidence = max(q.AlphaPreference, (p.AlphaConfidence*w+p.K-1)/p.K)
+	if w == 0 {
+		q.AlphaPreference, q.AlphaConfidence = 0, 0
+	}
 	return q
 }

@@ -57,7 +57,7 @@ func TestVerifyTexts(t *testing.T) {
 	}
 }
 
-// Below K units of weight, K is capped at the weight and the quorums keep their share of it
+// Below K units of weight, K is capped at the weight, αp is a majority and αc keeps its share
 // (§2.2, the small-network trap).
 func TestForWeight(t *testing.T) {
 	p := snowman.DefaultParameters()
@@ -67,10 +67,10 @@ func TestForWeight(t *testing.T) {
 	}{
 		{20, 20, 15, 15},
 		{1 << 40, 20, 15, 15},
-		{19, 19, 15, 15},
-		{5, 5, 4, 4},
+		{19, 19, 10, 15},
+		{5, 5, 3, 4},
 		{4, 4, 3, 3},
-		{3, 3, 3, 3},
+		{3, 3, 2, 3},
 		{2, 2, 2, 2},
 		{1, 1, 1, 1},
 	}
