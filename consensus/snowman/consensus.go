@@ -208,7 +208,7 @@ func (c *Consensus) RecordPoll(votes Votes) (PollResult, error) {
 // last accepted block's first.
 func (c *Consensus) votePath(votes Votes) []instanceVotes {
 	byParent := make(map[ids.ID]*instanceVotes)
-	votes.each(func(blockID ids.ID, n int) {
+	for blockID, n := range votes.All() {
 		for b := c.blocks[blockID]; b != nil && b != c.lastAccepted; b = c.blocks[b.Parent] {
 			iv := byParent[b.Parent]
 			if iv == nil {
@@ -218,7 +218,7 @@ func (c *Consensus) votePath(votes Votes) []instanceVotes {
 			iv.votes[b.ID] += n
 			iv.total += n
 		}
-	})
+	}
 	var path []instanceVotes
 	for _, iv := range byParent {
 		if iv.total >= c.params.AlphaPreference {

@@ -12,6 +12,9 @@
 // all their descendants are rejected in the same step, and the step repeats down the chain
 // while the next instance has finalized too.
 //
-// A Consensus is not safe for concurrent use: the engine owns it and calls it under its
+// Polls is the bookkeeping of the polls in flight: request IDs, the stake units each sampled
+// validator holds, early termination (§2.6), and results given back in request order.
+//
+// A Consensus or a Polls is not safe for concurrent use: the engine owns it and calls it under its
 // chain's lock. Parameters and Votes are values.
 package snowman

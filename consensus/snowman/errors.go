@@ -19,7 +19,7 @@ var (
 	errMaxItemProcessingTimeNotPositive    = errors.New("fails the condition that: 0 < maxItemProcessingTime")
 )
 
-// Errors of Add and RecordPoll. ErrDuplicateAdd and ErrUnknownParent have the reference's texts
+// Errors of Add, RecordPoll and Polls.Add. ErrDuplicateAdd and ErrUnknownParent have the reference's texts
 // (snow/consensus/snowman/topological.go); the others are cornice's own.
 var (
 	// ErrDuplicateAdd refuses a block that is processing or is the last accepted block.
@@ -36,4 +36,6 @@ var (
 	// ErrTooManyVotes refuses a poll with more votes than K: a poll samples K stake units, and
 	// each answers once.
 	ErrTooManyVotes = errors.New("more votes than the sample size")
+	// ErrDuplicatePoll refuses a poll under a request ID that a poll in flight has.
+	ErrDuplicatePoll = errors.New("request ID of a poll in flight")
 )

@@ -1,6 +1,7 @@
 package snowman
 
 import (
+	"iter"
 	"maps"
 
 	"github.com/cornice-node/cornice/ids"
@@ -45,9 +46,7 @@ func (v Votes) Clone() Votes {
 	return Votes{counts: maps.Clone(v.counts), total: v.total}
 }
 
-// each calls f for every block with votes, in no particular order.
-func (v Votes) each(f func(blockID ids.ID, n int)) {
-	for id, n := range v.counts {
-		f(id, n)
-	}
+// All yields every block with votes and its count, in no particular order.
+func (v Votes) All() iter.Seq2[ids.ID, int] {
+	return maps.All(v.counts)
 }
