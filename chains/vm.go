@@ -155,6 +155,9 @@ type Context struct {
 	Log *slog.Logger
 	// Clock is the node's clock.
 	Clock clock.Clock
+	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
+	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
+	Rewind func(ctx context.Context, r Rewind) error
 }
 
 // Factory makes the VM of a chain.
