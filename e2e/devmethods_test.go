@@ -4,11 +4,14 @@ import (
 	"context"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
@@ -307,4 +310,130 @@ func TestDevMethodsTime(t *testing.T) {
 	h4, err := d.eth.HeaderByNumber(t.Context(), nil)
 	require.NoError(t, err)
 	require.Equal(t, h3.Time+200, h4.Time)
+}
+
+// Transactions under the developer methods, on the C-Chain and an L1: automine off keeps them in
+// the pool until a mine, dropTransaction removes one, impersonated accounts send without a key,
+// header overrides reach the next block, interval mining builds blocks by itself, dumps load into
+// another chain, and a snapshot ID of one chain is unknown to another.
+func TestDevMethodsTxsAndL1(t *testing.T) {
+	t.Parallel()
+	n := startL1Node(t, nil)
+	l1 := n.createL1(l1Genesis(t, 7761))
+	c, err := rpc.DialContext(t.Context(), n.xn.base+"/ext/bc/C/rpc")
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	d := &devNode{xNode: n.xn, rpc: c, eth: ethclient.NewClient(c)}
+	l := &devNode{xNode: n.xn, rpc: l1.rc, eth: l1.eth}
+	var null any
+
+	// Automine off: a signed transfer waits in the pool; dropTransaction removes it; a mine takes
+	// the one sent again.
+	key, err := crypto.HexToECDSA(localKeyHex)
+	require.NoError(t, err)
+	chainID, err := d.eth.ChainID(t.Context())
+	require.NoError(t, err)
+	transfer := func(nonce uint64) *types.Transaction {
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+			ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e12), Gas: 21000, To: &devAddr, Value: big.NewInt(3),
+		})
+		require.NoError(t, err)
+		return tx
+	}
+	d.call(t, &null, "evm_setAutomine", false)
+	var auto bool
+	d.call(t, &auto, "hardhat_getAutomine")
+	require.False(t, auto)
+	tx := transfer(0)
+	require.NoError(t, d.eth.SendTransaction(t.Context(), tx))
+	var status map[string]hexutil.Uint
+	d.call(t, &status, "txpool_status")
+	require.Equal(t, hexutil.Uint(1), status["pending"])
+	require.Equal(t, uint64(0), d.height(t))
+	var dropped *common.Hash
+	d.call(t, &dropped, "anvil_dropTransaction", tx.Hash())
+	require.Equal(t, tx.Hash(), *dropped)
+	d.call(t, &status, "txpool_status")
+	require.Equal(t, hexutil.Uint(0), status["pending"])
+	require.NoError(t, d.eth.SendTransaction(t.Context(), tx))
+	d.call(t, &null, "anvil_mine")
+	receipt, err := d.eth.TransactionReceipt(t.Context(), tx.Hash())
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), receipt.BlockNumber.Uint64())
+	d.call(t, &null, "evm_setAutomine", true)
+
+	// Impersonation: eth_sendTransaction from the account needs no key, until it stops.
+	other := common.HexToAddress("0x2000000000000000000000000000000000000002")
+	d.call(t, &null, "anvil_setBalance", devAddr, "0xde0b6b3a7640000")
+	d.call(t, &null, "anvil_impersonateAccount", devAddr)
+	var h common.Hash
+	d.call(t, &h, "eth_sendTransaction", map[string]any{"from": devAddr, "to": other, "value": "0x5"})
+	waitReceipt := func(d *devNode, h common.Hash) *types.Receipt {
+		var r *types.Receipt
+		require.Eventually(t, func() bool {
+			r, err = d.eth.TransactionReceipt(t.Context(), h)
+			return err == nil
+		}, acceptWait, 10*time.Millisecond)
+		return r
+	}
+	require.Equal(t, types.ReceiptStatusSuccessful, waitReceipt(d, h).Status)
+	require.Equal(t, big.NewInt(5), d.balance(t, other))
+	var rtx map[string]any
+	d.call(t, &rtx, "eth_getTransactionByHash", h)
+	require.Equal(t, strings.ToLower(devAddr.Hex()), rtx["from"])
+	d.call(t, &null, "hardhat_stopImpersonatingAccount", devAddr)
+	require.Equal(t, "unknown account", d.callErr(t, "eth_sendTransaction", map[string]any{"from": devAddr, "to": other, "value": "0x5"}).Error())
+	d.call(t, &h, "eth_sendUnsignedTransaction", map[string]any{"from": devAddr, "to": other, "value": "0x6"})
+	require.Equal(t, types.ReceiptStatusSuccessful, waitReceipt(d, h).Status)
+	require.Equal(t, big.NewInt(11), d.balance(t, other))
+	d.call(t, &null, "anvil_autoImpersonateAccount", true)
+	d.call(t, &h, "eth_sendTransaction", map[string]any{"from": devAddr, "to": other, "value": "0x1"})
+	require.Equal(t, types.ReceiptStatusSuccessful, waitReceipt(d, h).Status)
+
+	// Header overrides reach the next block.
+	d.call(t, &null, "anvil_setCoinbase", other)
+	d.call(t, &null, "anvil_setNextBlockBaseFeePerGas", "0x7")
+	d.call(t, &null, "evm_setBlockGasLimit", "0x1312d00")
+	d.call(t, &null, "evm_mine")
+	head, err := d.eth.HeaderByNumber(t.Context(), nil)
+	require.NoError(t, err)
+	require.Equal(t, other, head.Coinbase)
+	require.Equal(t, big.NewInt(7), head.BaseFee)
+	require.Equal(t, uint64(20_000_000), head.GasLimit)
+
+	// A dump of the C-Chain loads into the L1.
+	var dump hexutil.Bytes
+	d.call(t, &dump, "anvil_dumpState")
+	var loaded bool
+	l.call(t, &loaded, "hardhat_loadState", dump)
+	require.True(t, loaded)
+	require.Equal(t, d.balance(t, devAddr), l.balance(t, devAddr))
+	require.Equal(t, big.NewInt(12), l.balance(t, other))
+
+	// Snapshots are per chain: the C-Chain's ID is unknown to the L1.
+	var snap string
+	d.call(t, &snap, "evm_snapshot")
+	l.call(t, &null, "evm_mine")
+	before := l.height(t)
+	var ok bool
+	l.call(t, &ok, "evm_revert", snap)
+	require.False(t, ok)
+	require.Equal(t, before, l.height(t))
+	var lsnap string
+	l.call(t, &lsnap, "anvil_snapshot")
+	l.call(t, &null, "anvil_mine", 3)
+	l.call(t, &ok, "anvil_revert", lsnap)
+	require.True(t, ok)
+	require.Equal(t, before, l.height(t))
+	d.call(t, &ok, "evm_revert", snap)
+	require.True(t, ok)
+
+	// Interval mining builds blocks by itself until stopped.
+	start := l.height(t)
+	l.call(t, &null, "evm_setIntervalMining", 1)
+	require.Eventually(t, func() bool { return l.height(t) >= start+2 }, acceptWait, 50*time.Millisecond)
+	l.call(t, &auto, "anvil_getAutomine")
+	require.False(t, auto)
+	l.call(t, &null, "evm_setIntervalMining", 0)
+	l.call(t, &null, "evm_setAutomine", true)
 }
