@@ -9,7 +9,8 @@
 #      started" log line), and waits until the C-Chain answers eth_chainId and the node has printed
 #      the L1's "rpc: <url>" line, which it does once the L1 answers (at most 60 s);
 #   3. installs e2e/js's pinned dependencies (viem and ethers v6) and e2e/foundry's with `npm ci`
-#      and runs four scripts against the same node, each printing `ok - …`/`not ok - …` lines and a summary:
+#      and runs four scripts against the same node, each printing `ok - …`/`not ok - …` lines
+#      and a summary:
 #      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
 #        call, a newHeads subscription over the websocket; on the L1, chain ID 99999, a transfer,
 #        eth_feeConfig and mintNativeCoin through writeContract. Last line `viem: N passed, M failed`;
@@ -25,17 +26,16 @@
 #        npm registry with `npm ci --prefix e2e/foundry`, whose time it prints): on the C-Chain
 #        and on the L1, forge create, cast send and cast call, forge script --broadcast,
 #        cast rpc anvil_setBalance and forge test --fork-url. Last line
-#        `foundry: N passed, M failed, K skipped`;
+#        `foundry: N passed, M failed`;
 #      - e2e/js/testclient.mjs (viem's test client, modes anvil and hardhat; issue #16 §4): every
 #        developer method of issue #16 §1 on the C-Chain and on the L1, as anvil 1.7.1 answers
-#        it, the methods cornice does not answer yet skipped (its PENDING list); it resets both
-#        chains to genesis, so it runs last. Last line `testclient: N passed, M failed, K skipped`;
+#        it; it resets both chains to genesis, so it runs last. Last line
+#        `testclient: N passed, M failed`;
 #   4. starts anvil 1.7.1 (from e2e/foundry's packages; chain ID 43112, the local C-Chain's) on a
-#      port the OS chooses and runs
-#      check.sh and testclient.mjs against it with every method included (PENDING empty): what
-#      the scripts expect of cornice is anvil's behaviour, and this keeps them true to it;
-#      then prints the sum of all as `e2e: N passed, M failed, K skipped`. A script that ends
-#      without its summary line (a crash, the timeout) counts as one more failure;
+#      port the OS chooses and runs check.sh and testclient.mjs against it: what the scripts
+#      expect of cornice is anvil's behaviour, and this keeps them true to it; then prints the
+#      sum of all as `e2e: N passed, M failed`. A script that ends without its summary line (a
+#      crash, the timeout) counts as one more failure;
 #   5. stops anvil, and the node with SIGTERM (SIGKILL after 15 s), and deletes the temporary
 #      directory, whatever happened.
 #
@@ -141,28 +141,25 @@ timeout 300 npm ci --prefix e2e/foundry --no-audit --no-fund --loglevel=error >&
 echo "e2e: Foundry installed in $((SECONDS - started)) s" >&2
 
 # run_script LABEL CMD... runs one check script against the node, echoing its output, and adds
-# the counts of its `LABEL: N passed, M failed[, K skipped]` line to the totals. A script that
-# fails without printing that line counts as one failure.
+# the counts of its `LABEL: N passed, M failed` line to the totals. A script that fails without
+# printing that line counts as one failure.
 total_passed=0
 total_failed=0
-total_skipped=0
 run_script() {
-	local label=$1 rc=0 counts p f s
+	local label=$1 rc=0 counts p f
 	shift
 	echo "e2e: running $*" >&2
 	CORNICE_URL="http://$addr" CORNICE_L1_RPC="$l1_rpc" timeout 600 "$@" |
 		tee "$work/$label.out" || rc=$?
-	counts=$(sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}\$/\1 \2 \4/p" \
-		"$work/$label.out" | tail -n 1)
+	counts=$(sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$work/$label.out" | tail -n 1)
 	if [[ -z $counts ]]; then
 		echo "not ok - $* ended without its summary line (exit $rc)"
 		total_failed=$((total_failed + 1))
 		return
 	fi
-	read -r p f s <<<"$counts"
+	read -r p f <<<"$counts"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))
-	total_skipped=$((total_skipped + ${s:-0}))
 	if ((rc != 0 && f == 0)); then
 		echo "not ok - $* exited $rc after its checks passed"
 		total_failed=$((total_failed + 1))
@@ -174,8 +171,8 @@ run_script foundry bash e2e/foundry/check.sh "C=http://$addr/ext/bc/C/rpc" "L1=$
 # Last: its final check resets each chain to genesis.
 run_script testclient node e2e/js/testclient.mjs
 
-# The same test-client and Foundry checks against anvil 1.7.1, every method included: what
-# cornice is checked against is anvil's behaviour, and this keeps the scripts true to it.
+# The same Foundry and test-client checks against anvil 1.7.1: what cornice is checked against
+# is anvil's behaviour, and this keeps the scripts true to it.
 echo "e2e: starting anvil" >&2
 e2e/foundry/node_modules/.bin/anvil --host 127.0.0.1 --port 0 --chain-id 43112 >"$work/anvil.log" 2>&1 &
 anvil_pid=$!
@@ -189,8 +186,8 @@ if [[ -z $anvil_url ]]; then
 	echo "not ok - anvil did not start within 30 s"
 	total_failed=$((total_failed + 1))
 else
-	PENDING= run_script foundry bash e2e/foundry/check.sh "anvil=$anvil_url"
-	RPC_URLS="anvil=$anvil_url" PENDING= run_script testclient node e2e/js/testclient.mjs
+	run_script foundry bash e2e/foundry/check.sh "anvil=$anvil_url"
+	RPC_URLS="anvil=$anvil_url" run_script testclient node e2e/js/testclient.mjs
 fi
-echo "e2e: $total_passed passed, $total_failed failed, $total_skipped skipped"
+echo "e2e: $total_passed passed, $total_failed failed"
 ((total_failed == 0))

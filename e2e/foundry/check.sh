@@ -12,12 +12,9 @@
 #   - cast rpc anvil_setBalance of a fresh address, then cast balance is what was set;
 #   - forge test --fork-url: test/Counter.t.sol, cheatcode-free tests on the node's state.
 # It signs with the well-known local key, funded on the local C-Chain and on
-# examples/l1-genesis.json's L1 (and with anvil_setBalance where it is not, as on anvil). Each check prints `ok - LABEL: …` or `not ok - LABEL: …`; the last
-# line is `foundry: N passed, M failed, K skipped`, and the exit code is 1 when a check failed.
-#
-# PENDING (default below) lists the dev methods (issue #16 §1) this check does not call yet,
-# because cornice does not answer them yet; their checks print `ok - … # SKIP` and count as skipped. Run with PENDING=
-# to check every method (as against anvil).
+# examples/l1-genesis.json's L1 (and with anvil_setBalance where it is not, as on anvil). Each
+# check prints `ok - LABEL: …` or `not ok - LABEL: …`; the last line is
+# `foundry: N passed, M failed`, and the exit code is 1 when a check failed.
 #
 # Needs `npm ci --prefix e2e/foundry` first (e2e/run.sh does it). forge's out/, cache/ and
 # broadcast/ go to a temporary directory, so the tree stays clean.
@@ -34,7 +31,6 @@ if ! command -v forge >/dev/null || ! command -v cast >/dev/null; then
 	exit 1
 fi
 
-pending=${PENDING-anvil_setBalance}
 key=0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027
 limit=120 # seconds, per command
 
@@ -45,7 +41,6 @@ export FOUNDRY_DISABLE_NIGHTLY_WARNING=1 NO_COLOR=1
 
 passed=0
 failed=0
-skipped=0
 # check LABEL NAME FUNC ARGS...: runs FUNC ARGS... with its output in $work/last, and prints ok or
 # not ok with that output.
 check() {
@@ -59,10 +54,6 @@ check() {
 		sed 's/^/#   /' "$work/last" | tail -n 20
 		failed=$((failed + 1))
 	fi
-}
-skip() {
-	echo "ok - $1: $2 # SKIP $3 is not in cornice yet"
-	skipped=$((skipped + 1))
 }
 run() { timeout "$limit" "$@"; }
 want() { # want WHAT GOT EXPECTED
@@ -127,21 +118,16 @@ forge_test() {
 for arg in "$@"; do
 	label=${arg%%=*}
 	url=${arg#*=}
-	# A node where the local key is not funded (anvil) gets it funded, when it may be.
-	if [[ " $pending " != *" anvil_setBalance "* ]] &&
-		[[ $(run cast balance --rpc-url "$url" "$(cast wallet address "$key")") == 0 ]]; then
+	# A node where the local key is not funded (anvil) gets it funded.
+	if [[ $(run cast balance --rpc-url "$url" "$(cast wallet address "$key")") == 0 ]]; then
 		run cast rpc --rpc-url "$url" anvil_setBalance "$(cast wallet address "$key")" 0x3635c9adc5de9fffff >/dev/null
 	fi
 	check "$label" "cast chain-id" chain_id "$url"
 	check "$label" "forge create" forge_create "$url"
 	check "$label" "cast send and cast call" cast_send "$url"
 	check "$label" "forge script --broadcast" forge_script "$url"
-	if [[ " $pending " == *" anvil_setBalance "* ]]; then
-		skip "$label" "cast rpc anvil_setBalance" anvil_setBalance
-	else
-		check "$label" "cast rpc anvil_setBalance" set_balance "$url"
-	fi
+	check "$label" "cast rpc anvil_setBalance" set_balance "$url"
 	check "$label" "forge test --fork-url" forge_test "$url"
 done
-echo "foundry: $passed passed, $failed failed, $skipped skipped"
+echo "foundry: $passed passed, $failed failed"
 ((failed == 0))

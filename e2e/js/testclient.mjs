@@ -1,11 +1,11 @@
 // viem's test client (createTestClient, modes 'anvil' and 'hardhat') against the developer
 // methods of issue #16 §1, on the C-Chain and on an L1 of a running cornice node. The checks
-// state anvil 1.7.1's behaviour: the same script passes against anvil (`bash bench/anvil.sh
-// testclient` runs it so), and cornice must answer the same.
+// state anvil 1.7.1's behaviour: e2e/run.sh runs the same script against anvil too, and cornice
+// must answer the same.
 //
 //   npm ci --prefix e2e/js
 //   CORNICE_URL=http://127.0.0.1:9650 CORNICE_L1_RPC=<the L1's RPC URL> node e2e/js/testclient.mjs
-//   RPC_URLS=anvil=http://127.0.0.1:8545 PENDING= node e2e/js/testclient.mjs
+//   RPC_URLS=anvil=http://127.0.0.1:8545 node e2e/js/testclient.mjs
 //
 // RPC_URLS (label=url, comma-separated) replaces the C-Chain of CORNICE_URL and CORNICE_L1_RPC.
 // Every chain gets the whole list in mode 'anvil', then the methods anvil also accepts under a
@@ -13,14 +13,10 @@
 // hardhat_removeBlockTimestampInterval or hardhat_nodeInfo, and viem's hardhat mode multiplies
 // setIntervalMining's seconds by 1000), then anvil_reset last, since it drops every block.
 //
-// PENDING (comma-separated JSON-RPC method names; default below) lists the methods this script
-// does not call yet because cornice does not answer them yet: a check that needs one prints
-// `ok - … # SKIP` and counts as skipped. PENDING= checks every method, as against anvil.
-//
 // Funds come from setBalance, and from the well-known local key (funded in the local C-Chain
 // genesis and in examples/l1-genesis.json's alloc; on a node where it is not, it is funded with
 // setBalance). Every check is bounded in time; the last line is
-// `testclient: N passed, M failed, K skipped`, and the exit code is 1 when a check failed.
+// `testclient: N passed, M failed`, and the exit code is 1 when a check failed.
 
 import { gunzipSync } from "node:zlib";
 import { randomBytes } from "node:crypto";
@@ -36,46 +32,6 @@ import {
   pad,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-
-const defaultPending = [
-  "anvil_mine",
-  "evm_mine",
-  "anvil_setBalance",
-  "anvil_setCode",
-  "anvil_setNonce",
-  "anvil_setStorageAt",
-  "anvil_impersonateAccount",
-  "anvil_stopImpersonatingAccount",
-  "anvil_autoImpersonateAccount",
-  "anvil_dropTransaction",
-  "anvil_dropAllTransactions",
-  "anvil_reset",
-  "anvil_dumpState",
-  "anvil_loadState",
-  "anvil_setCoinbase",
-  "anvil_setMinGasPrice",
-  "anvil_setNextBlockBaseFeePerGas",
-  "anvil_setBlockTimestampInterval",
-  "anvil_removeBlockTimestampInterval",
-  "anvil_setLoggingEnabled",
-  "anvil_getAutomine",
-  "evm_setAutomine",
-  "evm_setIntervalMining",
-  "evm_increaseTime",
-  "evm_setNextBlockTimestamp",
-  "evm_setBlockGasLimit",
-  "evm_snapshot",
-  "evm_revert",
-  "eth_sendUnsignedTransaction",
-  "anvil_nodeInfo",
-  "anvil_metadata",
-];
-const pending = new Set(
-  (process.env.PENDING ?? defaultPending.join(","))
-    .split(",")
-    .map((m) => m.trim())
-    .filter(Boolean),
-);
 
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
 const local = privateKeyToAccount(localKey);
@@ -192,14 +148,12 @@ async function until(what, fn, ms = 30_000) {
   }
 }
 
-// The checks. Each has a name, the JSON-RPC methods it needs in mode 'anvil' (a hardhat-mode run
-// renames anvil_ to hardhat_), whether it runs in mode 'hardhat', and fn(t), where t holds the
-// test client of the mode (t.c, with public and wallet actions), the chain, and a wallet of the
-// local key (t.w).
+// The checks. Each has a name, whether it runs in mode 'hardhat' too, and fn(t), where t holds
+// the test client of the mode (t.c, with public and wallet actions), the mode, a wallet of the
+// local key (t.w), and whether the chain has the transaction allow list.
 const checks = [
   {
     name: "mine (count and interval) and evm_mine",
-    methods: ["anvil_mine", "evm_mine"],
     hardhat: true,
     fn: async ({ c, mode }) => {
       const before = await c.getBlock();
@@ -220,7 +174,6 @@ const checks = [
   },
   {
     name: "setBalance",
-    methods: ["anvil_setBalance"],
     hardhat: true,
     fn: async ({ c }) => {
       const address = randomAddress();
@@ -237,7 +190,6 @@ const checks = [
   },
   {
     name: "setCode and setStorageAt",
-    methods: ["anvil_setCode", "anvil_setStorageAt"],
     hardhat: true,
     fn: async ({ c }) => {
       const address = randomAddress();
@@ -254,7 +206,6 @@ const checks = [
   },
   {
     name: "setNonce",
-    methods: ["anvil_setNonce"],
     hardhat: true,
     fn: async ({ c }) => {
       const address = randomAddress();
@@ -264,7 +215,6 @@ const checks = [
   },
   {
     name: "impersonateAccount and stopImpersonatingAccount",
-    methods: ["anvil_setBalance", "anvil_impersonateAccount", "anvil_stopImpersonatingAccount"],
     hardhat: true,
     fn: async (t) => {
       const { c } = t;
@@ -282,7 +232,6 @@ const checks = [
   },
   {
     name: "autoImpersonateAccount",
-    methods: ["anvil_setBalance", "anvil_autoImpersonateAccount"],
     hardhat: true,
     fn: async (t) => {
       const { c, mode } = t;
@@ -300,7 +249,6 @@ const checks = [
   },
   {
     name: "eth_sendUnsignedTransaction",
-    methods: ["anvil_setBalance", "eth_sendUnsignedTransaction"],
     hardhat: false,
     fn: async (t) => {
       const { c } = t;
@@ -315,13 +263,6 @@ const checks = [
   },
   {
     name: "setAutomine, getAutomine, dropTransaction, dropAllTransactions",
-    methods: [
-      "evm_setAutomine",
-      "anvil_getAutomine",
-      "anvil_dropTransaction",
-      "anvil_dropAllTransactions",
-      "evm_mine",
-    ],
     hardhat: true,
     fn: async ({ c, w, mode }) => {
       eq("getAutomine", await c.getAutomine(), true);
@@ -361,7 +302,6 @@ const checks = [
   },
   {
     name: "evm_setIntervalMining",
-    methods: ["evm_setIntervalMining", "evm_setAutomine", "anvil_getAutomine"],
     hardhat: false,
     fn: async ({ c }) => {
       const head = await c.getBlockNumber();
@@ -381,7 +321,6 @@ const checks = [
   },
   {
     name: "evm_increaseTime and evm_setNextBlockTimestamp",
-    methods: ["evm_increaseTime", "evm_setNextBlockTimestamp", "evm_mine"],
     hardhat: false,
     fn: async ({ c }) => {
       const before = await c.getBlock();
@@ -403,7 +342,6 @@ const checks = [
   },
   {
     name: "setBlockTimestampInterval and removeBlockTimestampInterval",
-    methods: ["anvil_setBlockTimestampInterval", "anvil_removeBlockTimestampInterval", "evm_mine"],
     hardhat: false,
     fn: async ({ c }) => {
       await c.setBlockTimestampInterval({ interval: 5 });
@@ -418,7 +356,6 @@ const checks = [
   },
   {
     name: "evm_setBlockGasLimit",
-    methods: ["evm_setBlockGasLimit", "evm_mine"],
     hardhat: false,
     fn: async ({ c }) => {
       const gasLimit = 20_000_000n;
@@ -429,7 +366,6 @@ const checks = [
   },
   {
     name: "setCoinbase, setNextBlockBaseFeePerGas, setMinGasPrice",
-    methods: ["anvil_setCoinbase", "anvil_setNextBlockBaseFeePerGas", "anvil_setMinGasPrice", "evm_mine"],
     hardhat: true,
     fn: async ({ c }) => {
       const coinbase = randomAddress();
@@ -447,7 +383,6 @@ const checks = [
   },
   {
     name: "setLoggingEnabled",
-    methods: ["anvil_setLoggingEnabled"],
     hardhat: true,
     fn: async ({ c }) => {
       await c.setLoggingEnabled(false);
@@ -456,7 +391,6 @@ const checks = [
   },
   {
     name: "evm_snapshot and evm_revert",
-    methods: ["evm_snapshot", "evm_revert", "anvil_setBalance", "evm_mine"],
     hardhat: false,
     fn: async ({ c, w }) => {
       const address = randomAddress();
@@ -479,7 +413,6 @@ const checks = [
   },
   {
     name: "dumpState and loadState",
-    methods: ["anvil_dumpState", "anvil_loadState", "anvil_setBalance", "anvil_setCode"],
     hardhat: true,
     fn: async ({ c, mode }) => {
       const address = randomAddress();
@@ -501,7 +434,6 @@ const checks = [
   },
   {
     name: "anvil_nodeInfo and anvil_metadata",
-    methods: ["anvil_nodeInfo", "anvil_metadata"],
     hardhat: false,
     fn: async ({ c }) => {
       const block = await c.getBlock();
@@ -524,7 +456,6 @@ const checks = [
 // reset runs last on each chain: it drops every block back to genesis.
 const resetCheck = {
   name: "reset to genesis (and a forking reset refused)",
-  methods: ["anvil_reset", "anvil_setBalance"],
   fn: async ({ c, mode }) => {
     const address = randomAddress();
     await c.setBalance({ address, value: 9n });
@@ -540,15 +471,9 @@ const resetCheck = {
   },
 };
 
-const results = { passed: 0, failed: 0, skipped: 0 };
+const results = { passed: 0, failed: 0 };
 
-async function run(label, name, methods, fn) {
-  const missing = methods.filter((m) => pending.has(m));
-  if (missing.length > 0) {
-    results.skipped++;
-    console.log(`ok - ${label}: ${name} # SKIP not in cornice yet: ${missing.join(", ")}`);
-    return;
-  }
+async function run(label, name, fn) {
   try {
     await withTimeout(fn(), checkTimeoutMs, name);
     results.passed++;
@@ -581,7 +506,7 @@ for (const { label, url } of targets()) {
     createTestClient({ mode, chain, transport, pollingInterval: 50, cacheTime: 0 }).extend(publicActions).extend(walletActions);
   // w signs with the local key (eth_sendRawTransaction).
   const w = createWalletClient({ chain, transport, account: local, pollingInterval: 50 });
-  if (!pending.has("anvil_setBalance") && (await probe.getBalance({ address: local.address })) < ether) {
+  if ((await probe.getBalance({ address: local.address })) < ether) {
     await probe.setBalance({ address: local.address, value: 1000n * ether });
   }
   const allowList = await hasAllowList(probe);
@@ -589,12 +514,12 @@ for (const { label, url } of targets()) {
     const c = client(mode);
     for (const check of checks) {
       if (mode === "hardhat" && !check.hardhat) continue;
-      await run(`${label} ${mode}`, check.name, check.methods, () => check.fn({ c, w, mode, allowList }));
+      await run(`${label} ${mode}`, check.name, () => check.fn({ c, w, mode, allowList }));
     }
   }
   const c = client("hardhat");
-  await run(`${label} hardhat`, resetCheck.name, resetCheck.methods, () => resetCheck.fn({ c, mode: "hardhat" }));
+  await run(`${label} hardhat`, resetCheck.name, () => resetCheck.fn({ c, mode: "hardhat" }));
 }
 
-console.log(`testclient: ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
+console.log(`testclient: ${results.passed} passed, ${results.failed} failed`);
 process.exit(results.failed === 0 ? 0 : 1);
