@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 
 	gethlog "github.com/ethereum/go-ethereum/log"
 	"github.com/spf13/cobra"
@@ -53,7 +52,7 @@ func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 				}
 				opts.L1s = append(opts.L1s, req)
 			}
-			log := newLogger(stderr, cfg.LogLevel)
+			log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat, noColor())
 			// go-ethereum, the C-Chain's library, logs through a process-wide logger that
 			// discards everything until it is set: its warnings and errors go to ours.
 			gethlog.SetDefault(evm.GethLogger(log))
@@ -98,10 +97,4 @@ func (f *runFlags) parseRunConfig(fs *pflag.FlagSet) (config.Config, error) {
 		return config.Config{}, err
 	}
 	return cfg, nil
-}
-
-// newLogger logs to w at level in slog's text format, which reads better than JSON in the
-// terminal of a developer running a local node.
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }
