@@ -64,6 +64,7 @@ func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.SetUsageFunc(groupedUsage)
 	return cmd
 }
 
