@@ -105,7 +105,7 @@ start "$work/anvil.log" 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p'
 anvil_url=$url
 curl -s --max-time 10 -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"anvil_setBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","0xd3c21bcecceda1000000"]}' \
 	"$anvil_url" | grep -q '"result":null' || { echo "bench: anvil_setBalance failed" >&2; exit 1; }
-start "$work/node.log" 's/.*msg="cornice node started".* httpAddr=\([^ ]*\).*/http:\/\/\1/p' \
+start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
 	"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 cornice_url=$url
 start "$work/bench-node.log" 's/^evmload: node serves \(.*\)$/\1/p' \
