@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/warp"
+
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -69,6 +72,9 @@ type ManagerDeps struct {
 	Clock clock.Clock
 	// Log is the manager's logger; each chain's is derived from it.
 	Log *slog.Logger
+	// BLSKey and WarpValidators are handed to every VM (Context); both may be nil.
+	BLSKey         *bls.SecretKey
+	WarpValidators warp.ValidatorState
 }
 
 // Spec describes a chain to create.
@@ -133,6 +139,9 @@ type Manager struct {
 	engines  EngineFactory
 	clock    clock.Clock
 	log      *slog.Logger
+	// blsKey and warpValidators are ManagerDeps', for every VM's Context.
+	blsKey         *bls.SecretKey
+	warpValidators warp.ValidatorState
 	// commit commits a block's batch; tests replace it to make it fail.
 	commit func(*storage.Batch) error
 
@@ -190,11 +199,14 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		routes:   deps.Routes,
 		indexer:  deps.Indexer,
 		engines:  deps.Engines,
-		clock:    deps.Clock,
-		log:      deps.Log,
-		commit:   (*storage.Batch).Commit,
-		chains:   make(map[ids.ID]*chain),
-		subs:     make(map[ids.ID][]*subscriber),
+
+		blsKey:         deps.BLSKey,
+		warpValidators: deps.WarpValidators,
+		clock:          deps.Clock,
+		log:            deps.Log,
+		commit:         (*storage.Batch).Commit,
+		chains:         make(map[ids.ID]*chain),
+		subs:           make(map[ids.ID][]*subscriber),
 	}, nil
 }
 
@@ -281,6 +293,9 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		DB:        m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
 		Log:       log,
 		Clock:     m.clock,
+
+		BLSKey:         m.blsKey,
+		WarpValidators: m.warpValidators,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)

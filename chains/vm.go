@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/warp"
+
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -155,6 +158,12 @@ type Context struct {
 	Log *slog.Logger
 	// Clock is the node's clock.
 	Clock clock.Clock
+	// BLSKey is the node's BLS key, with which a VM signs its chain's warp messages; nil on a
+	// node built without one (tests).
+	BLSKey *bls.SecretKey
+	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
+	// verified and signatures aggregated; nil when the node runs no P-Chain.
+	WarpValidators warp.ValidatorState
 }
 
 // Factory makes the VM of a chain.

@@ -622,6 +622,9 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 			return fmt.Errorf("write block %s: %w", hash, err)
 		}
 	}
+	if err := writeSentWarpMessages(eb, b.result.receipts); err != nil {
+		return fmt.Errorf("write block %s: %w", hash, err)
+	}
 	if err := eb.Write(); err != nil {
 		return fmt.Errorf("write block %s: %w", hash, err)
 	}
