@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"crypto/ecdsa"
+	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -114,4 +116,74 @@ func TestWarpSingleNode(t *testing.T) {
 	require.Equal(t, rawError(-32602, "missing value for required argument 2"),
 		c.raw(t, "warp_getMessageAggregateSignature", `["`+id.String()+`",67]`))
 
+	// A second transaction carries the signed message as its predicate and reads it back.
+	require.NoError(t, c.rc.CallContext(t.Context(), &signed, "warp_getMessageAggregateSignature", id.String(), 67, ""))
+	getMsg := pack(t, precompile.WarpABI(), "getVerifiedWarpMessage", uint32(0))
+	r = c.sendWithPredicates(t, admin, &proxy, getMsg, signed)
+	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+	vals, err := precompile.WarpABI().Methods["getVerifiedWarpMessage"].Outputs.Unpack(r.Logs[0].Data)
+	require.NoError(t, err)
+	require.Equal(t, true, vals[1])
+	got3 := vals[0].(struct {
+		SourceChainID       [32]uint8      `json:"sourceChainID"`
+		OriginSenderAddress common.Address `json:"originSenderAddress"`
+		Payload             []uint8        `json:"payload"`
+	})
+	require.Equal(t, [32]byte(blockchainID), got3.SourceChainID)
+	require.Equal(t, proxy, got3.OriginSenderAddress)
+	require.Equal(t, []byte("hello warp"), got3.Payload)
+	// The block records the results after the fee window: this transaction, nothing failed.
+	h := c.header(t, r.BlockNumber)
+	require.Equal(t, "0000"+"00000001"+r.TxHash.Hex()[2:]+"00000001"+hexutil.Encode(l1params.WarpAddress[:])[2:]+"00000000",
+		hexutil.Encode(h.Extra[80:])[2:])
+
+	// A predicate with a bad signature (another message's) and one from an unknown chain
+	// are carried but not valid: "not valid" at the base gas, the block records both.
+	bad, err := warp.ParseMessage(signed)
+	require.NoError(t, err)
+	bad.Signature.Signature = msg.Signature.Signature // the block hash's signature
+	unknownChain := *bad
+	unknownChain.SourceChainID = ids.ID{9}
+	r = c.sendWithPredicates(t, admin, &proxy, getMsg, bad.Bytes(), unknownChain.Bytes())
+	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+	vals, err = precompile.WarpABI().Methods["getVerifiedWarpMessage"].Outputs.Unpack(r.Logs[0].Data)
+	require.NoError(t, err)
+	require.Equal(t, false, vals[1])
+	h = c.header(t, r.BlockNumber)
+	require.Equal(t, "03", hexutil.Encode(h.Extra[len(h.Extra)-1:])[2:], "both predicates failed")
+
+	// A predicate that is not a warp message makes the transaction invalid.
+	tx, err := types.SignNewTx(admin, types.LatestSignerForChainID(c.chainID), &types.DynamicFeeTx{
+		ChainID: c.chainID, Nonce: c.nonce(t, admin), GasTipCap: big.NewInt(l1GasTip), GasFeeCap: big.NewInt(l1GasFeeCap),
+		Gas: 1_000_000, To: &proxy, Data: getMsg,
+		AccessList: types.AccessList{{Address: l1params.WarpAddress, StorageKeys: precompile.PackPredicate([]byte("junk"))}},
+	})
+	require.NoError(t, err)
+	_ = c.eth.SendTransaction(t.Context(), tx)
+	// The chain goes on without it.
+	require.Equal(t, types.ReceiptStatusSuccessful, c.transfer(t, l1Key(t, "enabled")).Status)
+	_, err = c.eth.TransactionReceipt(t.Context(), tx.Hash())
+	require.Error(t, err)
+
+	// The node restarts: blocks with predicates are read back, messages still signed.
+	n.restart()
+	require.NoError(t, c.rc.CallContext(t.Context(), &sigBytes, "warp_getMessageSignature", id.String()))
+
+}
+
+// sendWithPredicates sends a transaction from key to to with data, carrying each of msgs as a
+// warp predicate, and waits for its receipt.
+func (c *l1Chain) sendWithPredicates(t *testing.T, key *ecdsa.PrivateKey, to *common.Address, data []byte, msgs ...[]byte) *types.Receipt {
+	t.Helper()
+	var list types.AccessList
+	for _, m := range msgs {
+		list = append(list, types.AccessTuple{Address: l1params.WarpAddress, StorageKeys: precompile.PackPredicate(m)})
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.chainID), &types.DynamicFeeTx{
+		ChainID: c.chainID, Nonce: c.nonce(t, key), GasTipCap: big.NewInt(l1GasTip), GasFeeCap: big.NewInt(l1GasFeeCap),
+		Gas: 1_000_000, To: to, Data: data, AccessList: list,
+	})
+	require.NoError(t, err)
+	require.NoError(t, c.eth.SendTransaction(t.Context(), tx))
+	return c.receipt(t, tx.Hash())
 }
