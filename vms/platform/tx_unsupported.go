@@ -36,3 +36,43 @@ func (txIndexer) AddPermissionlessValidatorTx(*txs.AddPermissionlessValidatorTx)
 func (txIndexer) RegisterL1ValidatorTx(*txs.RegisterL1ValidatorTx) error { return nil }
 
 func (txIndexer) SetL1ValidatorWeightTx(*txs.SetL1ValidatorWeightTx) error { return nil }
+
+func (*syntacticCheck) AddPermissionlessDelegatorTx(*txs.AddPermissionlessDelegatorTx) error {
+	return unsupportedTxError("AddPermissionlessDelegatorTx")
+}
+
+func (*syntacticCheck) RemoveSubnetValidatorTx(*txs.RemoveSubnetValidatorTx) error {
+	return unsupportedTxError("RemoveSubnetValidatorTx")
+}
+
+func (*syntacticCheck) TransferSubnetOwnershipTx(*txs.TransferSubnetOwnershipTx) error {
+	return unsupportedTxError("TransferSubnetOwnershipTx")
+}
+
+func (*syntacticCheck) RewardValidatorTx(*txs.RewardValidatorTx) error {
+	return unsupportedTxError("RewardValidatorTx")
+}
+
+func (*executor) AddPermissionlessDelegatorTx(*txs.AddPermissionlessDelegatorTx) error {
+	return unsupportedTxError("AddPermissionlessDelegatorTx")
+}
+
+func (*executor) RemoveSubnetValidatorTx(*txs.RemoveSubnetValidatorTx) error {
+	return unsupportedTxError("RemoveSubnetValidatorTx")
+}
+
+func (*executor) TransferSubnetOwnershipTx(*txs.TransferSubnetOwnershipTx) error {
+	return unsupportedTxError("TransferSubnetOwnershipTx")
+}
+
+func (*executor) RewardValidatorTx(*txs.RewardValidatorTx) error {
+	return unsupportedTxError("RewardValidatorTx")
+}
+
+func (txIndexer) AddPermissionlessDelegatorTx(*txs.AddPermissionlessDelegatorTx) error { return nil }
+
+func (txIndexer) RemoveSubnetValidatorTx(*txs.RemoveSubnetValidatorTx) error { return nil }
+
+func (txIndexer) TransferSubnetOwnershipTx(*txs.TransferSubnetOwnershipTx) error { return nil }
+
+func (txIndexer) RewardValidatorTx(*txs.RewardValidatorTx) error { return nil }

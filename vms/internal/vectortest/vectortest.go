@@ -28,6 +28,20 @@ func Path() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "codec-vectors.json")
 }
 
+// Second is the name of the second vector file in testdata (staking, atomic and subnet txs,
+// reward and proposal blocks), read by LoadFile.
+const Second = "codec-vectors-2.json"
+
+// LoadFile decodes the vector file called name in the project's testdata into a new T.
+func LoadFile[T any](tb testing.TB, name string) *T {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(Path()), name))
+	require.NoError(tb, err)
+	v := new(T)
+	require.NoError(tb, json.Unmarshal(b, v))
+	return v
+}
+
 // file is the vector file's bytes, read once per test binary.
 var file = sync.OnceValues(func() ([]byte, error) { return os.ReadFile(Path()) })
 
