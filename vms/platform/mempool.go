@@ -29,6 +29,10 @@ type overlay struct {
 	conversions map[ids.ID]*subnetConversion
 	// l1Validators holds the L1 validators the overlay's txs add or change, as they leave them.
 	l1Validators map[ids.ID]*l1Validator
+	// stakers holds the stakers the overlay's txs add or change (nil: removed), and
+	// supplyAdded and supplyRemoved what they add to and remove from the supply (stakers.go).
+	stakers                    map[ids.ID]*staker
+	supplyAdded, supplyRemoved uint64
 }
 
 func newOverlay(base utxoSource) *overlay {
@@ -38,6 +42,7 @@ func newOverlay(base utxoSource) *overlay {
 		subnets:      make(map[ids.ID]*secp256k1fx.OutputOwners),
 		conversions:  make(map[ids.ID]*subnetConversion),
 		l1Validators: make(map[ids.ID]*l1Validator),
+		stakers:      make(map[ids.ID]*staker),
 	}
 }
 
@@ -102,6 +107,7 @@ func (o *overlay) Apply(eff *effects) {
 	for _, v := range eff.l1Validators {
 		o.l1Validators[v.validationID] = v
 	}
+	o.applyStakers(eff)
 }
 
 // Revert implements mempool.View: it forgets a tx's effects.
@@ -116,4 +122,5 @@ func (o *overlay) Revert(eff *effects) {
 			delete(o.l1Validators, v.validationID)
 		}
 	}
+	o.revertStakers(eff)
 }

@@ -59,6 +59,8 @@ const lastRecordLen = ids.IDLen + 8 + 5*8
 // batch (writer).
 type state struct {
 	db *storage.View
+	// initialSupply is the genesis's AVAX supply, the supply until a staker changes it.
+	initialSupply uint64
 }
 
 // utxo implements utxoSource over the accepted UTXOs.

@@ -29,6 +29,8 @@ type rules struct {
 	validatorFees ValidatorFeeConfig
 	// primary is the Primary Network's validator, whose period bounds subnet validators'.
 	primary primaryValidator
+	// staking is the Primary Network's staking rules (§4.9).
+	staking StakingConfig
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
@@ -43,6 +45,7 @@ type utxoSource interface {
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 	// activeL1Count returns the number of active L1 validators, of every L1.
 	activeL1Count() (uint64, error)
+	stakerSource
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -57,6 +60,13 @@ type effects struct {
 	conversion      *subnetConversion
 	// l1Validators are the L1 validators the tx adds or changes, as they are after it.
 	l1Validators []*l1Validator
+	// stakers are the stakers the tx adds or changes, as they are after it, and
+	// removedStakers those a reward decision removes; supplyAdded and supplyRemoved change the
+	// supply; rewardUTXOs are the rewards a decision pays (stakers.go).
+	stakers                    []*staker
+	removedStakers             []ids.ID
+	supplyAdded, supplyRemoved uint64
+	rewardUTXOs                []txs.UTXO
 }
 
 // syntacticCheck checks a kind's own fields, which need no state (§4.3), and counts the
