@@ -41,7 +41,7 @@ func inner(tb testing.TB, reply json.RawMessage, key string) string {
 // and computes its complexity (§4.8) as the reference does.
 func TestStakingTxVectors(t *testing.T) {
 	t.Parallel()
-	f := vectortest.LoadFile[secondFile](t, vectortest.Second)
+	f := vectortest.Load2[secondFile](t)
 	for _, name := range []string{
 		"p_add_permissionless_validator_tx", "p_add_permissionless_delegator_tx", "p_create_subnet_tx_2",
 		"p_add_subnet_validator_tx", "p_remove_subnet_validator_tx", "p_transfer_subnet_ownership_tx",
@@ -82,7 +82,7 @@ func TestStakingTxVectors(t *testing.T) {
 // ID, its JSON form and building it again (§4.1).
 func TestProposalBlockVector(t *testing.T) {
 	t.Parallel()
-	f := vectortest.LoadFile[secondFile](t, vectortest.Second)
+	f := vectortest.Load2[secondFile](t)
 	raw := vectortest.RawVector(t, f.Vectors, "p_banff_proposal_block_with_reward_validator_tx")
 	vec := decoded(t, raw)
 	b := unhex(t, str(t, vec, "bytesHex"))
