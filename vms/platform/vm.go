@@ -54,8 +54,8 @@ type Factory struct {
 	// Weight is this node's Primary Network weight in nAVAX (the node passes
 	// config.LocalGenesisStake).
 	Weight uint64
-	// StakeDuration is the validation period reported from the genesis time (the validator never
-	// leaves: there is no reward process yet). Zero means DefaultStakeDuration.
+	// StakeDuration is the validation period reported from the genesis time (the genesis stake
+	// never leaves: it has no staking tx to reward). Zero means DefaultStakeDuration.
 	StakeDuration time.Duration
 	// Fees is the dynamic fee configuration (§4.8). The zero value means LocalFeeConfig.
 	Fees txs.FeeConfig
