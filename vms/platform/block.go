@@ -281,6 +281,9 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 		if err := w.putL1(b.effs[i]); err != nil {
 			return err
 		}
+		if err := w.removeSubnetValidators(b.effs[i]); err != nil {
+			return err
+		}
 	}
 	utxoEffs := make([]*utxo.Effects[txs.UTXO, *txs.UTXO], len(b.effs))
 	for i, eff := range b.effs {

@@ -8,12 +8,12 @@
 // spend within or across blocks, subnet authorization, and the dynamic fee of §4.8 with the
 // network's FeeConfig. It executes BaseTx, CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx,
 // ConvertSubnetToL1Tx (BLS proofs of possession checked with package crypto/bls),
-// IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, and charges the L1 validators'
-// continuous fee as chain time advances (§4.7), with at most the fee's capacity of them active.
-// It stakes on the Primary Network (AddPermissionlessValidatorTx, AddPermissionlessDelegatorTx,
-// §4.9) and decides each staker's reward at its end time with a proposal block and its commit or
-// abort option (proposal.go, §4.10). RegisterL1ValidatorTx, SetL1ValidatorWeightTx,
-// RemoveSubnetValidatorTx and TransferSubnetOwnershipTx are refused with ErrUnsupportedTx for
+// IncreaseL1ValidatorBalanceTx, DisableL1ValidatorTx, RemoveSubnetValidatorTx and
+// TransferSubnetOwnershipTx, and charges the L1 validators' continuous fee as chain time advances
+// (§4.7), with at most the fee's capacity of them active. It stakes on the Primary Network
+// (AddPermissionlessValidatorTx, AddPermissionlessDelegatorTx, §4.9) and decides each staker's
+// reward at its end time with a proposal block and its commit or abort option (proposal.go,
+// §4.10). RegisterL1ValidatorTx and SetL1ValidatorWeightTx are refused with ErrUnsupportedTx for
 // now; the pre-Durango AddValidatorTx and AddDelegatorTx are refused as the reference refuses
 // them.
 //

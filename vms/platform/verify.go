@@ -45,6 +45,9 @@ type utxoSource interface {
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 	// activeL1Count returns the number of active L1 validators, of every L1.
 	activeL1Count() (uint64, error)
+	// subnetValidator returns the tx ID of the legacy validator of nodeID on subnetID whose
+	// window holds chain time now; found is false for none.
+	subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) (txID ids.ID, found bool, err error)
 	stakerSource
 }
 
@@ -53,8 +56,12 @@ type utxoSource interface {
 type effects struct {
 	utxo.Effects[txs.UTXO, *txs.UTXO]
 	gas uint64
-	// subnetOwner is the owner of the subnet the tx creates, or nil.
-	subnetOwner *secp256k1fx.OutputOwners
+	// subnetOwner is the owner of the subnet the tx creates, or nil; or, with
+	// transferredSubnet, the new owner of that subnet.
+	subnetOwner       *secp256k1fx.OutputOwners
+	transferredSubnet ids.ID
+	// removedSubnetValidators are the legacy subnet validators (by tx ID) the tx removes.
+	removedSubnetValidators []ids.ID
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
 	convertedSubnet ids.ID
 	conversion      *subnetConversion
@@ -67,6 +74,14 @@ type effects struct {
 	removedStakers             []ids.ID
 	supplyAdded, supplyRemoved uint64
 	rewardUTXOs                []txs.UTXO
+}
+
+// ownedSubnet is the subnet whose owner eff sets: the one it transfers, else the one it creates.
+func (eff *effects) ownedSubnet() ids.ID {
+	if eff.transferredSubnet != ids.Empty {
+		return eff.transferredSubnet
+	}
+	return eff.Tx
 }
 
 // syntacticCheck checks a kind's own fields, which need no state (§4.3), and counts the

@@ -105,8 +105,6 @@ func TestUnsupportedKinds(t *testing.T) {
 	for _, u := range []txs.UnsignedTx{
 		&txs.RegisterL1ValidatorTx{BaseTx: base},
 		&txs.SetL1ValidatorWeightTx{BaseTx: base},
-		&txs.RemoveSubnetValidatorTx{BaseTx: base},
-		&txs.TransferSubnetOwnershipTx{BaseTx: base},
 	} {
 		tx, err := txs.NewTx(u, nil)
 		require.NoError(t, err)
