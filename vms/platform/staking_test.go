@@ -249,3 +249,27 @@ func TestStakingRewards(t *testing.T) {
 	require.Equal(t, fmt.Sprint(thisNode.Weight), at[self.String()].Weight)
 	require.Len(t, at, 1)
 }
+
+// TestStakersSurviveRestart adds a validator, restarts the node on its data: the staker, its
+// potential reward and the supply are still there, and at its end time the reward is paid.
+func TestStakersSurviveRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(vectorTime)
+	n := startNode(t, dir, clk)
+	now := uint64(vectorTime.Unix())
+	pop := newPoP(t)
+	val := n.addValidator(t, thisNode.NodeID, &pop, 2_000*avax, now+2*24*3600, 20_000, addrOf(key(t, ewoqKeyHex)))
+	n.issue(val)
+	supply := n.supply()
+	validators := n.RawResult("getCurrentValidators", `{}`)
+	n.Stop()
+
+	n = startNode(t, dir, clk)
+	require.Equal(t, supply, n.supply())
+	require.Equal(t, validators, n.RawResult("getCurrentValidators", `{}`))
+	clk.Set(vectorTime.Add(2 * 24 * time.Hour))
+	require.Eventually(t, func() bool { return len(n.rewardUTXOs(val.ID())) == 1 }, 20*time.Second, 5*time.Millisecond)
+	require.True(t, n.hasUTXO(ewoqP, val.ID(), 1, 2_000*avax))
+	require.Equal(t, supply, n.supply())
+}
