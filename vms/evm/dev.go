@@ -232,6 +232,9 @@ func (d *devState) mine(ctx context.Context, n int, at, interval uint64) error {
 	}
 	req := &mineReq{left: n, at: at, interval: interval, done: make(chan error, 1)}
 	err := d.do(ctx, func(context.Context) error {
+		if err := ctx.Err(); err != nil {
+			return err // the requester gave up (interval mining stopped) before the engine came
+		}
 		d.mines = append(d.mines, req)
 		return nil
 	})
