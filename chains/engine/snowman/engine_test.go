@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -303,13 +304,7 @@ func (n *testNet) requireAgreement(h int) {
 	}
 }
 
-func equal(n int, w uint64) []uint64 {
-	ws := make([]uint64, n)
-	for i := range ws {
-		ws[i] = w
-	}
-	return ws
-}
+func equal(n int, w uint64) []uint64 { return slices.Repeat([]uint64{w}, n) }
 
 func TestEnginesAgree(t *testing.T) {
 	tests := []struct {
