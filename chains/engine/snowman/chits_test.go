@@ -1,0 +1,74 @@
+package snowman
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	consensus "github.com/cornice-node/cornice/consensus/snowman"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// chits is one SendChits call.
+type chits struct {
+	preferred, preferredAtHeight, accepted ids.ID
+	acceptedHeight                         uint64
+}
+
+// recordingSender keeps the Chits sent and drops everything else: nothing is answered.
+type recordingSender struct{ chits []chits }
+
+func (s *recordingSender) SendPushQuery(context.Context, []ids.NodeID, uint32, []byte, uint64) {}
+func (s *recordingSender) SendPullQuery(context.Context, []ids.NodeID, uint32, ids.ID, uint64) {}
+func (s *recordingSender) SendGet(context.Context, ids.NodeID, uint32, ids.ID)                 {}
+func (s *recordingSender) SendPut(context.Context, ids.NodeID, uint32, []byte)                 {}
+func (s *recordingSender) SendChits(_ context.Context, _ ids.NodeID, _ uint32, pref, atHeight, acc ids.ID, accHeight uint64) {
+	s.chits = append(s.chits, chits{pref, atHeight, acc, accHeight})
+}
+
+// Chits name our preference, our block at the requested height (accepted if the height is
+// accepted, else preferred, else the preference itself) and our last accepted block (§2.3).
+func TestChitsContents(t *testing.T) {
+	vm := newTestVM()
+	snd := &recordingSender{}
+	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
+		Validators: validators{ids.NodeID{1}: 20, ids.NodeID{2}: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	ctx := t.Context()
+
+	// Height 1 accepted (by hand, as a decided poll would), 2 and 3 processing.
+	vm.work = 1
+	require.NoError(t, e.Build(ctx))
+	b1 := e.Preference()
+	require.NoError(t, e.core.SetParameters(consensus.Parameters{K: 1, AlphaPreference: 1, AlphaConfidence: 1, Beta: 1,
+		ConcurrentRepolls: 1, OptimalProcessing: 10, MaxOutstandingItems: 1, MaxItemProcessingTime: 1}))
+	res, err := e.core.RecordPoll(consensus.VotesOf(b1))
+	require.NoError(t, err)
+	require.Len(t, res.Accepted, 1)
+	require.NoError(t, testAcceptor{vm}.Accept(ctx, e.processing[b1]))
+	delete(e.processing, b1)
+	vm.work = 2
+	require.NoError(t, e.Build(ctx))
+	b3 := e.Preference()
+	b2 := e.processing[b3].Parent()
+	genesis := vm.genesis().id
+
+	peer := ids.NodeID{2}
+	for _, tt := range []struct {
+		height uint64
+		want   ids.ID
+	}{
+		{0, genesis}, // accepted
+		{1, b1},      // accepted, the last
+		{2, b2},      // preferred
+		{3, b3},      // preferred, the tip
+		{9, b3},      // beyond the tip: the preference
+	} {
+		require.NoError(t, e.PullQuery(ctx, peer, 1, b3, tt.height))
+		got := snd.chits[len(snd.chits)-1]
+		require.Equal(t, chits{b3, tt.want, b1, 1}, got, "requested height %d", tt.height)
+	}
+}
