@@ -72,3 +72,33 @@ func TestChitsContents(t *testing.T) {
 		require.Equal(t, chits{b3, tt.want, b1, 1}, got, "requested height %d", tt.height)
 	}
 }
+
+// A failed query counts as a vote for the last accepted block the validator reported, while that
+// block is processing here; otherwise the validator is dropped from the poll (§2.4 step 3).
+func TestQueryFailedVotesLastReportedAccepted(t *testing.T) {
+	vm := newTestVM()
+	snd := &recordingSender{}
+	peer := ids.NodeID{2}
+	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
+		Validators: validators{peer: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	ctx := t.Context()
+	vm.work = 1
+	require.NoError(t, e.Build(ctx)) // poll 1: the push of b1 to peer, 20 units
+	b1 := e.Preference()
+	require.Equal(t, 1, e.polls.Len())
+
+	// No report from peer yet: the failure drops it, and the poll ends with no votes.
+	require.NoError(t, e.QueryFailed(ctx, peer, 1))
+	require.Equal(t, 1, e.NumProcessing())
+
+	// peer reports b1 as accepted (it is processing here): later failures vote for b1.
+	require.NoError(t, e.Chits(ctx, peer, 999, b1, b1, b1, 1))
+	for range consensus.DefaultParameters().Beta {
+		require.Equal(t, 1, e.NumProcessing())
+		requestID := e.nextRequestID - uint32(e.polls.Len()) + 1 // the oldest poll in flight
+		require.NoError(t, e.QueryFailed(ctx, peer, requestID))
+	}
+	require.Zero(t, e.NumProcessing(), "β failed queries counted for b1")
+	require.Len(t, vm.accepted, 2)
+}

@@ -87,6 +87,9 @@ type Engine struct {
 	fetching map[uint32]ids.ID
 	// nextRequestID numbers queries and Gets alike.
 	nextRequestID uint32
+	// acceptedBy is the last accepted block each validator reported in its Chits: its vote
+	// when a later query to it fails (§2.4 step 3).
+	acceptedBy map[ids.NodeID]ids.ID
 }
 
 // New returns the engine of a chain whose last accepted block is the Acceptor's.
@@ -104,6 +107,7 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		processing: make(map[ids.ID]chains.Block),
 		waiting:    make(map[ids.ID][]chains.Block),
 		fetching:   make(map[uint32]ids.ID),
+		acceptedBy: make(map[ids.NodeID]ids.ID),
 	}, nil
 }
 
@@ -159,7 +163,8 @@ func (e *Engine) PullQuery(ctx context.Context, from ids.NodeID, requestID uint3
 // preferredIDAtHeight that is processing here (§2.4 step 3). A vote for a block we do not have
 // is dropped from the poll, and the block is fetched so that later polls can count it (the
 // reference instead holds the vote until the block arrives).
-func (e *Engine) Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, _ ids.ID, _ uint64) error {
+func (e *Engine) Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, _ uint64) error {
+	e.acceptedBy[from] = acceptedID
 	var results []consensus.Votes
 	switch {
 	case e.core.Processing(preferredID):
@@ -173,8 +178,13 @@ func (e *Engine) Chits(ctx context.Context, from ids.NodeID, requestID uint32, p
 	return e.apply(ctx, results)
 }
 
-// QueryFailed drops from from poll requestID: its query failed or timed out.
+// QueryFailed records that from's query failed or timed out: the last accepted block from
+// reported in its Chits counts as its vote if that block is still processing here; otherwise
+// from is dropped from the poll (§2.4 step 3).
 func (e *Engine) QueryFailed(ctx context.Context, from ids.NodeID, requestID uint32) error {
+	if accepted, ok := e.acceptedBy[from]; ok && e.core.Processing(accepted) {
+		return e.apply(ctx, e.polls.Vote(requestID, from, accepted))
+	}
 	return e.apply(ctx, e.polls.Drop(requestID, from))
 }
 
