@@ -18,8 +18,16 @@ type chits struct {
 	acceptedHeight                         uint64
 }
 
-// recordingSender keeps the Chits sent and drops everything else: nothing is answered.
-type recordingSender struct{ chits []chits }
+// recordingSender keeps the Chits and Ancestors sent and drops everything else: nothing is
+// answered.
+type recordingSender struct {
+	chits     []chits
+	ancestors [][][]byte
+}
+
+func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint32, blocks [][]byte) {
+	s.ancestors = append(s.ancestors, blocks)
+}
 
 func (s *recordingSender) SendPushQuery(context.Context, []ids.NodeID, uint32, []byte, uint64) {}
 func (s *recordingSender) SendPullQuery(context.Context, []ids.NodeID, uint32, ids.ID, uint64) {}

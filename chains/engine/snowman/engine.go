@@ -37,7 +37,18 @@ type Sender interface {
 	SendChits(ctx context.Context, to ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64)
 	SendGet(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
 	SendPut(ctx context.Context, to ids.NodeID, requestID uint32, block []byte)
+	SendAncestors(ctx context.Context, to ids.NodeID, requestID uint32, blocks [][]byte)
 }
+
+// The caps of an Ancestors answer (network-consensus-warp.md §3.3): at most
+// MaxAncestorsContainers blocks (--bootstrap-ancestors-max-containers-sent), and at most
+// maxAncestorsBytes in all, each block counted with 4 more bytes: 4/5 of the 2 MiB message cap,
+// so that the answer fits a message.
+const (
+	MaxAncestorsContainers = 2000
+	maxAncestorsBytes      = 2 << 20 * 4 / 5
+	ancestorsOverhead      = 4
+)
 
 // Validators gives the weights of the chain's validators, which polls sample.
 type Validators interface {
@@ -195,6 +206,31 @@ func (e *Engine) Get(ctx context.Context, from ids.NodeID, requestID uint32, blo
 		return nil
 	}
 	e.d.Sender.SendPut(ctx, from, requestID, blk.Bytes())
+	return nil
+}
+
+// GetAncestors answers from with blockID and its ancestors, newest first, as many as the caps
+// allow, stopping at a block we do not have; an unknown blockID gets an empty answer (§3.3). The
+// reference also stops after 50 ms of lookups; this engine has no clock and relies on the caps.
+func (e *Engine) GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error {
+	var blocks [][]byte
+	size := 0
+	for id := blockID; len(blocks) < MaxAncestorsContainers; {
+		blk, err := e.d.VM.GetBlock(ctx, id)
+		if err != nil {
+			break
+		}
+		size += len(blk.Bytes()) + ancestorsOverhead
+		if size > maxAncestorsBytes {
+			break
+		}
+		blocks = append(blocks, blk.Bytes())
+		if blk.Height() == 0 {
+			break
+		}
+		id = blk.Parent()
+	}
+	e.d.Sender.SendAncestors(ctx, from, requestID, blocks)
 	return nil
 }
 

@@ -222,6 +222,8 @@ func (s sender) SendPut(_ context.Context, to ids.NodeID, requestID uint32, bloc
 		func(ctx context.Context, _ *Engine) error { return s.n.engines[to].GetFailed(ctx, s.from, requestID) })
 }
 
+func (s sender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte) {}
+
 // validators is a fixed weight list.
 type validators map[ids.NodeID]uint64
 
