@@ -2,6 +2,7 @@ package snowman
 
 import (
 	"context"
+	"crypto/sha256"
 	"log/slog"
 	"math/rand/v2"
 	"testing"
@@ -23,6 +24,7 @@ type chits struct {
 type recordingSender struct {
 	chits     []chits
 	ancestors [][][]byte
+	gets      map[ids.ID]uint32 // request ID by block
 }
 
 func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint32, blocks [][]byte) {
@@ -31,8 +33,13 @@ func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint3
 
 func (s *recordingSender) SendPushQuery(context.Context, []ids.NodeID, uint32, []byte, uint64) {}
 func (s *recordingSender) SendPullQuery(context.Context, []ids.NodeID, uint32, ids.ID, uint64) {}
-func (s *recordingSender) SendGet(context.Context, ids.NodeID, uint32, ids.ID)                 {}
-func (s *recordingSender) SendPut(context.Context, ids.NodeID, uint32, []byte)                 {}
+func (s *recordingSender) SendGet(_ context.Context, _ ids.NodeID, requestID uint32, blockID ids.ID) {
+	if s.gets == nil {
+		s.gets = make(map[ids.ID]uint32)
+	}
+	s.gets[blockID] = requestID
+}
+func (s *recordingSender) SendPut(context.Context, ids.NodeID, uint32, []byte) {}
 func (s *recordingSender) SendChits(_ context.Context, _ ids.NodeID, _ uint32, pref, atHeight, acc ids.ID, accHeight uint64) {
 	s.chits = append(s.chits, chits{pref, atHeight, acc, accHeight})
 }
@@ -109,4 +116,39 @@ func TestQueryFailedVotesLastReportedAccepted(t *testing.T) {
 	}
 	require.Zero(t, e.NumProcessing(), "β failed queries counted for b1")
 	require.Len(t, vm.accepted, 2)
+}
+
+// A vote for a block we do not have waits for it: it is cast when the fetched block is issued,
+// and dropped when the fetch fails (§2.4 step 3).
+func TestChitsWaitForTheirBlock(t *testing.T) {
+	for _, arrives := range []bool{true, false} {
+		vm := newTestVM()
+		snd := &recordingSender{}
+		peer := ids.NodeID{2}
+		e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
+			Validators: validators{peer: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
+		require.NoError(t, err)
+		ctx := t.Context()
+		vm.work = 1
+		require.NoError(t, e.Build(ctx)) // poll 1: b1 pushed to peer, all 20 units
+		b1 := e.Preference()
+
+		// peer prefers a sibling of b1 we have not seen.
+		other := encodeBlock(vm.genesis().id, 1, 999)
+		otherID := ids.ID(sha256.Sum256(other))
+		require.NoError(t, e.Chits(ctx, peer, 1, otherID, otherID, vm.genesis().id, 0))
+		getID, asked := snd.gets[otherID]
+		require.True(t, asked, "the block is fetched from the voter")
+		require.Equal(t, 1, e.polls.Len(), "the poll waits for the parked vote")
+
+		if arrives {
+			require.NoError(t, e.Put(ctx, peer, getID, other))
+			require.Equal(t, otherID, e.Preference(), "the parked vote was cast: 20 votes for the sibling")
+		} else {
+			require.NoError(t, e.GetFailed(ctx, peer, getID))
+			require.Equal(t, b1, e.Preference(), "the parked vote was dropped")
+		}
+		require.Equal(t, consensus.DefaultParameters().ConcurrentRepolls, e.polls.Len(),
+			"poll 1 is over, and the repolls about the preference are in flight")
+	}
 }

@@ -213,8 +213,14 @@ func (s sender) SendChits(_ context.Context, to ids.NodeID, requestID uint32, pr
 }
 
 func (s sender) SendGet(_ context.Context, to ids.NodeID, requestID uint32, blockID ids.ID) {
-	s.post(to, func(ctx context.Context, e *Engine) error { return e.Get(ctx, s.from, requestID, blockID) },
-		func(ctx context.Context, _ *Engine) error { return s.n.engines[s.from].GetFailed(ctx, to, requestID) })
+	failed := func(ctx context.Context, _ *Engine) error { return s.n.engines[s.from].GetFailed(ctx, to, requestID) }
+	s.post(to, func(ctx context.Context, e *Engine) error {
+		if _, err := e.d.VM.GetBlock(ctx, blockID); err != nil {
+			// No answer (§2.3): the router's timeout tells the asker.
+			s.post(s.from, failed, nil)
+		}
+		return e.Get(ctx, s.from, requestID, blockID)
+	}, failed)
 }
 
 func (s sender) SendPut(_ context.Context, to ids.NodeID, requestID uint32, block []byte) {
