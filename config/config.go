@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
@@ -171,6 +172,34 @@ type Config struct {
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
+	// LogFormat is how log records are written (--log-format). Default and zero value:
+	// LogFormatAuto.
+	LogFormat LogFormat
+}
+
+// LogFormat is the form of the node's log lines on stderr.
+type LogFormat uint8
+
+// The log formats of --log-format.
+const (
+	// LogFormatAuto is LogFormatText when stderr is a terminal, LogFormatJSON otherwise: a person
+	// reads the first, a program (a log collector, a test) parses the second.
+	LogFormatAuto LogFormat = iota
+	// LogFormatText is short aligned lines for a person, coloured on a terminal.
+	LogFormatText
+	// LogFormatJSON is one JSON object per line, as log/slog's JSON handler writes it.
+	LogFormatJSON
+)
+
+// logFormatNames are the names of --log-format, indexed by LogFormat.
+var logFormatNames = [...]string{LogFormatAuto: "auto", LogFormatText: "text", LogFormatJSON: "json"}
+
+// String returns the format's name as --log-format takes it.
+func (f LogFormat) String() string {
+	if int(f) < len(logFormatNames) {
+		return logFormatNames[f]
+	}
+	return "LogFormat(" + strconv.Itoa(int(f)) + ")"
 }
 
 // Defaults of the HTTP server (node-api.md §2.1) and other settings.
