@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/warp"
 
+	shared "github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -117,7 +118,7 @@ func (s *Spec) validate() error {
 		errs = append(errs, invalidSpecError("chain "+s.Chain.ID.String()+": no Factory"))
 	}
 	switch s.Prefix {
-	case 0, storage.PrefixMeta, storage.PrefixChains, storage.PrefixIndex:
+	case 0, storage.PrefixMeta, storage.PrefixChains, storage.PrefixIndex, storage.PrefixAtomic:
 		errs = append(errs, invalidSpecError(fmt.Sprintf("chain %s: Prefix %q is no VM's", s.Chain.ID, byte(s.Prefix))))
 	}
 	if s.MinBlockGap < 0 {
@@ -133,6 +134,7 @@ type Manager struct {
 	cfg      ManagerConfig
 	db       *storage.DB
 	store    *storage.View // storage.PrefixChains: the last-accepted pointers
+	shared   *shared.Memory
 	registry *Registry
 	routes   Routes
 	indexer  Indexer
@@ -195,6 +197,7 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		cfg:      cfg,
 		db:       deps.DB,
 		store:    deps.DB.Prefixed(storage.PrefixChains),
+		shared:   shared.New(deps.DB.Prefixed(storage.PrefixAtomic)),
 		registry: deps.Registry,
 		routes:   deps.Routes,
 		indexer:  deps.Indexer,
@@ -284,15 +287,27 @@ func (m *Manager) Create(ctx context.Context, spec Spec) error {
 func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	id := spec.Chain.ID
 	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
+	// The VM may ask for a roll-back once its engine runs; the acceptor is made below.
+	var acc atomic.Pointer[Acceptor]
+	rewind := func(ctx context.Context, r Rewind) error {
+		a := acc.Load()
+		if a == nil {
+			return fmt.Errorf("rewind chain %s: not running yet", id)
+		}
+		return a.Rewind(ctx, r)
+	}
 	vm, err := spec.Factory.New(ctx, Context{
-		NetworkID: m.cfg.NetworkID,
-		Chain:     spec.Chain,
-		Genesis:   spec.Genesis,
-		Upgrade:   spec.Upgrade,
-		Config:    spec.Config,
-		DB:        m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
-		Log:       log,
-		Clock:     m.clock,
+		NetworkID:    m.cfg.NetworkID,
+		Chain:        spec.Chain,
+		Genesis:      spec.Genesis,
+		Upgrade:      spec.Upgrade,
+		Config:       spec.Config,
+		DB:           m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
+		Log:          log,
+		Clock:        m.clock,
+		SharedMemory: m.shared.For(id),
+		Chains:       m.registry,
+		Rewind:       rewind,
 
 		BLSKey:         m.blsKey,
 		WarpValidators: m.warpValidators,
@@ -338,6 +353,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		lastID:  lastID,
 		height:  height,
 	}
+	acc.Store(acceptor)
 	engine, err := m.engines.NewEngine(ctx, EngineContext{
 		Chain:       spec.Chain,
 		VM:          vm,

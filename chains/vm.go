@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/warp"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -164,6 +165,25 @@ type Context struct {
 	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
 	// verified and signatures aggregated; nil when the node runs no P-Chain.
 	WarpValidators warp.ValidatorState
+	// SharedMemory is the chain's handle on the node's shared memory (package chains/atomic):
+	// the atomic UTXOs other chains exported to it, and how its accepted blocks export and
+	// import them, inside the batch Block.Accept is given.
+	SharedMemory *atomic.SharedMemory
+	// Chains finds the node's other chains (the Registry): to resolve a chain an API names by
+	// alias (getUTXOs' sourceChain) and to check an atomic tx's peer (atomic.VerifyPeer).
+	Chains ChainLookup
+	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
+	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
+	Rewind func(ctx context.Context, r Rewind) error
+}
+
+// ChainLookup finds the node's chains; *Registry implements it.
+type ChainLookup interface {
+	// Lookup returns the ID that alias (an alias or an ID string) names, or fails with
+	// `there is no ID with alias: <alias>`.
+	Lookup(alias string) (ids.ID, error)
+	// Chain returns the registered chain id, and false if there is none.
+	Chain(id ids.ID) (Chain, bool)
 }
 
 // Factory makes the VM of a chain.
