@@ -130,9 +130,14 @@ func userAddr(addr net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// devMethods says whether the anvil/Hardhat developer methods (issue #16 §1) are on. This build
-// has none: the hook is where --dev-methods' value goes once it exists.
-func devMethods(config.Config) string { return "off" }
+// devMethods says whether the anvil/Hardhat developer methods (issue #16 §1) are on
+// (--dev-methods; config.Config.DevMethodsEnabled).
+func devMethods(cfg config.Config) string {
+	if cfg.DevMethodsEnabled() {
+		return "on"
+	}
+	return "off"
+}
 
 // bannerLabel is the width of the banner's label column.
 const bannerLabel = 19

@@ -99,7 +99,7 @@ Funded key (the well-known local key: public, never use it on a real network)
   X address        X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
   P address        P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
 
-Dev methods        off
+Dev methods        on
 Data dir           /home/me/.cornice
 `
 	want = strings.NewReplacer("{NODE}", ids.NodeID{1}.String(), "{BASE}", base, "{WS}", "ws://"+n.addr.String(),
