@@ -165,6 +165,10 @@ type Config struct {
 	// P2P holds the peer-to-peer settings (config/p2p.go).
 	P2P P2P
 
+	// Snow holds the Snowman consensus parameters (config/snow.go). Default DefaultSnow(); the
+	// zero value is invalid.
+	Snow Snow
+
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
@@ -259,6 +263,7 @@ func Default() Config {
 		UptimeRequirement:        defaultUptimeRequirement,
 		EVMLogsBlockRangeCap:     DefaultEVMLogsBlockRangeCap,
 		P2P:                      DefaultP2P(),
+		Snow:                     DefaultSnow(),
 		LogLevel:                 slog.LevelInfo,
 	}
 }
@@ -300,6 +305,7 @@ func (c *Config) Validate() error {
 		add(fmt.Errorf("http-port and staking-port are both %d", c.HTTPPort))
 	}
 	errs = append(errs, c.P2P.validate()...)
+	add(c.Snow.validate())
 	if c.PublicIP != "" {
 		if _, err := netip.ParseAddr(c.PublicIP); err != nil {
 			add(fmt.Errorf("invalid public-ip %q: not an IP address", c.PublicIP))

@@ -28,7 +28,10 @@ func TestSettingsNames(t *testing.T) {
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
 		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "evm-logs-block-range-cap",
-		"track-subnets", "chain-config-dir", "dev-methods", "log-level", "log-format",
+		"track-subnets", "chain-config-dir", "dev-methods",
+		"snow-sample-size", "snow-quorum-size", "snow-preference-quorum-size", "snow-confidence-quorum-size",
+		"snow-commit-threshold", "snow-concurrent-repolls", "snow-optimal-processing", "snow-max-processing",
+		"snow-max-time-processing", "log-level", "log-format",
 	}, names)
 }
 

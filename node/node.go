@@ -163,6 +163,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		Engines:  engine.Factory{NodeID: n.nodeID, Validators: n.validators},
 		Clock:    n.clock,
 		Log:      n.log.With("component", "chains"),
+
+		BLSKey:         n.signer,
+		WarpValidators: warpValidators{n},
 	})
 	if err != nil {
 		return fmt.Errorf("create chain manager: %w", err)

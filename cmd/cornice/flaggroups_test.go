@@ -10,7 +10,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 )
 
-// TestRunHelpGroups: `cornice run --help` lists its flags under API, Network, Chains, Storage,
+// TestRunHelpGroups: `cornice run --help` lists its flags under API, Network, Consensus, Chains, Storage,
 // Logging and Other, in that order, each flag once and under its topic; every setting has a
 // topic (issue #16 §3).
 func TestRunHelpGroups(t *testing.T) {
@@ -22,7 +22,7 @@ func TestRunHelpGroups(t *testing.T) {
 	for _, m := range heading.FindAllStringSubmatch(stdout, -1) {
 		titles = append(titles, m[1])
 	}
-	require.Equal(t, []string{"API", "Network", "Chains", "Storage", "Logging", "Other"}, titles)
+	require.Equal(t, []string{"API", "Network", "Consensus", "Chains", "Storage", "Logging", "Other"}, titles)
 
 	// under maps each flag of the help to the heading above it.
 	under := map[string]string{}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cornice-node/cornice/warp"
+
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -175,14 +177,10 @@ func (vm *VM) blockTimeAt(height uint64) (uint64, error) {
 	return vm.validator.start, nil
 }
 
-// SetValidator is one entry of a validator set at a height (ValidatorsAt).
-type SetValidator struct {
-	NodeID ids.NodeID
-	// PublicKey is the compressed BLS public key; nil for a validator without one and for the
-	// inactive L1 validators' entry.
-	PublicKey *[txs.BLSPublicKeyLen]byte
-	Weight    uint64
-}
+// SetValidator is one entry of a validator set at a height (ValidatorsAt): the validator warp
+// verification flattens into its canonical set. PublicKey is nil for a validator without a
+// BLS key and for the inactive L1 validators' entry.
+type SetValidator = warp.Validator
 
 // ErrUnfinalizedHeight is wrapped by ValidatorsAt for a height above the last accepted block's.
 var ErrUnfinalizedHeight = errors.New("unfinalized height")
