@@ -105,6 +105,16 @@ func TestLogsAtInfo(t *testing.T) {
 		}), 1, start)
 	}
 	require.Len(t, find(t, start, "chain created", nil), 3)
+	// The first screen of the log is short: what ran, and that it serves (the banner on stdout
+	// says where); the rest of start-up is at debug.
+	var msgs []string
+	for _, r := range records(t, start) {
+		msgs = append(msgs, r["msg"].(string))
+		if r["msg"] == "cornice node started" {
+			break
+		}
+	}
+	require.Equal(t, []string{"database opened", "chain created", "chain created", "chain created", "cornice node started"}, msgs)
 	for _, internal := range []string{"chain registered", "chain state changed", "chain indexed", "Chain ready", "EVM chain ready"} {
 		require.NotContains(t, start, internal)
 	}
@@ -117,6 +127,8 @@ func TestLogsAtInfo(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return len(find(t, whole(log), "block accepted", blockLine)) == 1
 	}, acceptWait, 10*time.Millisecond, log.String())
+	// The HTTP server's own start line (the start line has its address) is at debug too.
+	require.NotContains(t, whole(log), "HTTP API server listening")
 	require.Len(t, find(t, whole(log), "transaction issued", logRecord{
 		"level": "INFO", "component": "chains", "chainID": `\S+`, "chain": "C-Chain", "txID": `0x[0-9a-f]{64}`,
 		"from": "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC",
