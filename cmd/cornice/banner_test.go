@@ -151,3 +151,20 @@ func TestBannerDevMethods(t *testing.T) {
 		require.Equal(t, tt.want, devMethods(cfg), tt.name)
 	}
 }
+
+// TestUserAddr: a node listening on every interface is shown at the loopback address, which a
+// client on the same machine reaches; other addresses are shown as bound.
+func TestUserAddr(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0.0.0.0:9650":   "127.0.0.1:9650",
+		"[::]:9650":      "127.0.0.1:9650",
+		"127.0.0.1:1234": "127.0.0.1:1234",
+		"[::1]:5":        "[::1]:5",
+		"10.0.0.7:9650":  "10.0.0.7:9650",
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", in)
+		require.NoError(t, err)
+		require.Equal(t, want, userAddr(addr), in)
+	}
+}
