@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
@@ -154,12 +155,51 @@ type Config struct {
 	// config; a path that exists must be a directory.
 	ChainConfigDir string
 
+	// DevMethods turns the EVM chains' developer methods (anvil_*, hardhat_*, evm_*: mining on
+	// demand, state edits, snapshots, time travel; issue #16) on or off (--dev-methods).
+	// Default and zero value DevMethodsAuto: on for a node that runs the local network alone (no
+	// bootstrap nodes), off elsewhere. They may not be turned on for mainnet or fuji. See
+	// DevMethodsEnabled.
+	DevMethods DevMethods
+
 	// P2P holds the peer-to-peer settings (config/p2p.go).
 	P2P P2P
+
+	// Snow holds the Snowman consensus parameters (config/snow.go). Default DefaultSnow(); the
+	// zero value is invalid.
+	Snow Snow
 
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
+	// LogFormat is how log records are written (--log-format). Default and zero value:
+	// LogFormatAuto.
+	LogFormat LogFormat
+}
+
+// LogFormat is the form of the node's log lines on stderr.
+type LogFormat uint8
+
+// The log formats of --log-format.
+const (
+	// LogFormatAuto is LogFormatText when stderr is a terminal, LogFormatJSON otherwise: a person
+	// reads the first, a program (a log collector, a test) parses the second.
+	LogFormatAuto LogFormat = iota
+	// LogFormatText is short aligned lines for a person, coloured on a terminal.
+	LogFormatText
+	// LogFormatJSON is one JSON object per line, as log/slog's JSON handler writes it.
+	LogFormatJSON
+)
+
+// logFormatNames are the names of --log-format, indexed by LogFormat.
+var logFormatNames = [...]string{LogFormatAuto: "auto", LogFormatText: "text", LogFormatJSON: "json"}
+
+// String returns the format's name as --log-format takes it.
+func (f LogFormat) String() string {
+	if int(f) < len(logFormatNames) {
+		return logFormatNames[f]
+	}
+	return "LogFormat(" + strconv.Itoa(int(f)) + ")"
 }
 
 // Defaults of the HTTP server (node-api.md §2.1) and other settings.
@@ -223,6 +263,7 @@ func Default() Config {
 		UptimeRequirement:        defaultUptimeRequirement,
 		EVMLogsBlockRangeCap:     DefaultEVMLogsBlockRangeCap,
 		P2P:                      DefaultP2P(),
+		Snow:                     DefaultSnow(),
 		LogLevel:                 slog.LevelInfo,
 	}
 }
@@ -264,6 +305,7 @@ func (c *Config) Validate() error {
 		add(fmt.Errorf("http-port and staking-port are both %d", c.HTTPPort))
 	}
 	errs = append(errs, c.P2P.validate()...)
+	add(c.Snow.validate())
 	if c.PublicIP != "" {
 		if _, err := netip.ParseAddr(c.PublicIP); err != nil {
 			add(fmt.Errorf("invalid public-ip %q: not an IP address", c.PublicIP))
@@ -312,6 +354,10 @@ func (c *Config) Validate() error {
 		add(chainConfigDirError(c.ChainConfigPath(), errors.New("not a directory")))
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		add(chainConfigDirError(c.ChainConfigPath(), err))
+	}
+
+	if c.DevMethods == DevMethodsOn && (c.NetworkID == MainnetID || c.NetworkID == FujiID) {
+		add(devMethodsRefusedError(c.NetworkID))
 	}
 
 	if hasFixedUpgrades(c.NetworkID) && (c.UpgradeFile != "" || !c.Upgrades.equal(UpgradesFor(c.NetworkID))) {

@@ -43,8 +43,8 @@ func (s Setting) Copy(dst, src *Config) { s.copy(dst, src) }
 
 // IsBool reports whether the setting is a switch, which a flag may give without a value.
 func (s Setting) IsBool() bool {
-	_, ok := s.bind(&Config{}).(*boolValue)
-	return ok
+	b, ok := s.bind(&Config{}).(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // setting builds a Setting from a field accessor and the constructor of the field's Value.
@@ -127,8 +127,12 @@ var settings = []Setting{
 		func(c *Config) *[]ids.ID { return &c.TrackSubnets }, newIDsValue),
 	setting("chain-config-dir", "directory of per-chain configs: <dir>/<blockchainID or alias>/config.json and upgrade.json (default <data-dir>/configs/chains)",
 		func(c *Config) *string { return &c.ChainConfigDir }, newPathValue),
+	setting("dev-methods", "serve the EVM chains' developer methods (anvil_*, hardhat_*, evm_*): auto (on for a node running the local network alone), true or false; never on mainnet or fuji",
+		func(c *Config) *DevMethods { return &c.DevMethods }, newDevMethodsValue),
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
+	setting("log-format", "form of the log on stderr: text (aligned, coloured on a terminal), json (one object a line), or auto (text on a terminal, json otherwise)",
+		func(c *Config) *LogFormat { return &c.LogFormat }, newLogFormatValue),
 }
 
 // Settings returns every setting, in the order of the help text. The slice is the caller's.
@@ -279,6 +283,21 @@ func (v logLevelValue) Set(text string) error {
 	default:
 		return invalidLogLevelError(text)
 	}
+	return nil
+}
+
+// logFormatValue is one of auto, text, json, in any case.
+type logFormatValue struct{ p *LogFormat }
+
+func newLogFormatValue(p *LogFormat) Value { return logFormatValue{p} }
+func (v logFormatValue) String() string    { return v.p.String() }
+func (v logFormatValue) Type() string      { return "format" }
+func (v logFormatValue) Set(text string) error {
+	i := slices.Index(logFormatNames[:], strings.ToLower(text))
+	if i < 0 {
+		return invalidLogFormatError(text)
+	}
+	*v.p = LogFormat(i)
 	return nil
 }
 

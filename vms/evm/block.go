@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -47,6 +49,9 @@ type Block struct {
 	// gasCost is the block's block gas cost (l1-evm.md §3.7), set by
 	// BuildBlock and Verify; Accept records it.
 	gasCost uint64
+	// forced is set on a block a developer's mining request built
+	// (dev.go): it may be empty and skips the block fee check.
+	forced bool
 }
 
 var _ chains.Block = (*Block)(nil)
@@ -127,9 +132,11 @@ type executor struct {
 	fees          childFees
 	desiredTarget *uint64
 	rules         params.Rules
-	txs           types.Transactions
-	receipts      types.Receipts
-	senders       []common.Address
+	// warp holds the block's warp predicate results; nil when warp is not active in it.
+	warp     *blockPredicates
+	txs      types.Transactions
+	receipts types.Receipts
+	senders  []common.Address
 }
 
 // blockContext is the EVM's view of header: PREVRANDAO is hash(1) so the
@@ -172,9 +179,13 @@ func (vm *VM) getHashFn(number uint64) gethvm.GetHashFunc {
 // with what takes effect at the block's start (precompile activations,
 // state upgrades, then the EIP-4788 beacon root) already applied.
 func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
-	st, err := vm.stateAt(parent.Root)
+	root := parent.Root
+	if vm.dev != nil {
+		root = vm.rootOf(parent.Hash(), root)
+	}
+	st, err := vm.stateAt(root)
 	if err != nil {
-		return nil, fmt.Errorf("open parent state %s: %w", parent.Root, err)
+		return nil, fmt.Errorf("open parent state %s: %w", root, err)
 	}
 	return vm.newExecutorOn(parent, st, header, vm.getHashFn(header.Number.Uint64()))
 }
@@ -196,7 +207,7 @@ func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *typ
 		// alloc) the call does nothing.
 		core.ProcessBeaconBlockRoot(*root, evm, nil)
 	}
-	return &executor{
+	e := &executor{
 		vm:          vm,
 		header:      header,
 		state:       st,
@@ -206,7 +217,18 @@ func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *typ
 		gp:          core.NewGasPool(header.GasLimit),
 		rules:       evm.GetRules(),
 		wipes:       wipes,
-	}, nil
+	}
+	if rt != nil && rt.IsActive(l1params.WarpAddress) {
+		// The results header's Extra records: none for a block being built (its builder
+		// verifies), the block's own for one verified or replayed from its bytes.
+		given, err := vm.recordedPredicateResults(header.Extra)
+		if err != nil {
+			e.release()
+			return nil, err
+		}
+		e.warp = &blockPredicates{granite: vm.l1.IsGranite(header.Time), given: given, results: make(predicateResults)}
+	}
+	return e, nil
 }
 
 // release gives the EVM's stack back to go-ethereum's pool (32 KiB that
@@ -230,16 +252,26 @@ func (e *executor) apply(tx *types.Transaction) error {
 	if e.txAllowList && !precompile.TxAllowed(e.state, msg.From) {
 		return precompile.TxNotAllowedError(msg.From)
 	}
+	preds, bits, err := e.predicates(tx, msg)
+	if err != nil {
+		return err
+	}
 	snap, gp := e.state.Snapshot(), e.gp.Snapshot()
 	e.state.SetTxContext(tx.Hash(), len(e.txs), 0)
 	res, err := core.ApplyMessage(e.evm, msg, e.gp)
 	if err == nil && e.rt != nil && e.rt.Invalidated() {
 		err = precompile.ErrDelegateCallInvalidated
 	}
+	if err == nil && preds > 0 {
+		err = e.chargePredicates(msg, res, preds)
+	}
 	if err != nil {
 		e.state.RevertToSnapshot(snap)
 		e.gp.Set(gp)
 		return err
+	}
+	if bits != nil {
+		e.warp.results[tx.Hash()] = bits
 	}
 	// ApplyMessage paid the tip to the coinbase and burnt the base fee: the
 	// coinbase gets the base fee too, so it has the whole fee (§3.9).
@@ -272,6 +304,9 @@ func (e *executor) finish() (*types.Block, *execResult, error) {
 	extra, err := e.fees.extra(e.header.GasUsed, e.desiredTarget)
 	if err != nil {
 		return nil, nil, err
+	}
+	if e.warp != nil && len(e.warp.results) > 0 {
+		extra = append(slices.Clip(extra), e.warp.results.bytes()...)
 	}
 	e.header.Extra = extra
 	e.header.Root = e.state.IntermediateRoot(e.rules)
@@ -339,32 +374,64 @@ func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.
 	return h, f, nil
 }
 
-// now returns the node's time in whole seconds.
-func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
+// now returns the node's time in whole seconds, moved by the developer
+// methods' offset (evm_increaseTime) when they are on.
+func (vm *VM) now() uint64 {
+	t := vm.clock.Now().Unix()
+	if vm.dev != nil {
+		t += vm.dev.offset.Load()
+	}
+	return uint64(max(t, 0))
+}
 
 // BuildBlock implements chains.Builder: on the preferred block, every executable transaction that fits
 // goes in, highest effective tip first, each sender's in nonce order.
 // Transactions that fail go out of the mempool; a block is never empty.
+//
+// With developer methods on (dev.go), their queued operations run first;
+// with automine off a block is built only for a mining request, which
+// builds one even when it is empty.
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
-	b, err := vm.buildBlock(ctx, true)
+	forced := false
+	if d := vm.dev; d != nil {
+		d.runOps(ctx)
+		build, f := d.building()
+		if !build {
+			return nil, chains.ErrNoWork
+		}
+		forced = f
+	}
+	b, err := vm.buildBlock(ctx, !forced, forced)
 	if err != nil {
+		if forced && ctx.Err() == nil {
+			vm.dev.failMine(err)
+		}
 		return nil, err
 	}
+	b.forced = forced
 	vm.built.Store(b)
 	return b, nil
 }
 
 // buildBlock builds a block as BuildBlock says; without checkFee it skips
-// the block fee check (tests make invalid blocks with it).
-func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
+// the block fee check (tests make invalid blocks with it); with force it
+// builds a block even when no transaction goes in.
+func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, error) {
 	parent, proc := vm.preferredParent()
 	r, err := vm.childRulesFor(parent, proc)
 	if err != nil {
 		return nil, err
 	}
-	header, fees, err := vm.nextHeader(parent.Header(), r, vm.now())
+	t := vm.now()
+	if vm.dev != nil {
+		t = vm.dev.blockTime(parent.Header())
+	}
+	header, fees, err := vm.nextHeader(parent.Header(), r, t)
 	if err != nil {
 		return nil, err
+	}
+	if vm.dev != nil {
+		vm.dev.adjust(header)
 	}
 	e, err := vm.executorFor(parent.Header(), proc, header)
 	if err != nil {
@@ -372,12 +439,19 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 	}
 	defer e.release()
 	e.price(fees, nil) // this node keeps the parent's gas target
-	short := false     // a transaction waits for the capacity to refill
+	if vm.dev != nil {
+		if gl := vm.dev.gasLimitOverride(); gl != 0 {
+			e.gp = core.NewGasPool(gl)
+		}
+	}
+	short := false // a transaction waits for the capacity to refill
 	pending := vm.pool.executable(e.state.GetNonce)
-	if len(pending) == 0 {
+	if len(pending) == 0 && !force {
 		return nil, chains.ErrNoWork
 	}
 	q := newTxQueue(pending, header.BaseFee)
+	// Read the P-Chain only for a block with predicates.
+	warpVerifier := sync.OnceValue(func() *warpVerifier { return vm.newWarpVerifier(ctx, header.Time) })
 	for ptx := q.peek(); ptx != nil; ptx = q.peek() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -392,6 +466,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 			short = true
 			continue
 		}
+		e.verifyPredicates(ctx, warpVerifier, tx)
 		if err := e.apply(tx); err != nil {
 			vm.log.Debug("transaction dropped", "tx", tx.Hash(), "err", err)
 			vm.pool.remove(tx.Hash())
@@ -400,7 +475,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 		}
 		q.shift()
 	}
-	if len(e.txs) == 0 {
+	if len(e.txs) == 0 && !force {
 		if short && fees.state != nil {
 			// ACP-176's capacity refills by twice the target each
 			// second: try again in the next one.
@@ -535,7 +610,7 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, txs i
 		return headerError("number", h.Number, parent.Number.Uint64()+1)
 	case h.Time < parent.Time:
 		return timestampError(h.Time, parent.Time)
-	case h.Time > uint64(vm.clock.Now().Add(maxFutureBlockTime).Unix()):
+	case h.Time > vm.now()+uint64(maxFutureBlockTime/time.Second):
 		return headerError("timestamp", h.Time, "at most 10 s ahead")
 	case h.GasLimit != gasLimit:
 		if vm.l1 != nil {
@@ -587,7 +662,13 @@ func verifyFees(f childFees, h *types.Header) (*uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if string(h.Extra) != string(extra) {
+	got := h.Extra
+	if f.state == nil {
+		// Predicate results may follow the window (predicates.go); executing the block checks
+		// them, as finish writes them again.
+		got = got[:len(got)-len(predicateTail(got))]
+	}
+	if string(got) != string(extra) {
 		return nil, headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
 	}
 	return desired, nil
@@ -622,6 +703,9 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 			return fmt.Errorf("write block %s: %w", hash, err)
 		}
 	}
+	if err := writeSentWarpMessages(eb, b.result.receipts); err != nil {
+		return fmt.Errorf("write block %s: %w", hash, err)
+	}
 	if err := eb.Write(); err != nil {
 		return fmt.Errorf("write block %s: %w", hash, err)
 	}
@@ -643,5 +727,6 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 	if err := vm.triedb.Commit(root, false); err != nil {
 		return fmt.Errorf("commit trie of block %s: %w", hash, err)
 	}
+	vm.triedb.WritePreimages() // into batch; a no-op unless developer methods are on
 	return nil
 }

@@ -87,7 +87,7 @@ func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *stat
 		}
 		return &childRules{parent: hash, fees: vm.cfg.Fees, gasLimit: gasLimit, coinbase: vm.cfg.Coinbase}, nil
 	}
-	open := vm.stateOpener(parent.Root, hash, st)
+	open := vm.stateOpener(vm.rootOf(hash, parent.Root), hash, st)
 	fees, lastChanged, err := vm.l1FeeConfigAt(parent, open)
 	if err != nil {
 		return nil, err
@@ -186,6 +186,7 @@ func (vm *VM) precompileEnv(t uint64) precompile.Env {
 		Rules:        precompile.Rules{IsDurango: vm.l1.IsDurango(t), IsGranite: vm.l1.IsGranite(t)},
 		Active:       active,
 		BlockchainID: vm.blockchainID,
+		NetworkID:    vm.warp.networkID,
 	}
 }
 
