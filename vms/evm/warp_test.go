@@ -2,8 +2,8 @@ package evm_test
 
 import (
 	"context"
-	"fmt"
 	"encoding/binary"
+	"fmt"
 	"math/big"
 	"testing"
 	"time"
