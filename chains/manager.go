@@ -11,13 +11,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cornice-node/cornice/crypto/bls"
-	"github.com/cornice-node/cornice/warp"
-
 	shared "github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // Indexer adds what an accepted block contributes to the index, inside the
@@ -297,18 +296,17 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		return a.Rewind(ctx, r)
 	}
 	vm, err := spec.Factory.New(ctx, Context{
-		NetworkID:    m.cfg.NetworkID,
-		Chain:        spec.Chain,
-		Genesis:      spec.Genesis,
-		Upgrade:      spec.Upgrade,
-		Config:       spec.Config,
-		DB:           m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
-		Log:          log,
-		Clock:        m.clock,
-		SharedMemory: m.shared.For(id),
-		Chains:       m.registry,
-		Rewind:       rewind,
-
+		NetworkID:      m.cfg.NetworkID,
+		Chain:          spec.Chain,
+		Genesis:        spec.Genesis,
+		Upgrade:        spec.Upgrade,
+		Config:         spec.Config,
+		DB:             m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
+		Log:            log,
+		Clock:          m.clock,
+		SharedMemory:   m.shared.For(id),
+		Chains:         m.registry,
+		Rewind:         rewind,
 		BLSKey:         m.blsKey,
 		WarpValidators: m.warpValidators,
 	})

@@ -7,13 +7,12 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/cornice-node/cornice/crypto/bls"
-	"github.com/cornice-node/cornice/warp"
-
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // Errors a VM returns to the engines and the accept path.
@@ -159,12 +158,6 @@ type Context struct {
 	Log *slog.Logger
 	// Clock is the node's clock.
 	Clock clock.Clock
-	// BLSKey is the node's BLS key, with which a VM signs its chain's warp messages; nil on a
-	// node built without one (tests).
-	BLSKey *bls.SecretKey
-	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
-	// verified and signatures aggregated; nil when the node runs no P-Chain.
-	WarpValidators warp.ValidatorState
 	// SharedMemory is the chain's handle on the node's shared memory (package chains/atomic):
 	// the atomic UTXOs other chains exported to it, and how its accepted blocks export and
 	// import them, inside the batch Block.Accept is given.
@@ -175,6 +168,12 @@ type Context struct {
 	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
 	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
 	Rewind func(ctx context.Context, r Rewind) error
+	// BLSKey is the node's BLS key, with which a VM signs its chain's warp messages; nil on a
+	// node built without one (tests).
+	BLSKey *bls.SecretKey
+	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
+	// verified and signatures aggregated; nil when the node runs no P-Chain.
+	WarpValidators warp.ValidatorState
 }
 
 // ChainLookup finds the node's chains; *Registry implements it.

@@ -31,15 +31,22 @@ type devNode struct {
 // startDevNode starts a node on dir with the config changed by modify, and dials its C-Chain.
 func startDevNode(t *testing.T, dir string, modify func(*config.Config)) *devNode {
 	t.Helper()
-	xn := startXNodeWith(t, dir, modify)
+	d := &devNode{}
+	dialDev(t, d, startXNodeWith(t, dir, modify))
+	return d
+}
+
+// dialDev makes d the C-Chain clients of xn.
+func dialDev(t testing.TB, d *devNode, xn *xNode) {
+	t.Helper()
 	c, err := rpc.DialContext(t.Context(), xn.base+"/ext/bc/C/rpc")
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	return &devNode{xNode: xn, rpc: c, eth: ethclient.NewClient(c)}
+	d.xNode, d.rpc, d.eth = xn, c, ethclient.NewClient(c)
 }
 
 // call calls method and fails the test on an error.
-func (d *devNode) call(t *testing.T, result any, method string, args ...any) {
+func (d *devNode) call(t testing.TB, result any, method string, args ...any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), acceptWait)
 	defer cancel()
@@ -47,7 +54,7 @@ func (d *devNode) call(t *testing.T, result any, method string, args ...any) {
 }
 
 // callErr calls method, which must fail, and returns its error.
-func (d *devNode) callErr(t *testing.T, method string, args ...any) rpc.Error {
+func (d *devNode) callErr(t testing.TB, method string, args ...any) rpc.Error {
 	t.Helper()
 	var out any
 	err := d.rpc.CallContext(t.Context(), &out, method, args...)
@@ -57,14 +64,14 @@ func (d *devNode) callErr(t *testing.T, method string, args ...any) rpc.Error {
 	return rerr
 }
 
-func (d *devNode) height(t *testing.T) uint64 {
+func (d *devNode) height(t testing.TB) uint64 {
 	t.Helper()
 	n, err := d.eth.BlockNumber(t.Context())
 	require.NoError(t, err)
 	return n
 }
 
-func (d *devNode) balance(t *testing.T, addr common.Address) *big.Int {
+func (d *devNode) balance(t testing.TB, addr common.Address) *big.Int {
 	t.Helper()
 	b, err := d.eth.BalanceAt(t.Context(), addr, nil)
 	require.NoError(t, err)
@@ -72,7 +79,7 @@ func (d *devNode) balance(t *testing.T, addr common.Address) *big.Int {
 }
 
 // indexLast returns the index's last accepted C-Chain block: its ID and index.
-func (d *devNode) indexLast(t *testing.T) (string, string) {
+func (d *devNode) indexLast(t testing.TB) (string, string) {
 	t.Helper()
 	var last struct {
 		ID    string `json:"id"`
@@ -245,6 +252,9 @@ func TestDevMethodsStateAndHistory(t *testing.T) {
 	d.call(t, &null, "anvil_reset")
 	require.Equal(t, uint64(0), d.height(t))
 	require.Zero(t, d.balance(t, devAddr).Sign())
+	d.call(t, &null, "evm_mine")
+	d.call(t, &null, "hardhat_reset", map[string]any{"forking": map[string]any{}}) // viem's reset()
+	require.Equal(t, uint64(0), d.height(t))
 	err2 := d.callErr(t, "anvil_reset", map[string]any{"forking": map[string]any{"jsonRpcUrl": "http://localhost:1"}})
 	require.Equal(t, -32602, err2.ErrorCode())
 	require.Equal(t, "forking is not supported: anvil_reset resets the chain to its genesis", err2.Error())
@@ -310,6 +320,31 @@ func TestDevMethodsTime(t *testing.T) {
 	h4, err := d.eth.HeaderByNumber(t.Context(), nil)
 	require.NoError(t, err)
 	require.Equal(t, h3.Time+200, h4.Time)
+	var removed bool
+	d.call(t, &removed, "anvil_removeBlockTimestampInterval")
+	require.True(t, removed)
+	// anvil_mine's interval: each block that many seconds after the one before.
+	d.call(t, &null, "anvil_mine", 2, 50)
+	h5, err := d.eth.HeaderByNumber(t.Context(), nil)
+	require.NoError(t, err)
+	h6, err := d.eth.HeaderByNumber(t.Context(), new(big.Int).Sub(h5.Number, big.NewInt(1)))
+	require.NoError(t, err)
+	require.Equal(t, h6.Time+50, h5.Time)
+	require.GreaterOrEqual(t, h6.Time, h4.Time)
+}
+
+// The names are anvil's: a method anvil serves under one namespace only is not served under the
+// others.
+func TestDevMethodsNames(t *testing.T) {
+	t.Parallel()
+	d := startDevNode(t, t.TempDir(), func(*config.Config) {})
+	for _, m := range []string{"hardhat_snapshot", "hardhat_increaseTime", "evm_setBalance", "hardhat_nodeInfo", "evm_setBlockTimestampInterval", "hardhat_setBlockTimestampInterval", "evm_metadata"} {
+		require.Equal(t, -32601, d.callErr(t, m).ErrorCode(), m)
+	}
+	var out any
+	for _, m := range []string{"anvil_snapshot", "evm_snapshot", "anvil_nodeInfo", "anvil_metadata", "hardhat_metadata", "anvil_getAutomine", "hardhat_getAutomine"} {
+		d.call(t, &out, m)
+	}
 }
 
 // Transactions under the developer methods, on the C-Chain and an L1: automine off keeps them in
