@@ -92,6 +92,12 @@ func startNode(t *testing.T, dir string) *node {
 // startNodeGenesis is startNode with the C-Chain genesis genesis.
 func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 	t.Helper()
+	return startNodeWith(t, dir, genesis, evm.Factory{})
+}
+
+// startNodeWith is startNodeGenesis with the C-Chain made by f.
+func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *node {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
@@ -106,7 +112,7 @@ func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 		Chain:   chains.Chain{ID: cChainID, Name: "C-Chain"},
 		Aliases: []string{"C"},
 		Prefix:  storage.PrefixEVM,
-		Factory: evm.Factory{},
+		Factory: f,
 		Genesis: genesis,
 		Indexed: false,
 	}))

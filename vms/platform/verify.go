@@ -29,6 +29,8 @@ type rules struct {
 	validatorFees ValidatorFeeConfig
 	// primary is the Primary Network's validator, whose period bounds subnet validators'.
 	primary primaryValidator
+	// staking is the Primary Network's staking rules (§4.9).
+	staking StakingConfig
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
@@ -43,6 +45,10 @@ type utxoSource interface {
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 	// activeL1Count returns the number of active L1 validators, of every L1.
 	activeL1Count() (uint64, error)
+	// subnetValidator returns the tx ID of the legacy validator of nodeID on subnetID whose
+	// window holds chain time now; found is false for none.
+	subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) (txID ids.ID, found bool, err error)
+	stakerSource
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -50,13 +56,32 @@ type utxoSource interface {
 type effects struct {
 	utxo.Effects[txs.UTXO, *txs.UTXO]
 	gas uint64
-	// subnetOwner is the owner of the subnet the tx creates, or nil.
-	subnetOwner *secp256k1fx.OutputOwners
+	// subnetOwner is the owner of the subnet the tx creates, or nil; or, with
+	// transferredSubnet, the new owner of that subnet.
+	subnetOwner       *secp256k1fx.OutputOwners
+	transferredSubnet ids.ID
+	// removedSubnetValidators are the legacy subnet validators (by tx ID) the tx removes.
+	removedSubnetValidators []ids.ID
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
 	convertedSubnet ids.ID
 	conversion      *subnetConversion
 	// l1Validators are the L1 validators the tx adds or changes, as they are after it.
 	l1Validators []*l1Validator
+	// stakers are the stakers the tx adds or changes, as they are after it, and
+	// removedStakers those a reward decision removes; supplyAdded and supplyRemoved change the
+	// supply; rewardUTXOs are the rewards a decision pays (stakers.go).
+	stakers                    []*staker
+	removedStakers             []ids.ID
+	supplyAdded, supplyRemoved uint64
+	rewardUTXOs                []txs.UTXO
+}
+
+// ownedSubnet is the subnet whose owner eff sets: the one it transfers, else the one it creates.
+func (eff *effects) ownedSubnet() ids.ID {
+	if eff.transferredSubnet != ids.Empty {
+		return eff.transferredSubnet
+	}
+	return eff.Tx
 }
 
 // syntacticCheck checks a kind's own fields, which need no state (§4.3), and counts the

@@ -27,7 +27,16 @@ var kindByTypeID = map[uint32]reflect.Type{
 	TypeIDSetL1ValidatorWeightTx:       reflect.TypeFor[*SetL1ValidatorWeightTx](),
 	TypeIDIncreaseL1ValidatorBalanceTx: reflect.TypeFor[*IncreaseL1ValidatorBalanceTx](),
 	TypeIDDisableL1ValidatorTx:         reflect.TypeFor[*DisableL1ValidatorTx](),
+	TypeIDAddPermissionlessDelegatorTx: reflect.TypeFor[*AddPermissionlessDelegatorTx](),
+	TypeIDAddValidatorTx:               reflect.TypeFor[*AddValidatorTx](),
+	TypeIDAddDelegatorTx:               reflect.TypeFor[*AddDelegatorTx](),
+	TypeIDRemoveSubnetValidatorTx:      reflect.TypeFor[*RemoveSubnetValidatorTx](),
+	TypeIDTransferSubnetOwnershipTx:    reflect.TypeFor[*TransferSubnetOwnershipTx](),
+	TypeIDRewardValidatorTx:            reflect.TypeFor[*RewardValidatorTx](),
 }
+
+// reflectType returns the dynamic type of u.
+func reflectType(u UnsignedTx) reflect.Type { return reflect.TypeOf(u) }
 
 // TestTxVectors parses every P-Chain tx vector, checks its bytes, spans, IDs and produced UTXOs, and
 // encodes the parsed value again from scratch.
