@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/api/info"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/network"
 	"github.com/cornice-node/cornice/network/wire"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
+	"github.com/cornice-node/cornice/validators"
 	"github.com/cornice-node/cornice/vms/platform"
+	"github.com/cornice-node/cornice/warp"
 )
 
 var (
@@ -64,7 +67,7 @@ func (n *Node) buildNetwork() error {
 		RequireValidatorToConnect: n.cfg.P2P.RequireValidatorToConnect,
 	}, network.Deps{
 		Handler:    n.peerEvents,
-		Validators: n.validators,
+		Validators: peerValidators{Set: n.validators, pChain: warpValidators{n}},
 		Uptimes:    n.primaryUptime,
 		Clock:      n.clock,
 		Log:        n.log.With("component", "network"),
@@ -228,4 +231,39 @@ func (n *Node) runNetwork() {
 		cancel()
 		return <-done
 	}
+}
+
+// peerValidators is the validator set the network reads: the node's weights, and the BLS keys the
+// P-Chain registered for its current Primary Network validators, so that a validator's IP claim
+// must carry a signature by its registered key (network.BLSKeys). Before the P-Chain runs no key
+// is known and the claim's BLS signature is only parsed, as for a non-validator.
+type peerValidators struct {
+	*validators.Set
+	pChain warp.ValidatorState
+}
+
+var _ network.BLSKeys = peerValidators{}
+
+// BLSPublicKey implements network.BLSKeys from the P-Chain's current Primary Network set.
+func (v peerValidators) BLSPublicKey(nodeID ids.NodeID) *bls.PublicKey {
+	ctx := context.Background()
+	height, err := v.pChain.PChainHeight(ctx)
+	if err != nil {
+		return nil
+	}
+	set, err := v.pChain.ValidatorsAt(ctx, ids.Empty, height)
+	if err != nil {
+		return nil
+	}
+	for _, val := range set {
+		if val.NodeID != nodeID || val.PublicKey == nil {
+			continue
+		}
+		pk, err := bls.PublicKeyFromCompressedBytes(val.PublicKey[:])
+		if err != nil {
+			return nil
+		}
+		return pk
+	}
+	return nil
 }

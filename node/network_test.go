@@ -1,6 +1,8 @@
 package node
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -8,9 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
+	"github.com/cornice-node/cornice/validators"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // Peers reach every uptime tracker: one tracking before a peer connects and one created while it
@@ -64,4 +69,41 @@ func TestPrimaryUptimePercent(t *testing.T) {
 	clk.Advance(70 * time.Second)
 	require.Equal(t, uint32(30), u.UptimePercent(v))
 	require.Zero(t, u.UptimePercent(ids.NodeID{8}))
+}
+
+// fakePChain is a warp.ValidatorState with one Primary Network set at height 5.
+type fakePChain struct {
+	set []warp.Validator
+	err error
+}
+
+func (f fakePChain) PChainHeight(context.Context) (uint64, error) { return 5, f.err }
+
+func (f fakePChain) ValidatorsAt(_ context.Context, subnetID ids.ID, height uint64) ([]warp.Validator, error) {
+	if subnetID != ids.Empty || height != 5 {
+		return nil, fmt.Errorf("no set of %s at %d", subnetID, height)
+	}
+	return f.set, nil
+}
+
+func (fakePChain) SubnetOf(context.Context, ids.ID) (ids.ID, error) { return ids.Empty, nil }
+
+// The network checks a validator's IP claim against the BLS key the P-Chain registered for it;
+// a node without a key, or a P-Chain that cannot answer, gives none.
+func TestPeerValidatorsBLSKeys(t *testing.T) {
+	t.Parallel()
+	sk, err := bls.NewSecretKey()
+	require.NoError(t, err)
+	var compressed [bls.PublicKeyLen]byte
+	copy(compressed[:], sk.PublicKey().Compress())
+	withKey, keyless := ids.NodeID{1}, ids.NodeID{2}
+	v := peerValidators{Set: validators.New(), pChain: fakePChain{set: []warp.Validator{
+		{NodeID: withKey, Weight: 10, PublicKey: &compressed},
+		{NodeID: keyless, Weight: 10},
+	}}}
+	require.Equal(t, sk.PublicKey().Compress(), v.BLSPublicKey(withKey).Compress())
+	require.Nil(t, v.BLSPublicKey(keyless))
+	require.Nil(t, v.BLSPublicKey(ids.NodeID{3}))
+	v.pChain = fakePChain{err: errNoPChain}
+	require.Nil(t, v.BLSPublicKey(withKey))
 }
