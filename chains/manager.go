@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	shared "github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -111,7 +112,7 @@ func (s *Spec) validate() error {
 		errs = append(errs, invalidSpecError("chain "+s.Chain.ID.String()+": no Factory"))
 	}
 	switch s.Prefix {
-	case 0, storage.PrefixMeta, storage.PrefixChains, storage.PrefixIndex:
+	case 0, storage.PrefixMeta, storage.PrefixChains, storage.PrefixIndex, storage.PrefixAtomic:
 		errs = append(errs, invalidSpecError(fmt.Sprintf("chain %s: Prefix %q is no VM's", s.Chain.ID, byte(s.Prefix))))
 	}
 	if s.MinBlockGap < 0 {
@@ -127,6 +128,7 @@ type Manager struct {
 	cfg      ManagerConfig
 	db       *storage.DB
 	store    *storage.View // storage.PrefixChains: the last-accepted pointers
+	shared   *shared.Memory
 	registry *Registry
 	routes   Routes
 	indexer  Indexer
@@ -186,6 +188,7 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		cfg:      cfg,
 		db:       deps.DB,
 		store:    deps.DB.Prefixed(storage.PrefixChains),
+		shared:   shared.New(deps.DB.Prefixed(storage.PrefixAtomic)),
 		registry: deps.Registry,
 		routes:   deps.Routes,
 		indexer:  deps.Indexer,
@@ -273,14 +276,15 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	id := spec.Chain.ID
 	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
 	vm, err := spec.Factory.New(ctx, Context{
-		NetworkID: m.cfg.NetworkID,
-		Chain:     spec.Chain,
-		Genesis:   spec.Genesis,
-		Upgrade:   spec.Upgrade,
-		Config:    spec.Config,
-		DB:        m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
-		Log:       log,
-		Clock:     m.clock,
+		NetworkID:    m.cfg.NetworkID,
+		Chain:        spec.Chain,
+		Genesis:      spec.Genesis,
+		Upgrade:      spec.Upgrade,
+		Config:       spec.Config,
+		DB:           m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
+		Log:          log,
+		Clock:        m.clock,
+		SharedMemory: m.shared.For(id),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -491,4 +492,30 @@ func TestContextFiles(t *testing.T) {
 		require.Equal(t, tt.upgrade, got.Upgrade, tt.name)
 		require.Equal(t, tt.config, got.Config, tt.name)
 	}
+}
+
+// TestContextSharedMemory checks that each VM's Context holds its own chain's handle on the one
+// shared memory: what chain A exports to B, B reads from A.
+func TestContextSharedMemory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t.TempDir(), nil)
+	defer e.Close()
+	got := make(map[ids.ID]chains.Context)
+	for _, id := range []ids.ID{chainA, chainB} {
+		e.Create(id, func(s *chains.Spec) {
+			s.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+				got[id] = c
+				return e.Factory().New(ctx, c)
+			})
+		})
+	}
+	key := ids.ID{42}
+	b := e.DB.NewBatch()
+	require.NoError(t, got[chainA].SharedMemory.Apply(b, map[ids.ID]*atomic.Requests{
+		chainB: {Put: []atomic.Element{{Key: key, Value: []byte("utxo")}}},
+	}))
+	require.NoError(t, b.Commit())
+	values, err := got[chainB].SharedMemory.Get(chainA, []ids.ID{key})
+	require.NoError(t, err)
+	require.Equal(t, [][]byte{[]byte("utxo")}, values)
 }

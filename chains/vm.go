@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -155,6 +156,10 @@ type Context struct {
 	Log *slog.Logger
 	// Clock is the node's clock.
 	Clock clock.Clock
+	// SharedMemory is the chain's handle on the node's shared memory (package chains/atomic):
+	// the atomic UTXOs other chains exported to it, and how its accepted blocks export and
+	// import them, inside the batch Block.Accept is given.
+	SharedMemory *atomic.SharedMemory
 }
 
 // Factory makes the VM of a chain.

@@ -38,6 +38,9 @@ const (
 	// PrefixNode is owned by node: what the data directory was made for
 	// (key "networkID", the network's ID as 4 big-endian bytes).
 	PrefixNode Prefix = 'n'
+	// PrefixAtomic is owned by chains/atomic: the shared memory of the
+	// Primary Network's chains (the atomic UTXOs one exported to another).
+	PrefixAtomic Prefix = 's'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -50,6 +53,7 @@ var allPrefixes = []Prefix{
 	PrefixEVM,
 	PrefixUptime,
 	PrefixNode,
+	PrefixAtomic,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.
