@@ -77,6 +77,7 @@ func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string,
 // node is a chain manager running the C-Chain over a database in dir, with
 // its RPC served by an httptest server.
 type node struct {
+	routes *routes
 	db     *storage.DB
 	m      *chains.Manager
 	srv    *httptest.Server
@@ -92,6 +93,13 @@ func startNode(t *testing.T, dir string) *node {
 // startNodeGenesis is startNode with the C-Chain genesis genesis.
 func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 	t.Helper()
+	return startNodeConfig(t, dir, genesis, evm.Config{})
+}
+
+// startNodeConfig is startNode with the C-Chain genesis genesis and the
+// EVM config cfg.
+func startNodeConfig(t *testing.T, dir string, genesis []byte, cfg evm.Config) *node {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
@@ -106,14 +114,14 @@ func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 		Chain:   chains.Chain{ID: cChainID, Name: "C-Chain"},
 		Aliases: []string{"C"},
 		Prefix:  storage.PrefixEVM,
-		Factory: evm.Factory{},
+		Factory: evm.Factory{Config: cfg},
 		Genesis: genesis,
 		Indexed: false,
 	}))
 	srv := httptest.NewServer(r.handlers["/rpc"])
 	rc, err := rpc.Dial(srv.URL)
 	require.NoError(t, err)
-	n := &node{db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+	n := &node{routes: r, db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
 	t.Cleanup(n.stop)
 	return n
 }
