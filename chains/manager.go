@@ -285,6 +285,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		Log:          log,
 		Clock:        m.clock,
 		SharedMemory: m.shared.For(id),
+		Chains:       m.registry,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)

@@ -518,4 +518,5 @@ func TestContextSharedMemory(t *testing.T) {
 	values, err := got[chainB].SharedMemory.Get(chainA, []ids.ID{key})
 	require.NoError(t, err)
 	require.Equal(t, [][]byte{[]byte("utxo")}, values)
+	require.Same(t, e.Registry, got[chainB].Chains, "the registry resolves the other chains")
 }

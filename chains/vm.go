@@ -160,6 +160,18 @@ type Context struct {
 	// the atomic UTXOs other chains exported to it, and how its accepted blocks export and
 	// import them, inside the batch Block.Accept is given.
 	SharedMemory *atomic.SharedMemory
+	// Chains finds the node's other chains (the Registry): to resolve a chain an API names by
+	// alias (getUTXOs' sourceChain) and to check an atomic tx's peer (atomic.VerifyPeer).
+	Chains ChainLookup
+}
+
+// ChainLookup finds the node's chains; *Registry implements it.
+type ChainLookup interface {
+	// Lookup returns the ID that alias (an alias or an ID string) names, or fails with
+	// `there is no ID with alias: <alias>`.
+	Lookup(alias string) (ids.ID, error)
+	// Chain returns the registered chain id, and false if there is none.
+	Chain(id ids.ID) (Chain, bool)
 }
 
 // Factory makes the VM of a chain.

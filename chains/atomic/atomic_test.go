@@ -157,3 +157,25 @@ func TestSameBatch(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []byte("spent"), v)
 }
+
+func TestVerifyPeer(t *testing.T) {
+	t.Parallel()
+	subnets := map[ids.ID]ids.ID{chainX: ids.Empty, chainP: ids.Empty, chainC: {'s'}}
+	subnetOf := func(id ids.ID) (ids.ID, bool) { s, ok := subnets[id]; return s, ok }
+	require.NoError(t, atomic.VerifyPeer(chainX, ids.Empty, chainP, subnetOf))
+	tests := []struct {
+		name string
+		peer ids.ID
+		want string
+	}{
+		{"itself", chainX, "same chainID"},
+		{"unknown", ids.ID{'?'}, `failed to get subnet of "` + ids.ID{'?'}.String() + `": not found`},
+		{"another subnet", chainC, `mismatched subnetIDs; expected "` + ids.Empty.String() + `" got "` + ids.ID{'s'}.String() + `"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := atomic.VerifyPeer(chainX, ids.Empty, tt.peer, subnetOf)
+			require.EqualError(t, err, tt.want)
+		})
+	}
+}

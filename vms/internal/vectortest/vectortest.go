@@ -23,18 +23,32 @@ import (
 )
 
 // Path returns the path of the project's copy of the golden vectors.
-func Path() string {
+func Path() string { return testdataPath("codec-vectors.json") }
+
+// Path2 returns the path of the project's copy of the second set of golden vectors
+// (codec-vectors-2.json: atomic and staking txs, issue #14).
+func Path2() string { return testdataPath("codec-vectors-2.json") }
+
+func testdataPath(name string) string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "codec-vectors.json")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", name)
 }
 
-// file is the vector file's bytes, read once per test binary.
-var file = sync.OnceValues(func() ([]byte, error) { return os.ReadFile(Path()) })
+// file and file2 are the vector files' bytes, each read once per test binary.
+var (
+	file  = sync.OnceValues(func() ([]byte, error) { return os.ReadFile(Path()) })
+	file2 = sync.OnceValues(func() ([]byte, error) { return os.ReadFile(Path2()) })
+)
 
 // Load decodes the vector file into a new T: each package declares the parts it reads.
-func Load[T any](tb testing.TB) *T {
+func Load[T any](tb testing.TB) *T { return decode[T](tb, file) }
+
+// Load2 decodes the second vector file into a new T, as Load does the first.
+func Load2[T any](tb testing.TB) *T { return decode[T](tb, file2) }
+
+func decode[T any](tb testing.TB, read func() ([]byte, error)) *T {
 	tb.Helper()
-	b, err := file()
+	b, err := read()
 	require.NoError(tb, err)
 	v := new(T)
 	require.NoError(tb, json.Unmarshal(b, v))
