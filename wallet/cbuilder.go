@@ -23,10 +23,12 @@ type CBuilder struct {
 	AVAXAssetID ids.ID
 }
 
-// CTx is a built atomic tx and the fee it burns, in nAVAX.
+// CTx is a built atomic tx, the AVAX it moves and the fee it burns, in nAVAX.
 type CTx struct {
-	Tx  *atomic.Tx
-	Fee uint64
+	Tx *atomic.Tx
+	// Amount is what an import credits or an export exports.
+	Amount uint64
+	Fee    uint64
 }
 
 // Import spends utxos, AVAX that source exported to the C-Chain, owned by key alone, into one
@@ -72,7 +74,7 @@ func (b *CBuilder) Import(key *Key, source ids.ID, utxos []*xtxs.UTXO, to common
 		return nil, insufficientFundsError(b.AVAXAssetID, total, fee+1)
 	}
 	unsigned.Outs[0].Amount = total - fee
-	return b.sign(unsigned, keys, fee)
+	return b.sign(unsigned, keys, total-fee, fee)
 }
 
 // Export debits amount plus the fee at baseFee from key's EVM balance (whose account nonce is
@@ -94,12 +96,12 @@ func (b *CBuilder) Export(key *Key, nonce uint64, dest ids.ID, amount uint64, to
 		return nil, atomic.ErrOverflow
 	}
 	unsigned.Ins[0].Amount = amount + fee
-	return b.sign(unsigned, keys, fee)
+	return b.sign(unsigned, keys, amount, fee)
 }
 
 // fee is what unsigned, signed by keys, must burn at baseFee.
 func (b *CBuilder) fee(unsigned atomic.UnsignedTx, keys []*Key, baseFee *big.Int) (uint64, error) {
-	tx, err := b.sign(unsigned, keys, 0)
+	tx, err := b.sign(unsigned, keys, 0, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -107,7 +109,7 @@ func (b *CBuilder) fee(unsigned atomic.UnsignedTx, keys []*Key, baseFee *big.Int
 }
 
 // sign signs unsigned with one credential per key, in order.
-func (b *CBuilder) sign(unsigned atomic.UnsignedTx, keys []*Key, fee uint64) (*CTx, error) {
+func (b *CBuilder) sign(unsigned atomic.UnsignedTx, keys []*Key, amount, fee uint64) (*CTx, error) {
 	ub, err := atomic.UnsignedBytes(unsigned)
 	if err != nil {
 		return nil, err
@@ -120,5 +122,5 @@ func (b *CBuilder) sign(unsigned atomic.UnsignedTx, keys []*Key, fee uint64) (*C
 	if err != nil {
 		return nil, err
 	}
-	return &CTx{Tx: tx, Fee: fee}, nil
+	return &CTx{Tx: tx, Amount: amount, Fee: fee}, nil
 }
