@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# e2e/run.sh: end-to-end check of the C-Chain and of an L1 with a JavaScript client (issue #4 §4,
-# issue #6 §7).
+# e2e/run.sh: end-to-end check of the C-Chain and of an L1 with JavaScript clients (issue #4 §4,
+# issue #6 §7), and of the Primary Network with the official Avalanche TypeScript SDK (issue #14 §4).
 #
 # What it does, in order:
 #   1. builds cornice into a temporary directory;
@@ -8,7 +8,7 @@
 #      serving HTTP on 127.0.0.1 at a port the OS chooses (read back from the node's "cornice node
 #      started" log line), and waits until the C-Chain answers eth_chainId and the node has printed
 #      the L1's "rpc: <url>" line, which it does once the L1 answers (at most 60 s);
-#   3. installs e2e/js's pinned dependencies (viem and ethers v6) with `npm ci` and runs two
+#   3. installs e2e/js's pinned dependencies (viem, ethers v6, the Avalanche SDK) with `npm ci` and runs three
 #      scripts against the same node, each printing `ok - …`/`not ok - …` lines and a summary:
 #      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
 #        call, a newHeads subscription over the websocket; on the L1, chain ID 99999, a transfer,
@@ -21,7 +21,12 @@
 #        over the websocket; on the L1, getNetwork, a transfer, eth_feeConfig, readAllowList of the
 #        tx allow list, and the refusal of a transfer from a funded but non-allow-listed wallet.
 #        Last line `ethers: N passed, M failed`;
-#      then prints the sum of both as `e2e: N passed, M failed`. A script that ends without its
+#      - e2e/js/avalanche-sdk.mjs (the official Avalanche TypeScript SDK, @avalanche-sdk/client
+#        0.1.1 over @avalabs/avalanchejs 5.2.0): info and index reads, a P- and an X-Chain BaseTx, a
+#        subnet, a chain on it and its conversion to an L1 with this node as validator, and AVAX
+#        exported from the C-Chain to the X-Chain with balances, nonce, atomic status and index
+#        checked. Last line `avalanche-sdk: N passed, M failed`;
+#      then prints the sum of all three as `e2e: N passed, M failed`. A script that ends without its
 #      summary line (a crash, the timeout) counts as one more failure;
 #   4. stops the node with SIGTERM (SIGKILL after 15 s) and deletes the temporary directory,
 #      whatever happened.
@@ -144,5 +149,6 @@ run_script() {
 }
 run_script viem e2e/js/check.mjs
 run_script ethers e2e/js/ethers.mjs
+run_script avalanche-sdk e2e/js/avalanche-sdk.mjs
 echo "e2e: $total_passed passed, $total_failed failed"
 ((total_failed == 0))

@@ -55,9 +55,9 @@ func rpcMessage(t *testing.T, err error) string {
 	return e.Message
 }
 
-// exportFromX puts into shared memory, as an accepted X-Chain block would, a UTXO of amount AVAX
-// owned by owner that X exported to the C-Chain, and returns it.
-func exportFromX(t *testing.T, n *node, txID ids.ID, amount uint64, owner ids.ShortID) *xtxs.UTXO {
+// exportFromX puts into db's shared memory, as an accepted X-Chain block would, a UTXO of amount
+// AVAX owned by owner that X exported to chain cChain, and returns it.
+func exportFromX(t testing.TB, db *storage.DB, cChain, txID ids.ID, amount uint64, owner ids.ShortID) *xtxs.UTXO {
 	t.Helper()
 	ux := &xtxs.UTXO{
 		UTXOID:  utxo.UTXOID{TxID: txID},
@@ -66,10 +66,10 @@ func exportFromX(t *testing.T, n *node, txID ids.ID, amount uint64, owner ids.Sh
 	}
 	b, err := ux.Bytes()
 	require.NoError(t, err)
-	batch := n.db.NewBatch()
+	batch := db.NewBatch()
 	defer batch.Close()
-	x := shared.New(n.db.Prefixed(storage.PrefixAtomic)).For(xChainID)
-	require.NoError(t, x.Apply(batch, map[ids.ID]*shared.Requests{cChainID: {Put: []shared.Element{{Key: ux.InputID(), Value: b, Traits: []ids.ShortID{owner}}}}}))
+	x := shared.New(db.Prefixed(storage.PrefixAtomic)).For(xChainID)
+	require.NoError(t, x.Apply(batch, map[ids.ID]*shared.Requests{cChain: {Put: []shared.Element{{Key: ux.InputID(), Value: b, Traits: []ids.ShortID{owner}}}}}))
 	require.NoError(t, batch.Commit())
 	return ux
 }
@@ -116,7 +116,7 @@ func TestAtomicImportExport(t *testing.T) {
 
 	// X exported 5 AVAX to alice; getUTXOs lists it with sourceChain X.
 	const five = 5_000_000_000
-	ux := exportFromX(t, n, ids.ID{1}, five, alice.Address())
+	ux := exportFromX(t, n.db, cChainID, ids.ID{1}, five, alice.Address())
 	var utxos struct {
 		NumFetched string   `json:"numFetched"`
 		UTXOs      []string `json:"utxos"`

@@ -1,0 +1,204 @@
+// End-to-end check of a running cornice node with the official Avalanche TypeScript SDK
+// (@avalanche-sdk/client 0.1.1 over @avalabs/avalanchejs 5.2.0), issue #14 §4: info and index
+// reads, P- and X-Chain BaseTx, a subnet, a chain on it and its conversion to an L1, and AVAX
+// exported from the C-Chain to the X-Chain. e2e/run.sh starts the node and runs this script; to run
+// it by hand against a node of your own:
+//
+//   npm ci --prefix e2e/js
+//   CORNICE_URL=http://127.0.0.1:9650 node e2e/js/avalanche-sdk.mjs
+//
+// It signs with the well-known local key, funded on P, X and C by the local genesis. Every tx is
+// sent as the SDK's prepared unsigned transaction object (sendXPTransaction), never as hex: the
+// SDK's hex path looks UTXOs up under the public networks' address prefixes. The SDK's own
+// import/export builders name the chains by their mainnet or Fuji IDs (getChainIdFromAlias throws
+// on network 12345), so the atomic txs are built with avalanchejs's builders from the node's
+// context (Context.getContextFromURI) and sent the same way. Every check is bounded in time; the
+// last line is `avalanche-sdk: N passed, M failed`, and the exit code is 1 when a check failed.
+
+import { createAvalancheClient, createAvalancheWalletClient } from "@avalanche-sdk/client";
+import { privateKeyToAvalancheAccount } from "@avalanche-sdk/client/accounts";
+import { avalancheLocal } from "@avalanche-sdk/client/chains";
+import { Context, evm, Id, utils } from "@avalabs/avalanchejs";
+import { randomBytes } from "node:crypto";
+
+const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
+const checkTimeoutMs = 60_000;
+// A second key's addresses, to send to (vmrq of platform-exchange.md §2.5).
+const otherP = "P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2";
+const otherX = "X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2";
+const avaxToWei = 1_000_000_000n;
+
+const chain = { ...avalancheLocal, rpcUrls: { default: { http: [`${base}/ext/bc/C/rpc`] } } };
+const transport = { type: "http", config: { timeout: 10_000, retryCount: 0 } };
+const client = createAvalancheClient({ chain, transport });
+const account = privateKeyToAvalancheAccount(localKey);
+const wallet = createAvalancheWalletClient({ account, chain, transport });
+const pAddr = account.getXPAddress("P", "local");
+const xAddr = account.getXPAddress("X", "local");
+const ethAddr = account.getEVMAddress();
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// send signs and issues a prepared tx and waits until its chain accepts (or commits) it.
+async function send(prepared) {
+  const res = await wallet.sendXPTransaction(prepared);
+  await wallet.waitForTxn({ ...res, sleepTime: 50, maxRetries: 400 });
+  return res.txHash;
+}
+
+async function pBalance(address) {
+  return BigInt((await client.pChain.getBalance({ addresses: [address] })).unlocked);
+}
+
+async function xBalance(address) {
+  return BigInt((await client.xChain.getBalance({ address, assetID: "AVAX" })).balance);
+}
+
+// The node's own identity: the L1's one validator.
+const { nodeID, nodePOP } = await client.info.getNodeID();
+let subnetID;
+let chainID;
+
+const checks = [
+  [
+    "info reads",
+    async () => {
+      const { networkID } = await client.info.getNetworkID();
+      assert(networkID === "12345", `networkID ${networkID}`);
+      const { version } = await client.info.getNodeVersion();
+      assert(version.startsWith("cornice/"), `version ${version}`);
+      const { blockchainID } = await client.info.getBlockchainID({ alias: "C" });
+      assert(blockchainID === "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC", `C is ${blockchainID}`);
+      const { isBootstrapped } = await client.info.isBootstrapped({ chain: "P" });
+      assert(isBootstrapped, "P not bootstrapped");
+      assert(nodeID.startsWith("NodeID-") && nodePOP.publicKey.length === 98, `getNodeID ${nodeID}`);
+    },
+  ],
+  [
+    "P-Chain BaseTx",
+    async () => {
+      const before = await pBalance(otherP);
+      const tx = await wallet.pChain.prepareBaseTxn({ outputs: [{ addresses: [otherP], amount: 1_000_000_000n }] });
+      const txID = await send(tx);
+      const { status } = await client.pChain.getTxStatus({ txID });
+      assert(status === "Committed", `status ${status}`);
+      assert((await pBalance(otherP)) === before + 1_000_000_000n, "recipient's P balance");
+    },
+  ],
+  [
+    "X-Chain BaseTx",
+    async () => {
+      const before = await xBalance(otherX);
+      const tx = await wallet.xChain.prepareBaseTxn({ outputs: [{ addresses: [otherX], amount: 2_000_000_000n }] });
+      const txID = await send(tx);
+      const { status } = await client.xChain.getTxStatus({ txID });
+      assert(status === "Accepted", `status ${status}`);
+      assert((await xBalance(otherX)) === before + 2_000_000_000n, "recipient's X balance");
+      const last = await client.indexTx.xChain.getLastAccepted({ encoding: "hex" });
+      assert(last.id === txID, `X tx index's last is ${last.id}, want ${txID}`);
+    },
+  ],
+  [
+    "index reads",
+    async () => {
+      for (const [name, index] of [["P", client.indexBlock.pChain], ["X", client.indexBlock.xChain]]) {
+        const last = await index.getLastAccepted({ encoding: "hex" });
+        const again = await index.getContainerByIndex({ index: Number(last.index), encoding: "hex" });
+        assert(again.id === last.id && again.bytes === last.bytes, `${name} index: container ${last.index}`);
+        const { index: i } = await index.getIndex({ id: last.id });
+        assert(i === last.index, `${name} index: getIndex ${i}, want ${last.index}`);
+      }
+    },
+  ],
+  [
+    "create subnet",
+    async () => {
+      const tx = await wallet.pChain.prepareCreateSubnetTxn({ subnetOwners: { addresses: [pAddr], threshold: 1 } });
+      subnetID = await send(tx);
+      const subnet = await client.pChain.getSubnet({ subnetID });
+      assert(subnet.controlKeys.includes(pAddr), `subnet's control keys ${subnet.controlKeys}`);
+    },
+  ],
+  [
+    "create chain",
+    async () => {
+      assert(subnetID, "no subnet");
+      const tx = await wallet.pChain.prepareCreateChainTxn({
+        subnetId: subnetID,
+        vmId: new Id(randomBytes(32)).toString(),
+        chainName: "sdk chain",
+        genesisData: { note: "a chain of a VM no node runs" },
+        subnetAuth: [0],
+      });
+      chainID = await send(tx);
+      const { status } = await client.pChain.getBlockchainStatus({ blockchainID: chainID });
+      assert(status !== "", "no blockchain status");
+    },
+  ],
+  [
+    "convert subnet to L1",
+    async () => {
+      assert(subnetID && chainID, "no subnet or chain");
+      const owner = { addresses: [pAddr], threshold: 1 };
+      const tx = await wallet.pChain.prepareConvertSubnetToL1Txn({
+        subnetId: subnetID,
+        blockchainId: chainID,
+        managerContractAddress: "0x0feedc0de0000000000000000000000000000000",
+        validators: [{ nodeId: nodeID, nodePoP: nodePOP, weight: 100n, initialBalanceInAvax: 1_000_000_000n, remainingBalanceOwner: owner, deactivationOwner: owner }],
+        subnetAuth: [0],
+      });
+      await send(tx);
+      const subnet = await client.pChain.getSubnet({ subnetID });
+      assert(subnet.conversionID !== "11111111111111111111111111111111LpoYY", "no conversionID");
+      assert(subnet.managerChainID === chainID, `managerChainID ${subnet.managerChainID}`);
+    },
+  ],
+  [
+    "C-Chain export to X",
+    async () => {
+      const context = await Context.getContextFromURI(base);
+      const before = await client.getBalance({ address: ethAddr });
+      const nonce = await client.getTransactionCount({ address: ethAddr });
+      const amount = 3_000_000_000n;
+      const tx = evm.newExportTxFromBaseFee(context, BigInt(await client.baseFee()), amount, context.xBlockchainID,
+        utils.hexToBuffer(ethAddr), [utils.bech32ToBytes(xAddr)], BigInt(nonce));
+      const txID = await send({ tx, chainAlias: "C" });
+      const { status, blockHeight } = await client.cChain.getAtomicTxStatus({ txID });
+      assert(status === "Accepted" && blockHeight, `status ${status} at ${blockHeight}`);
+      const burned = tx.getTx().ins.reduce((sum, input) => sum + input.amount.value(), 0n);
+      const after = await client.getBalance({ address: ethAddr });
+      assert(before - after === burned * avaxToWei, `C balance fell by ${before - after}, want ${burned * avaxToWei}`);
+      assert((await client.getTransactionCount({ address: ethAddr })) === nonce + 1, "nonce not bumped");
+      const { tx: hex } = await client.cChain.getAtomicTx({ txID, encoding: "hex" });
+      assert(hex.length > 2, "getAtomicTx");
+      const last = await client.indexBlock.cChain.getLastAccepted({ encoding: "hex" });
+      assert(BigInt(last.index) === BigInt(blockHeight) - 1n, `C index's last is ${last.index}, the tx is at height ${blockHeight}`);
+    },
+  ],
+];
+
+let passed = 0;
+let failed = 0;
+for (const [name, fn] of checks) {
+  try {
+    await withTimeout(fn(), checkTimeoutMs, name);
+    passed++;
+    console.log(`ok - ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`not ok - ${name}: ${err?.details ?? err?.shortMessage ?? err?.message ?? err}`);
+  }
+}
+console.log(`avalanche-sdk: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
