@@ -275,6 +275,15 @@ func (m *Manager) Create(ctx context.Context, spec Spec) error {
 func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	id := spec.Chain.ID
 	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
+	// The VM may ask for a roll-back once its engine runs; the acceptor is made below.
+	var acc atomic.Pointer[Acceptor]
+	rewind := func(ctx context.Context, r Rewind) error {
+		a := acc.Load()
+		if a == nil {
+			return fmt.Errorf("rewind chain %s: not running yet", id)
+		}
+		return a.Rewind(ctx, r)
+	}
 	vm, err := spec.Factory.New(ctx, Context{
 		NetworkID:    m.cfg.NetworkID,
 		Chain:        spec.Chain,
@@ -286,6 +295,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		Clock:        m.clock,
 		SharedMemory: m.shared.For(id),
 		Chains:       m.registry,
+		Rewind:       rewind,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)
@@ -328,6 +338,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		lastID:  lastID,
 		height:  height,
 	}
+	acc.Store(acceptor)
 	engine, err := m.engines.NewEngine(ctx, EngineContext{
 		Chain:       spec.Chain,
 		VM:          vm,

@@ -163,6 +163,9 @@ type Context struct {
 	// Chains finds the node's other chains (the Registry): to resolve a chain an API names by
 	// alias (getUTXOs' sourceChain) and to check an atomic tx's peer (atomic.VerifyPeer).
 	Chains ChainLookup
+	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
+	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
+	Rewind func(ctx context.Context, r Rewind) error
 }
 
 // ChainLookup finds the node's chains; *Registry implements it.

@@ -154,6 +154,13 @@ type Config struct {
 	// config; a path that exists must be a directory.
 	ChainConfigDir string
 
+	// DevMethods turns the EVM chains' developer methods (anvil_*, hardhat_*, evm_*: mining on
+	// demand, state edits, snapshots, time travel; issue #16) on or off (--dev-methods).
+	// Default and zero value DevMethodsAuto: on for a node that runs the local network alone (no
+	// bootstrap nodes), off elsewhere. They may not be turned on for mainnet or fuji. See
+	// DevMethodsEnabled.
+	DevMethods DevMethods
+
 	// P2P holds the peer-to-peer settings (config/p2p.go).
 	P2P P2P
 
@@ -312,6 +319,10 @@ func (c *Config) Validate() error {
 		add(chainConfigDirError(c.ChainConfigPath(), errors.New("not a directory")))
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		add(chainConfigDirError(c.ChainConfigPath(), err))
+	}
+
+	if c.DevMethods == DevMethodsOn && (c.NetworkID == MainnetID || c.NetworkID == FujiID) {
+		add(devMethodsRefusedError(c.NetworkID))
 	}
 
 	if hasFixedUpgrades(c.NetworkID) && (c.UpgradeFile != "" || !c.Upgrades.equal(UpgradesFor(c.NetworkID))) {

@@ -19,6 +19,16 @@ var ErrUpgradesNotConfigurable = errors.New("cannot configure upgrades for netwo
 // own rule: the reference node ignores unknown keys, which hides typos.
 var ErrUnknownKey = errors.New("unknown key")
 
+// ErrDevMethodsRefused is returned by Validate when the developer methods are turned on for
+// mainnet or fuji: they create money and rewrite history (issue #16 §2). The full text is
+// `dev-methods cannot be turned on for network <name>`.
+var ErrDevMethodsRefused = errors.New("dev-methods cannot be turned on for network")
+
+// devMethodsRefusedError names the network whose dev methods are refused.
+func devMethodsRefusedError(networkID uint32) error {
+	return fmt.Errorf("%w %s", ErrDevMethodsRefused, NetworkName(networkID))
+}
+
 // parseNetworkNameError reports unparsable --network-id text (node-api.md §3.5).
 func parseNetworkNameError(input string) error {
 	return fmt.Errorf("%w: %q", ErrParseNetworkName, input)

@@ -43,8 +43,8 @@ func (s Setting) Copy(dst, src *Config) { s.copy(dst, src) }
 
 // IsBool reports whether the setting is a switch, which a flag may give without a value.
 func (s Setting) IsBool() bool {
-	_, ok := s.bind(&Config{}).(*boolValue)
-	return ok
+	b, ok := s.bind(&Config{}).(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // setting builds a Setting from a field accessor and the constructor of the field's Value.
@@ -127,6 +127,8 @@ var settings = []Setting{
 		func(c *Config) *[]ids.ID { return &c.TrackSubnets }, newIDsValue),
 	setting("chain-config-dir", "directory of per-chain configs: <dir>/<blockchainID or alias>/config.json and upgrade.json (default <data-dir>/configs/chains)",
 		func(c *Config) *string { return &c.ChainConfigDir }, newPathValue),
+	setting("dev-methods", "serve the EVM chains' developer methods (anvil_*, hardhat_*, evm_*): auto (on for a node running the local network alone), true or false; never on mainnet or fuji",
+		func(c *Config) *DevMethods { return &c.DevMethods }, newDevMethodsValue),
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
 }

@@ -28,7 +28,7 @@ func TestSettingsNames(t *testing.T) {
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
 		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "evm-logs-block-range-cap",
-		"track-subnets", "chain-config-dir", "log-level",
+		"track-subnets", "chain-config-dir", "dev-methods", "log-level",
 	}, names)
 }
 
@@ -194,4 +194,41 @@ func FuzzIDsValue(f *testing.F) {
 		require.NoError(t, v.Set(newIDsValue(&got).String()))
 		require.Equal(t, got, again)
 	})
+}
+
+// --dev-methods is auto by default, on for the local network alone, a switch a flag may give
+// without a value, and refused on for mainnet and fuji (issue #16 §2).
+func TestDevMethods(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	require.Equal(t, DevMethodsAuto, c.DevMethods)
+	require.True(t, c.DevMethodsEnabled(), "the local network alone")
+	c.P2P.BootstrapIPs = []string{"127.0.0.1:9651"}
+	require.False(t, c.DevMethodsEnabled(), "a node with peers")
+	c = Default()
+	c.NetworkID = 1337
+	require.False(t, c.DevMethodsEnabled(), "another network")
+
+	s, ok := lookupSetting("dev-methods")
+	require.True(t, ok)
+	require.True(t, s.IsBool(), "--dev-methods alone means true")
+	v := s.Bind(&c)
+	for text, want := range map[string]DevMethods{"true": DevMethodsOn, "false": DevMethodsOff, "AUTO": DevMethodsAuto, "1": DevMethodsOn} {
+		require.NoError(t, v.Set(text))
+		require.Equal(t, want, c.DevMethods, text)
+	}
+	require.EqualError(t, v.Set("maybe"), `invalid auto or boolean "maybe"`)
+	require.NoError(t, v.Set("true"))
+	require.True(t, c.DevMethodsEnabled())
+	require.Equal(t, "true", v.String())
+
+	for _, id := range []uint32{MainnetID, FujiID} {
+		c := Default()
+		c.NetworkID, c.Upgrades = id, UpgradesFor(id)
+		require.NoError(t, c.Validate())
+		c.DevMethods = DevMethodsOn
+		err := c.Validate()
+		require.ErrorIs(t, err, ErrDevMethodsRefused)
+		require.EqualError(t, err, "dev-methods cannot be turned on for network "+NetworkName(id))
+	}
 }

@@ -230,3 +230,35 @@ func (ix *index) scan(ctx context.Context, start, n uint64, fn func(i uint64, c 
 	}
 	return nil
 }
+
+// truncate writes into w the removal of the container id and every later one, and returns how
+// many it removes; none when id is not in the index.
+func (ix *index) truncate(w *storage.Batch, id ids.ID) (int, error) {
+	start, found, err := ix.indexOf(id)
+	if err != nil || !found {
+		return 0, err
+	}
+	next, err := ix.readNext()
+	if err != nil {
+		return 0, err
+	}
+	for i := start; i < next; i++ {
+		c, ok, err := ix.at(i)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return 0, fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, i, next)
+		}
+		ck, ik := containerKey(i), idKey(c.ID)
+		if err := errors.Join(w.Delete(ck[:]), w.Delete(ik[:])); err != nil {
+			return 0, fmt.Errorf("remove container %d: %w", i, err)
+		}
+	}
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], start)
+	if err := w.Put(nextKey, n[:]); err != nil {
+		return 0, fmt.Errorf("stage next index: %w", err)
+	}
+	return int(next - start), nil
+}

@@ -265,3 +265,24 @@ func markerKey(chainID ids.ID, marker byte) []byte {
 	k = append(k, chainID[:]...)
 	return append(k, marker)
 }
+
+var _ chains.Truncater = (*Indexer)(nil)
+
+// Truncate implements chains.Truncater: it stages into batch the removal of chainID's block
+// index entries from block from on (a chain rolled back by a developer's evm_revert, issue #16
+// §2): their containers, their ID entries, and the next index, set to from's. A block not in the
+// index removes nothing. A chain's transaction index is not cut: only chains without one (the
+// EVM chains) roll back.
+func (x *Indexer) Truncate(_ context.Context, batch *storage.Batch, chainID ids.ID, from ids.ID) (int, error) {
+	x.mu.RLock()
+	ci := x.chains[chainID]
+	x.mu.RUnlock()
+	if ci == nil || ci.block == nil {
+		return 0, nil
+	}
+	n, err := ci.block.truncate(ci.block.view.Wrap(batch), from)
+	if err != nil {
+		return 0, fmt.Errorf("truncate block index of chain %s: %w", chainID, err)
+	}
+	return n, nil
+}

@@ -30,6 +30,7 @@ var (
 	errWrongNode         = refusal("dialled node presented another NodeID")
 	errPeerListBeforeHS  = refusal("peer list before handshake")
 	errNoKnownPeersInMsg = refusal("missing known peers filter")
+	errTooLarge          = refusal("message too large")
 )
 
 // reason is the metric label of an error: the text of the refusal it wraps, or "other".

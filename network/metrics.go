@@ -1,7 +1,6 @@
 package network
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -77,9 +76,5 @@ func (m *metrics) received(op wire.Op, n int) {
 
 // refused counts a refused or dropped connection by reason.
 func (m *metrics) refused(err error) {
-	r := reason(err)
-	if r == "other" && errors.Is(err, wire.ErrTooLarge) {
-		r = "message too large"
-	}
-	m.refusals.WithLabelValues(strings.ReplaceAll(r, " ", "_")).Inc()
+	m.refusals.WithLabelValues(strings.ReplaceAll(reason(err), " ", "_")).Inc()
 }

@@ -364,6 +364,16 @@ func TestHealth(t *testing.T) {
 	require.ErrorContains(t, err, "no messages received from the network in 2m0s")
 	require.ErrorContains(t, err, "no messages sent to the network in 2m0s")
 	require.Equal(t, "2m0s", d.(HealthDetails).TimeSinceLastMsgReceived)
+
+	// A connected node whose sends mostly fail (full peer queues) is unhealthy.
+	peer := startNode(t, nodeOpts{boot: []*testNode{lone}})
+	require.Eventually(t, func() bool { return len(peer.Peers()) == 1 }, waitFor, 10*time.Millisecond)
+	_, err = peer.HealthCheck(context.Background())
+	require.NoError(t, err)
+	peer.failedCount.Add(100 * (peer.sentCount.Load() + 1))
+	d, err = peer.HealthCheck(context.Background())
+	require.ErrorContains(t, err, "send fail rate")
+	require.Greater(t, d.(HealthDetails).SendFailRate, 0.9)
 }
 
 func TestConfigErrors(t *testing.T) {

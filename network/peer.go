@@ -152,6 +152,7 @@ func (p *peer) readLoop() {
 		b, err := wire.ReadFrame(r, wire.MaxMessageSize)
 		if err != nil {
 			if errors.Is(err, wire.ErrTooLarge) {
+				err = fmt.Errorf("%w: %w", errTooLarge, err)
 				p.n.metrics.refused(err)
 			}
 			p.close(err)

@@ -30,6 +30,10 @@ func For(cfg config.Config) node.VMs {
 		LogsBlockRangeCap:    config.LimitValue(cfg.EVMLogsBlockRangeCap),
 		BatchResponseMaxSize: config.LimitValue(cfg.HTTPBatchResponseMaxSize),
 	}
+	if cfg.DevMethodsEnabled() {
+		// The developer methods (issue #16) on every EVM chain, with one snapshot numbering.
+		evmCfg.DevMethods, evmCfg.DevIDs = true, new(evm.DevIDs)
+	}
 	return node.VMs{
 		genesis.AVMID: exchange.Factory{
 			CortinaTime:      cfg.Upgrades.CortinaTime,

@@ -79,6 +79,11 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 	} else {
 		services = append(services, service{"eth", &cChainAPI{vm: vm}})
 	}
+	if vm.dev != nil {
+		for _, s := range vm.devServices() {
+			services = append(services, service{s.name, s.svc})
+		}
+	}
 	for _, s := range services {
 		if err := srv.RegisterName(s.name, s.svc); err != nil {
 			return nil, fmt.Errorf("register %s API: %w", s.name, err)
@@ -188,7 +193,7 @@ func (vm *VM) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Block, 
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := vm.stateAt(blk.Root())
+	st, err := vm.stateOfBlock(blk)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -53,3 +53,9 @@ func conflictingAtomicTxError(id ids.ID, price uint64, other ids.ID, otherPrice 
 }
 
 func couldNotFindTxError(id ids.ID) error { return fmt.Errorf("could not find tx %s", id) }
+
+// rewindAtomicError refuses a developer's roll-back past a block with atomic txs: what they did
+// to the other chains' shared memory is not rolled back with it. The text is ours.
+func rewindAtomicError(height uint64) error {
+	return fmt.Errorf("cannot roll back past block %d: it carries atomic txs, whose effects on the X- and P-Chains stay", height)
+}

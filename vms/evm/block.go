@@ -48,6 +48,9 @@ type Block struct {
 	// gasCost is the block's block gas cost (l1-evm.md §3.7), set by
 	// BuildBlock and Verify; Accept records it.
 	gasCost uint64
+	// forced is set on a block a developer's mining request built
+	// (dev.go): it may be empty and skips the block fee check.
+	forced bool
 	// atomicTxs are the C-Chain atomic txs the block carries after its
 	// EVM txs, and extData their batch (atomic.BatchBytes), nil without
 	// any; the header's MixDigest commits to it (atomicDigest).
@@ -198,9 +201,13 @@ func (vm *VM) getHashFn(number uint64) gethvm.GetHashFunc {
 // with what takes effect at the block's start (precompile activations,
 // state upgrades, then the EIP-4788 beacon root) already applied.
 func (vm *VM) newExecutor(parent, header *types.Header) (*executor, error) {
-	st, err := vm.stateAt(parent.Root)
+	root := parent.Root
+	if vm.dev != nil {
+		root = vm.rootOf(parent.Hash(), root)
+	}
+	st, err := vm.stateAt(root)
 	if err != nil {
-		return nil, fmt.Errorf("open parent state %s: %w", parent.Root, err)
+		return nil, fmt.Errorf("open parent state %s: %w", root, err)
 	}
 	return vm.newExecutorOn(parent, st, header, vm.getHashFn(header.Number.Uint64()))
 }
@@ -372,32 +379,64 @@ func (vm *VM) nextHeader(parent *types.Header, r *childRules, t uint64) (*types.
 	return h, f, nil
 }
 
-// now returns the node's time in whole seconds.
-func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
+// now returns the node's time in whole seconds, moved by the developer
+// methods' offset (evm_increaseTime) when they are on.
+func (vm *VM) now() uint64 {
+	t := vm.clock.Now().Unix()
+	if vm.dev != nil {
+		t += vm.dev.offset.Load()
+	}
+	return uint64(max(t, 0))
+}
 
 // BuildBlock implements chains.Builder: on the preferred block, every executable transaction that fits
 // goes in, highest effective tip first, each sender's in nonce order.
 // Transactions that fail go out of the mempool; a block is never empty.
+//
+// With developer methods on (dev.go), their queued operations run first;
+// with automine off a block is built only for a mining request, which
+// builds one even when it is empty.
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
-	b, err := vm.buildBlock(ctx, true)
+	forced := false
+	if d := vm.dev; d != nil {
+		d.runOps(ctx)
+		build, f := d.building()
+		if !build {
+			return nil, chains.ErrNoWork
+		}
+		forced = f
+	}
+	b, err := vm.buildBlock(ctx, !forced, forced)
 	if err != nil {
+		if forced && ctx.Err() == nil {
+			vm.dev.failMine(err)
+		}
 		return nil, err
 	}
+	b.forced = forced
 	vm.built.Store(b)
 	return b, nil
 }
 
 // buildBlock builds a block as BuildBlock says; without checkFee it skips
-// the block fee check (tests make invalid blocks with it).
-func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
+// the block fee check (tests make invalid blocks with it); with force it
+// builds a block even when no transaction goes in.
+func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, error) {
 	parent, proc := vm.preferredParent()
 	r, err := vm.childRulesFor(parent, proc)
 	if err != nil {
 		return nil, err
 	}
-	header, fees, err := vm.nextHeader(parent.Header(), r, vm.now())
+	t := vm.now()
+	if vm.dev != nil {
+		t = vm.dev.blockTime(parent.Header())
+	}
+	header, fees, err := vm.nextHeader(parent.Header(), r, t)
 	if err != nil {
 		return nil, err
+	}
+	if vm.dev != nil {
+		vm.dev.adjust(header)
 	}
 	e, err := vm.executorFor(parent.Header(), proc, header)
 	if err != nil {
@@ -405,9 +444,14 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 	}
 	defer e.release()
 	e.price(fees, nil) // this node keeps the parent's gas target
-	short := false     // a transaction waits for the capacity to refill
+	if vm.dev != nil {
+		if gl := vm.dev.gasLimitOverride(); gl != 0 {
+			e.gp = core.NewGasPool(gl)
+		}
+	}
+	short := false // a transaction waits for the capacity to refill
 	pending := vm.pool.executable(e.state.GetNonce)
-	if len(pending) == 0 && (vm.atomic == nil || vm.atomic.pool.len() == 0) {
+	if len(pending) == 0 && !force && (vm.atomic == nil || vm.atomic.pool.len() == 0) {
 		return nil, chains.ErrNoWork
 	}
 	q := newTxQueue(pending, header.BaseFee)
@@ -438,7 +482,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee bool) (*Block, error) {
 			return nil, err
 		}
 	}
-	if len(e.txs)+len(e.atomicTxs) == 0 {
+	if len(e.txs)+len(e.atomicTxs) == 0 && !force {
 		if short && fees.state != nil {
 			// ACP-176's capacity refills by twice the target each
 			// second: try again in the next one.
@@ -576,7 +620,7 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, b *Bl
 		return headerError("number", h.Number, parent.Number.Uint64()+1)
 	case h.Time < parent.Time:
 		return timestampError(h.Time, parent.Time)
-	case h.Time > uint64(vm.clock.Now().Add(maxFutureBlockTime).Unix()):
+	case h.Time > vm.now()+uint64(maxFutureBlockTime/time.Second):
 		return headerError("timestamp", h.Time, "at most 10 s ahead")
 	case h.GasLimit != gasLimit:
 		if vm.l1 != nil {
@@ -691,5 +735,6 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 	if err := vm.triedb.Commit(root, false); err != nil {
 		return fmt.Errorf("commit trie of block %s: %w", hash, err)
 	}
+	vm.triedb.WritePreimages() // into batch; a no-op unless developer methods are on
 	return nil
 }

@@ -87,7 +87,7 @@ func (vm *VM) computeChildRules(parent *types.Header, hash common.Hash, st *stat
 		}
 		return &childRules{parent: hash, fees: vm.cfg.Fees, gasLimit: gasLimit, coinbase: vm.cfg.Coinbase}, nil
 	}
-	open := vm.stateOpener(parent.Root, hash, st)
+	open := vm.stateOpener(vm.rootOf(hash, parent.Root), hash, st)
 	fees, lastChanged, err := vm.l1FeeConfigAt(parent, open)
 	if err != nil {
 		return nil, err

@@ -69,6 +69,13 @@ type Config struct {
 	// (go-ethereum's rule). Zero means DefaultBatchResponseMaxSize; a
 	// negative value means no cap.
 	BatchResponseMaxSize int
+	// DevMethods serves the developer methods (anvil_*, hardhat_*, evm_*, issue #16; devapi.go)
+	// and lets them mine on demand, edit the state and roll the chain back; off, they answer
+	// "method not found".
+	DevMethods bool
+	// DevIDs numbers the snapshots of every chain of the node, so that one chain's snapshot ID is
+	// unknown to another; nil means the chain's own numbering.
+	DevIDs *DevIDs
 	// Atomic names the Primary Network chains the C-Chain's atomic txs move AVAX to and from
 	// (package atomic); nil on L1s, which have none. The VM needs the chain's shared memory too
 	// (chains.Context.SharedMemory).

@@ -170,7 +170,13 @@ func (b *kvBatch) DeleteRange(start, end []byte) error { return b.store.DeleteRa
 
 func (b *kvBatch) ValueSize() int { return b.size }
 
+// Write hands the writes to the store's sink; an empty batch writes
+// nothing and needs none (go-ethereum flushes its empty preimage store at
+// close).
 func (b *kvBatch) Write() error {
+	if len(b.ops) == 0 {
+		return nil
+	}
 	w, err := b.store.writer()
 	if err != nil {
 		return err

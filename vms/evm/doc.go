@@ -99,6 +99,18 @@
 // messages reach the node's log only if cmd/cornice routes its
 // process-wide logger there (GethLogger).
 //
+// # Developer methods
+//
+// With Config.DevMethods the chain also serves anvil 1.x's developer
+// methods (devapi.go: anvil_*, hardhat_*, evm_*, eth_sendUnsignedTransaction).
+// Whatever changes the chain runs on the engine goroutine at the start of
+// BuildBlock (dev.go): mining requests build blocks even when empty, state
+// edits commit a new root recorded as the head's root in effect (rootOf),
+// and evm_revert/anvil_reset roll the chain back through
+// chains.Context.Rewind, which truncates the index in the same batch.
+// Impersonated transactions carry a stand-in signature and a recorded
+// sender (devSigner). docs/decisions.md, "Developer methods", says why.
+//
 // # Concurrency
 //
 // The pipeline goroutine builds, verifies and accepts; RPC handlers run

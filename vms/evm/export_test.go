@@ -6,7 +6,7 @@ import "context"
 // block fee check, and without remembering it as the block built last, so
 // that tests can hand its bytes to ParseBlock as a block from elsewhere.
 func (vm *VM) BuildBlockNoFeeCheck(ctx context.Context) (*Block, error) {
-	return vm.buildBlock(ctx, false)
+	return vm.buildBlock(ctx, false, false)
 }
 
 // SetGasCost changes the block gas cost a built block claims.

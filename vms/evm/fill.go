@@ -230,7 +230,7 @@ func (args *txArgs) toTx() *types.Transaction {
 // the last accepted state plus its consecutive pooled transactions, as
 // eth_getTransactionCount answers for "pending".
 func (vm *VM) poolNonce(addr common.Address) (uint64, error) {
-	st, err := vm.stateAt(vm.currentHead().Root())
+	st, err := vm.stateOfBlock(vm.currentHead())
 	if err != nil {
 		return 0, err
 	}

@@ -246,6 +246,7 @@ func (vm *VM) writeL1Genesis(blk *types.Block, st *state.StateDB, cfgJSON []byte
 	if err := vm.triedb.Commit(root, false); err != nil {
 		return fmt.Errorf("commit genesis trie: %w", err)
 	}
+	vm.triedb.WritePreimages() // a no-op unless developer methods are on
 	hash := blk.Hash()
 	eb := vm.db.NewBatch()
 	rawdb.WriteBlock(eb, blk)

@@ -23,7 +23,7 @@ func (a *l1API) FeeConfig(_ context.Context, bnh *blockNumberOrHash) (*l1params.
 			return nil, err
 		}
 	}
-	fees, lastChanged, err := a.vm.l1FeeConfigAt(blk.Header(), a.vm.stateOpener(blk.Root(), blk.Hash(), nil))
+	fees, lastChanged, err := a.vm.l1FeeConfigAt(blk.Header(), a.vm.stateOpener(a.vm.rootOf(blk.Hash(), blk.Root()), blk.Hash(), nil))
 	if err != nil {
 		return nil, err
 	}

@@ -233,3 +233,11 @@ func (h *txHeap) Pop() any {
 	*h = slices.Delete(old, len(old)-1, len(old))
 	return x
 }
+
+// clear drops every transaction.
+func (p *mempool) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.byHash)
+	clear(p.bySender)
+}

@@ -76,7 +76,7 @@ func (a *ethAPI) GetProof(ctx context.Context, addr common.Address, storageKeys 
 	storageRoot := st.GetStorageRoot(addr)
 	var storageTrie state.Trie
 	if storageRoot != types.EmptyRootHash && storageRoot != (common.Hash{}) && len(keys) > 0 {
-		if storageTrie, err = a.vm.statedb.OpenStorageTrie(blk.Root(), addr, storageRoot, nil); err != nil {
+		if storageTrie, err = a.vm.statedb.OpenStorageTrie(a.vm.rootOf(blk.Hash(), blk.Root()), addr, storageRoot, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -96,7 +96,7 @@ func (a *ethAPI) GetProof(ctx context.Context, addr common.Address, storageKeys 
 		v := st.GetState(addr, k)
 		proofs[i] = storageProof{Key: outKeys[i], Value: (*hexutil.Big)(v.Big()), Proof: proof}
 	}
-	tr, err := a.vm.statedb.OpenTrie(blk.Root())
+	tr, err := a.vm.statedb.OpenTrie(a.vm.rootOf(blk.Hash(), blk.Root()))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,9 @@ import "github.com/ethereum/go-ethereum/core/types"
 // Sync form): it logs the transaction's hash, sender and outcome at info (vm.issued).
 func (vm *VM) sendAndLog(tx *types.Transaction) error {
 	err := vm.SendTx(tx)
+	if vm.dev != nil && !vm.dev.logging.Load() {
+		return err // anvil_setLoggingEnabled(false)
+	}
 	vm.issued.Issued(tx.Hash().Hex(), func() string {
 		// SendTx recovered the sender already; go-ethereum caches it in tx.
 		from, serr := types.Sender(vm.signer, tx)

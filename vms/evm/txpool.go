@@ -25,7 +25,7 @@ type senderTxs struct {
 // poolContent returns the pooled transactions of every sender, in nonce
 // order, split against the last accepted state.
 func (vm *VM) poolContent() (map[common.Address]senderTxs, error) {
-	st, err := vm.stateAt(vm.currentHead().Root())
+	st, err := vm.stateOfBlock(vm.currentHead())
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 	if baseFee := vm.nextBaseFeeWith(r, head); tx.GasFeeCap().Cmp(baseFee) < 0 {
 		return feeCapTooLowError(from, tx.GasFeeCap(), baseFee)
 	}
-	st, err := vm.stateAt(head.Root)
+	st, err := vm.stateOfBlock(headBlk)
 	if err != nil {
 		return err
 	}
@@ -93,6 +93,11 @@ func (vm *VM) nextBaseFee(head *types.Block) *big.Int {
 
 // nextBaseFeeWith is nextBaseFee with head's children's rules r.
 func (vm *VM) nextBaseFeeWith(r *childRules, head *types.Header) *big.Int {
+	if vm.dev != nil {
+		if fee := vm.dev.nextBaseFee(); fee != nil {
+			return fee
+		}
+	}
 	f, err := vm.childFees(head, r, max(vm.now(), head.Time))
 	if err != nil {
 		// Only a corrupt head has no window: fall back to the minimum.

@@ -106,6 +106,10 @@ type VM struct {
 	// atomic is the C-Chain's atomic-tx side (atomicvm.go); nil on L1s and
 	// on a C-Chain made without Config.Atomic or shared memory.
 	atomic *atomicSide
+	// dev is the developer methods' state (dev.go); nil when they are off.
+	dev *devState
+	// rewind rolls the chain back (chains.Context.Rewind), for dev.
+	rewind func(context.Context, chains.Rewind) error
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -165,7 +169,9 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 	}
 	kv := newKVStore(c.DB)
 	db := rawdb.NewDatabase(kv)
-	tdb := triedb.NewDatabase(db, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: cleanCacheSize}})
+	// With developer methods on, the trie records its keys' preimages, which anvil_dumpState
+	// needs to name accounts and slots.
+	tdb := triedb.NewDatabase(db, &triedb.Config{Preimages: cfg.DevMethods, HashDB: &hashdb.Config{CleanCacheSize: cleanCacheSize}})
 	vm := &VM{
 		cfg:          cfg,
 		log:          c.Log,
@@ -183,6 +189,15 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		work:         make(chan struct{}, 1),
 		feeds:        newFeeds(),
 		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
+	}
+	if cfg.DevMethods {
+		dev, err := newDevState(vm, cfg.DevIDs)
+		if err != nil {
+			return nil, errors.Join(err, tdb.Close())
+		}
+		vm.dev, vm.rewind = dev, c.Rewind
+		// Impersonated transactions carry no signature: their senders are recorded.
+		vm.signer = devSigner{Signer: vm.signer, dev: dev}
 	}
 	if err := load(vm); err != nil {
 		return nil, errors.Join(err, tdb.Close())
@@ -206,6 +221,7 @@ func (vm *VM) loadOrInit(g *core.Genesis) error {
 		defer b.Close()
 		vm.kv.setSink(b)
 		blk, err := g.Commit(vm.db, vm.triedb, nil)
+		vm.triedb.WritePreimages() // into b; a no-op unless developer methods are on
 		vm.kv.clearSink()
 		if err != nil {
 			return fmt.Errorf("write genesis: %w", err)
@@ -393,6 +409,9 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("evm: accepted block of type %T", cb)
 	}
 	vm.setHead(b.eth)
+	if vm.dev != nil {
+		vm.dev.accepted(b.eth, b.forced)
+	}
 	vm.decided(b)
 	vm.built.CompareAndSwap(b, nil)
 	res := b.result
@@ -429,7 +448,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 // carries no execution result: its receipts, senders and the senders' new
 // nonces.
 func (vm *VM) acceptedResult(blk *types.Block) (*execResult, error) {
-	st, err := vm.stateAt(blk.Root())
+	st, err := vm.stateOfBlock(blk)
 	if err != nil {
 		return nil, fmt.Errorf("open state of accepted block %s: %w", blk.Hash(), err)
 	}
@@ -494,6 +513,9 @@ func (vm *VM) Close() error {
 	vm.closed = true
 	vm.mu.Unlock()
 	vm.stopRetry()
+	if vm.dev != nil {
+		vm.dev.close()
+	}
 	vm.rpc.Stop()
 	vm.feeds.close()
 	return vm.triedb.Close()

@@ -1,12 +1,11 @@
 package txs
 
 import (
-	"crypto/sha256"
-
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
+	"github.com/cornice-node/cornice/warp/acp77"
 )
 
 // ConvertSubnetToL1Tx turns a subnet into an L1 managed by the contract at Address on chain ChainID
@@ -92,22 +91,19 @@ func (v *ConvertSubnetToL1Validator) Unmarshal(u *codec.Unpacker) {
 	v.DeactivationOwner.Unmarshal(u)
 }
 
-// ConversionID returns the ID of tx's SubnetToL1ConversionData: sha256 of version 0, subnet ID,
-// manager chain ID, manager address, then each validator's node ID, compressed BLS key and weight
-// (§2.3).
+// ConversionID returns the ID of tx's SubnetToL1ConversionData (§2.3): the manager and each
+// validator's node ID, compressed BLS key and weight, hashed by package acp77, the one
+// implementation the P-Chain and the warp messages share.
 func ConversionID(tx *ConvertSubnetToL1Tx) ids.ID {
-	p := codec.NewPacker(make([]byte, 0, 128+len(tx.Address)+len(tx.Validators)*(4+ids.ShortIDLen+BLSPublicKeyLen+8)))
-	p.Version()
-	p.ID(tx.SubnetID)
-	p.ID(tx.ChainID)
-	p.VarBytes(tx.Address)
-	p.Count(len(tx.Validators))
+	d := acp77.ConversionData{
+		SubnetID:       tx.SubnetID,
+		ManagerChainID: tx.ChainID,
+		ManagerAddress: tx.Address,
+		Validators:     make([]acp77.ConversionValidator, len(tx.Validators)),
+	}
 	for i := range tx.Validators {
 		v := &tx.Validators[i]
-		p.VarBytes(v.NodeID)
-		p.Fixed(v.Signer.PublicKey[:])
-		p.Uint64(v.Weight)
+		d.Validators[i] = acp77.ConversionValidator{NodeID: v.NodeID, BLSPublicKey: v.Signer.PublicKey, Weight: v.Weight}
 	}
-	b, _ := p.Bytes() // Cannot fail: no interface fields; counts were bounded by the parser.
-	return sha256.Sum256(b)
+	return d.ID()
 }

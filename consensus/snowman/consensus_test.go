@@ -1,0 +1,511 @@
+package snowman_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/consensus/snowman"
+	"github.com/cornice-node/cornice/ids"
+)
+
+// The cases below are those of the reference's shared Snowman suite
+// (snow/consensus/snowman/consensus_test.go; network-consensus-warp.md §2.5), written again
+// against this package: same trees, same polls, same expected states.
+
+var genesis = snowman.Block{ID: ids.FromName("genesis"), Height: 0}
+
+// chain makes blocks with distinct IDs.
+type chain struct{ n uint64 }
+
+func (c *chain) child(parent snowman.Block) snowman.Block {
+	c.n++
+	return snowman.Block{ID: genesis.ID.Prefix(c.n), Parent: parent.ID, Height: parent.Height + 1}
+}
+
+// params returns parameters with k, αp = αc = alpha and beta, and 1 for the rest.
+func params(k, alpha, beta int) snowman.Parameters {
+	return snowman.Parameters{K: k, AlphaPreference: alpha, AlphaConfidence: alpha, Beta: beta,
+		ConcurrentRepolls: 1, OptimalProcessing: 1, MaxOutstandingItems: 1, MaxItemProcessingTime: 1}
+}
+
+func newConsensus(t *testing.T, p snowman.Parameters) *snowman.Consensus {
+	t.Helper()
+	c, err := snowman.New(p, genesis.ID, genesis.Height)
+	require.NoError(t, err)
+	return c
+}
+
+func add(t *testing.T, c *snowman.Consensus, blocks ...snowman.Block) {
+	t.Helper()
+	for _, b := range blocks {
+		require.NoError(t, c.Add(b))
+	}
+}
+
+func poll(t *testing.T, c *snowman.Consensus, votes ...snowman.Block) snowman.PollResult {
+	t.Helper()
+	v := snowman.Votes{}
+	for _, b := range votes {
+		v.Add(b.ID, 1)
+	}
+	res, err := c.RecordPoll(v)
+	require.NoError(t, err)
+	return res
+}
+
+func TestInitialize(t *testing.T) {
+	c := newConsensus(t, params(1, 1, 3))
+	require.Equal(t, genesis.ID, c.Preference())
+	require.Zero(t, c.NumProcessing())
+	id, h := c.LastAccepted()
+	require.Equal(t, genesis.ID, id)
+	require.Zero(t, h)
+}
+
+func TestNewRefusesInvalidParameters(t *testing.T) {
+	_, err := snowman.New(params(2, 1, 1), genesis.ID, 0)
+	require.ErrorIs(t, err, snowman.ErrParametersInvalid)
+}
+
+func TestNumProcessing(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 1))
+	b := ch.child(genesis)
+	require.Zero(t, c.NumProcessing())
+	add(t, c, b)
+	require.Equal(t, 1, c.NumProcessing())
+	res := poll(t, c, b)
+	require.Zero(t, c.NumProcessing())
+	require.Equal(t, []snowman.Block{b}, res.Accepted)
+}
+
+func TestAddToTail(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 3))
+	b := ch.child(genesis)
+	add(t, c, b)
+	require.Equal(t, b.ID, c.Preference())
+	require.True(t, c.IsPreferred(b.ID))
+	pref, ok := c.PreferenceAtHeight(b.Height)
+	require.True(t, ok)
+	require.Equal(t, b.ID, pref)
+}
+
+func TestAddToNonTail(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 3))
+	first, second := ch.child(genesis), ch.child(genesis)
+	add(t, c, first)
+	require.Equal(t, first.ID, c.Preference())
+	add(t, c, second)
+	require.Equal(t, first.ID, c.Preference(), "a block beside the preference does not move it")
+	require.False(t, c.IsPreferred(second.ID))
+}
+
+func TestAddRefusals(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 3))
+	b := ch.child(genesis)
+	add(t, c, b)
+
+	tests := []struct {
+		name    string
+		block   snowman.Block
+		wantErr error
+	}{
+		{"unknown parent", snowman.Block{ID: ids.FromName("x"), Parent: ids.FromName("nobody"), Height: 2}, snowman.ErrUnknownParent},
+		{"processing block again", b, snowman.ErrDuplicateAdd},
+		// The reference refuses the accepted genesis too (ErrorOnAddDecidedBlock).
+		{"last accepted block", genesis, snowman.ErrDuplicateAdd},
+		{"decided height", snowman.Block{ID: ids.FromName("y"), Parent: genesis.ID, Height: 0}, snowman.ErrDecidedHeight},
+		{"height not parent's plus one", snowman.Block{ID: ids.FromName("z"), Parent: b.ID, Height: 5}, snowman.ErrHeight},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.ErrorIs(t, c.Add(tt.block), tt.wantErr)
+			require.Equal(t, 1, c.NumProcessing())
+		})
+	}
+}
+
+func TestStatusPreviouslyAccepted(t *testing.T) {
+	c := newConsensus(t, params(1, 1, 3))
+	require.False(t, c.Processing(genesis.ID))
+	require.True(t, c.IsPreferred(genesis.ID))
+	pref, ok := c.PreferenceAtHeight(genesis.Height)
+	require.True(t, ok)
+	require.Equal(t, genesis.ID, pref)
+}
+
+func TestStatusPreviouslyRejected(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 1))
+	accepted, rejected := ch.child(genesis), ch.child(genesis)
+	add(t, c, accepted, rejected)
+	res := poll(t, c, accepted)
+	require.Equal(t, []snowman.Block{rejected}, res.Rejected)
+
+	require.False(t, c.Processing(rejected.ID))
+	require.False(t, c.IsPreferred(rejected.ID))
+	pref, ok := c.PreferenceAtHeight(rejected.Height)
+	require.True(t, ok, "the height is the last accepted block's")
+	require.Equal(t, accepted.ID, pref)
+	require.ErrorIs(t, c.Add(ch.child(rejected)), snowman.ErrUnknownParent)
+}
+
+func TestStatusUnissued(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 3))
+	b := ch.child(genesis)
+	require.False(t, c.Processing(b.ID))
+	require.False(t, c.IsPreferred(b.ID))
+	_, ok := c.PreferenceAtHeight(b.Height)
+	require.False(t, ok)
+}
+
+func TestStatusIssued(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 3))
+	b := ch.child(genesis)
+	add(t, c, b)
+	require.True(t, c.Processing(b.ID))
+	require.True(t, c.IsPreferred(b.ID))
+	parent, ok := c.Parent(b.ID)
+	require.True(t, ok)
+	require.Equal(t, genesis.ID, parent)
+}
+
+func TestRecordPollAcceptSingleBlock(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 2))
+	b := ch.child(genesis)
+	add(t, c, b)
+
+	res := poll(t, c, b)
+	require.True(t, res.Successful)
+	require.Empty(t, res.Accepted)
+	require.Equal(t, b.ID, c.Preference())
+	require.Equal(t, 1, c.NumProcessing())
+
+	res = poll(t, c, b)
+	require.Equal(t, []snowman.Block{b}, res.Accepted)
+	require.Equal(t, b.ID, c.Preference())
+	require.Zero(t, c.NumProcessing())
+}
+
+func TestRecordPollAcceptAndReject(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 2))
+	first, second := ch.child(genesis), ch.child(genesis)
+	add(t, c, first, second)
+
+	res := poll(t, c, first)
+	require.Empty(t, res.Accepted)
+	require.Empty(t, res.Rejected)
+	require.Equal(t, 2, c.NumProcessing())
+
+	res = poll(t, c, first)
+	require.Equal(t, []snowman.Block{first}, res.Accepted)
+	require.Equal(t, []snowman.Block{second}, res.Rejected)
+	require.Equal(t, first.ID, c.Preference())
+	require.Zero(t, c.NumProcessing())
+}
+
+// Two votes split between two blocks that share their first bit: the first poll succeeds on
+// the shared bits, the second changes nothing and fails.
+func TestRecordPollSplitVoteNoChange(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(2, 2, 1))
+	first, second := ch.child(genesis), ch.child(genesis)
+	for first.ID[0]&1 != second.ID[0]&1 {
+		second = ch.child(genesis)
+	}
+	add(t, c, first, second)
+
+	for i, wantSuccessful := range []bool{true, false} {
+		res := poll(t, c, first, second)
+		require.Equal(t, wantSuccessful, res.Successful, "poll %d", i)
+		require.Empty(t, res.Accepted)
+		require.Equal(t, first.ID, c.Preference())
+		require.Equal(t, 2, c.NumProcessing())
+	}
+}
+
+func TestRecordPollWhenFinalized(t *testing.T) {
+	c := newConsensus(t, params(1, 1, 1))
+	res := poll(t, c, genesis)
+	require.Empty(t, res.Accepted)
+	require.Zero(t, c.NumProcessing())
+	require.Equal(t, genesis.ID, c.Preference())
+}
+
+func TestRecordPollRejectTransitively(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 1))
+	b0 := ch.child(genesis)
+	b1 := ch.child(genesis)
+	b2 := ch.child(b1)
+	add(t, c, b0, b1, b2)
+	//   G
+	//  / \
+	// 0   1
+	//     |
+	//     2
+	res := poll(t, c, b0)
+	require.Zero(t, c.NumProcessing())
+	require.Equal(t, b0.ID, c.Preference())
+	require.Equal(t, []snowman.Block{b0}, res.Accepted)
+	require.ElementsMatch(t, []snowman.Block{b1, b2}, res.Rejected)
+}
+
+func TestRecordPollTransitivelyResetConfidence(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 2))
+	b0 := ch.child(genesis)
+	b1 := ch.child(genesis)
+	b2 := ch.child(b1)
+	b3 := ch.child(b1)
+	add(t, c, b0, b1, b2, b3)
+	//   G
+	//  / \
+	// 0   1
+	//    / \
+	//   2   3
+	poll(t, c, b2)
+	require.Equal(t, 4, c.NumProcessing())
+	require.Equal(t, b2.ID, c.Preference())
+
+	poll(t, c) // an empty poll: every instance falters
+	require.Equal(t, 4, c.NumProcessing())
+	require.Equal(t, b2.ID, c.Preference())
+
+	poll(t, c, b2)
+	require.Equal(t, 4, c.NumProcessing())
+	require.Equal(t, b2.ID, c.Preference())
+
+	res := poll(t, c, b3)
+	require.Equal(t, []snowman.Block{b1}, res.Accepted, "G's instance has 2 polls for 1 in a row")
+	require.Equal(t, []snowman.Block{b0}, res.Rejected)
+	require.Equal(t, 2, c.NumProcessing())
+	// The reference suite expects 3 to be preferred already. By the snowball rule of §2.5 (the
+	// preference is the choice with the most successful polls) 2 keeps it, two polls to one,
+	// until 3 finalizes on the next poll; the decisions are the same.
+	require.Equal(t, b2.ID, c.Preference())
+
+	res = poll(t, c, b3)
+	require.Equal(t, []snowman.Block{b3}, res.Accepted)
+	require.Equal(t, []snowman.Block{b2}, res.Rejected)
+	require.Zero(t, c.NumProcessing())
+	require.Equal(t, b3.ID, c.Preference())
+}
+
+func TestRecordPollInvalidVote(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 2))
+	b := ch.child(genesis)
+	add(t, c, b)
+
+	poll(t, c, b)
+	res, err := c.RecordPoll(snowman.VotesOf(ids.FromName("unknown")))
+	require.NoError(t, err)
+	require.False(t, res.Successful)
+	res = poll(t, c, b)
+	require.Empty(t, res.Accepted, "the unknown vote broke the run of successful polls")
+	require.Equal(t, 1, c.NumProcessing())
+	require.Equal(t, b.ID, c.Preference())
+}
+
+func TestRecordPollTransitiveVoting(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(3, 3, 1))
+	b0 := ch.child(genesis)
+	b1 := ch.child(b0)
+	b2 := ch.child(b1)
+	b3 := ch.child(b0)
+	b4 := ch.child(b3)
+	add(t, c, b0, b1, b2, b3, b4)
+	//   G
+	//   |
+	//   0
+	//  / \
+	// 1   3
+	// |   |
+	// 2   4
+	res := poll(t, c, b0, b2, b4)
+	require.Equal(t, []snowman.Block{b0}, res.Accepted, "3 votes reach 0 transitively")
+	require.Empty(t, res.Rejected)
+	require.Equal(t, 4, c.NumProcessing())
+	require.Equal(t, b2.ID, c.Preference())
+
+	res = poll(t, c, b2, b2, b2)
+	require.Equal(t, []snowman.Block{b1, b2}, res.Accepted)
+	require.ElementsMatch(t, []snowman.Block{b3, b4}, res.Rejected)
+	require.Zero(t, c.NumProcessing())
+	require.Equal(t, b2.ID, c.Preference())
+}
+
+// Blocks 0 and 1 share their first bit and 2 does not. A vote for 3 counts for 2 at G's
+// instance, but the side of 0 and 1 has had as many successful polls on that bit, so 0 keeps the
+// preference, and nothing is decided.
+func TestRecordPollDivergedVoting(t *testing.T) {
+	c := newConsensus(t, params(1, 1, 2))
+	b0 := snowman.Block{ID: ids.ID{0x06}, Parent: genesis.ID, Height: 1}
+	b1 := snowman.Block{ID: ids.ID{0x08}, Parent: genesis.ID, Height: 1}
+	b2 := snowman.Block{ID: ids.ID{0x01}, Parent: genesis.ID, Height: 1}
+	var ch chain
+	b3 := ch.child(b2)
+	add(t, c, b0, b1)
+	poll(t, c, b0)
+	add(t, c, b2, b3)
+	require.Equal(t, b0.ID, c.Preference())
+
+	res := poll(t, c, b3)
+	require.Empty(t, res.Accepted)
+	require.Empty(t, res.Rejected)
+	require.Equal(t, 4, c.NumProcessing())
+	require.Equal(t, b0.ID, c.Preference())
+}
+
+func TestRecordPollChangePreferredChain(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 10))
+	a1 := ch.child(genesis)
+	b1 := ch.child(genesis)
+	a2 := ch.child(a1)
+	b2 := ch.child(b1)
+	add(t, c, a1, a2, b1, b2)
+
+	requirePreferred := func(chain ...snowman.Block) {
+		t.Helper()
+		require.Equal(t, chain[len(chain)-1].ID, c.Preference())
+		for _, b := range []snowman.Block{a1, a2, b1, b2} {
+			require.Equal(t, b.ID == chain[0].ID || b.ID == chain[1].ID, c.IsPreferred(b.ID), "block at height %d", b.Height)
+		}
+		for _, b := range chain {
+			pref, ok := c.PreferenceAtHeight(b.Height)
+			require.True(t, ok)
+			require.Equal(t, b.ID, pref)
+		}
+	}
+	requirePreferred(a1, a2)
+
+	poll(t, c, b2)
+	requirePreferred(b1, b2)
+
+	poll(t, c, a1)
+	poll(t, c, a1)
+	requirePreferred(a1, a2)
+}
+
+func TestLastAccepted(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 2))
+	b0 := ch.child(genesis)
+	b1 := ch.child(b0)
+	b2 := ch.child(b1)
+	b1Conflict := ch.child(b0)
+	add(t, c, b0, b1, b1Conflict, b2)
+
+	for _, step := range []struct {
+		vote snowman.Block
+		want snowman.Block
+	}{
+		{b0, genesis},
+		{b1, b0},
+		{b1, b1},
+		{b2, b1},
+		{b2, b2},
+	} {
+		poll(t, c, step.vote)
+		id, h := c.LastAccepted()
+		require.Equal(t, step.want.ID, id)
+		require.Equal(t, step.want.Height, h)
+	}
+}
+
+func TestRecordPollWithDefaultParameters(t *testing.T) {
+	var ch chain
+	p := snowman.DefaultParameters()
+	c := newConsensus(t, p)
+	b1, b2 := ch.child(genesis), ch.child(genesis)
+	add(t, c, b1, b2)
+
+	var votes snowman.Votes
+	votes.Add(b1.ID, p.AlphaConfidence)
+	for range p.Beta {
+		require.Equal(t, 2, c.NumProcessing(), "finalized before β polls")
+		_, err := c.RecordPoll(votes)
+		require.NoError(t, err)
+	}
+	require.Zero(t, c.NumProcessing())
+}
+
+// Votes for a block and for its child must not be counted twice at their ancestors.
+func TestRecordPollRegressionInDegree(t *testing.T) {
+	var ch chain
+	p := params(3, 2, 1)
+	c := newConsensus(t, p)
+	b1 := ch.child(genesis)
+	b2 := ch.child(b1)
+	b3 := ch.child(b2)
+	add(t, c, b1, b2, b3)
+
+	var votes snowman.Votes
+	votes.Add(b2.ID, 1)
+	votes.Add(b3.ID, 2)
+	res, err := c.RecordPoll(votes)
+	require.NoError(t, err)
+	require.Equal(t, []snowman.Block{b1, b2, b3}, res.Accepted)
+}
+
+func TestRecordPollRefusesMoreThanKVotes(t *testing.T) {
+	var ch chain
+	c := newConsensus(t, params(1, 1, 1))
+	b := ch.child(genesis)
+	add(t, c, b)
+	_, err := c.RecordPoll(snowman.VotesOf(b.ID, b.ID))
+	require.ErrorIs(t, err, snowman.ErrTooManyVotes)
+	require.Equal(t, 1, c.NumProcessing())
+}
+
+// Between αp and αc a poll moves the preference but resets the confidence (§2.5 step 3).
+func TestRecordPollPreferenceWithoutConfidence(t *testing.T) {
+	var ch chain
+	p := params(5, 3, 2)
+	p.AlphaConfidence = 4
+	c := newConsensus(t, p)
+	a, b := ch.child(genesis), ch.child(genesis)
+	add(t, c, a, b)
+
+	var strong, weak snowman.Votes
+	strong.Add(b.ID, 4)
+	weak.Add(b.ID, 3)
+	res, err := c.RecordPoll(strong)
+	require.NoError(t, err)
+	require.Equal(t, b.ID, c.Preference())
+	require.Empty(t, res.Accepted)
+
+	_, err = c.RecordPoll(weak) // preference kept, confidence back to 0
+	require.NoError(t, err)
+	require.Equal(t, b.ID, c.Preference())
+	res, err = c.RecordPoll(strong)
+	require.NoError(t, err)
+	require.Empty(t, res.Accepted, "the weak poll reset the run")
+	res, err = c.RecordPoll(strong)
+	require.NoError(t, err)
+	require.Equal(t, []snowman.Block{b}, res.Accepted)
+	require.Equal(t, []snowman.Block{a}, res.Rejected)
+}
+
+func TestSetParameters(t *testing.T) {
+	c := newConsensus(t, params(1, 1, 3))
+	require.ErrorIs(t, c.SetParameters(params(2, 1, 1)), snowman.ErrParametersInvalid)
+	require.Equal(t, params(1, 1, 3), c.Parameters())
+	require.NoError(t, c.SetParameters(params(1, 1, 1)))
+
+	var ch chain
+	b := ch.child(genesis)
+	add(t, c, b)
+	require.Equal(t, []snowman.Block{b}, poll(t, c, b).Accepted, "β = 1 applies")
+}
