@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"bytes"
-	"context"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -37,31 +37,99 @@ func (xn *xNode) cState(addr common.Address, txID ids.ID) cState {
 	return s
 }
 
-// TestCChainAtomic exports AVAX from the C-Chain to the X-Chain with `cornice c export`: the
-// balance falls by the amount and the fee, the block that carries the tx is the C-Chain index's
+// cAVAX is eth_getBalance of addr in nAVAX; the test's amounts leave no wei below a nAVAX.
+func (xn *xNode) cAVAX(addr common.Address) uint64 {
+	xn.t.Helper()
+	var bal hexutil.Big
+	xn.call("/ext/bc/C/rpc", "eth_getBalance", []any{addr, "latest"}, &bal)
+	q, r := new(big.Int).DivMod(bal.ToInt(), big.NewInt(1e9), new(big.Int))
+	require.Zero(xn.t, r.Sign(), "balance %s wei is not whole nAVAX", bal.ToInt())
+	return q.Uint64()
+}
+
+// TestCChainAtomic moves AVAX X → C → X and C → P with `cornice transfer`, `cornice c export` and
+// `cornice p import`: each half pays its chain's fee, the AVAX on X, P and C and in shared memory
+// add up to the start less the fees, the block that carries an atomic tx is the C-Chain index's
 // last, with the tx in its bytes, and all of it survives a restart; `cornice c import` with
 // nothing exported and an export above the balance are refused.
 func TestCChainAtomic(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	xn := startXNode(t, dir)
-	ewoq := common.HexToAddress("0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC")
-	var before hexutil.Big
-	xn.call("/ext/bc/C/rpc", "eth_getBalance", []any{ewoq, "latest"}, &before)
+	ewoq, err := wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	x, p := xn.wallet(ewoq), xn.pWallet(ewoq)
+	c, err := wallet.NewC(t.Context(), xn.client, ewoq, clock.Real{})
+	require.NoError(t, err)
+	pending := func() uint64 {
+		var sum uint64
+		for _, source := range []string{"P", "C"} {
+			xu, err := x.AtomicUTXOs(t.Context(), source)
+			sum += atomicAVAX(t, xu, err, xAmount)
+		}
+		pu, err := p.AtomicUTXOs(t.Context(), "C")
+		sum += atomicAVAX(t, pu, err, pAmountOf)
+		for _, source := range []string{"X", "P"} {
+			var reply struct {
+				UTXOs []string `json:"utxos"`
+			}
+			xn.call("/ext/bc/C/avax", "avax.getUTXOs", map[string]any{"addresses": []string{c.Address("C")}, "sourceChain": source, "encoding": "hex"}, &reply)
+			for _, u := range reply.UTXOs {
+				b, err := ids.Hex.Decode(u)
+				require.NoError(t, err)
+				ux, err := xtxs.ParseUTXO(b)
+				require.NoError(t, err)
+				sum += xAmount(ux)
+			}
+		}
+		return sum
+	}
+	total := func() uint64 {
+		return xn.xAVAX(x.Address()) + xn.pBalance(p.Address()) + xn.cAVAX(c.EthAddress()) + pending()
+	}
+	start := total()
+	var fees uint64
+	transfer := regexp.MustCompile(`(?m)^export txID: (\w+)\nexported: (\d+) nAVAX \(.*\)\nexport fee: (\d+) nAVAX \(.*\)\n` +
+		`import txID: (\w+)\nimported: (\d+) nAVAX \(.*\)\nimport fee: (\d+) nAVAX \(.*\)\nstatus: Accepted\n$`)
 
-	code, stdout, stderr := runCLI(t, "c", "export", "--node-uri", xn.base, "--amount", "1000000000")
-	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`^txID: (\w+)\namount: 1000000000 nAVAX\nfee: (\d+) nAVAX\nto: (X-local1\w+)\nstatus: Accepted\n$`).FindStringSubmatch(stdout)
+	// X → C: the C balance gains what was exported less the import's fee.
+	cBefore := xn.cAVAX(c.EthAddress())
+	code, stdout, stderr := runCLI(t, "transfer", "--node-uri", xn.base, "--from", "X", "--to", "C", "--amount", "2AVAX")
+	require.Zero(t, code, stderr)
+	m := transfer.FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	require.Equal(t, "2000000000", m[2])
+	imported, importFee := mustUint(t, m[5]), mustUint(t, m[6])
+	require.Equal(t, uint64(2_000_000_000), imported+importFee)
+	require.NotZero(t, importFee)
+	require.Equal(t, cBefore+imported, xn.cAVAX(c.EthAddress()))
+	fees += mustUint(t, m[3]) + importFee
+	require.Zero(t, pending())
+	require.Equal(t, start-fees, total())
+
+	// C → X, both halves; then C → P with `c export` and `p import`.
+	xBefore := xn.xAVAX(x.Address())
+	code, stdout, stderr = runCLI(t, "transfer", "--node-uri", xn.base, "--from", "C", "--to", "X", "--amount", "1AVAX")
+	require.Zero(t, code, stderr)
+	m = transfer.FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	require.Equal(t, xBefore+mustUint(t, m[5]), xn.xAVAX(x.Address()))
+	fees += mustUint(t, m[3]) + mustUint(t, m[6])
+	require.Equal(t, start-fees, total())
+
+	code, stdout, stderr = runCLI(t, "c", "export", "--node-uri", xn.base, "--to", "P", "--amount", "1000000000")
+	require.Zero(t, code, stderr)
+	m = regexp.MustCompile(`^txID: (\w+)\nexported: 1000000000 nAVAX \(1 AVAX\)\nfee: (\d+) nAVAX \(.*\)\nstatus: Accepted\n$`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
 	txID, err := ids.FromString(m[1])
 	require.NoError(t, err)
-	fee, err := strconv.ParseUint(m[2], 10, 64)
-	require.NoError(t, err)
-	require.Equal(t, "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u", m[3])
+	fees += mustUint(t, m[2])
+	require.Equal(t, uint64(1_000_000_000), pending())
+	require.Equal(t, start-fees, total())
 
-	s := xn.cState(ewoq, txID)
-	spent := new(big.Int).Mul(new(big.Int).SetUint64(1_000_000_000+fee), big.NewInt(1e9))
-	require.Equal(t, (*hexutil.Big)(new(big.Int).Sub(before.ToInt(), spent)).String(), s.balance)
+	// The export's block is the C-Chain index's last, with the tx in its bytes.
+	ethAddr := c.EthAddress()
+	s := xn.cState(ethAddr, txID)
 	require.Equal(t, "Accepted", s.status["status"])
 	var tx struct {
 		Tx          string `json:"tx"`
@@ -85,25 +153,33 @@ func TestCChainAtomic(t *testing.T) {
 	require.Equal(t, crypto.Keccak256Hash(head.ExtraData), head.MixHash)
 	require.Equal(t, tx.BlockHeight, strconv.FormatUint(uint64(head.Number), 10))
 
+	// A restart keeps all of it, and the pending AVAX is still there to import.
 	xn.stop()
 	xn = startXNode(t, dir)
-	require.Equal(t, s, xn.cState(ewoq, txID))
+	require.Equal(t, s, xn.cState(ethAddr, txID))
+	x, p = xn.wallet(ewoq), xn.pWallet(ewoq)
+	require.Equal(t, start-fees, total())
+	code, stdout, stderr = runCLI(t, "p", "import", "--node-uri", xn.base, "--from", "C")
+	require.Zero(t, code, stderr)
+	m = regexp.MustCompile(`(?m)^txID: \w+\nimported: (\d+) nAVAX \(.*\)\nfee: (\d+) nAVAX \(.*\)\nstatus: Committed\n$`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	fees += mustUint(t, m[2])
+	require.Zero(t, pending())
+	require.Equal(t, start-fees, total())
 
+	// Refusals change nothing.
 	code, stdout, stderr = runCLI(t, "c", "import", "--node-uri", xn.base, "--from", "X")
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Contains(t, stderr, "cornice: "+wallet.ErrNothingToImport.Error())
-
 	fresh, err := wallet.ParseKey("0x" + "11" + localKeyHex[2:])
 	require.NoError(t, err)
-	code, stdout, stderr = runCLI(t, "c", "export", "--node-uri", xn.base, "--amount", "1", "--key", fresh.String())
+	code, stdout, stderr = runCLI(t, "c", "export", "--node-uri", xn.base, "--to", "X", "--amount", "1", "--key", fresh.String())
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Equal(t, "cornice: avax.issueTx: insufficient funds\n", stderr)
-
-	c, err := wallet.NewC(context.Background(), xn.client, fresh, clock.Real{})
-	require.NoError(t, err)
-	_, err = c.Export(context.Background(), "Q", 1, "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u")
+	_, err = c.Export(t.Context(), "Q", "", 1)
 	require.ErrorIs(t, err, wallet.ErrWrongChain)
-	require.Equal(t, s.lastBlock, xn.cState(ewoq, txID).lastBlock, "nothing refused changed the chain")
+	require.Equal(t, start-fees, total())
+	require.Equal(t, s.lastBlock, xn.cState(ethAddr, txID).lastBlock, "nothing refused changed the C-Chain")
 }

@@ -114,7 +114,7 @@ func (c *C) Import(ctx context.Context, from string, to common.Address) (*CTx, e
 	if err != nil {
 		return nil, err
 	}
-	utxos, err := fetchUTXOsFrom(ctx, c.api(), c.key.ChainAddress(cAlias, c.builder.NetworkID), from, xtxs.ParseUTXO)
+	utxos, err := fetchUTXOs(ctx, c.api(), c.key.ChainAddress(cAlias, c.builder.NetworkID), from, xtxs.ParseUTXO)
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +126,14 @@ func (c *C) Import(ctx context.Context, from string, to common.Address) (*CTx, e
 }
 
 // Export builds and signs an ExportTx of amount nAVAX from the key's EVM balance to the chain to
-// (X or P), owned there by the address toAddr (e.g. `X-local1…`). It does not issue it.
-func (c *C) Export(ctx context.Context, to string, amount uint64, toAddr string) (*CTx, error) {
+// (X or P), owned there by the address toAddr (e.g. `X-local1…`; empty: the key's own). It does
+// not issue it.
+func (c *C) Export(ctx context.Context, to, toAddr string, amount uint64) (*CTx, error) {
 	if amount == 0 {
 		return nil, ErrZeroAmount
+	}
+	if toAddr == "" {
+		toAddr = c.Address(to)
 	}
 	dest, err := c.Peer(to)
 	if err != nil {

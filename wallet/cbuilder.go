@@ -1,7 +1,6 @@
 package wallet
 
 import (
-	"errors"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -9,11 +8,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/atomic"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
-
-// ErrNothingToImport: no UTXO exported to the chain is the key's to import.
-var ErrNothingToImport = errors.New("nothing to import: no AVAX exported to this chain is the key's alone")
 
 // CBuilder builds and signs the C-Chain's atomic txs (package atomic): AVAX into and out of the
 // EVM balances. Its fields are the chain's parameters; it is a value and safe for concurrent use.
@@ -37,18 +32,11 @@ func (b *CBuilder) Import(key *Key, source ids.ID, utxos []*xtxs.UTXO, to common
 	var total uint64
 	var ins []xtxs.TransferableInput
 	for _, s := range (&XBuilder{AVAXAssetID: b.AVAXAssetID}).spendable(key, utxos) {
-		if s.ux.AssetID != b.AVAXAssetID {
+		if s.ux.AssetID != b.AVAXAssetID || total+s.amount < total {
 			continue
 		}
-		if total+s.amount < total {
-			return nil, atomic.ErrOverflow
-		}
 		total += s.amount
-		ins = append(ins, xtxs.TransferableInput{
-			UTXOID:  s.ux.UTXOID,
-			AssetID: s.ux.AssetID,
-			In:      &secp256k1fx.TransferInput{Amount: s.amount, Input: secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}}},
-		})
+		ins = append(ins, s.input())
 	}
 	if len(ins) == 0 {
 		return nil, ErrNothingToImport

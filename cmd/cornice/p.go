@@ -28,7 +28,8 @@ func newPCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Send AVAX, create subnets and chains, and manage L1s on the P-Chain",
 	})
 	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout, stderr),
-		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout))
+		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout),
+		newPExportCmd(stdout), newPImportCmd(stdout))
 	return cmd
 }
 

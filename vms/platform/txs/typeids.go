@@ -18,6 +18,8 @@ const (
 	TypeIDAddSubnetValidatorTx         uint32 = 13
 	TypeIDCreateChainTx                uint32 = 15
 	TypeIDCreateSubnetTx               uint32 = 16
+	TypeIDImportTx                     uint32 = 17
+	TypeIDExportTx                     uint32 = 18
 	TypeIDLockIn                       uint32 = 21
 	TypeIDLockOut                      uint32 = 22
 	TypeIDAddPermissionlessValidatorTx uint32 = 25
@@ -46,6 +48,8 @@ var unsignedTxs = union.New("unsigned tx",
 	union.Of[UnsignedTx, *SetL1ValidatorWeightTx](TypeIDSetL1ValidatorWeightTx),
 	union.Of[UnsignedTx, *IncreaseL1ValidatorBalanceTx](TypeIDIncreaseL1ValidatorBalanceTx),
 	union.Of[UnsignedTx, *DisableL1ValidatorTx](TypeIDDisableL1ValidatorTx),
+	union.Of[UnsignedTx, *ImportTx](TypeIDImportTx),
+	union.Of[UnsignedTx, *ExportTx](TypeIDExportTx),
 )
 
 // inputs is what an Input field holds: a TransferInput (5) or a LockIn (21).
