@@ -23,9 +23,10 @@
 #        Last line `ethers: N passed, M failed`;
 #      - e2e/js/avalanche-sdk.mjs (the official Avalanche TypeScript SDK, @avalanche-sdk/client
 #        0.1.1 over @avalabs/avalanchejs 5.2.0): info and index reads, a P- and an X-Chain BaseTx, a
-#        subnet, a chain on it and its conversion to an L1 with this node as validator, and AVAX
-#        exported from the C-Chain to the X-Chain with balances, nonce, atomic status and index
-#        checked. Last line `avalanche-sdk: N passed, M failed`;
+#        subnet, a chain on it and its conversion to an L1 with this node as validator, AVAX moved
+#        P→X, X→P, X→C and C→X (export, then import) with the balances checked on both sides, and
+#        a C-Chain atomic tx's status, nonce and index entry. Last line
+#        `avalanche-sdk: N passed, M failed`;
 #      then prints the sum of all three as `e2e: N passed, M failed`. A script that ends without its
 #      summary line (a crash, the timeout) counts as one more failure;
 #   4. stops the node with SIGTERM (SIGKILL after 15 s) and deletes the temporary directory,

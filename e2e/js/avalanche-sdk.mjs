@@ -1,7 +1,7 @@
 // End-to-end check of a running cornice node with the official Avalanche TypeScript SDK
 // (@avalanche-sdk/client 0.1.1 over @avalabs/avalanchejs 5.2.0), issue #14 §4: info and index
 // reads, P- and X-Chain BaseTx, a subnet, a chain on it and its conversion to an L1, and AVAX
-// exported from the C-Chain to the X-Chain. e2e/run.sh starts the node and runs this script; to run
+// moved P→X, X→P, X→C and C→X with the balances checked on both sides. e2e/run.sh starts the node and runs this script; to run
 // it by hand against a node of your own:
 //
 //   npm ci --prefix e2e/js
@@ -18,7 +18,7 @@
 import { createAvalancheClient, createAvalancheWalletClient } from "@avalanche-sdk/client";
 import { privateKeyToAvalancheAccount } from "@avalanche-sdk/client/accounts";
 import { avalancheLocal } from "@avalanche-sdk/client/chains";
-import { Context, evm, Id, utils } from "@avalabs/avalanchejs";
+import { avm, Context, evm, Id, pvm, TransferableOutput, utils } from "@avalabs/avalanchejs";
 import { randomBytes } from "node:crypto";
 
 const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
@@ -37,6 +37,14 @@ const wallet = createAvalancheWalletClient({ account, chain, transport });
 const pAddr = account.getXPAddress("P", "local");
 const xAddr = account.getXPAddress("X", "local");
 const ethAddr = account.getEVMAddress();
+const cAddr = account.getXPAddress("C", "local");
+const xpBytes = utils.bech32ToBytes(xAddr); // the key's short address, the same on X, P and C
+const pAPI = new pvm.PVMApi(base);
+const xAPI = new avm.AVMApi(base);
+const cAPI = new evm.EVMApi(base);
+const moved = 5_000_000_000n; // each cross-chain check moves 5 AVAX
+// maxFee bounds any one half's fee: 0.01 AVAX.
+const maxFee = 10_000_000n;
 
 function assert(cond, message) {
   if (!cond) throw new Error(message);
@@ -64,6 +72,65 @@ async function pBalance(address) {
 async function xBalance(address) {
   return BigInt((await client.xChain.getBalance({ address, assetID: "AVAX" })).balance);
 }
+
+// cBalance is the key's C-Chain balance in nAVAX (the checks move whole nAVAX).
+async function cBalance() {
+  return (await client.getBalance({ address: ethAddr })) / avaxToWei;
+}
+
+// received sums what an import tx's outputs (X, P: TransferableOutputs; C: EVMOutputs) give.
+function received(unsigned) {
+  const tx = unsigned.getTx();
+  const outs = tx.baseTx?.outputs ?? tx.Outs ?? tx.outs;
+  return outs.reduce((sum, out) => sum + (out.amount?.value?.() ?? out.amount()), 0n);
+}
+
+// crossChain exports `moved` from one chain and imports it on the other: exportTx builds the
+// export, importTx the import from the atomic UTXOs; it checks that the source lost the amount and
+// a fee, the destination gained what the import's outputs say, and nothing was left pending.
+async function crossChain({ balanceFrom, balanceTo, exportTx, importTx, from, to, pendingUTXOs }) {
+  const [fromBefore, toBefore] = [await balanceFrom(), await balanceTo()];
+  await send({ tx: await exportTx(), chainAlias: from });
+  const lost = fromBefore - (await balanceFrom());
+  assert(lost > moved && lost - moved < maxFee, `${from} lost ${lost}, want ${moved} and a fee`);
+  const utxos = await pendingUTXOs();
+  assert(utxos.length === 1, `${utxos.length} UTXOs waiting on ${to}, want 1`);
+  const imp = await importTx(utxos);
+  await send({ tx: imp, chainAlias: to });
+  const gained = (await balanceTo()) - toBefore;
+  assert(gained === received(imp), `${to} gained ${gained}, the import's outputs ${received(imp)}`);
+  assert(moved - gained > 0n && moved - gained < maxFee, `${to} gained ${gained} of ${moved}`);
+  assert((await pendingUTXOs()).length === 0, `UTXOs still waiting on ${to}`);
+}
+
+const context = await Context.getContextFromURI(base);
+const pFeeState = () => pAPI.getFeeState();
+const amountOut = (chainBytes) => [TransferableOutput.fromNative(context.avaxAssetID, moved, [chainBytes])];
+const xToP = {
+  from: "X", to: "P", balanceFrom: () => xBalance(xAddr), balanceTo: () => pBalance(pAddr),
+  exportTx: async () => avm.newExportTx(context, context.pBlockchainID, [xpBytes], (await xAPI.getUTXOs({ addresses: [xAddr] })).utxos, amountOut(xpBytes)),
+  pendingUTXOs: async () => (await pAPI.getUTXOs({ addresses: [pAddr], sourceChain: "X" })).utxos,
+  importTx: async (utxos) => pvm.newImportTx({ sourceChainId: context.xBlockchainID, fromAddressesBytes: [xpBytes], toAddressesBytes: [xpBytes], feeState: await pFeeState(), utxos }, context),
+};
+const pToX = {
+  from: "P", to: "X", balanceFrom: () => pBalance(pAddr), balanceTo: () => xBalance(xAddr),
+  exportTx: async () => pvm.newExportTx({ destinationChainId: context.xBlockchainID, fromAddressesBytes: [xpBytes], feeState: await pFeeState(), utxos: (await pAPI.getUTXOs({ addresses: [pAddr] })).utxos, outputs: amountOut(xpBytes) }, context),
+  pendingUTXOs: async () => (await xAPI.getUTXOs({ addresses: [xAddr], sourceChain: "P" })).utxos,
+  importTx: async (utxos) => avm.newImportTx(context, context.pBlockchainID, utxos, [xpBytes], [xpBytes]),
+};
+const xToC = {
+  from: "X", to: "C", balanceFrom: () => xBalance(xAddr), balanceTo: cBalance,
+  exportTx: async () => avm.newExportTx(context, context.cBlockchainID, [xpBytes], (await xAPI.getUTXOs({ addresses: [xAddr] })).utxos, amountOut(xpBytes)),
+  pendingUTXOs: async () => (await cAPI.getUTXOs({ addresses: [cAddr], sourceChain: "X" })).utxos,
+  importTx: async (utxos) => evm.newImportTxFromBaseFee(context, utils.hexToBuffer(ethAddr), [xpBytes], utxos, context.xBlockchainID, BigInt(await client.baseFee())),
+};
+const cToX = {
+  from: "C", to: "X", balanceFrom: cBalance, balanceTo: () => xBalance(xAddr),
+  exportTx: async () => evm.newExportTxFromBaseFee(context, BigInt(await client.baseFee()), moved, context.xBlockchainID,
+    utils.hexToBuffer(ethAddr), [xpBytes], BigInt(await client.getTransactionCount({ address: ethAddr }))),
+  pendingUTXOs: async () => (await xAPI.getUTXOs({ addresses: [xAddr], sourceChain: "C" })).utxos,
+  importTx: async (utxos) => avm.newImportTx(context, context.cBlockchainID, utxos, [xpBytes], [xpBytes]),
+};
 
 // The node's own identity: the L1's one validator.
 const { nodeID, nodePOP } = await client.info.getNodeID();
@@ -164,26 +231,24 @@ const checks = [
       assert(subnet.managerChainID === chainID, `managerChainID ${subnet.managerChainID}`);
     },
   ],
+  ["P→X export and import", () => crossChain(pToX)],
+  ["X→P export and import", () => crossChain(xToP)],
+  ["X→C export and import", () => crossChain(xToC)],
+  ["C→X export and import", () => crossChain(cToX)],
   [
-    "C-Chain export to X",
+    "C-Chain atomic tx status and index",
     async () => {
-      const context = await Context.getContextFromURI(base);
-      const before = await client.getBalance({ address: ethAddr });
       const nonce = await client.getTransactionCount({ address: ethAddr });
-      const amount = 3_000_000_000n;
-      const tx = evm.newExportTxFromBaseFee(context, BigInt(await client.baseFee()), amount, context.xBlockchainID,
-        utils.hexToBuffer(ethAddr), [utils.bech32ToBytes(xAddr)], BigInt(nonce));
+      const tx = await cToX.exportTx();
       const txID = await send({ tx, chainAlias: "C" });
       const { status, blockHeight } = await client.cChain.getAtomicTxStatus({ txID });
       assert(status === "Accepted" && blockHeight, `status ${status} at ${blockHeight}`);
-      const burned = tx.getTx().ins.reduce((sum, input) => sum + input.amount.value(), 0n);
-      const after = await client.getBalance({ address: ethAddr });
-      assert(before - after === burned * avaxToWei, `C balance fell by ${before - after}, want ${burned * avaxToWei}`);
       assert((await client.getTransactionCount({ address: ethAddr })) === nonce + 1, "nonce not bumped");
       const { tx: hex } = await client.cChain.getAtomicTx({ txID, encoding: "hex" });
       assert(hex.length > 2, "getAtomicTx");
       const last = await client.indexBlock.cChain.getLastAccepted({ encoding: "hex" });
       assert(BigInt(last.index) === BigInt(blockHeight) - 1n, `C index's last is ${last.index}, the tx is at height ${blockHeight}`);
+      await send({ tx: await cToX.importTx(await cToX.pendingUTXOs()), chainAlias: "X" });
     },
   ],
 ];
