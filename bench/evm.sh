@@ -68,7 +68,7 @@ start_node() {
 	url=
 	for _ in $(seq 600); do
 		kill -0 "$node_pid" 2>/dev/null || { echo "bench: node exited; log:" >&2; cat "$log" >&2; return 1; }
-		url=$(sed -n -e 's/.*msg="cornice node started".* httpAddr=\([^ ]*\).*/http:\/\/\1/p' \
+		url=$(sed -n -e 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
 			-e 's/^evmload: node serves \(.*\)$/\1/p' "$log" | head -n 1)
 		[[ -n $url ]] && return 0
 		sleep 0.1

@@ -13,8 +13,10 @@ import (
 
 	shared "github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // Indexer adds what an accepted block contributes to the index, inside the
@@ -70,6 +72,9 @@ type ManagerDeps struct {
 	Clock clock.Clock
 	// Log is the manager's logger; each chain's is derived from it.
 	Log *slog.Logger
+	// BLSKey and WarpValidators are handed to every VM (Context); both may be nil.
+	BLSKey         *bls.SecretKey
+	WarpValidators warp.ValidatorState
 }
 
 // Spec describes a chain to create.
@@ -135,6 +140,9 @@ type Manager struct {
 	engines  EngineFactory
 	clock    clock.Clock
 	log      *slog.Logger
+	// blsKey and warpValidators are ManagerDeps', for every VM's Context.
+	blsKey         *bls.SecretKey
+	warpValidators warp.ValidatorState
 	// commit commits a block's batch; tests replace it to make it fail.
 	commit func(*storage.Batch) error
 
@@ -193,11 +201,14 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		routes:   deps.Routes,
 		indexer:  deps.Indexer,
 		engines:  deps.Engines,
-		clock:    deps.Clock,
-		log:      deps.Log,
-		commit:   (*storage.Batch).Commit,
-		chains:   make(map[ids.ID]*chain),
-		subs:     make(map[ids.ID][]*subscriber),
+
+		blsKey:         deps.BLSKey,
+		warpValidators: deps.WarpValidators,
+		clock:          deps.Clock,
+		log:            deps.Log,
+		commit:         (*storage.Batch).Commit,
+		chains:         make(map[ids.ID]*chain),
+		subs:           make(map[ids.ID][]*subscriber),
 	}, nil
 }
 
@@ -285,17 +296,19 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		return a.Rewind(ctx, r)
 	}
 	vm, err := spec.Factory.New(ctx, Context{
-		NetworkID:    m.cfg.NetworkID,
-		Chain:        spec.Chain,
-		Genesis:      spec.Genesis,
-		Upgrade:      spec.Upgrade,
-		Config:       spec.Config,
-		DB:           m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
-		Log:          log,
-		Clock:        m.clock,
-		SharedMemory: m.shared.For(id),
-		Chains:       m.registry,
-		Rewind:       rewind,
+		NetworkID:      m.cfg.NetworkID,
+		Chain:          spec.Chain,
+		Genesis:        spec.Genesis,
+		Upgrade:        spec.Upgrade,
+		Config:         spec.Config,
+		DB:             m.db.Prefixed(spec.Prefix).Prefixed(id[:]),
+		Log:            log,
+		Clock:          m.clock,
+		SharedMemory:   m.shared.For(id),
+		Chains:         m.registry,
+		Rewind:         rewind,
+		BLSKey:         m.blsKey,
+		WarpValidators: m.warpValidators,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)

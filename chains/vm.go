@@ -9,8 +9,10 @@ import (
 
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // Errors a VM returns to the engines and the accept path.
@@ -166,6 +168,12 @@ type Context struct {
 	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
 	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
 	Rewind func(ctx context.Context, r Rewind) error
+	// BLSKey is the node's BLS key, with which a VM signs its chain's warp messages; nil on a
+	// node built without one (tests).
+	BLSKey *bls.SecretKey
+	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
+	// verified and signatures aggregated; nil when the node runs no P-Chain.
+	WarpValidators warp.ValidatorState
 }
 
 // ChainLookup finds the node's chains; *Registry implements it.

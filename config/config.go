@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
@@ -164,9 +165,41 @@ type Config struct {
 	// P2P holds the peer-to-peer settings (config/p2p.go).
 	P2P P2P
 
+	// Snow holds the Snowman consensus parameters (config/snow.go). Default DefaultSnow(); the
+	// zero value is invalid.
+	Snow Snow
+
 	// LogLevel is the lowest level logged (--log-level: debug, info, warn or error). Default
 	// and zero value: info.
 	LogLevel slog.Level
+	// LogFormat is how log records are written (--log-format). Default and zero value:
+	// LogFormatAuto.
+	LogFormat LogFormat
+}
+
+// LogFormat is the form of the node's log lines on stderr.
+type LogFormat uint8
+
+// The log formats of --log-format.
+const (
+	// LogFormatAuto is LogFormatText when stderr is a terminal, LogFormatJSON otherwise: a person
+	// reads the first, a program (a log collector, a test) parses the second.
+	LogFormatAuto LogFormat = iota
+	// LogFormatText is short aligned lines for a person, coloured on a terminal.
+	LogFormatText
+	// LogFormatJSON is one JSON object per line, as log/slog's JSON handler writes it.
+	LogFormatJSON
+)
+
+// logFormatNames are the names of --log-format, indexed by LogFormat.
+var logFormatNames = [...]string{LogFormatAuto: "auto", LogFormatText: "text", LogFormatJSON: "json"}
+
+// String returns the format's name as --log-format takes it.
+func (f LogFormat) String() string {
+	if int(f) < len(logFormatNames) {
+		return logFormatNames[f]
+	}
+	return "LogFormat(" + strconv.Itoa(int(f)) + ")"
 }
 
 // Defaults of the HTTP server (node-api.md §2.1) and other settings.
@@ -230,6 +263,7 @@ func Default() Config {
 		UptimeRequirement:        defaultUptimeRequirement,
 		EVMLogsBlockRangeCap:     DefaultEVMLogsBlockRangeCap,
 		P2P:                      DefaultP2P(),
+		Snow:                     DefaultSnow(),
 		LogLevel:                 slog.LevelInfo,
 	}
 }
@@ -271,6 +305,7 @@ func (c *Config) Validate() error {
 		add(fmt.Errorf("http-port and staking-port are both %d", c.HTTPPort))
 	}
 	errs = append(errs, c.P2P.validate()...)
+	add(c.Snow.validate())
 	if c.PublicIP != "" {
 		if _, err := netip.ParseAddr(c.PublicIP); err != nil {
 			add(fmt.Errorf("invalid public-ip %q: not an IP address", c.PublicIP))

@@ -47,6 +47,8 @@ func TestDefault(t *testing.T) {
 			PingFrequency:      22500 * time.Millisecond,
 			AllowPrivateIPs:    true,
 		},
+		Snow: Snow{SampleSize: 20, PreferenceQuorumSize: 15, ConfidenceQuorumSize: 15, CommitThreshold: 20,
+			ConcurrentRepolls: 4, OptimalProcessing: 10, MaxProcessing: 256, MaxTimeProcessing: 30 * time.Second},
 		LogLevel: slog.LevelInfo,
 	}
 	got := Default()

@@ -71,6 +71,11 @@ func invalidPortError(s string) error {
 	return fmt.Errorf("invalid port %q: must be a number from 0 to 65535", s)
 }
 
+// invalidLogFormatError reports a --log-format other than the three names.
+func invalidLogFormatError(s string) error {
+	return fmt.Errorf("invalid log format %q: must be auto, text or json", s)
+}
+
 // invalidLogLevelError reports a --log-level other than the four names.
 func invalidLogLevelError(s string) error {
 	return fmt.Errorf("invalid log level %q: must be debug, info, warn or error", s)

@@ -131,6 +131,8 @@ var settings = []Setting{
 		func(c *Config) *DevMethods { return &c.DevMethods }, newDevMethodsValue),
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
+	setting("log-format", "form of the log on stderr: text (aligned, coloured on a terminal), json (one object a line), or auto (text on a terminal, json otherwise)",
+		func(c *Config) *LogFormat { return &c.LogFormat }, newLogFormatValue),
 }
 
 // Settings returns every setting, in the order of the help text. The slice is the caller's.
@@ -281,6 +283,21 @@ func (v logLevelValue) Set(text string) error {
 	default:
 		return invalidLogLevelError(text)
 	}
+	return nil
+}
+
+// logFormatValue is one of auto, text, json, in any case.
+type logFormatValue struct{ p *LogFormat }
+
+func newLogFormatValue(p *LogFormat) Value { return logFormatValue{p} }
+func (v logFormatValue) String() string    { return v.p.String() }
+func (v logFormatValue) Type() string      { return "format" }
+func (v logFormatValue) Set(text string) error {
+	i := slices.Index(logFormatNames[:], strings.ToLower(text))
+	if i < 0 {
+		return invalidLogFormatError(text)
+	}
+	*v.p = LogFormat(i)
 	return nil
 }
 

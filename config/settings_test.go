@@ -28,7 +28,10 @@ func TestSettingsNames(t *testing.T) {
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
 		"uptime-requirement", "acp-support", "acp-object", "evm-block-time", "evm-logs-block-range-cap",
-		"track-subnets", "chain-config-dir", "dev-methods", "log-level",
+		"track-subnets", "chain-config-dir", "dev-methods",
+		"snow-sample-size", "snow-quorum-size", "snow-preference-quorum-size", "snow-confidence-quorum-size",
+		"snow-commit-threshold", "snow-concurrent-repolls", "snow-optimal-processing", "snow-max-processing",
+		"snow-max-time-processing", "log-level", "log-format",
 	}, names)
 }
 
@@ -66,6 +69,7 @@ func settingCfg() Config {
 		TrackSubnets:             []ids.ID{{1}, {2, 3}},
 		ChainConfigDir:           "/chains",
 		LogLevel:                 slog.LevelWarn,
+		LogFormat:                LogFormatJSON,
 		P2P: P2P{
 			StakingHost:               "0.0.0.0",
 			BootstrapIPs:              []string{"10.0.0.1:9651"},
@@ -125,6 +129,10 @@ func TestSettingsSet(t *testing.T) {
 		{name: "log-level", texts: []string{"DEBUG"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelDebug},
 		{name: "log-level", texts: []string{"warn"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelWarn},
 		{name: "log-level", texts: []string{"error"}, want: func(c *Config) any { return c.LogLevel }, wantVal: slog.LevelError},
+		{name: "log-format", texts: []string{"JSON"}, want: func(c *Config) any { return c.LogFormat }, wantVal: LogFormatJSON},
+		{name: "log-format", texts: []string{"text"}, want: func(c *Config) any { return c.LogFormat }, wantVal: LogFormatText},
+		{name: "log-format", texts: []string{"json", "auto"}, want: func(c *Config) any { return c.LogFormat }, wantVal: LogFormatAuto},
+		{name: "log-format", texts: []string{"logfmt"}, wantErr: `invalid log format "logfmt": must be auto, text or json`},
 		{name: "log-level", texts: []string{"trace"}, wantErr: `invalid log level "trace": must be debug, info, warn or error`},
 		{name: "http-allowed-hosts", texts: []string{"a,b", "c"}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string{"a", "b", "c"}},
 		{name: "http-allowed-hosts", texts: []string{"a, b c,,"}, want: func(c *Config) any { return c.HTTPAllowedHosts }, wantVal: []string{"a", "b", "c"}},

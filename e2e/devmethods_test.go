@@ -31,15 +31,22 @@ type devNode struct {
 // startDevNode starts a node on dir with the config changed by modify, and dials its C-Chain.
 func startDevNode(t *testing.T, dir string, modify func(*config.Config)) *devNode {
 	t.Helper()
-	xn := startXNodeWith(t, dir, modify)
+	d := &devNode{}
+	dialDev(t, d, startXNodeWith(t, dir, modify))
+	return d
+}
+
+// dialDev makes d the C-Chain clients of xn.
+func dialDev(t testing.TB, d *devNode, xn *xNode) {
+	t.Helper()
 	c, err := rpc.DialContext(t.Context(), xn.base+"/ext/bc/C/rpc")
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	return &devNode{xNode: xn, rpc: c, eth: ethclient.NewClient(c)}
+	d.xNode, d.rpc, d.eth = xn, c, ethclient.NewClient(c)
 }
 
 // call calls method and fails the test on an error.
-func (d *devNode) call(t *testing.T, result any, method string, args ...any) {
+func (d *devNode) call(t testing.TB, result any, method string, args ...any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), acceptWait)
 	defer cancel()
@@ -47,7 +54,7 @@ func (d *devNode) call(t *testing.T, result any, method string, args ...any) {
 }
 
 // callErr calls method, which must fail, and returns its error.
-func (d *devNode) callErr(t *testing.T, method string, args ...any) rpc.Error {
+func (d *devNode) callErr(t testing.TB, method string, args ...any) rpc.Error {
 	t.Helper()
 	var out any
 	err := d.rpc.CallContext(t.Context(), &out, method, args...)
@@ -57,14 +64,14 @@ func (d *devNode) callErr(t *testing.T, method string, args ...any) rpc.Error {
 	return rerr
 }
 
-func (d *devNode) height(t *testing.T) uint64 {
+func (d *devNode) height(t testing.TB) uint64 {
 	t.Helper()
 	n, err := d.eth.BlockNumber(t.Context())
 	require.NoError(t, err)
 	return n
 }
 
-func (d *devNode) balance(t *testing.T, addr common.Address) *big.Int {
+func (d *devNode) balance(t testing.TB, addr common.Address) *big.Int {
 	t.Helper()
 	b, err := d.eth.BalanceAt(t.Context(), addr, nil)
 	require.NoError(t, err)
@@ -72,7 +79,7 @@ func (d *devNode) balance(t *testing.T, addr common.Address) *big.Int {
 }
 
 // indexLast returns the index's last accepted C-Chain block: its ID and index.
-func (d *devNode) indexLast(t *testing.T) (string, string) {
+func (d *devNode) indexLast(t testing.TB) (string, string) {
 	t.Helper()
 	var last struct {
 		ID    string `json:"id"`

@@ -850,27 +850,17 @@ func TestL1KillCreate(t *testing.T) {
 	child.stop(t)
 
 	// `cornice run --l1` with every genesis reuses every chain.
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	args := []string{"run", "--data-dir", dir, "--http-port=0", "--staking-port=0", "--log-level=error"}
+	var args []string
 	for _, l := range made {
 		args = append(args, "--l1", l.file)
 	}
-	out, errOut := &nodetest.Buffer{}, &nodetest.Buffer{}
-	codeCh := startCLI(t, ctx, out, errOut, args...)
-	var outs [][]string
-	require.Eventually(t, func() bool {
-		outs = l1Out.FindAllStringSubmatch(out.String(), -1)
-		return len(outs) == len(made)
-	}, l1KillWait, 10*time.Millisecond, "run --l1: %s", errOut)
-	for i, m := range outs {
-		require.Equal(t, "reused", m[6], made[i].file)
-		require.Equal(t, made[i].blockchainID, m[1])
+	b, stop := runBanner(t, dir, args...)
+	require.Len(t, b.evm, 1+len(made), "the C-Chain and every L1")
+	for i, e := range b.evm[1:] {
+		require.Equal(t, "reused", e.status, made[i].file)
+		require.Equal(t, made[i].blockchainID, e.blockchainID)
 	}
-	http.DefaultClient.CloseIdleConnections() // see xNode.stop
-	cancel()
-	require.Equal(t, 0, <-codeCh, errOut.String())
-	require.Empty(t, errOut.String())
+	require.Empty(t, stop(), "the node logged an error")
 	t.Logf("%d L1s", len(made))
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,7 +27,6 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
-	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/wallet"
@@ -223,7 +221,7 @@ func TestL1Chains(t *testing.T) {
 	xn.waitUp(chainB, 1002)
 }
 
-// l1Out matches the output of `cornice l1 create` and of `cornice run --l1`.
+// l1Out matches the output of `cornice l1 create`.
 var l1Out = regexp.MustCompile(`blockchainID: (\w+)\nsubnetID: (\w+)\nrpc: (\S+)\nws: (\S+)\nvalidators: (\S+)\nstatus: (created|reused)\nchainID: (\d+)\nsymbol: (\w+)\n`)
 
 // TestL1Create runs `cornice l1 create` with the example genesis against a fresh node and uses the
@@ -302,39 +300,28 @@ func TestL1Create(t *testing.T) {
 }
 
 // TestRunL1 runs `cornice run --l1` twice on one data dir: the first run creates the L1, the
-// second finds it and prints the same blockchain ID (issue #6 §1).
+// second finds it, and the banner says so with the same blockchain ID (issue #6 §1).
 func TestRunL1(t *testing.T) {
 	t.Parallel()
 	dataDir := t.TempDir()
 	gfile := filepath.Join(t.TempDir(), "my-l1.json")
 	require.NoError(t, os.WriteFile(gfile, l1Genesis(t, 4242), 0o600))
 
-	run := func() []string {
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel()
-		out := &nodetest.Buffer{}
-		var errOut bytes.Buffer
-		code := startCLI(t, ctx, out, &errOut, "run", "--data-dir", dataDir, "--http-port=0", "--staking-port=0",
-			"--log-level=error", "--l1", gfile)
-		var m []string
-		require.Eventually(t, func() bool {
-			m = l1Out.FindStringSubmatch(out.String())
-			return m != nil
-		}, acceptWait, 10*time.Millisecond)
-		got, err := chainID(m[3])
+	run := func() bannerEVM {
+		b, stop := runBanner(t, dataDir, "--l1", gfile)
+		defer stop()
+		require.Len(t, b.evm, 2)
+		got, err := chainID(b.evm[1].rpc)
 		require.NoError(t, err)
 		require.Equal(t, int64(4242), got.Int64())
-		http.DefaultClient.CloseIdleConnections() // see xNode.stop
-		cancel()
-		require.Equal(t, 0, <-code, errOut.String())
-		return m
+		return b.evm[1]
 	}
 	first := run()
-	require.Equal(t, "created", first[6])
+	require.Equal(t, "created", first.status)
 	second := run()
-	require.Equal(t, "reused", second[6])
-	require.Equal(t, first[1], second[1])
-	require.Equal(t, first[2], second[2])
+	require.Equal(t, "reused", second.status)
+	require.Equal(t, first.blockchainID, second.blockchainID)
+	require.Equal(t, first.subnetID, second.subnetID)
 }
 
 // TestL1ChainConfigAndFailure checks that a subnet chain gets its upgrade.json and config.json

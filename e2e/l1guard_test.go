@@ -29,6 +29,27 @@ func TestL1CreateChainIDInUse(t *testing.T) {
 	require.Equal(t, "43112", m[7])
 }
 
+// TestRunL1ChainIDInUse: `cornice run --l1` refuses an L1 with the C-Chain's EVM chain ID as
+// `l1 create` does, stopping the node; with --force it makes it, warns, and the banner shows the
+// shared chain ID (issue #17 §3, #16 §3).
+func TestRunL1ChainIDInUse(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	file := filepath.Join(t.TempDir(), "same.json")
+	require.NoError(t, os.WriteFile(file, l1Genesis(t, 43112), 0o600))
+
+	code, stdout, stderr := runCLI(t, "run", "--data-dir", dataDir, "--http-port=0", "--staking-port=0", "--log-level=error", "--l1", file)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Equal(t, "cornice: --l1 same: EVM chain ID already in use: 43112 is the chain ID of the C-Chain, so a transaction signed for one would be valid on the other; give the genesis another chainId, or pass --force\n", stderr)
+
+	b, stop := runBanner(t, dataDir, "--l1", file, "--force")
+	require.Len(t, b.evm, 2)
+	require.Equal(t, "43112", b.evm[1].chainID)
+	require.Equal(t, "created", b.evm[1].status)
+	require.Equal(t, "warning: the L1's EVM chain ID 43112 is also that of the C-Chain: a transaction signed for one is valid on the other\n", stop())
+}
+
 // TestRunL1BadGenesis: `cornice run --l1` with a genesis the node could not run stops before the
 // node starts, without making its data directory, with the same wording for every problem.
 func TestRunL1BadGenesis(t *testing.T) {

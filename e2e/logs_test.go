@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -13,11 +14,63 @@ import (
 	"github.com/cornice-node/cornice/node/nodetest"
 )
 
-// startedLine is the node's start line, with its HTTP address and the chains it runs.
-var startedLine = regexp.MustCompile(`msg="cornice node started" .*httpAddr=(\S+) .*chains=(\S+)`)
+// logRecord is one line of the node's JSON log.
+type logRecord map[string]any
 
-// runLogged starts `cornice run` with args at the default log level and returns its log (stderr)
-// and HTTP base URL once it serves; the node stops at the test's end.
+// records parses a JSON log line by line; every line must be one JSON object with a time, a
+// level and a message.
+func records(t *testing.T, log string) []logRecord {
+	t.Helper()
+	var recs []logRecord
+	for line := range strings.Lines(log) {
+		var r logRecord
+		require.NoError(t, json.Unmarshal([]byte(line), &r), "not a JSON log line: %q", line)
+		for _, key := range []string{"time", "level", "msg"} {
+			require.Contains(t, r, key, line)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// find returns the records of log with message msg whose attributes include want (string
+// values are matched as regular expressions, anchored).
+func find(t *testing.T, log, msg string, want logRecord) []logRecord {
+	t.Helper()
+	var found []logRecord
+	for _, r := range records(t, log) {
+		if r["msg"] == msg && matches(r, want) {
+			found = append(found, r)
+		}
+	}
+	return found
+}
+
+func matches(r, want logRecord) bool {
+	for k, w := range want {
+		if s, ok := w.(string); ok {
+			got, ok := r[k].(string)
+			if !ok || !regexp.MustCompile("^(?:"+s+")$").MatchString(got) {
+				return false
+			}
+			continue
+		}
+		if r[k] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// whole returns the whole lines b holds: the node may be writing the next one.
+func whole(b *nodetest.Buffer) string {
+	text := b.String()
+	return text[:strings.LastIndexByte(text, '\n')+1]
+}
+
+// runLogged starts `cornice run` with args at the default log level, its log going to a file
+// (so in JSON, as --log-format auto writes it when stderr is not a terminal), and returns its
+// log and HTTP base URL once it serves; the node stops at the test's end.
 func runLogged(t *testing.T, args ...string) (log *nodetest.Buffer, base, chains string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -28,35 +81,46 @@ func runLogged(t *testing.T, args ...string) (log *nodetest.Buffer, base, chains
 		cancel()
 		require.Equal(t, 0, <-code, log.String())
 	})
-	var m []string
+	var started []logRecord
 	require.Eventually(t, func() bool {
-		m = startedLine.FindStringSubmatch(log.String())
-		return m != nil
+		started = find(t, whole(log), "cornice node started", nil)
+		return len(started) == 1
 	}, acceptWait, 10*time.Millisecond, "the node did not start: %s", log)
-	return log, "http://" + m[1], m[2]
+	return log, "http://" + started[0]["httpAddr"].(string), started[0]["chains"].(string)
 }
 
 // TestLogsAtInfo: at the default level the node logs each chain once at start and names the
 // chains it runs, then one line per accepted block and per transaction issued through the API
-// (issue #17 §5); the registry's own events are at debug.
+// (issue #17 §5); the registry's own events are at debug. Written to a file, the log is JSON,
+// one object a line (issue #16 §3).
 func TestLogsAtInfo(t *testing.T) {
 	t.Parallel()
 	log, base, chains := runLogged(t)
 	require.Equal(t, "P,X,C", chains)
-	start := log.String()
+	start := whole(log)
 	for _, alias := range []string{"P", "X", "C"} {
-		require.Regexp(t, `level=INFO msg="chain created" component=chains chainID=\S+ chain=\S+ alias=`+alias+` vmID=\S+ lastAccepted=\S+ height=0`, start)
+		require.Len(t, find(t, start, "chain created", logRecord{
+			"level": "INFO", "component": "chains", "chainID": `\S+`, "chain": `\S+`, "alias": alias,
+			"vmID": `\S+`, "lastAccepted": `\S+`, "height": float64(0),
+		}), 1, start)
 	}
-	require.Equal(t, 3, strings.Count(start, `msg="chain created"`))
+	require.Len(t, find(t, start, "chain created", nil), 3)
 	for _, internal := range []string{"chain registered", "chain state changed", "chain indexed", "Chain ready", "EVM chain ready"} {
 		require.NotContains(t, start, internal)
 	}
 
 	l1Transfer(t, base+"/ext/bc/C/rpc")
+	blockLine := logRecord{
+		"level": "INFO", "component": "chains", "chainID": `\S+`, "chain": "C-Chain", "alias": "C",
+		"height": float64(1), "blockID": `\S+`, "txs": float64(1), "time": `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`,
+	}
 	require.Eventually(t, func() bool {
-		return regexp.MustCompile(`level=INFO msg="block accepted" component=chains chainID=\S+ chain=C-Chain alias=C height=1 blockID=\S+ txs=1 time=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`).MatchString(log.String())
+		return len(find(t, whole(log), "block accepted", blockLine)) == 1
 	}, acceptWait, 10*time.Millisecond, log.String())
-	require.Regexp(t, `level=INFO msg="transaction issued" component=chains chainID=\S+ chain=C-Chain txID=0x[0-9a-f]{64} from=0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC`, log.String())
+	require.Len(t, find(t, whole(log), "transaction issued", logRecord{
+		"level": "INFO", "component": "chains", "chainID": `\S+`, "chain": "C-Chain", "txID": `0x[0-9a-f]{64}`,
+		"from": "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC",
+	}), 1, log.String())
 }
 
 // TestLogsOtherNetwork: on a network without a built-in genesis the node says at start that no
@@ -65,5 +129,6 @@ func TestLogsOtherNetwork(t *testing.T) {
 	t.Parallel()
 	log, _, chains := runLogged(t, "--network-id", "fuji")
 	require.Equal(t, "none", chains)
-	require.Contains(t, log.String(), `level=WARN msg="cornice has a genesis for the local network only: on this network no chain runs, and /ext/bc/P, /ext/bc/X and /ext/bc/C answer 404 (the Info, Index, health and metrics APIs do run); use --network-id local" networkID=5 networkName=fuji`)
+	require.Len(t, find(t, whole(log), "cornice has a genesis for the local network only: on this network no chain runs, and /ext/bc/P, /ext/bc/X and /ext/bc/C answer 404 (the Info, Index, health and metrics APIs do run); use --network-id local",
+		logRecord{"level": "WARN", "networkID": float64(5), "networkName": "fuji"}), 1)
 }

@@ -6,8 +6,8 @@
 #   1. builds cornice into a temporary directory;
 #   2. starts `cornice run --l1 examples/l1-genesis.json` on network local with a fresh data dir,
 #      serving HTTP on 127.0.0.1 at a port the OS chooses (read back from the node's "cornice node
-#      started" log line), and waits until the C-Chain answers eth_chainId and the node has printed
-#      the L1's "rpc: <url>" line, which it does once the L1 answers (at most 60 s);
+#      started" log line, JSON when written to a file), and waits until the C-Chain answers eth_chainId and the node has printed
+#      its banner with the L1's "rpc <url>" line, which it does once the L1 answers (at most 60 s);
 #   3. installs e2e/js's pinned dependencies (viem, ethers v6, the Avalanche SDK) with `npm ci` and runs three
 #      scripts against the same node, each printing `ok - …`/`not ok - …` lines and a summary:
 #      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
@@ -100,7 +100,7 @@ for _ in $(seq 600); do
 		exit 1
 	fi
 	if [[ -z $addr ]]; then
-		addr=$(sed -n 's/.*msg="cornice node started".* httpAddr=\([^ ]*\).*/\1/p' "$work/node.log" | head -n 1)
+		addr=$(sed -n 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/\1/p' "$work/node.log" | head -n 1)
 	fi
 	if [[ -n $addr && -z $c_up ]] && curl -s --max-time 2 -H 'Content-Type: application/json' \
 		-d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
@@ -108,7 +108,8 @@ for _ in $(seq 600); do
 		c_up=1
 	fi
 	if [[ -z $l1_rpc ]]; then
-		l1_rpc=$(sed -n 's/^rpc: \(http[^ ]*\)$/\1/p' "$work/node.log" | head -n 1)
+		# The banner's second "rpc" line is the L1's (the C-Chain comes first).
+		l1_rpc=$(sed -n 's/^    rpc  *\(http[^ ]*\)$/\1/p' "$work/node.log" | sed -n 2p)
 	fi
 	if [[ -n $c_up && -n $l1_rpc ]]; then
 		break

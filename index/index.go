@@ -242,18 +242,24 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for i := start; i < next; i++ {
-		c, ok, err := ix.at(i)
-		if err != nil {
-			return 0, err
+	// One pass over the containers: a roll-back may drop thousands.
+	want := start
+	err = ix.scan(context.Background(), start, next-start, func(i uint64, c stored) error {
+		if i != want {
+			return fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, want, next)
 		}
-		if !ok {
-			return 0, fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, i, next)
-		}
+		want++
 		ck, ik := containerKey(i), idKey(c.ID)
 		if err := errors.Join(w.Delete(ck[:]), w.Delete(ik[:])); err != nil {
-			return 0, fmt.Errorf("remove container %d: %w", i, err)
+			return fmt.Errorf("remove container %d: %w", i, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if want != next {
+		return 0, fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, want, next)
 	}
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], start)

@@ -171,6 +171,7 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Signer:  &txs.ProofOfPossession{PublicKey: n.pop.PublicKey, Signature: n.pop.ProofOfPossession},
 			Weight:  config.LocalGenesisStake,
 			Aliases: n.chains,
+			Uptimes: n.primaryUptime,
 		},
 		Genesis: g.PGenesis,
 	}}}

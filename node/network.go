@@ -15,12 +15,14 @@ import (
 	"github.com/cornice-node/cornice/network/wire"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
+	"github.com/cornice-node/cornice/vms/platform"
 )
 
 var (
-	_ network.Handler = (*peerEvents)(nil)
-	_ network.Uptimes = (*primaryUptime)(nil)
-	_ info.Peers      = infoPeers{}
+	_ network.Handler  = (*peerEvents)(nil)
+	_ network.Uptimes  = (*primaryUptime)(nil)
+	_ platform.Uptimes = (*primaryUptime)(nil)
+	_ info.Peers       = infoPeers{}
 )
 
 // buildNetwork creates the peer-to-peer network and binds its listener, so the staking port is
@@ -189,6 +191,9 @@ func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
 	}
 	return uint32(min(100*up/total, 100))
 }
+
+// IsConnected reports whether nodeID is connected to this node (this node always is).
+func (u *primaryUptime) IsConnected(nodeID ids.NodeID) bool { return u.tracker.IsConnected(nodeID) }
 
 // infoPeers shows the network's peers to the Info API.
 type infoPeers struct{ n *network.Network }

@@ -163,6 +163,9 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		Engines:  engine.Factory{NodeID: n.nodeID, Validators: n.validators},
 		Clock:    n.clock,
 		Log:      n.log.With("component", "chains"),
+
+		BLSKey:         n.signer,
+		WarpValidators: warpValidators{n},
 	})
 	if err != nil {
 		return fmt.Errorf("create chain manager: %w", err)
@@ -205,6 +208,29 @@ func (n *Node) NodeID() ids.NodeID { return n.nodeID }
 // HTTPAddr returns the address the HTTP server is bound to.
 func (n *Node) HTTPAddr() net.Addr { return n.httpAddr }
 
+// ServedChain is a chain the node runs, as a user addresses it.
+type ServedChain struct {
+	chains.Chain
+	// Alias is the chain's primary alias (P, X, C), or its blockchain ID when it has none: its
+	// APIs are served under /ext/bc/<Alias>.
+	Alias string
+}
+
+// Chains returns the chains the node runs, in the order it created them: the Primary Network's
+// (P, X, C on the local network), then those of other subnets, including those created while it
+// runs.
+func (n *Node) Chains() []ServedChain {
+	var out []ServedChain
+	for _, c := range n.chains.Chains() {
+		alias, err := n.chains.PrimaryAlias(c.ID)
+		if err != nil {
+			alias = c.ID.String()
+		}
+		out = append(out, ServedChain{Chain: c, Alias: alias})
+	}
+	return out
+}
+
 // Run serves the APIs until ctx is done, then shuts down: it stops accepting requests, lets
 // in-flight ones finish, flushes and closes the database. It returns nil after a clean shutdown.
 func (n *Node) Run(ctx context.Context) error {
@@ -227,9 +253,8 @@ func (n *Node) Run(ctx context.Context) error {
 // genesis.
 func (n *Node) logStart() {
 	var running []string
-	for _, c := range n.chains.Chains() {
-		alias, _ := n.chains.PrimaryAlias(c.ID)
-		running = append(running, alias)
+	for _, c := range n.Chains() {
+		running = append(running, c.Alias)
 	}
 	chains := strings.Join(running, ",")
 	if chains == "" {

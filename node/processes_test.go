@@ -19,6 +19,10 @@ import (
 // bootstrapper: "<ip:port> <NodeID>", or empty.
 const peerChildBoot = "CORNICE_PEER_CHILD_BOOT"
 
+// peerChildPing is the environment of a node child process that sets its ping frequency (a
+// duration), so that a test sees pings flow within seconds.
+const peerChildPing = "CORNICE_PEER_CHILD_PING"
+
 // processWait bounds every wait of the multi-process test.
 const processWait = 30 * time.Second
 
@@ -35,6 +39,11 @@ func TestPeerProcessChild(t *testing.T) {
 		require.NoError(t, err)
 		cfg.P2P.BootstrapIPs, cfg.P2P.BootstrapIDs = []string{ip}, []ids.NodeID{nodeID}
 	}
+	if ping := os.Getenv(peerChildPing); ping != "" {
+		d, err := time.ParseDuration(ping)
+		require.NoError(t, err)
+		cfg.P2P.PingFrequency = d
+	}
 	n, err := node.New(cfg, nodetest.Logger(), nil)
 	require.NoError(t, err)
 	nodetest.Serve(t, n, n.StakingAddr().String(), n.NodeID().String())
@@ -47,11 +56,11 @@ type peerProcess struct {
 }
 
 // startPeerProcess starts a node process in dir, bootstrapping from boot when it is not nil.
-func startPeerProcess(t *testing.T, dir string, boot *peerProcess) *peerProcess {
+func startPeerProcess(t *testing.T, dir string, boot *peerProcess, env ...string) *peerProcess {
 	t.Helper()
-	cfg := nodetest.Config{Test: "TestPeerProcessChild", Dir: dir, StartWait: processWait}
+	cfg := nodetest.Config{Test: "TestPeerProcessChild", Dir: dir, StartWait: processWait, Env: env}
 	if boot != nil {
-		cfg.Env = []string{peerChildBoot + "=" + boot.staking + " " + boot.id}
+		cfg.Env = append(cfg.Env, peerChildBoot+"="+boot.staking+" "+boot.id)
 	}
 	c := nodetest.Start(t, cfg)
 	extra := c.Extra()

@@ -1,5 +1,5 @@
 // Package wallet builds, signs and issues X-Chain and P-Chain transactions with a secp256k1 key:
-// sending AVAX, creating an asset and sending an asset, creating subnets, chains and L1s
+// sending AVAX, creating an asset and sending an asset, creating subnets, chains and L1s, staking
 // (reference/platform-exchange.md §3, §4, §6).
 //
 // # Pieces
@@ -12,7 +12,8 @@
 // UTXOs over HTTP (info.*, avm.getUTXOs, paged), issues txs with avm.issueTx and polls
 // avm.getTxStatus until acceptance. [Client] is the small JSON-RPC 2.0 client under it.
 //
-// [P] does the same on the P-Chain (subnets, chains, L1 conversions). [CreateL1] runs the whole
+// [P] does the same on the P-Chain (subnets, chains, L1 conversions, Primary Network validators
+// and delegators, whose node ID and proof of possession [NodeIdentity] reads from a node). [CreateL1] runs the whole
 // L1 workflow on a node with a [P]: CreateSubnetTx, CreateChainTx of the Subnet-EVM VM,
 // ConvertSubnetToL1Tx with the node as validator, then waits until the chain answers; run again
 // after a crash, it finishes the same L1 instead of making another.

@@ -68,6 +68,10 @@ func NewKey(priv *ecdsa.PrivateKey) *Key {
 // String returns the key's `PrivateKey-<CB58>` form. It is the secret: do not log it.
 func (k *Key) String() string { return keyPrefix + ids.CB58Encode(crypto.FromECDSA(k.priv)) }
 
+// Hex returns the key as 0x and 64 hex digits, the form wallets such as MetaMask import. It is
+// the secret: do not log it.
+func (k *Key) Hex() string { return "0x" + hex.EncodeToString(crypto.FromECDSA(k.priv)) }
+
 // Address returns the key's short address, the owner of X- and P-Chain outputs (§2.4).
 func (k *Key) Address() ids.ShortID { return k.addr }
 

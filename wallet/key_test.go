@@ -56,6 +56,12 @@ func TestParseKey(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Equal(t, tt.want, k.String())
+			back, err := wallet.ParseKey(k.Hex())
+			require.NoError(t, err)
+			require.Equal(t, tt.want, back.String())
+			if tt.want == wallet.LocalKey {
+				require.Equal(t, "0x"+ewoqHex, k.Hex())
+			}
 			require.Equal(t, tt.x, k.ChainAddress("X", 12345))
 			require.Equal(t, tt.p, k.ChainAddress("P", 12345))
 			require.Equal(t, tt.c, k.EthAddress().Hex())

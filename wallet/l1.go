@@ -12,7 +12,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"github.com/cornice-node/cornice/api/info"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
@@ -174,13 +173,11 @@ func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait ti
 	if subnet.ConversionID != ids.Empty {
 		return nil
 	}
-	var self info.GetNodeIDReply
-	if err := p.client.Call(ctx, infoPath, "info.getNodeID", nil, &self); err != nil {
-		return fmt.Errorf("read the node's ID: %w", err)
+	nodeID, pop, err := p.NodeIdentity(ctx)
+	if err != nil {
+		return err
 	}
-	v := L1Validator{NodeID: self.NodeID, Weight: req.Weight, Balance: req.Balance}
-	v.Signer.PublicKey = self.NodePOP.PublicKey
-	v.Signer.Signature = self.NodePOP.ProofOfPossession
+	v := L1Validator{NodeID: nodeID, Weight: req.Weight, Balance: req.Balance, Signer: pop}
 	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, []byte{}, []L1Validator{v})
 	if err != nil {
 		return err

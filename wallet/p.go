@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cornice-node/cornice/api/info"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
@@ -257,3 +258,59 @@ func (p *P) IssueAndWait(ctx context.Context, tx *txs.Tx, timeout time.Duration)
 	}
 	return id, p.WaitAccepted(ctx, id, timeout)
 }
+
+// Staker is what AddValidator and AddDelegator stake: the node, the end time and the stake.
+type Staker struct {
+	NodeID ids.NodeID
+	// End is when the staking period ends; it starts when the chain accepts the tx.
+	End time.Time
+	// Stake is in nAVAX.
+	Stake uint64
+}
+
+// AddValidator builds and signs an AddPermissionlessValidatorTx making s.NodeID, with the BLS key
+// and proof of possession pop, a Primary Network validator staking s.Stake nAVAX of the key's
+// until s.End, asking delegators a fee of shares parts per million; both rewards go to the key's
+// address. It does not issue it.
+func (p *P) AddValidator(ctx context.Context, s Staker, pop txs.ProofOfPossession, shares uint32) (*txs.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.AddValidator(p.key, utxos, p.validator(b, s), pop, shares, p.key.Address())
+}
+
+// AddDelegator builds and signs an AddPermissionlessDelegatorTx delegating s.Stake nAVAX of the
+// key's to the validator s.NodeID until s.End; the reward goes to the key's address. It does not
+// issue it.
+func (p *P) AddDelegator(ctx context.Context, s Staker) (*txs.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.AddDelegator(p.key, utxos, p.validator(b, s), p.key.Address())
+}
+
+// validator is s as a staking tx's Validator, starting at the builder's time.
+func (p *P) validator(b PBuilder, s Staker) txs.Validator {
+	return txs.Validator{NodeID: s.NodeID, Start: b.Time, End: uint64(max(s.End.Unix(), 0)), Weight: s.Stake}
+}
+
+// NodeIdentity returns the node ID and the BLS proof of possession of the node the wallet talks
+// to, what AddValidator needs to make it a validator (NodeIdentity).
+func (p *P) NodeIdentity(ctx context.Context) (ids.NodeID, txs.ProofOfPossession, error) {
+	return NodeIdentity(ctx, p.client)
+}
+
+// NodeIdentity returns the node ID and the BLS proof of possession of the node client talks to,
+// from its info.getNodeID.
+func NodeIdentity(ctx context.Context, client *Client) (ids.NodeID, txs.ProofOfPossession, error) {
+	var self info.GetNodeIDReply
+	if err := client.Call(ctx, infoPath, "info.getNodeID", nil, &self); err != nil {
+		return ids.NodeID{}, txs.ProofOfPossession{}, fmt.Errorf("read the node's ID: %w", err)
+	}
+	return self.NodeID, txs.ProofOfPossession{PublicKey: self.NodePOP.PublicKey, Signature: self.NodePOP.ProofOfPossession}, nil
+}
+
+// Burned returns the AVAX tx burns: the fee the chain charged (PBuilder.Burned).
+func (p *P) Burned(tx *txs.Tx) uint64 { return p.builder.Burned(tx) }

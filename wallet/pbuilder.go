@@ -322,3 +322,68 @@ func (b *PBuilder) DisableValidator(key *Key, utxos []*txs.UTXO, validationID id
 		}
 	})
 }
+
+// AddValidator returns an AddPermissionlessValidatorTx staking v.Weight nAVAX of key's AVAX for
+// the Primary Network validator v (its Start is written as given: the chain starts the validator
+// at its own time, §4.9) with the BLS key and proof of possession pop, a delegation fee of shares
+// parts per million, and rewardsOwner receiving both the validation and the delegation rewards;
+// signed and paid by key. The stake comes back to key's address at the end.
+func (b *PBuilder) AddValidator(key *Key, utxos []*txs.UTXO, v txs.Validator, pop txs.ProofOfPossession, shares uint32, rewardsOwner ids.ShortID) (*txs.Tx, error) {
+	if v.Weight == 0 {
+		return nil, ErrZeroAmount
+	}
+	owner := secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{rewardsOwner}}
+	return b.build(key, utxos, v.Weight, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.AddPermissionlessValidatorTx{
+			BaseTx:                base,
+			Validator:             v,
+			Signer:                &pop,
+			Stake:                 []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			ValidatorRewardsOwner: owner,
+			DelegatorRewardsOwner: owner,
+			DelegationShares:      shares,
+		}
+	})
+}
+
+// AddDelegator returns an AddPermissionlessDelegatorTx delegating v.Weight nAVAX of key's AVAX
+// to the Primary Network validator of node v.NodeID until v.End, its reward to rewardsOwner;
+// signed and paid by key. The stake comes back to key's address at the end.
+func (b *PBuilder) AddDelegator(key *Key, utxos []*txs.UTXO, v txs.Validator, rewardsOwner ids.ShortID) (*txs.Tx, error) {
+	if v.Weight == 0 {
+		return nil, ErrZeroAmount
+	}
+	return b.build(key, utxos, v.Weight, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.AddPermissionlessDelegatorTx{
+			BaseTx:       base,
+			Validator:    v,
+			Stake:        []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			RewardsOwner: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{rewardsOwner}},
+		}
+	})
+}
+
+// Burned returns the AVAX tx burns: its AVAX inputs less its AVAX outputs and stake. It is the
+// fee the chain charged (§4.8).
+func (b *PBuilder) Burned(tx *txs.Tx) uint64 {
+	var in, out uint64
+	base := tx.Unsigned().Base()
+	for i := range base.Ins {
+		if ti, ok := base.Ins[i].In.(*secp256k1fx.TransferInput); ok && base.Ins[i].AssetID == b.AVAXAssetID {
+			in += ti.Amount
+		}
+	}
+	outs := slices.Clone(base.Outs)
+	switch u := tx.Unsigned().(type) {
+	case *txs.AddPermissionlessValidatorTx:
+		outs = append(outs, u.Stake...)
+	case *txs.AddPermissionlessDelegatorTx:
+		outs = append(outs, u.Stake...)
+	}
+	for i := range outs {
+		if to, ok := outs[i].Out.(*secp256k1fx.TransferOutput); ok && outs[i].AssetID == b.AVAXAssetID {
+			out += to.Amount
+		}
+	}
+	return in - out
+}

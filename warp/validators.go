@@ -2,6 +2,7 @@ package warp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -77,4 +78,26 @@ func (s CanonicalSet) Index(pk *bls.PublicKey) (int, bool) {
 	return slices.BinarySearchFunc(s.Validators, key, func(v *CanonicalValidator, k []byte) int {
 		return bytes.Compare(v.PublicKeyBytes, k)
 	})
+}
+
+// ValidatorState is what verification needs of the P-Chain: its height, the validator sets of
+// subnets at its heights, and which subnet validates a chain. The node implements it over the
+// P-Chain's VM and hands it to the VMs that verify warp messages.
+type ValidatorState interface {
+	// PChainHeight returns the height of the P-Chain's last accepted block.
+	PChainHeight(ctx context.Context) (uint64, error)
+	// ValidatorsAt returns subnetID's validators as of P-Chain height.
+	ValidatorsAt(ctx context.Context, subnetID ids.ID, height uint64) ([]Validator, error)
+	// SubnetOf returns the subnet that validates chainID: ids.Empty (the Primary Network) for
+	// the P-, X- and C-Chains.
+	SubnetOf(ctx context.Context, chainID ids.ID) (ids.ID, error)
+}
+
+// CanonicalSetAt returns the canonical set of subnetID at P-Chain height.
+func CanonicalSetAt(ctx context.Context, s ValidatorState, subnetID ids.ID, height uint64) (CanonicalSet, error) {
+	vs, err := s.ValidatorsAt(ctx, subnetID, height)
+	if err != nil {
+		return CanonicalSet{}, fmt.Errorf("validators of subnet %s at P-Chain height %d: %w", subnetID, height, err)
+	}
+	return NewCanonicalSet(vs)
 }

@@ -135,12 +135,12 @@ func exportFlags(fs *pflag.FlagSet, to, addr *string, amount *uint64, example st
 
 // exportLines are the lines an export prints besides its tx ID.
 func exportLines(amount, fee uint64) []string {
-	return []string{"exported", formatAmount(amount), "fee", formatAmount(fee)}
+	return []string{"exported", formatAVAX(amount), "fee", formatAVAX(fee)}
 }
 
 // importLines are the lines an import prints besides its tx ID.
 func importLines(received, fee uint64) []string {
-	return []string{"imported", formatAmount(received), "fee", formatAmount(fee)}
+	return []string{"imported", formatAVAX(received), "fee", formatAVAX(fee)}
 }
 
 // pAmount is the amount of a P-Chain output the wallet built: a transfer output.
@@ -205,14 +205,14 @@ func (f *walletFlags) transfer(ctx context.Context, stdout io.Writer, from, to s
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "export txID: %s\nexported: %s\nexport fee: %s\n", exportID, formatAmount(amount), formatAmount(fee)); err != nil {
+	if _, err := fmt.Fprintf(stdout, "export txID: %s\nexported: %s\nexport fee: %s\n", exportID, formatAVAX(amount), formatAVAX(fee)); err != nil {
 		return err
 	}
 	importID, received, fee, err := dst.importAll(ctx, from, f.wait)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "import txID: %s\nimported: %s\nimport fee: %s\nstatus: Accepted\n", importID, formatAmount(received), formatAmount(fee))
+	_, err = fmt.Fprintf(stdout, "import txID: %s\nimported: %s\nimport fee: %s\nstatus: Accepted\n", importID, formatAVAX(received), formatAVAX(fee))
 	return err
 }
 

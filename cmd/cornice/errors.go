@@ -24,10 +24,6 @@ var (
 	errValidatorSpec = errors.New("a validator is node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N]")
 )
 
-// errAmount refuses an --amount that is neither whole nAVAX nor AVAX with at most 9 decimals.
-// cornice's own text.
-var errAmount = errors.New(`an amount is whole nAVAX ("1500000000" or "1500000000nAVAX") or AVAX with at most 9 decimals ("1.5AVAX")`)
-
 // errTransferChain refuses a transfer between chains this build cannot move AVAX between.
 // cornice's own text.
 var errTransferChain = errors.New("transfers move AVAX between X, P and C")

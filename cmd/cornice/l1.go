@@ -115,6 +115,11 @@ func printL1(w io.Writer, nodeURI string, res wallet.L1Result) error {
 	return err
 }
 
+// warnSharedChainID says that --force let the L1 of res share its EVM chain ID.
+func warnSharedChainID(w io.Writer, res wallet.L1Result) {
+	fmt.Fprintf(w, "warning: the L1's EVM chain ID %s is also that of %s: a transaction signed for one is valid on the other\n", res.ChainID, res.SharedWith)
+}
+
 // newL1Cmd builds `cornice l1` and its subcommands.
 func newL1Cmd(stdout io.Writer) *cobra.Command {
 	cmd := groupCmd(&cobra.Command{
@@ -164,7 +169,7 @@ func newL1CreateCmd(stdout io.Writer) *cobra.Command {
 				return unreachableError(client.URI(), err)
 			}
 			if res.SharedWith != "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the L1's EVM chain ID %s is also that of %s: a transaction signed for one is valid on the other\n", res.ChainID, res.SharedWith)
+				warnSharedChainID(cmd.ErrOrStderr(), res)
 			}
 			return printL1(stdout, client.URI(), res)
 		},

@@ -49,54 +49,66 @@ type startFunc func(ctx context.Context, cfg config.Config, log *slog.Logger, op
 type runOptions struct {
 	// L1s are the L1s of --l1, in order, created (or found) once the node serves.
 	L1s []wallet.L1Request
-	// Stdout receives each L1's URLs.
-	Stdout io.Writer
+	// Stdout receives the banner; Stderr the warning of an L1 that --force let share a chain ID.
+	Stdout, Stderr io.Writer
 }
 
-// startNode builds the node and runs it until ctx is done. With --l1, once the node serves it
-// creates each L1 (or finds the one a previous run created) with the well-known local key and
-// prints its URLs; a failure stops the node and is returned.
+// startNode builds the node and runs it until ctx is done. Once the node serves, it creates each
+// L1 of --l1 (or finds the one a previous run created) with the well-known local key, then
+// prints the banner; a failure to create an L1 stops the node and is returned.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error {
 	n, err := node.New(cfg, log, vmset.For(cfg))
 	if err != nil {
 		return err
-	}
-	if len(opts.L1s) == 0 {
-		return n.Run(ctx)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
 	// The listener is bound: requests wait in its backlog until Run serves them.
 	go func() { done <- n.Run(ctx) }()
-	if err := createL1s(ctx, "http://"+n.HTTPAddr().String(), opts); err != nil {
+	uri := "http://" + n.HTTPAddr().String()
+	l1s, err := createL1s(ctx, uri, opts)
+	if err != nil {
 		cancel()
 		return errors.Join(err, <-done)
+	}
+	if ctx.Err() == nil {
+		if err := newBanner(ctx, n, cfg, l1s).write(opts.Stdout); err != nil {
+			log.Warn("could not print the banner", "err", err)
+		}
 	}
 	return <-done
 }
 
 // createL1s creates the L1s of opts on the node at uri, one after the other, with the well-known
-// local key, and prints each one's URLs.
-func createL1s(ctx context.Context, uri string, opts runOptions) error {
+// local key.
+func createL1s(ctx context.Context, uri string, opts runOptions) ([]wallet.L1Result, error) {
+	if len(opts.L1s) == 0 {
+		return nil, nil
+	}
 	client, err := wallet.NewClient(uri, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	key, err := wallet.ParseKey(wallet.LocalKey)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var made []wallet.L1Result
 	for _, req := range opts.L1s {
 		res, err := wallet.CreateL1(ctx, client, key, req, defaultWait, clock.Real{})
+		if errors.Is(err, wallet.ErrChainIDInUse) {
+			return nil, fmt.Errorf("--l1 %s: %w; give the genesis another chainId, or pass --force", req.Name, err)
+		}
 		if err != nil {
-			return fmt.Errorf("--l1 %s: %w", req.Name, err)
+			return nil, fmt.Errorf("--l1 %s: %w", req.Name, err)
 		}
-		if err := printL1(opts.Stdout, uri, res); err != nil {
-			return err
+		if res.SharedWith != "" {
+			warnSharedChainID(opts.Stderr, res)
 		}
+		made = append(made, res)
 	}
-	return nil
+	return made, nil
 }
 
 // execute runs the command line args and returns the process exit code: 0 on success, 1 after

@@ -25,10 +25,11 @@ import (
 func newPCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := groupCmd(&cobra.Command{
 		Use:   "p",
-		Short: "Send AVAX, create subnets and chains, and manage L1s on the P-Chain",
+		Short: "Send AVAX, create subnets and chains, manage L1s and stake on the P-Chain",
 	})
 	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout, stderr),
 		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout),
+		newPAddValidatorCmd(stdout), newPAddDelegatorCmd(stdout),
 		newPExportCmd(stdout), newPImportCmd(stdout))
 	return cmd
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 
 	gethlog "github.com/ethereum/go-ethereum/log"
 	"github.com/spf13/cobra"
@@ -23,8 +22,9 @@ const configFileFlag = "config-file"
 type runFlags struct {
 	values     config.Config
 	configFile string
-	// l1 lists the genesis files of --l1.
-	l1 []string
+	// l1 lists the genesis files of --l1; force lets them share an EVM chain ID.
+	l1    []string
+	force bool
 }
 
 // newRunCmd builds `cornice run`.
@@ -37,23 +37,26 @@ func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 			"Settings come from the defaults, then --config-file (a JSON object keyed by flag name),\n" +
 			"then the flags given on the command line, each overriding the one before.\n\n" +
 			"Each --l1 creates an L1 from a Subnet-EVM genesis once the node serves, as `cornice l1 create`\n" +
-			"does with the well-known local key, and prints its URLs; a later run with the same genesis\n" +
-			"reuses it.",
+			"does with the well-known local key; a later run with the same genesis reuses it.\n\n" +
+			"Once the node serves (and the L1s exist), a banner on stdout says where to point a wallet:\n" +
+			"each EVM chain's RPC and websocket URLs and chain ID, the X, P, info and index URLs, the funded\n" +
+			"key and its addresses, whether dev methods are on, and the data dir. The log goes to stderr.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := f.parseRunConfig(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			opts := runOptions{Stdout: stdout}
+			opts := runOptions{Stdout: stdout, Stderr: stderr}
 			for _, path := range f.l1 {
 				req, err := readL1Genesis(path, "", defaultL1Balance, defaultL1Weight, cfg.NetworkID)
 				if err != nil {
 					return fmt.Errorf("--l1: %w", err)
 				}
+				req.AllowSharedChainID = f.force
 				opts.L1s = append(opts.L1s, req)
 			}
-			log := newLogger(stderr, cfg.LogLevel)
+			log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat, noColor())
 			// go-ethereum, the C-Chain's library, logs through a process-wide logger that
 			// discards everything until it is set: its warnings and errors go to ours.
 			gethlog.SetDefault(evm.GethLogger(log))
@@ -61,6 +64,7 @@ func newRunCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.SetUsageFunc(groupedUsage)
 	return cmd
 }
 
@@ -77,6 +81,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 		"`path` of a JSON file of settings keyed by flag name; flags given on the command line override it")
 	fs.StringArrayVar(&f.l1, "l1", nil,
 		"Subnet-EVM genesis `file` of an L1 to create once the node serves, or reuse if it exists; repeatable")
+	fs.BoolVar(&f.force, "force", false, "create the L1s of --l1 even if the C-Chain or another L1 has their EVM chain ID")
 }
 
 // parseRunConfig builds the node's config: the defaults, then the config file if one was given,
@@ -98,10 +103,4 @@ func (f *runFlags) parseRunConfig(fs *pflag.FlagSet) (config.Config, error) {
 		return config.Config{}, err
 	}
 	return cfg, nil
-}
-
-// newLogger logs to w at level in slog's text format, which reads better than JSON in the
-// terminal of a developer running a local node.
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }

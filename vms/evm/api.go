@@ -75,7 +75,7 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 		{"debug", &debugAPI{vm: vm}},
 	}
 	if vm.l1 != nil {
-		services = append(services, service{"eth", &l1API{vm: vm}})
+		services = append(services, service{"eth", &l1API{vm: vm}}, service{"warp", &warpAPI{vm: vm}})
 	} else {
 		services = append(services, service{"eth", &cChainAPI{vm: vm}})
 	}

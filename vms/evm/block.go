@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -150,9 +152,11 @@ type executor struct {
 	fees          childFees
 	desiredTarget *uint64
 	rules         params.Rules
-	txs           types.Transactions
-	receipts      types.Receipts
-	senders       []common.Address
+	// warp holds the block's warp predicate results; nil when warp is not active in it.
+	warp     *blockPredicates
+	txs      types.Transactions
+	receipts types.Receipts
+	senders  []common.Address
 	// atomicTxs are the block's atomic txs, applied after its EVM txs,
 	// using atomicGas of the block's gas; spent holds their inputs and
 	// those of the processing ancestors' atomic txs (atomicInputs).
@@ -229,7 +233,7 @@ func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *typ
 		// alloc) the call does nothing.
 		core.ProcessBeaconBlockRoot(*root, evm, nil)
 	}
-	return &executor{
+	e := &executor{
 		vm:          vm,
 		header:      header,
 		state:       st,
@@ -239,7 +243,18 @@ func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *typ
 		gp:          core.NewGasPool(header.GasLimit),
 		rules:       evm.GetRules(),
 		wipes:       wipes,
-	}, nil
+	}
+	if rt != nil && rt.IsActive(l1params.WarpAddress) {
+		// The results header's Extra records: none for a block being built (its builder
+		// verifies), the block's own for one verified or replayed from its bytes.
+		given, err := vm.recordedPredicateResults(header.Extra)
+		if err != nil {
+			e.release()
+			return nil, err
+		}
+		e.warp = &blockPredicates{granite: vm.l1.IsGranite(header.Time), given: given, results: make(predicateResults)}
+	}
+	return e, nil
 }
 
 // release gives the EVM's stack back to go-ethereum's pool (32 KiB that
@@ -263,16 +278,26 @@ func (e *executor) apply(tx *types.Transaction) error {
 	if e.txAllowList && !precompile.TxAllowed(e.state, msg.From) {
 		return precompile.TxNotAllowedError(msg.From)
 	}
+	preds, bits, err := e.predicates(tx, msg)
+	if err != nil {
+		return err
+	}
 	snap, gp := e.state.Snapshot(), e.gp.Snapshot()
 	e.state.SetTxContext(tx.Hash(), len(e.txs), 0)
 	res, err := core.ApplyMessage(e.evm, msg, e.gp)
 	if err == nil && e.rt != nil && e.rt.Invalidated() {
 		err = precompile.ErrDelegateCallInvalidated
 	}
+	if err == nil && preds > 0 {
+		err = e.chargePredicates(msg, res, preds)
+	}
 	if err != nil {
 		e.state.RevertToSnapshot(snap)
 		e.gp.Set(gp)
 		return err
+	}
+	if bits != nil {
+		e.warp.results[tx.Hash()] = bits
 	}
 	// ApplyMessage paid the tip to the coinbase and burnt the base fee: the
 	// coinbase gets the base fee too, so it has the whole fee (§3.9).
@@ -305,6 +330,9 @@ func (e *executor) finish() (*types.Block, *execResult, error) {
 	extra, err := e.fees.extra(e.header.GasUsed+e.atomicGas, e.desiredTarget)
 	if err != nil {
 		return nil, nil, err
+	}
+	if e.warp != nil && len(e.warp.results) > 0 {
+		extra = append(slices.Clip(extra), e.warp.results.bytes()...)
 	}
 	e.header.Extra = extra
 	var extData []byte
@@ -455,6 +483,8 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 		return nil, chains.ErrNoWork
 	}
 	q := newTxQueue(pending, header.BaseFee)
+	// Read the P-Chain only for a block with predicates.
+	warpVerifier := sync.OnceValue(func() *warpVerifier { return vm.newWarpVerifier(ctx, header.Time) })
 	for ptx := q.peek(); ptx != nil; ptx = q.peek() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -469,6 +499,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 			short = true
 			continue
 		}
+		e.verifyPredicates(ctx, warpVerifier, tx)
 		if err := e.apply(tx); err != nil {
 			vm.log.Debug("transaction dropped", "tx", tx.Hash(), "err", err)
 			vm.pool.remove(tx.Hash())
@@ -674,7 +705,13 @@ func verifyFees(f childFees, h *types.Header) (*uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if string(h.Extra) != string(extra) {
+	got := h.Extra
+	if f.state == nil {
+		// Predicate results may follow the window (predicates.go); executing the block checks
+		// them, as finish writes them again.
+		got = got[:len(got)-len(predicateTail(got))]
+	}
+	if string(got) != string(extra) {
 		return nil, headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
 	}
 	return desired, nil
@@ -708,6 +745,9 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 		if err := eb.Put(gasCostKey(hash), binary.BigEndian.AppendUint64(nil, b.gasCost)); err != nil {
 			return fmt.Errorf("write block %s: %w", hash, err)
 		}
+	}
+	if err := writeSentWarpMessages(eb, b.result.receipts); err != nil {
+		return fmt.Errorf("write block %s: %w", hash, err)
 	}
 	if vm.atomic != nil {
 		if err := vm.atomic.acceptAtomic(batch, eb.Put, b); err != nil {

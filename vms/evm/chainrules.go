@@ -186,6 +186,7 @@ func (vm *VM) precompileEnv(t uint64) precompile.Env {
 		Rules:        precompile.Rules{IsDurango: vm.l1.IsDurango(t), IsGranite: vm.l1.IsGranite(t)},
 		Active:       active,
 		BlockchainID: vm.blockchainID,
+		NetworkID:    vm.warp.networkID,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
@@ -231,6 +232,9 @@ func (d *devState) mine(ctx context.Context, n int, at, interval uint64) error {
 	}
 	req := &mineReq{left: n, at: at, interval: interval, done: make(chan error, 1)}
 	err := d.do(ctx, func(context.Context) error {
+		if err := ctx.Err(); err != nil {
+			return err // the requester gave up (interval mining stopped) before the engine came
+		}
 		d.mines = append(d.mines, req)
 		return nil
 	})
@@ -510,24 +514,26 @@ func (d *devState) rollBack(ctx context.Context, height uint64, hash, root commo
 			vm.kv.setSink(batch)
 			defer vm.kv.clearSink()
 			eb := vm.db.NewBatch()
-			for n := head.NumberU64(); n > height; n-- {
-				h := rawdb.ReadCanonicalHash(vm.db, n)
-				b := rawdb.ReadBlock(vm.db, h, n)
-				if b == nil {
-					return fmt.Errorf("block at height %d missing", n)
+			bodies, err := vm.droppedBodies(height + 1)
+			if err != nil {
+				return err
+			}
+			for _, b := range bodies {
+				for _, tx := range b.txs {
+					rawdb.DeleteTxLookupEntry(eb, tx)
 				}
-				if b.MixDigest() != (common.Hash{}) {
-					return rewindAtomicError(n)
+				if atomicTxs, err := vm.kv.Has(atomicBlockKey(b.hash)); err != nil || atomicTxs {
+					return errors.Join(err, rewindAtomicError(b.number))
 				}
-				for _, tx := range b.Transactions() {
-					rawdb.DeleteTxLookupEntry(eb, tx.Hash())
-				}
-				rawdb.DeleteBlock(eb, h, n)
-				rawdb.DeleteCanonicalHash(eb, n)
-				if err := errors.Join(eb.Delete(gasCostKey(h)), eb.Delete(devKey(devRootPrefix, h[:]))); err != nil {
+				rawdb.DeleteBlock(eb, b.hash, b.number)
+				rawdb.DeleteCanonicalHash(eb, b.number)
+				if err := errors.Join(eb.Delete(gasCostKey(b.hash)), eb.Delete(devKey(devRootPrefix, b.hash[:]))); err != nil {
 					return err
 				}
-				dropped = append(dropped, h)
+				dropped = append(dropped, b.hash)
+			}
+			if uint64(len(bodies)) != head.NumberU64()-height {
+				return fmt.Errorf("found %d blocks above height %d, want %d", len(bodies), height, head.NumberU64()-height)
 			}
 			rawdb.WriteHeadHeaderHash(eb, hash)
 			rawdb.WriteHeadBlockHash(eb, hash)
@@ -651,4 +657,40 @@ func (s devSigner) Sender(tx *types.Transaction) (common.Address, error) {
 func (s devSigner) Equal(o types.Signer) bool {
 	d, ok := o.(devSigner)
 	return ok && d.dev == s.dev && s.Signer.Equal(d.Signer)
+}
+
+// droppedBody is what a roll-back needs of a block it drops.
+type droppedBody struct {
+	number uint64
+	hash   common.Hash
+	txs    []common.Hash
+}
+
+// droppedBodies returns the canonical blocks from height from on, read in one pass over the
+// stored bodies (a roll-back of thousands of blocks would otherwise cost three point reads a
+// block). Only canonical blocks are stored: every accepted block is.
+func (vm *VM) droppedBodies(from uint64) ([]droppedBody, error) {
+	prefix := []byte("b") // go-ethereum's block body prefix: "b" + number + hash
+	it := vm.db.NewIterator(prefix, binary.BigEndian.AppendUint64(nil, from))
+	defer it.Release()
+	var out []droppedBody
+	for it.Next() {
+		k := it.Key()
+		if len(k) != 1+8+common.HashLength {
+			continue
+		}
+		var body struct {
+			Transactions []*types.Transaction
+			Rest         []rlp.RawValue `rlp:"tail"`
+		}
+		if err := rlp.DecodeBytes(it.Value(), &body); err != nil {
+			return nil, fmt.Errorf("decode body at height %d: %w", binary.BigEndian.Uint64(k[1:9]), err)
+		}
+		b := droppedBody{number: binary.BigEndian.Uint64(k[1:9]), hash: common.BytesToHash(k[9:])}
+		for _, tx := range body.Transactions {
+			b.txs = append(b.txs, tx.Hash())
+		}
+		out = append(out, b)
+	}
+	return out, it.Error()
 }

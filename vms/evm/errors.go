@@ -12,6 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/vm"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 )
 
 // Internal errors (never sent to a client as such).
@@ -424,4 +427,52 @@ func decodeTraceBlockError(err error) error {
 // gasUsedError: a block uses more gas than the ACP-176 capacity holds.
 func gasUsedError(err error) error {
 	return fmt.Errorf("invalid gas used: %w", err)
+}
+
+// Warp API texts (l1-evm.md §5.7). The reference's inner "not found" is its database's text;
+// ours is reworded to it.
+var (
+	// errWarpNotFound is the reference's text for an unknown message or block.
+	errWarpNotFound = errors.New("not found")
+	// errWarpNoValidators: the subnet has no validator with a BLS key at the P-Chain height.
+	errWarpNoValidators = errors.New("cannot aggregate signatures from subnet with no validators")
+	// errWarpNoKey: the node has no BLS key to sign with (a node built without one, in tests).
+	errWarpNoKey = errors.New("this node has no BLS key")
+	// errWarpNoPChain: the node has no P-Chain to read validator sets from.
+	errWarpNoPChain = errors.New("this node runs no P-Chain")
+)
+
+// warpNotFound returns errWarpNotFound for storage's not-found, err otherwise.
+func warpNotFound(err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return errWarpNotFound
+	}
+	return err
+}
+
+// warpGetMessageError is warp_getMessage's (and the signature methods') text for a message
+// that cannot be read.
+func warpGetMessageError(id ids.ID, err error) error {
+	return fmt.Errorf("failed to get message %s with error %w", id, warpNotFound(err))
+}
+
+// warpMessageSignatureError is warp_getMessageSignature's text for a failed signature.
+func warpMessageSignatureError(id ids.ID, err error) error {
+	return fmt.Errorf("failed to get signature for message %s with error %w", id, err)
+}
+
+// warpBlockSignatureError is warp_getBlockSignature's text: the reference's verifier error
+// (code 2) wrapped by the API's.
+func warpBlockSignatureError(id ids.ID, err error) error {
+	return fmt.Errorf("failed to get signature for block %s with error failed to validate block message: 2: failed to get block %s: %w", id, id, warpNotFound(err))
+}
+
+// warpSubnetIDError is the aggregate methods' text for a subnetID that is not CB58.
+func warpSubnetIDError(s string) error {
+	return fmt.Errorf("failed to parse subnetID: %q", s)
+}
+
+// warpNoValidatorsError says which set was empty.
+func warpNoValidatorsError(subnetID ids.ID, height uint64) error {
+	return fmt.Errorf("%w (SubnetID: %s, Height: %d)", errWarpNoValidators, subnetID, height)
 }

@@ -94,15 +94,16 @@ func startL1(t *testing.T, dir string, upgrade []byte, clk *clock.Fake) (*l1Node
 }
 
 // startL1With is startL1 with the chain's config.json file (nil for
-// none), logging to log (nil: the test's output).
-func startL1With(t *testing.T, dir string, upgrade, file []byte, log *slog.Logger, clk *clock.Fake) (*l1Node, error) {
+// none), logging to log (nil: the test's output); edits change the
+// chain's context before the VM is made.
+func startL1With(t *testing.T, dir string, upgrade, file []byte, log *slog.Logger, clk *clock.Fake, edits ...func(*chains.Context)) (*l1Node, error) {
 	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
-	vm, err := evm.NewL1(t.Context(), evm.Config{Coinbase: feeRecipient}, chains.Context{
+	c := chains.Context{
 		NetworkID: l1NetworkID,
 		Chain:     chains.Chain{ID: l1Blockchain, Name: "l1"},
 		Genesis:   l1Genesis(t),
@@ -111,7 +112,11 @@ func startL1With(t *testing.T, dir string, upgrade, file []byte, log *slog.Logge
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clk,
-	})
+	}
+	for _, edit := range edits {
+		edit(&c)
+	}
+	vm, err := evm.NewL1(t.Context(), evm.Config{Coinbase: feeRecipient}, c)
 	if err != nil {
 		require.NoError(t, db.Close())
 		return nil, err

@@ -82,9 +82,11 @@ type VM struct {
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
 	// precompile's getBlockchainID returns.
 	blockchainID common.Hash
-	signer       types.Signer
-	genesis      *types.Block
-	pool         *mempool
+	// warp is the chain's warp identity (warp.go).
+	warp    warpBackend
+	signer  types.Signer
+	genesis *types.Block
+	pool    *mempool
 	// issued logs each transaction eth_sendRawTransaction takes in.
 	issued *txlog.Logger
 	work   chan struct{}
@@ -183,6 +185,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		chainCfg:     chainCfg,
 		l1:           l1,
 		blockchainID: common.Hash(c.Chain.ID),
+		warp:         newWarpBackend(c),
 		signer:       types.LatestSignerForChainID(chainCfg.ChainID),
 		pool:         newMempool(cfg.MempoolAccountSlots, cfg.MempoolGlobalSlots),
 		issued:       txlog.New(c.Log, c.Clock, txlog.DefaultPerSecond),

@@ -93,12 +93,18 @@ func startNode(t *testing.T, dir string) *node {
 // startNodeGenesis is startNode with the C-Chain genesis genesis.
 func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 	t.Helper()
-	return startNodeConfig(t, dir, genesis, evm.Config{})
+	return startNodeWith(t, dir, genesis, evm.Factory{})
 }
 
 // startNodeConfig is startNode with the C-Chain genesis genesis and the
 // EVM config cfg.
 func startNodeConfig(t *testing.T, dir string, genesis []byte, cfg evm.Config) *node {
+	t.Helper()
+	return startNodeWith(t, dir, genesis, evm.Factory{Config: cfg})
+}
+
+// startNodeWith is startNodeGenesis with the C-Chain made by f.
+func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *node {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(dir, log)
@@ -114,7 +120,7 @@ func startNodeConfig(t *testing.T, dir string, genesis []byte, cfg evm.Config) *
 		Chain:   chains.Chain{ID: cChainID, Name: "C-Chain"},
 		Aliases: []string{"C"},
 		Prefix:  storage.PrefixEVM,
-		Factory: evm.Factory{Config: cfg},
+		Factory: f,
 		Genesis: genesis,
 		Indexed: false,
 	}))

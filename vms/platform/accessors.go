@@ -3,6 +3,7 @@ package platform
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
@@ -72,18 +73,14 @@ func (vm *VM) chainTime() (uint64, error) {
 // SubnetValidators returns the legacy validators of subnetID whose window contains the chain time
 // (StartTime ≤ chain time < EndTime), in tx ID order. An L1 keeps its legacy validators until
 // their windows end, as in the reference (§5.1). For the Primary Network (ids.Empty) it is this
-// node (Factory), with no TxID: the P-Chain's only Primary Network validator.
+// node (Factory, with no TxID) and the nodes of the current staking validators (primaryValidators).
 func (vm *VM) SubnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 	now, err := vm.chainTime()
 	if err != nil {
 		return nil, err
 	}
 	if subnetID == ids.Empty {
-		v := vm.validator
-		if v.start <= now && now < v.end {
-			return []SubnetValidator{{NodeID: v.nodeID, Weight: v.weight, StartTime: v.start, EndTime: v.end}}, nil
-		}
-		return []SubnetValidator{}, nil
+		return vm.primaryValidators(now)
 	}
 	all, err := vm.state.subnetValidators(subnetID)
 	if err != nil {
@@ -244,4 +241,41 @@ func (s *state) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
 		return nil, nil
 	}
 	return cc, nil
+}
+
+// primaryValidators returns the Primary Network's validators at chain time now, one per node:
+// this node (Factory), then each current staking validator's node in node ID order, with its
+// delegators' weight. A staking validator of this node adds its stake to this node's entry.
+func (vm *VM) primaryValidators(now uint64) ([]SubnetValidator, error) {
+	stakers, err := vm.state.allStakers()
+	if err != nil {
+		return nil, fmt.Errorf("read stakers: %w", err)
+	}
+	byNode := make(map[ids.NodeID]*SubnetValidator)
+	var out []SubnetValidator
+	if v := vm.validator; v.start <= now && now < v.end {
+		out = append(out, SubnetValidator{NodeID: v.nodeID, Weight: v.weight, StartTime: v.start, EndTime: v.end})
+		byNode[v.nodeID] = &out[0]
+	}
+	var others []*SubnetValidator
+	for _, st := range stakers {
+		sv, ok := byNode[st.nodeID]
+		if !ok {
+			sv = &SubnetValidator{NodeID: st.nodeID, StartTime: st.start, EndTime: st.end}
+			byNode[st.nodeID] = sv
+			others = append(others, sv)
+		}
+		if !st.delegator && sv.TxID == ids.Empty && st.nodeID != vm.validator.nodeID {
+			sv.TxID, sv.StartTime, sv.EndTime = st.txID, st.start, st.end
+		}
+		sv.Weight = satAdd(sv.Weight, st.weight)
+	}
+	slices.SortFunc(others, func(a, b *SubnetValidator) int { return a.NodeID.Compare(b.NodeID) })
+	if out == nil {
+		out = []SubnetValidator{}
+	}
+	for _, sv := range others {
+		out = append(out, *sv)
+	}
+	return out, nil
 }

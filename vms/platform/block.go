@@ -109,7 +109,9 @@ type chainBlock struct {
 	effs []*effects
 	// evicted are the L1 validators that ran out of balance by the block's time, deactivated
 	// (§4.7), once verified.
-	evicted    []*l1Validator
+	evicted []*l1Validator
+	// decision is what an option block changes, once verified (proposal.go).
+	decision   *effects
 	fees       feeState
 	verifiedOn ids.ID
 	// view is the state the block leaves while it is processing (processing.go), nil otherwise;
@@ -131,18 +133,13 @@ func (b *chainBlock) Height() uint64 { return b.blk.Height() }
 
 // TxCount is the number of transactions in the block (none in the genesis), for the node's log
 // line of each accepted block.
-func (b *chainBlock) TxCount() int {
-	if sb, ok := b.blk.(*txs.StandardBlock); ok {
-		return len(sb.Txs())
-	}
-	return 0
-}
+func (b *chainBlock) TxCount() int { return len(b.blk.Txs()) }
 
 // Timestamp implements chains.Block: the block's time; the genesis block, which has none, is at
 // the genesis time.
 func (b *chainBlock) Timestamp() time.Time {
-	if sb, ok := b.blk.(*txs.StandardBlock); ok {
-		return time.Unix(int64(sb.Time()), 0).UTC()
+	if tb, ok := b.blk.(timed); ok {
+		return time.Unix(int64(tb.Time()), 0).UTC()
 	}
 	return time.Unix(int64(b.vm.validator.start), 0).UTC()
 }
@@ -150,33 +147,63 @@ func (b *chainBlock) Timestamp() time.Time {
 // Bytes implements chains.Block. The caller must not modify them.
 func (b *chainBlock) Bytes() []byte { return b.blk.Bytes() }
 
-// Verify implements chains.Block: a Banff standard block that extends the last accepted block or
-// a processing one by one height, at a time no earlier than its parent's and at most MaxFutureBlockTime ahead of the
-// node's clock and no later than the next L1 validator eviction, with at least one tx unless it
-// deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to the block's time,
-// the continuous fee charged and the validators that ran out deactivated; every
-// tx is verified in order on the UTXOs the earlier ones leave (so a UTXO is spent at most once in
-// a block and across blocks) and pays gas × the advanced state's price, and the block's gas must
-// fit the capacity (§4.8).
+// Verify implements chains.Block: a block that extends the last accepted block or a processing
+// one by one height, at a time no earlier than its parent's, at most MaxFutureBlockTime ahead of
+// the node's clock, and no later than the next L1 validator eviction or staker end (§4.1, §4.7);
+// a proposal block's child must be one of its options and only they follow one (proposal.go).
 func (b *chainBlock) Verify(ctx context.Context) error {
 	vm := b.vm
-	sb, ok := b.blk.(*txs.StandardBlock)
+	blk := b.blk
+	tb, ok := blk.(timed)
 	if !ok {
-		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, b.blk)
+		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, blk)
 	}
-	parent, view, ok := vm.parent(sb.Parent())
+	parent, view, ok := vm.parent(blk.Parent())
 	if !ok {
 		last := vm.lastAccepted()
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), last.ID(), last.Height())
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
 	}
 	now := vm.clock.Now()
 	switch {
-	case sb.Height() != parent.Height()+1:
+	case blk.Height() != parent.Height()+1:
 		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
-			ErrWrongParent, sb.ID(), sb.Height(), sb.Parent(), parent.Height())
-	case sb.Time() < parent.fees.time || sb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
-		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, sb.Time(), parent.fees.time, now.Unix())
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.Height())
+	case tb.Time() < parent.fees.time || tb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
+		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, tb.Time(), parent.fees.time, now.Unix())
+	}
+	_, afterProposal := parent.blk.(*txs.ProposalBlock)
+	switch blk := blk.(type) {
+	case *txs.CommitBlock:
+		return b.verifyOption(blk.Time(), true, parent, view)
+	case *txs.AbortBlock:
+		return b.verifyOption(blk.Time(), false, parent, view)
+	case *txs.ProposalBlock:
+		if afterProposal {
+			return fmt.Errorf("%w: proposal block on proposal block %s", ErrOptionParent, parent.ID())
+		}
+		return b.verifyProposal(blk, parent, view)
+	case *txs.StandardBlock:
+		if afterProposal {
+			return fmt.Errorf("%w: standard block on proposal block %s", ErrOptionParent, parent.ID())
+		}
+		return b.verifyStandard(ctx, blk, parent, view)
+	}
+	return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, blk)
+}
+
+// verifyStandard verifies a Banff standard block on parent, whose view is view, with at least
+// one tx unless it deactivates validators that ran out (§4.1, §4.7). The fee state is advanced to
+// the block's time, the continuous fee charged and the validators that ran out deactivated; every
+// tx is verified in order on the UTXOs the earlier ones leave (so a UTXO is spent at most once in
+// a block and across blocks) and pays gas × the advanced state's price, and the block's gas must
+// fit the capacity (§4.8).
+func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, parent *chainBlock, view chainView) error {
+	vm := b.vm
+	if end, ok, err := nextStakerEnd(view); err != nil {
+		return err
+	} else if ok && sb.Time() > end {
+		return fmt.Errorf("%w: %d, after the next staker end at %d", ErrBlockTime, sb.Time(), end)
 	}
 	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
 		// Built on parent, and verified by the builder.
@@ -223,10 +250,10 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	return nil
 }
 
-// Accept implements chains.Block: it stages the block's txs (and the subnets and chains they
-// create), the UTXOs they spend (deleted) and create (written, unless a later tx of the block
-// spends them), what they export to and import from shared memory, the block itself and the fee
-// state after it into batch.
+// Accept implements chains.Block: it stages the block's txs (and the subnets, chains and stakers
+// they create), the UTXOs they spend (deleted) and create (written, unless a later tx of the block
+// spends them), what they export to and import from shared memory, an option block's decision,
+// the block itself and the fee state after it into batch.
 func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
 		if err := b.Verify(ctx); err != nil {
@@ -239,11 +266,26 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	for i, tx := range b.blk.Txs() {
+	if b.decision != nil {
+		if err := b.acceptDecision(w); err != nil {
+			return err
+		}
+	}
+	if err := w.putStakers(b.vm.accepted, b.effs); err != nil {
+		return err
+	}
+	var blockTxs []*txs.Tx
+	if sb, ok := b.blk.(*txs.StandardBlock); ok {
+		blockTxs = sb.Txs() // a proposal's tx is written by its option block
+	}
+	for i, tx := range blockTxs {
 		if err := w.putTx(tx); err != nil {
 			return err
 		}
 		if err := w.putL1(b.effs[i]); err != nil {
+			return err
+		}
+		if err := w.removeSubnetValidators(b.effs[i]); err != nil {
 			return err
 		}
 	}

@@ -58,9 +58,10 @@ func (vm *VM) pending(id ids.ID) bool {
 	return vm.pool.Has(id)
 }
 
-// BuildBlock implements chains.Builder: a Banff standard block on the preferred block at the later
-// of now and the parent's time, with the pending txs in arrival order up to about 128 KiB and
-// the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
+// BuildBlock implements chains.Builder: on a proposal block, its option (proposal.go); when the
+// block's time reaches the first staker's end, a proposal block rewarding it; otherwise a Banff
+// standard block on the preferred block at the later of now and the parent's time, with the
+// pending txs in arrival order up to about 128 KiB and the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
@@ -68,10 +69,21 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if !ok { // none, or it was accepted since
 		parent, view = vm.last, vm.accepted
 	}
+	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
+		vm.mu.Unlock()
+		return vm.buildOption(parent, pb, view)
+	}
 	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
 		vm.mu.Unlock()
 		return nil, err
+	}
+	if first, err := view.firstStakers(1); err != nil {
+		vm.mu.Unlock()
+		return nil, err
+	} else if len(first) == 1 && first[0].end == t {
+		vm.mu.Unlock()
+		return vm.buildProposal(parent, t, first[0])
 	}
 	fees, evicted, err := vm.advance(view, parent.fees, t)
 	if err != nil {
@@ -127,23 +139,44 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 }
 
 // blockTime returns the time of a block on a parent with the fee state parent: the node's time,
-// but no earlier than the parent's and no later than when the next L1 validator runs out
-// (§4.1, §4.7).
+// but no earlier than the parent's and no later than when the next L1 validator runs out or the
+// next staker ends (§4.1, §4.7).
 func (vm *VM) blockTime(view chainView, parent feeState) (uint64, error) {
 	t := max(vm.now(), parent.time)
-	next, ok, err := vm.nextEviction(view, parent)
+	next, ok, err := vm.nextChange(view, parent)
 	if err != nil || !ok {
 		return t, err
 	}
-	return min(t, next), nil
+	return max(min(t, next), parent.time), nil
+}
+
+// nextChange returns the chain time of the next timed change after the state view whose fee
+// state is parent: the first L1 validator running out or the first staker's end; ok is false
+// when there is none.
+func (vm *VM) nextChange(view chainView, parent feeState) (t uint64, ok bool, err error) {
+	evict, evictOK, err := vm.nextEviction(view, parent)
+	if err != nil {
+		return 0, false, err
+	}
+	end, endOK, err := nextStakerEnd(view)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case evictOK && endOK:
+		return min(evict, end), true, nil
+	case endOK:
+		return end, true, nil
+	}
+	return evict, evictOK, nil
 }
 
 // evictionPoll bounds the eviction timer's wait, so that a clock that jumps (a fake one in
 // tests, or a system clock set forward) is noticed within it.
 const evictionPoll = time.Second
 
-// scheduleEviction signals WorkReady when the next L1 validator runs out of balance by the
-// node's clock, so that the pipeline builds the block that deactivates it (§4.7).
+// scheduleEviction signals WorkReady when the next L1 validator runs out of balance or the next
+// staker ends by the node's clock, so that the pipeline builds the block that deactivates it
+// (§4.7) or the proposal that rewards it (§4.10).
 func (vm *VM) scheduleEviction() {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
@@ -154,10 +187,10 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextEviction(vm.state, vm.last.fees)
+	next, ok, err := vm.nextChange(vm.state, vm.last.fees)
 	switch {
 	case err != nil:
-		vm.log.Error("next L1 validator eviction", "err", err)
+		vm.log.Error("next L1 validator eviction or staker end", "err", err)
 		return
 	case !ok:
 		return

@@ -8,16 +8,21 @@
 // spend within or across blocks, subnet authorization, and the dynamic fee of §4.8 with the
 // network's FeeConfig. It executes BaseTx, CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx,
 // ConvertSubnetToL1Tx (BLS proofs of possession checked with package crypto/bls),
-// IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, and charges the L1 validators'
-// continuous fee as chain time advances (§4.7), with at most the fee's capacity of them active;
-// RegisterL1ValidatorTx, SetL1ValidatorWeightTx and the staking kinds are refused with
-// ErrUnsupportedTx for now (issue #5).
+// IncreaseL1ValidatorBalanceTx, DisableL1ValidatorTx, RemoveSubnetValidatorTx and
+// TransferSubnetOwnershipTx, and charges the L1 validators' continuous fee as chain time advances
+// (§4.7), with at most the fee's capacity of them active. It stakes on the Primary Network
+// (AddPermissionlessValidatorTx, AddPermissionlessDelegatorTx, §4.9) and decides each staker's
+// reward at its end time with a proposal block and its commit or abort option (proposal.go,
+// §4.10). RegisterL1ValidatorTx and SetL1ValidatorWeightTx are refused with ErrUnsupportedTx for
+// now; the pre-Durango AddValidatorTx and AddDelegatorTx are refused as the reference refuses
+// them.
 //
 // # Layout
 //
 // vm.go is the VM's lifecycle (New, the chains.VM methods, Accepted, Close); builder.go issues
 // txs into the mempool and builds blocks, and wakes the pipeline when an L1 validator runs out;
-// block.go verifies and accepts a block. What each tx kind checks, changes and indexes is one
+// block.go verifies and accepts a block; stakers.go keeps the Primary Network's stakers and
+// proposal.go decides their rewards. What each tx kind checks, changes and indexes is one
 // file per kind (tx_*.go), the methods of the visitors syntacticCheck, executor and txIndexer
 // (txs.Visitor), so a new kind does not compile until each has its case.
 //

@@ -23,12 +23,19 @@ const (
 type overlay struct {
 	*utxo.Overlay[txs.UTXO, *txs.UTXO]
 	base utxoSource
-	// subnets holds the owners of the subnets the overlay's txs create.
+	// subnets holds the owners of the subnets the overlay's txs create or give a new owner.
 	subnets map[ids.ID]*secp256k1fx.OutputOwners
+	// removedSubnetValidators holds the legacy subnet validators (by tx ID) the overlay's txs
+	// remove.
+	removedSubnetValidators map[ids.ID]struct{}
 	// conversions holds the subnet conversions the overlay's txs make.
 	conversions map[ids.ID]*subnetConversion
 	// l1Validators holds the L1 validators the overlay's txs add or change, as they leave them.
 	l1Validators map[ids.ID]*l1Validator
+	// stakers holds the stakers the overlay's txs add or change (nil: removed), and
+	// supplyAdded and supplyRemoved what they add to and remove from the supply (stakers.go).
+	stakers                    map[ids.ID]*staker
+	supplyAdded, supplyRemoved uint64
 }
 
 func newOverlay(base utxoSource) *overlay {
@@ -38,6 +45,9 @@ func newOverlay(base utxoSource) *overlay {
 		subnets:      make(map[ids.ID]*secp256k1fx.OutputOwners),
 		conversions:  make(map[ids.ID]*subnetConversion),
 		l1Validators: make(map[ids.ID]*l1Validator),
+		stakers:      make(map[ids.ID]*staker),
+
+		removedSubnetValidators: make(map[ids.ID]struct{}),
 	}
 }
 
@@ -64,6 +74,15 @@ func (o *overlay) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
 		return c, true, nil
 	}
 	return o.base.conversion(subnetID)
+}
+
+// subnetValidator implements utxoSource.
+func (o *overlay) subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) (ids.ID, bool, error) {
+	txID, found, err := o.base.subnetValidator(subnetID, nodeID, now)
+	if _, removed := o.removedSubnetValidators[txID]; removed {
+		return ids.Empty, false, err
+	}
+	return txID, found, err
 }
 
 // l1Validator implements utxoSource.
@@ -100,7 +119,10 @@ func (o *overlay) activeL1Count() (uint64, error) {
 func (o *overlay) Apply(eff *effects) {
 	o.Overlay.Apply(&eff.Effects)
 	if eff.subnetOwner != nil {
-		o.subnets[eff.Tx] = eff.subnetOwner
+		o.subnets[eff.ownedSubnet()] = eff.subnetOwner
+	}
+	for _, id := range eff.removedSubnetValidators {
+		o.removedSubnetValidators[id] = struct{}{}
 	}
 	if eff.conversion != nil {
 		o.conversions[eff.convertedSubnet] = eff.conversion
@@ -108,12 +130,18 @@ func (o *overlay) Apply(eff *effects) {
 	for _, v := range eff.l1Validators {
 		o.l1Validators[v.validationID] = v
 	}
+	o.applyStakers(eff)
 }
 
 // Revert implements mempool.View: it forgets a tx's effects.
 func (o *overlay) Revert(eff *effects) {
 	o.Overlay.Revert(&eff.Effects)
-	delete(o.subnets, eff.Tx)
+	if eff.subnetOwner != nil && o.subnets[eff.ownedSubnet()] == eff.subnetOwner {
+		delete(o.subnets, eff.ownedSubnet())
+	}
+	for _, id := range eff.removedSubnetValidators {
+		delete(o.removedSubnetValidators, id)
+	}
 	if eff.conversion != nil && o.conversions[eff.convertedSubnet] == eff.conversion {
 		delete(o.conversions, eff.convertedSubnet)
 	}
@@ -122,4 +150,5 @@ func (o *overlay) Revert(eff *effects) {
 			delete(o.l1Validators, v.validationID)
 		}
 	}
+	o.revertStakers(eff)
 }

@@ -21,6 +21,7 @@ import (
 // Statuses of txs and blockchains (§5.1).
 const (
 	statusCommitted  = "Committed"
+	statusAborted    = "Aborted"
 	statusProcessing = "Processing"
 	statusUnknown    = "Unknown"
 	statusValidating = "Validating"
@@ -95,14 +96,17 @@ func (c txChain) IssueTx(b []byte) (ids.ID, error) {
 
 func (c txChain) Tx(id ids.ID) (*txs.Tx, bool, error) { return c.s.vm.state.getTx(id) }
 
-// TxStatus is "Committed" for a committed tx, "Processing" for a pending one and "Unknown" for
-// any other (§5.1).
+// TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
+// "Processing" for a pending one and "Unknown" for any other (§5.1).
 func (c txChain) TxStatus(id ids.ID) (string, error) {
 	ok, err := c.s.vm.state.hasTx(id)
 	switch {
 	case err != nil:
 		return "", err
 	case ok:
+		if aborted, err := c.s.vm.state.aborted(id); err != nil || aborted {
+			return statusAborted, err
+		}
 		return statusCommitted, nil
 	case c.s.vm.pending(id):
 		return statusProcessing, nil
@@ -445,7 +449,7 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *api.GetBlockchain
 }
 
 // GetCurrentValidators returns the validators of args.SubnetID, filtered by nodeIDs: for the
-// Primary Network this node alone; for a subnet its current legacy validators as bare stakers
+// Primary Network this node's genesis stake, then the staking validators (service_stakers.go); for a subnet its current legacy validators as bare stakers
 // (tx ID order), then, for an L1, its L1 validators in validation ID order (§5.1).
 func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentValidatorsArgs) (*api.GetCurrentValidatorsReply, error) {
 	reply := &api.GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
@@ -484,10 +488,21 @@ func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentVa
 		}
 		return reply, nil
 	}
-	v := &s.vm.validator
-	if len(args.NodeIDs) > 0 && !slices.Contains(args.NodeIDs, v.nodeID) {
-		return reply, nil
+	stakers, err := s.stakerValidators(args.NodeIDs)
+	if err != nil {
+		return nil, s.internal("getCurrentValidators", err)
 	}
+	if v := &s.vm.validator; len(args.NodeIDs) == 0 || slices.Contains(args.NodeIDs, v.nodeID) {
+		reply.Validators = append(reply.Validators, s.genesisValidator(len(args.NodeIDs) == 1))
+	}
+	reply.Validators = append(reply.Validators, stakers...)
+	return reply, nil
+}
+
+// genesisValidator is this node as the holder of the genesis stake (Factory), with an empty
+// delegator list if listDelegators.
+func (s *service) genesisValidator(listDelegators bool) api.APIPrimaryValidator {
+	v := &s.vm.validator
 	apiV := api.APIPrimaryValidator{
 		StartTime:     jsonrpc.Uint64(v.start),
 		EndTime:       jsonrpc.Uint64(v.end),
@@ -503,11 +518,10 @@ func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentVa
 			ProofOfPossession: "0x" + hex.EncodeToString(v.signer.Signature[:]),
 		}
 	}
-	if len(args.NodeIDs) == 1 {
-		apiV.Delegators = &[]struct{}{}
+	if listDelegators {
+		apiV.Delegators = &[]api.APIPrimaryDelegator{}
 	}
-	reply.Validators = append(reply.Validators, apiV)
-	return reply, nil
+	return apiV
 }
 
 // l1ValidatorJSON returns v as platform.getCurrentValidators shows it. No accepted tx raises a

@@ -94,19 +94,23 @@ func (s *service) GetTotalStake(_ context.Context, args *api.SubnetArgs) (*api.G
 }
 
 // GetCurrentSupply returns the reference's upper bound on the AVAX supply, with the last accepted
-// height: the genesis's initial supply plus the rewards reserved for current stakers. Cornice
-// reserves none (its validator's potential reward is 0 and no staking tx is executed), and burned
-// fees do not lower the bound in the reference either, so it is the initial supply. Other subnets
+// height: the genesis's initial supply plus the potential rewards of the stakers added since,
+// less those not paid (§4.10). Burned fees do not lower it, as in the reference. Other subnets
 // have no supply (no TransformSubnetTx).
 func (s *service) GetCurrentSupply(_ context.Context, args *api.SubnetArgs) (*api.GetCurrentSupplyReply, error) {
 	if args.SubnetID != ids.Empty {
 		return nil, noSupplyError()
 	}
-	rec, _, err := s.vm.state.lastAccepted()
+	st := s.vm.state
+	rec, _, err := st.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getCurrentSupply", err)
 	}
-	return &api.GetCurrentSupplyReply{Supply: jsonrpc.Uint64(s.vm.initialSupply), Height: jsonrpc.Uint64(rec.height)}, nil
+	supply, err := st.supply()
+	if err != nil {
+		return nil, s.internal("getCurrentSupply", err)
+	}
+	return &api.GetCurrentSupplyReply{Supply: jsonrpc.Uint64(supply), Height: jsonrpc.Uint64(rec.height)}, nil
 }
 
 // ValidatedBy returns the subnet of a committed chain; the P-Chain's (ids.Empty) is the Primary
@@ -284,12 +288,9 @@ func compareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int {
 	return cmp.Compare(a[0]&blsSignBit, b[0]&blsSignBit)
 }
 
-// GetStake returns what the addresses have staked on the Primary Network: the stake outputs of
-// the staking txs of current validators that one of the addresses owns. The only staking txs in
-// cornice's state are the genesis's validator txs (§4.6): their stake backs this node's weight
-// (the whole genesis stake) and never returns, as no reward process ends a staking period, so
-// their stake outputs are reported for their owners. They are all validators' txs, so
-// validatorsOnly changes nothing.
+// GetStake returns what the addresses have staked on the Primary Network: the stake outputs
+// they own of the current stakers' txs (validators' only with validatorsOnly) and of the
+// genesis's validator txs (§4.6), whose stake backs this node's genesis weight and never returns.
 func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetStakeReply, error) {
 	if len(args.Addresses) > MaxGetStakeAddrs {
 		return nil, tooManyStakeAddrsError(len(args.Addresses))
@@ -298,22 +299,32 @@ func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetS
 	if err != nil {
 		return nil, err
 	}
+	stakers, err := s.vm.state.allStakers()
+	if err != nil {
+		return nil, s.internal("getStake", err)
+	}
+	txIDs := slices.Clone(s.vm.stakerTxIDs)
+	for _, st := range stakers {
+		if !args.ValidatorsOnly || !st.delegator {
+			txIDs = append(txIDs, st.txID)
+		}
+	}
 	staked := map[ids.ID]uint64{}
 	outs := make([]string, 0)
-	for _, txID := range s.vm.stakerTxIDs {
-		tx, found, err := s.vm.state.getTx(txID)
-		switch {
-		case err != nil:
+	for _, txID := range txIDs {
+		tx, err := s.stakingTx(txID)
+		if err != nil {
 			return nil, s.internal("getStake", err)
-		case !found:
-			return nil, s.internal("getStake", fmt.Errorf("genesis validator tx %s is missing", txID))
 		}
-		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
-		if !ok {
-			continue
+		var stake []txs.TransferableOutput
+		switch u := tx.Unsigned().(type) {
+		case *txs.AddPermissionlessValidatorTx:
+			stake = u.Stake
+		case *txs.AddPermissionlessDelegatorTx:
+			stake = u.Stake
 		}
-		for i := range v.Stake {
-			o := &v.Stake[i]
+		for i := range stake {
+			o := &stake[i]
 			out, ok := o.Out.(*secp256k1fx.TransferOutput)
 			if lock, isLock := o.Out.(*txs.LockOut); isLock {
 				out, ok = lock.Out, lock.Out != nil
@@ -347,9 +358,22 @@ func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetS
 	}, nil
 }
 
-// GetRewardUTXOs returns the reward UTXOs of a staking tx whose period ended. No staking period
-// ends on cornice (there is no reward process), so no tx has any, and, as the reference does for
-// a tx without rewards, the list is empty.
+// GetRewardUTXOs returns the reward UTXOs paid to the stakers of a staking tx whose period ended,
+// in output index order; none for any other tx, as in the reference.
 func (s *service) GetRewardUTXOs(_ context.Context, args *api.GetRewardUTXOsArgs) (*api.GetRewardUTXOsReply, error) {
-	return &api.GetRewardUTXOsReply{UTXOs: []string{}, Encoding: args.Encoding}, nil
+	utxos, err := s.vm.state.rewardUTXOs(args.TxID)
+	if err != nil {
+		return nil, s.internal("getRewardUTXOs", err)
+	}
+	reply := &api.GetRewardUTXOsReply{NumFetched: jsonrpc.Uint64(len(utxos)), UTXOs: make([]string, len(utxos)), Encoding: args.Encoding}
+	for i, ux := range utxos {
+		b, err := ux.Bytes()
+		if err != nil {
+			return nil, s.internal("getRewardUTXOs", err)
+		}
+		if reply.UTXOs[i], err = args.Encoding.Encode(b); err != nil {
+			return nil, encodeError("utxo", err)
+		}
+	}
+	return reply, nil
 }

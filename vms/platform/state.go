@@ -46,6 +46,9 @@ const (
 	keyL1Subnet byte = 'V'
 	// keySubnetValidator | subnetID | txID → empty: the AddSubnetValidatorTxs of each subnet.
 	keySubnetValidator byte = 'w'
+	// keySubnetOwner | subnetID → the ID of the subnet's last TransferSubnetOwnershipTx, whose
+	// owner replaced its CreateSubnetTx's.
+	keySubnetOwner byte = 'O'
 	// keyActive | endAccumulatedFee (8 bytes, big-endian) | validationID → empty: the active L1
 	// validators, in the order they run out (§4.7).
 	keyActive byte = 'A'
@@ -63,6 +66,8 @@ type state struct {
 	// shared is the chain's shared memory: the UTXOs other chains exported to it. Its reads are
 	// never live: other chains write there.
 	shared *atomic.SharedMemory
+	// initialSupply is the genesis's AVAX supply, the supply until a staker changes it.
+	initialSupply uint64
 }
 
 // atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
@@ -92,7 +97,8 @@ func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 	return ux, nil
 }
 
-// subnetOwner implements utxoSource: the owner of an accepted subnet.
+// subnetOwner implements utxoSource: the owner of an accepted subnet, its CreateSubnetTx's, or
+// its last TransferSubnetOwnershipTx's once it has one.
 func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 	ok, err := s.db.Has(chainstate.IDKey(keySubnet, id))
 	switch {
@@ -101,18 +107,28 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 	case !ok:
 		return nil, subnetNotFoundError(id)
 	}
-	tx, found, err := s.getTx(id)
+	ownerTxID := id
+	if b, found, err := chainstate.Get(s.db, chainstate.IDKey(keySubnetOwner, id)); err != nil {
+		return nil, err
+	} else if found {
+		if ownerTxID, err = ids.ToID(b); err != nil {
+			return nil, fmt.Errorf("stored owner of subnet %s: %w", id, err)
+		}
+	}
+	tx, found, err := s.getTx(ownerTxID)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("subnet %s has no CreateSubnetTx", id)
+		return nil, fmt.Errorf("subnet %s: owner tx %s is missing", id, ownerTxID)
 	}
-	cs, ok := tx.Unsigned().(*txs.CreateSubnetTx)
-	if !ok {
-		return nil, fmt.Errorf("subnet %s was created by a %T", id, tx.Unsigned())
+	switch u := tx.Unsigned().(type) {
+	case *txs.CreateSubnetTx:
+		return &u.Owner, nil
+	case *txs.TransferSubnetOwnershipTx:
+		return &u.Owner, nil
 	}
-	return &cs.Owner, nil
+	return nil, fmt.Errorf("subnet %s: owner tx %s is a %T", id, ownerTxID, tx.Unsigned())
 }
 
 // conversion implements utxoSource: the accepted conversion of subnetID.

@@ -2,14 +2,8 @@ package platform
 
 import "github.com/cornice-node/cornice/vms/platform/txs"
 
-// The kinds this VM decodes and shows but does not execute yet (issue #5): permissionless staking,
-// RegisterL1ValidatorTx and SetL1ValidatorWeightTx. The syntactic check refuses them, so the
-// executor never sees one; the genesis's AddPermissionlessValidatorTxs are committed with no index
-// entry of their own.
-
-func (*syntacticCheck) AddPermissionlessValidatorTx(*txs.AddPermissionlessValidatorTx) error {
-	return unsupportedTxError("AddPermissionlessValidatorTx")
-}
+// The kinds this VM decodes and shows but does not execute yet (issue #5): RegisterL1ValidatorTx
+// and SetL1ValidatorWeightTx. The syntactic check refuses them, so the executor never sees one.
 
 func (*syntacticCheck) RegisterL1ValidatorTx(*txs.RegisterL1ValidatorTx) error {
 	return unsupportedTxError("RegisterL1ValidatorTx")
@@ -19,10 +13,6 @@ func (*syntacticCheck) SetL1ValidatorWeightTx(*txs.SetL1ValidatorWeightTx) error
 	return unsupportedTxError("SetL1ValidatorWeightTx")
 }
 
-func (*executor) AddPermissionlessValidatorTx(*txs.AddPermissionlessValidatorTx) error {
-	return unsupportedTxError("AddPermissionlessValidatorTx")
-}
-
 func (*executor) RegisterL1ValidatorTx(*txs.RegisterL1ValidatorTx) error {
 	return unsupportedTxError("RegisterL1ValidatorTx")
 }
@@ -30,8 +20,6 @@ func (*executor) RegisterL1ValidatorTx(*txs.RegisterL1ValidatorTx) error {
 func (*executor) SetL1ValidatorWeightTx(*txs.SetL1ValidatorWeightTx) error {
 	return unsupportedTxError("SetL1ValidatorWeightTx")
 }
-
-func (txIndexer) AddPermissionlessValidatorTx(*txs.AddPermissionlessValidatorTx) error { return nil }
 
 func (txIndexer) RegisterL1ValidatorTx(*txs.RegisterL1ValidatorTx) error { return nil }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cornice-node/cornice/warp"
+
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -169,20 +171,16 @@ func (vm *VM) blockTimeAt(height uint64) (uint64, error) {
 	case !found:
 		return 0, fmt.Errorf("platform: block %s at height %d is missing", id, height)
 	}
-	if sb, ok := blk.(*txs.StandardBlock); ok {
-		return sb.Time(), nil
+	if tb, ok := blk.(timed); ok {
+		return tb.Time(), nil
 	}
 	return vm.validator.start, nil
 }
 
-// SetValidator is one entry of a validator set at a height (ValidatorsAt).
-type SetValidator struct {
-	NodeID ids.NodeID
-	// PublicKey is the compressed BLS public key; nil for a validator without one and for the
-	// inactive L1 validators' entry.
-	PublicKey *[txs.BLSPublicKeyLen]byte
-	Weight    uint64
-}
+// SetValidator is one entry of a validator set at a height (ValidatorsAt): the validator warp
+// verification flattens into its canonical set. PublicKey is nil for a validator without a
+// BLS key and for the inactive L1 validators' entry.
+type SetValidator = warp.Validator
 
 // ErrUnfinalizedHeight is wrapped by ValidatorsAt for a height above the last accepted block's.
 var ErrUnfinalizedHeight = errors.New("unfinalized height")
@@ -190,7 +188,8 @@ var ErrUnfinalizedHeight = errors.New("unfinalized height")
 // ValidatorsAt returns the validator set of subnetID as of the accepted block at height, sorted
 // by node ID, at most one entry per node ID (weights of entries sharing one are summed):
 //
-//   - the primary network (ids.Empty): this node, at every height;
+//   - the primary network (ids.Empty): this node, at every height, and the stakers current at
+//     block height's time (a delegator's weight under its validator's node and key);
 //   - a subnet: its legacy validators whose window contains block height's time, with this
 //     node's BLS key when it is this node (a legacy validator's key is its Primary Network key),
 //     and its L1 validators of weight > 0: the active ones under their node IDs and keys, and
@@ -206,15 +205,6 @@ func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, erro
 	}
 	if height > rec.height {
 		return nil, fmt.Errorf("%w: current height %d < requested height %d", ErrUnfinalizedHeight, rec.height, height)
-	}
-	if subnetID == ids.Empty {
-		v := &vm.validator
-		sv := SetValidator{NodeID: v.nodeID, Weight: v.weight}
-		if v.signer != nil {
-			pk := v.signer.PublicKey
-			sv.PublicKey = &pk
-		}
-		return []SetValidator{sv}, nil
 	}
 	diffs, err := vm.state.validatorDiffs(subnetID, height)
 	if err != nil {
@@ -238,9 +228,30 @@ func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, erro
 		}
 		sv.Weight = satAdd(sv.Weight, w)
 	}
-	for _, r := range diffs {
+	if subnetID == ids.Empty {
+		// This node, then the stakers current at height's time (stakers.go).
+		v := &vm.validator
+		var pk *[txs.BLSPublicKeyLen]byte
+		if v.signer != nil {
+			k := v.signer.PublicKey
+			pk = &k
+		}
+		addWeight(v.nodeID, pk, v.weight)
+	}
+	for id, r := range diffs {
 		switch {
 		case r.weight == 0:
+		case r.kind == diffLegacy && subnetID == ids.Empty:
+			if r.start <= t && t < r.end {
+				pk, err := vm.stakerKey(id)
+				if err != nil {
+					return nil, err
+				}
+				addWeight(r.nodeID, pk, r.weight)
+				if sv := set[r.nodeID]; sv.PublicKey == nil {
+					sv.PublicKey = pk
+				}
+			}
 		case r.kind == diffLegacy:
 			if r.start <= t && t < r.end {
 				var pk *[txs.BLSPublicKeyLen]byte
@@ -263,4 +274,23 @@ func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, erro
 	}
 	slices.SortFunc(out, func(a, b SetValidator) int { return a.NodeID.Compare(b.NodeID) })
 	return out, nil
+}
+
+// stakerKey returns the BLS key of the Primary Network staker added by tx txID: its signer's for
+// a validator, nil for a delegator (whose weight counts under its validator's key).
+func (vm *VM) stakerKey(txID ids.ID) (*[txs.BLSPublicKeyLen]byte, error) {
+	tx, found, err := vm.state.getTx(txID)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("platform: staking tx %s is missing", txID)
+	}
+	if u, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx); ok {
+		if pop, ok := u.Signer.(*txs.ProofOfPossession); ok {
+			k := pop.PublicKey
+			return &k, nil
+		}
+	}
+	return nil, nil
 }

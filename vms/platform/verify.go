@@ -33,6 +33,8 @@ type rules struct {
 	primary primaryValidator
 	// chains finds the peer chains of atomic txs.
 	chains chains.ChainLookup
+	// staking is the Primary Network's staking rules (§4.9).
+	staking StakingConfig
 }
 
 // subnetOf returns the subnet of a chain the node knows (atomic.VerifyPeer).
@@ -56,6 +58,10 @@ type utxoSource interface {
 	// atomicUTXO finds a UTXO that chain peer exported to the P-Chain (an error wrapping
 	// atomic.ErrNotFound, or utxo.ErrDoubleSpend when a tx of the view imports it).
 	atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error)
+	// subnetValidator returns the tx ID of the legacy validator of nodeID on subnetID whose
+	// window holds chain time now; found is false for none.
+	subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) (txID ids.ID, found bool, err error)
+	stakerSource
 }
 
 // effects are what an accepted tx changes: the UTXOs it consumes and produces, and the subnet it
@@ -63,15 +69,34 @@ type utxoSource interface {
 type effects struct {
 	utxo.Effects[txs.UTXO, *txs.UTXO]
 	gas uint64
-	// subnetOwner is the owner of the subnet the tx creates, or nil.
-	subnetOwner *secp256k1fx.OutputOwners
+	// subnetOwner is the owner of the subnet the tx creates, or nil; or, with
+	// transferredSubnet, the new owner of that subnet.
+	subnetOwner       *secp256k1fx.OutputOwners
+	transferredSubnet ids.ID
+	// removedSubnetValidators are the legacy subnet validators (by tx ID) the tx removes.
+	removedSubnetValidators []ids.ID
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
 	convertedSubnet ids.ID
 	conversion      *subnetConversion
 	// l1Validators are the L1 validators the tx adds or changes, as they are after it.
 	l1Validators []*l1Validator
+	// stakers are the stakers the tx adds or changes, as they are after it, and
+	// removedStakers those a reward decision removes; supplyAdded and supplyRemoved change the
+	// supply; rewardUTXOs are the rewards a decision pays (stakers.go).
+	stakers                    []*staker
+	removedStakers             []ids.ID
+	supplyAdded, supplyRemoved uint64
+	rewardUTXOs                []txs.UTXO
 	// atomic is what an ImportTx or ExportTx does to shared memory, by peer chain.
 	atomic map[ids.ID]*atomic.Requests
+}
+
+// ownedSubnet is the subnet whose owner eff sets: the one it transfers, else the one it creates.
+func (eff *effects) ownedSubnet() ids.ID {
+	if eff.transferredSubnet != ids.Empty {
+		return eff.transferredSubnet
+	}
+	return eff.Tx
 }
 
 // syntacticCheck checks a kind's own fields, which need no state (§4.3), and counts the

@@ -111,7 +111,6 @@ func TestUnsupportedKinds(t *testing.T) {
 	for _, u := range []txs.UnsignedTx{
 		&txs.RegisterL1ValidatorTx{BaseTx: base},
 		&txs.SetL1ValidatorWeightTx{BaseTx: base},
-		&txs.AddPermissionlessValidatorTx{BaseTx: base, Signer: &txs.EmptySigner{}},
 	} {
 		tx, err := txs.NewTx(u, nil)
 		require.NoError(t, err)

@@ -30,6 +30,16 @@ type AliasLookup interface {
 	Lookup(alias string) (ids.ID, error)
 }
 
+// Uptimes is what the VM asks the node about the Primary Network validators' nodes.
+// *node.primaryUptime implements it.
+type Uptimes interface {
+	// UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
+	// started validating; 0 for a node it does not know.
+	UptimePercent(nodeID ids.NodeID) uint32
+	// IsConnected reports whether nodeID is connected to this node.
+	IsConnected(nodeID ids.NodeID) bool
+}
+
 // Factory makes P-Chain VMs. The genesis (an encoded Genesis, §4.6) comes with the
 // chains.Context; the fields say who validates the network.
 //
@@ -44,8 +54,8 @@ type Factory struct {
 	// Weight is this node's Primary Network weight in nAVAX (the node passes
 	// config.LocalGenesisStake).
 	Weight uint64
-	// StakeDuration is the validation period reported from the genesis time (the validator never
-	// leaves: there is no reward process yet). Zero means DefaultStakeDuration.
+	// StakeDuration is the validation period reported from the genesis time (the genesis stake
+	// never leaves: it has no staking tx to reward). Zero means DefaultStakeDuration.
 	StakeDuration time.Duration
 	// Fees is the dynamic fee configuration (§4.8). The zero value means LocalFeeConfig.
 	Fees txs.FeeConfig
@@ -60,6 +70,9 @@ type Factory struct {
 	// Staking is the Primary Network's staking limits (§4.9). The zero value means
 	// LocalStakingConfig.
 	Staking StakingConfig
+	// Uptimes measures the Primary Network validators' uptime, which decides their rewards
+	// (§4.10), and tells which are connected. Nil counts only this node as up and connected.
+	Uptimes Uptimes
 	// Rand is the randomness platform.sampleValidators draws from; the VM serializes its use.
 	// Nil means a ChaCha8 source seeded from crypto/rand.
 	Rand rand.Source
@@ -93,6 +106,7 @@ type VM struct {
 	genesis   *txs.ApricotCommitBlock
 	validator primaryValidator
 	aliases   AliasLookup
+	uptimes   Uptimes
 	work      chan struct{}
 	handler   http.Handler
 	staking   StakingConfig
@@ -179,7 +193,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		hrp:     address.HRP(c.NetworkID),
 		log:     c.Log,
 		clock:   c.Clock,
-		state:   &state{db: c.DB, shared: c.SharedMemory},
+		state:   &state{db: c.DB, shared: c.SharedMemory, initialSupply: g.InitialSupply},
 		genesis: txs.NewGenesisBlock(c.Genesis),
 		validator: primaryValidator{
 			nodeID: f.NodeID,
@@ -189,6 +203,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 			end:    g.Timestamp + uint64(stake/time.Second),
 		},
 		aliases:       f.Aliases,
+		uptimes:       f.Uptimes,
 		work:          make(chan struct{}, 1),
 		staking:       staking,
 		initialSupply: g.InitialSupply,
@@ -196,7 +211,8 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		rng:           rand.New(src),
 	}
 	vm.rules.primary = vm.validator
-	vm.accepted = &state{db: c.DB.Live(), shared: c.SharedMemory}
+	vm.rules.staking = staking
+	vm.accepted = &state{db: c.DB.Live(), shared: c.SharedMemory, initialSupply: g.InitialSupply}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
@@ -329,8 +345,8 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()
 	vm.mu.Unlock()
-	if pending > 0 {
-		vm.signal()
+	if _, proposal := b.blk.(*txs.ProposalBlock); pending > 0 || proposal {
+		vm.signal() // a proposal block's option is due at once
 	}
 	vm.scheduleEviction()
 	return nil

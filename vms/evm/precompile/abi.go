@@ -53,7 +53,8 @@ const (
  {"type":"function","name":"getVerifiedWarpBlockHash","stateMutability":"view","inputs":[{"name":"index","type":"uint32"}],"outputs":[
   {"name":"warpBlockHash","type":"tuple","components":[{"name":"sourceChainID","type":"bytes32"},{"name":"blockHash","type":"bytes32"}]},
   {"name":"valid","type":"bool"}]},
- {"type":"function","name":"sendWarpMessage","stateMutability":"nonpayable","inputs":[{"name":"payload","type":"bytes"}],"outputs":[{"name":"messageID","type":"bytes32"}]}
+ {"type":"function","name":"sendWarpMessage","stateMutability":"nonpayable","inputs":[{"name":"payload","type":"bytes"}],"outputs":[{"name":"messageID","type":"bytes32"}]},
+ {"type":"event","name":"SendWarpMessage","anonymous":false,"inputs":[{"name":"sender","type":"address","indexed":true},{"name":"messageID","type":"bytes32","indexed":true},{"name":"message","type":"bytes","indexed":false}]}
 ]`
 )
 

@@ -72,6 +72,7 @@ func TestEventTopics(t *testing.T) {
 	} {
 		require.True(t, strings.HasPrefix(RewardManagerABI().Events[name].ID.Hex(), prefix), name)
 	}
+	require.True(t, strings.HasPrefix(WarpABI().Events["SendWarpMessage"].ID.Hex(), "0x56600c56"))
 }
 
 // TestEventGas pins the event costs to l1-evm.md §5.

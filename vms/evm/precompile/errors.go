@@ -31,9 +31,16 @@ var (
 	// ErrSenderNotAllowListed: a transaction whose sender lacks a role in the transaction
 	// allow list (l1-evm.md §5.3).
 	ErrSenderNotAllowListed = errors.New("cannot issue transaction from non-allow listed address")
-	// ErrWarpNotSupported: sendWarpMessage; warp messaging is not built yet (issue #6 §4:
-	// the warp config is accepted and reported, messaging comes later).
-	ErrWarpNotSupported = errors.New("warp messaging is not supported by this node yet")
+	// Warp failures (l1-evm.md §5.7): a sendWarpMessage input that is not ABI bytes, and
+	// predicate bytes that are not a warp message of the kind the function reads.
+	ErrInvalidSendInput          = errors.New("invalid sendWarpMessage input")
+	ErrInvalidWarpMessage        = errors.New("invalid warp message")
+	ErrInvalidAddressedPayload   = errors.New("invalid addressed payload")
+	ErrInvalidBlockHashPayload   = errors.New("invalid block hash payload")
+	ErrInvalidPredicateBytes     = errors.New("invalid predicate bytes")
+	ErrPredicateAllZero          = errors.New("predicate specified invalid all zero bytes")
+	ErrPredicateInvalidPadding   = errors.New("predicate specified invalid padding")
+	ErrPredicateInvalidDelimiter = errors.New("invalid end delimiter")
 	// ErrMissingSelector, ErrInvalidSelector and ErrNonActivatedSelector: dispatch failures
 	// (l1-evm.md §5.0).
 	ErrMissingSelector      = errors.New("missing function selector to precompile")

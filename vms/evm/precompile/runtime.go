@@ -66,8 +66,10 @@ type Env struct {
 	// precompile, and nil entries, are ignored.
 	Active []l1params.PrecompileConfig
 	// BlockchainID is the chain's Avalanche blockchain ID, returned by the warp
-	// precompile's getBlockchainID.
+	// precompile's getBlockchainID and the source of the messages sendWarpMessage sends.
 	BlockchainID common.Hash
+	// NetworkID is the network of the messages sendWarpMessage sends.
+	NetworkID uint32
 }
 
 // frame is one EVM call frame as the tracer saw it enter.
@@ -113,6 +115,8 @@ type Runtime struct {
 	// invalidated: the current transaction made a DELEGATECALL/CALLCODE into a stateful
 	// precompile in the period that invalidates it.
 	invalidated bool
+	// warp holds the current transaction's warp predicates (SetWarpPredicates).
+	warp []WarpPredicate
 }
 
 // New returns the Runtime of one EVM running a block with env. env.Active is copied.

@@ -168,6 +168,33 @@ func WriteAll[W Wrapped[U], U any](c Codec[U], p *codec.Packer, txs []*W) {
 	}
 }
 
+// WriteOne writes one tx's signed bytes without the version prefix and without a count, as a
+// P-Chain proposal block holds its proposal tx; a nil tx fails the Packer with c.NilTx.
+func WriteOne[W Wrapped[U], U any](c Codec[U], p *codec.Packer, w *W) {
+	if w == nil {
+		p.Fail(c.NilTx)
+		return
+	}
+	p.Fixed(struct{ Tx[U] }(*w).bytes[2:])
+}
+
+// ReadOne reads one tx written by WriteOne and gives it its own signed bytes (with the version)
+// and ID.
+func ReadOne[W Wrapped[U], U any](c Codec[U], u *codec.Unpacker) *W {
+	tx, start, unsignedEnd := read(c, u)
+	if u.Err() != nil {
+		return nil
+	}
+	end := u.Offset()
+	b := make([]byte, 0, 2+end-start)
+	b = binary.BigEndian.AppendUint16(b, codec.Version)
+	tx.bytes = append(b, u.Input()[start:end]...)
+	tx.unsignedLen = 2 + unsignedEnd - start
+	tx.id = sha256.Sum256(tx.bytes)
+	w, _ := Wrap[W](tx, nil)
+	return w
+}
+
 // writeCredentials writes credentials, each as its type ID and body.
 func writeCredentials(p *codec.Packer, creds []secp256k1fx.Credential) {
 	p.Count(len(creds))

@@ -146,13 +146,16 @@ type APISigner struct {
 }
 
 // APIPrimaryValidator is a Primary Network validator of platform.getCurrentValidators (§5.1).
-// This node has no staking tx and no reward owners: txID is empty and the owners are left out.
+// This node's genesis stake has no staking tx and no reward owners: its txID is empty and the
+// owners are left out; a staking validator has both.
 type APIPrimaryValidator struct {
 	TxID                   ids.ID         `json:"txID"`
 	StartTime              jsonrpc.Uint64 `json:"startTime"`
 	EndTime                jsonrpc.Uint64 `json:"endTime"`
 	Weight                 jsonrpc.Uint64 `json:"weight"`
 	NodeID                 ids.NodeID     `json:"nodeID"`
+	ValidationRewardOwner  *APIOwner      `json:"validationRewardOwner,omitempty"`
+	DelegationRewardOwner  *APIOwner      `json:"delegationRewardOwner,omitempty"`
 	PotentialReward        jsonrpc.Uint64 `json:"potentialReward"`
 	AccruedDelegateeReward jsonrpc.Uint64 `json:"accruedDelegateeReward"`
 	DelegationFee          string         `json:"delegationFee"`
@@ -162,7 +165,19 @@ type APIPrimaryValidator struct {
 	DelegatorCount         jsonrpc.Uint64 `json:"delegatorCount"`
 	DelegatorWeight        jsonrpc.Uint64 `json:"delegatorWeight"`
 	// Delegators is listed when exactly one node ID was asked for.
-	Delegators *[]struct{} `json:"delegators,omitempty"`
+	Delegators *[]APIPrimaryDelegator `json:"delegators,omitempty"`
+}
+
+// APIPrimaryDelegator is a delegator of a Primary Network validator, as
+// platform.getCurrentValidators lists it (§5.1).
+type APIPrimaryDelegator struct {
+	TxID            ids.ID         `json:"txID"`
+	StartTime       jsonrpc.Uint64 `json:"startTime"`
+	EndTime         jsonrpc.Uint64 `json:"endTime"`
+	Weight          jsonrpc.Uint64 `json:"weight"`
+	NodeID          ids.NodeID     `json:"nodeID"`
+	RewardOwner     *APIOwner      `json:"rewardOwner,omitempty"`
+	PotentialReward jsonrpc.Uint64 `json:"potentialReward"`
 }
 
 // APIStaker is a legacy subnet validator of platform.getCurrentValidators: the reference's bare

@@ -7,7 +7,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-// Block is a P-Chain block: *StandardBlock, *CommitBlock, *AbortBlock or the genesis
+// Block is a P-Chain block: *StandardBlock, *ProposalBlock, *CommitBlock, *AbortBlock or the genesis
 // *ApricotCommitBlock. The set is closed. A Block is immutable and caches its bytes and ID.
 type Block interface {
 	// ID returns sha256 of the block bytes (§2.2).
@@ -54,7 +54,7 @@ func (b *commonBlock) Parent() ids.ID { return b.parent }
 // Height returns the block's height.
 func (b *commonBlock) Height() uint64 { return b.height }
 
-// Txs returns nil: only standard blocks carry txs.
+// Txs returns nil: only standard and proposal blocks carry txs.
 func (*commonBlock) Txs() []*Tx { return nil }
 
 func (b *commonBlock) marshalCommon(p *codec.Packer) {
@@ -101,6 +101,10 @@ func ParseBlock(b []byte) (Block, error) {
 		sb := &StandardBlock{}
 		sb.unmarshalBody(u)
 		blk, common = sb, &sb.commonBlock
+	case id == TypeIDBanffProposalBlock:
+		pb := &ProposalBlock{}
+		pb.unmarshalBody(u)
+		blk, common = pb, &pb.commonBlock
 	case id == TypeIDBanffCommitBlock:
 		cb := &CommitBlock{}
 		cb.unmarshalBody(u)

@@ -127,7 +127,7 @@ func TestParseBlockErrors(t *testing.T) {
 		{"trailing byte", append(append([]byte(nil), valid...), 0), codec.ErrTrailingBytes},
 		{"version 1", with(0, 0, 1), codec.ErrUnknownVersion},
 		{"tx type as block", with(2, 0, 0, 0, 34), codec.ErrUnknownTypeID},
-		{"proposal block (not supported)", with(2, 0, 0, 0, 29), codec.ErrUnknownTypeID},
+		{"apricot proposal block", with(2, 0, 0, 0, 0), codec.ErrUnknownTypeID},
 		{"bad tx type", with(txCountOff+4, 0, 0, 0, 32), codec.ErrUnknownTypeID},
 		{"tx count huge", with(txCountOff, 0x80, 0, 0, 0), codec.ErrOversize},
 		{"tx count too big", with(txCountOff, 0, 1, 0, 0), codec.ErrTruncated},

@@ -64,6 +64,20 @@ const (
 	// is neither transformed nor converted; createChainDBWrite: it writes the chain.
 	createChainDBRead  = 3
 	createChainDBWrite = 1
+	// The staking and legacy subnet kinds' reads and writes of stakers, subnet owners and
+	// validator diffs (complexity.go's intrinsic values), checked against the vectors.
+	addSubnetValidatorDBRead       = 3
+	addSubnetValidatorDBWrite      = 3
+	addValidatorDBRead             = 1
+	addValidatorDBWrite            = 3
+	addDelegatorDBRead             = 1
+	addDelegatorDBWrite            = 2
+	removeSubnetValidatorDBRead    = 1
+	removeSubnetValidatorDBWrite   = 3
+	transferSubnetOwnershipDBRead  = 1
+	transferSubnetOwnershipDBWrite = 1
+	// popCompute is the cost of verifying a BLS proof of possession.
+	popCompute = 1050
 )
 
 // Complexity returns tx's complexity (§4.8); wallets use it to compute the fee the chain will charge. The bandwidth is the signed tx's length: the
@@ -85,9 +99,11 @@ func Complexity(tx *Tx) Dimensions {
 }
 
 // complexity adds what a kind reads, writes and computes beyond its BaseTx (§4.8): the subnet
-// owner a CreateSubnetTx writes, the reads, write and authorization of a CreateChainTx, the
-// authorization of a DisableL1ValidatorTx. The other kinds add nothing to their
-// BaseTx here.
+// owner a CreateSubnetTx writes, the reads, write and authorization of a CreateChainTx and of
+// the legacy subnet kinds, the stake outputs and proof of possession of the staking kinds, the
+// authorization of a DisableL1ValidatorTx. The other kinds add nothing to their BaseTx here
+// (the pre-Durango kinds and RewardValidatorTx are never charged: the chain refuses or builds
+// them).
 type complexity struct{ c *Dimensions }
 
 func (complexity) BaseTx(*BaseTx) error { return nil }
@@ -104,9 +120,47 @@ func (x complexity) CreateChainTx(tx *CreateChainTx) error {
 	return nil
 }
 
-func (complexity) AddSubnetValidatorTx(*AddSubnetValidatorTx) error { return nil }
+func (x complexity) AddSubnetValidatorTx(tx *AddSubnetValidatorTx) error {
+	x.c[DBRead] += addSubnetValidatorDBRead
+	x.c[DBWrite] += addSubnetValidatorDBWrite
+	x.c[Compute] += signatureCompute * uint64(len(tx.SubnetAuth.SigIndices))
+	return nil
+}
 
-func (complexity) AddPermissionlessValidatorTx(*AddPermissionlessValidatorTx) error { return nil }
+func (x complexity) AddPermissionlessValidatorTx(tx *AddPermissionlessValidatorTx) error {
+	x.c[DBRead] += addValidatorDBRead
+	x.c[DBWrite] += addValidatorDBWrite + outputDBWrite*uint64(len(tx.Stake))
+	if _, ok := tx.Signer.(*ProofOfPossession); ok {
+		x.c[Compute] += popCompute
+	}
+	return nil
+}
+
+func (x complexity) AddPermissionlessDelegatorTx(tx *AddPermissionlessDelegatorTx) error {
+	x.c[DBRead] += addDelegatorDBRead
+	x.c[DBWrite] += addDelegatorDBWrite + outputDBWrite*uint64(len(tx.Stake))
+	return nil
+}
+
+func (complexity) AddValidatorTx(*AddValidatorTx) error { return nil }
+
+func (complexity) AddDelegatorTx(*AddDelegatorTx) error { return nil }
+
+func (x complexity) RemoveSubnetValidatorTx(tx *RemoveSubnetValidatorTx) error {
+	x.c[DBRead] += removeSubnetValidatorDBRead
+	x.c[DBWrite] += removeSubnetValidatorDBWrite
+	x.c[Compute] += signatureCompute * uint64(len(tx.SubnetAuth.SigIndices))
+	return nil
+}
+
+func (x complexity) TransferSubnetOwnershipTx(tx *TransferSubnetOwnershipTx) error {
+	x.c[DBRead] += transferSubnetOwnershipDBRead
+	x.c[DBWrite] += transferSubnetOwnershipDBWrite
+	x.c[Compute] += signatureCompute * uint64(len(tx.SubnetAuth.SigIndices))
+	return nil
+}
+
+func (complexity) RewardValidatorTx(*RewardValidatorTx) error { return nil }
 
 func (complexity) ConvertSubnetToL1Tx(*ConvertSubnetToL1Tx) error { return nil }
 

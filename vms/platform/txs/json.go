@@ -73,6 +73,48 @@ type addPermissionlessValidatorTxJSON struct {
 	DelegationShares      uint32                   `json:"shares"`
 }
 
+type addPermissionlessDelegatorTxJSON struct {
+	baseTxJSON
+	Validator    validatorJSON            `json:"validator"`
+	SubnetID     ids.ID                   `json:"subnetID"`
+	Stake        []transferableOutputJSON `json:"stake"`
+	RewardsOwner *ownersJSON              `json:"rewardsOwner"`
+}
+
+type addValidatorTxJSON struct {
+	baseTxJSON
+	Validator        validatorJSON            `json:"validator"`
+	Stake            []transferableOutputJSON `json:"stake"`
+	RewardsOwner     *ownersJSON              `json:"rewardsOwner"`
+	DelegationShares uint32                   `json:"shares"`
+}
+
+type addDelegatorTxJSON struct {
+	baseTxJSON
+	Validator    validatorJSON            `json:"validator"`
+	Stake        []transferableOutputJSON `json:"stake"`
+	RewardsOwner *ownersJSON              `json:"rewardsOwner"`
+}
+
+type removeSubnetValidatorTxJSON struct {
+	baseTxJSON
+	NodeID     ids.NodeID `json:"nodeID"`
+	SubnetID   ids.ID     `json:"subnetID"`
+	SubnetAuth inputJSON  `json:"subnetAuthorization"`
+}
+
+type transferSubnetOwnershipTxJSON struct {
+	baseTxJSON
+	SubnetID   ids.ID      `json:"subnetID"`
+	SubnetAuth inputJSON   `json:"subnetAuthorization"`
+	Owner      *ownersJSON `json:"newOwner"`
+}
+
+// rewardValidatorTxJSON has no BaseTx fields (§4.1).
+type rewardValidatorTxJSON struct {
+	TxID ids.ID `json:"txID"`
+}
+
 // proofOfPossessionJSON is a BLS signer: both fields "0x" + hex.
 type proofOfPossessionJSON struct {
 	PublicKey         string `json:"publicKey"`
@@ -185,6 +227,17 @@ type standardBlockJSON struct {
 	Txs      []txJSON `json:"txs"`
 }
 
+// proposalBlockJSON is a Banff proposal block: the time, the decision txs, the common fields and
+// the proposal tx (§4.1).
+type proposalBlockJSON struct {
+	Time     uint64   `json:"time"`
+	Txs      []txJSON `json:"txs"`
+	ParentID ids.ID   `json:"parentID"`
+	Height   uint64   `json:"height"`
+	ID       ids.ID   `json:"id"`
+	Tx       *txJSON  `json:"tx"`
+}
+
 // optionBlockJSON is a Banff commit or abort block: the time, then the common fields (§4.1).
 type optionBlockJSON struct {
 	Time     uint64 `json:"time"`
@@ -229,6 +282,21 @@ func BlockJSON(blk Block, hrp string) ([]byte, error) {
 				return nil, err
 			}
 			out.Txs[i] = *v
+		}
+		return json.Marshal(out)
+	case *ProposalBlock:
+		out := &proposalBlockJSON{Time: blk.Time(), ParentID: blk.Parent(), Height: blk.Height(), ID: blk.ID(),
+			Txs: make([]txJSON, len(blk.Decisions()))}
+		for i, tx := range blk.Decisions() {
+			v, err := f.tx(tx)
+			if err != nil {
+				return nil, err
+			}
+			out.Txs[i] = *v
+		}
+		var err error
+		if out.Tx, err = f.tx(blk.Tx()); err != nil {
+			return nil, err
 		}
 		return json.Marshal(out)
 	case *CommitBlock:
@@ -314,6 +382,55 @@ func (j *unsignedJSON) AddPermissionlessValidatorTx(u *AddPermissionlessValidato
 	var err error
 	j.out, err = j.f.addPermissionlessValidator(u, j.base)
 	return err
+}
+
+func (j *unsignedJSON) AddPermissionlessDelegatorTx(u *AddPermissionlessDelegatorTx) error {
+	stake, owner, err := j.f.stakeAndOwner(u.Stake, &u.RewardsOwner)
+	j.out = &addPermissionlessDelegatorTxJSON{baseTxJSON: *j.base, Validator: newValidatorJSON(&u.Validator),
+		SubnetID: u.SubnetID, Stake: stake, RewardsOwner: owner}
+	return err
+}
+
+func (j *unsignedJSON) AddValidatorTx(u *AddValidatorTx) error {
+	stake, owner, err := j.f.stakeAndOwner(u.Stake, &u.RewardsOwner)
+	j.out = &addValidatorTxJSON{baseTxJSON: *j.base, Validator: newValidatorJSON(&u.Validator),
+		Stake: stake, RewardsOwner: owner, DelegationShares: u.DelegationShares}
+	return err
+}
+
+func (j *unsignedJSON) AddDelegatorTx(u *AddDelegatorTx) error {
+	stake, owner, err := j.f.stakeAndOwner(u.Stake, &u.RewardsOwner)
+	j.out = &addDelegatorTxJSON{baseTxJSON: *j.base, Validator: newValidatorJSON(&u.Validator),
+		Stake: stake, RewardsOwner: owner}
+	return err
+}
+
+func (j *unsignedJSON) RemoveSubnetValidatorTx(u *RemoveSubnetValidatorTx) error {
+	j.out = &removeSubnetValidatorTxJSON{baseTxJSON: *j.base, NodeID: u.NodeID, SubnetID: u.SubnetID,
+		SubnetAuth: authJSON(&u.SubnetAuth)}
+	return nil
+}
+
+func (j *unsignedJSON) TransferSubnetOwnershipTx(u *TransferSubnetOwnershipTx) error {
+	owner, err := j.f.owners(&u.Owner)
+	j.out = &transferSubnetOwnershipTxJSON{baseTxJSON: *j.base, SubnetID: u.SubnetID,
+		SubnetAuth: authJSON(&u.SubnetAuth), Owner: owner}
+	return err
+}
+
+func (j *unsignedJSON) RewardValidatorTx(u *RewardValidatorTx) error {
+	j.out = &rewardValidatorTxJSON{TxID: u.TxID}
+	return nil
+}
+
+// stakeAndOwner returns the forms of a staking tx's stake outputs and rewards owner.
+func (f jsonFormatter) stakeAndOwner(stake []TransferableOutput, owner *secp256k1fx.OutputOwners) ([]transferableOutputJSON, *ownersJSON, error) {
+	outs, err := f.outputs(stake)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := f.owners(owner)
+	return outs, o, err
 }
 
 func (j *unsignedJSON) ConvertSubnetToL1Tx(u *ConvertSubnetToL1Tx) error {

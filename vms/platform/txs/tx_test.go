@@ -29,7 +29,16 @@ var kindByTypeID = map[uint32]reflect.Type{
 	TypeIDDisableL1ValidatorTx:         reflect.TypeFor[*DisableL1ValidatorTx](),
 	TypeIDImportTx:                     reflect.TypeFor[*ImportTx](),
 	TypeIDExportTx:                     reflect.TypeFor[*ExportTx](),
+	TypeIDAddPermissionlessDelegatorTx: reflect.TypeFor[*AddPermissionlessDelegatorTx](),
+	TypeIDAddValidatorTx:               reflect.TypeFor[*AddValidatorTx](),
+	TypeIDAddDelegatorTx:               reflect.TypeFor[*AddDelegatorTx](),
+	TypeIDRemoveSubnetValidatorTx:      reflect.TypeFor[*RemoveSubnetValidatorTx](),
+	TypeIDTransferSubnetOwnershipTx:    reflect.TypeFor[*TransferSubnetOwnershipTx](),
+	TypeIDRewardValidatorTx:            reflect.TypeFor[*RewardValidatorTx](),
 }
+
+// reflectType returns the dynamic type of u.
+func reflectType(u UnsignedTx) reflect.Type { return reflect.TypeOf(u) }
 
 // TestTxVectors parses every P-Chain tx vector, checks its bytes, spans, IDs and produced UTXOs, and
 // encodes the parsed value again from scratch.

@@ -15,19 +15,26 @@ const (
 	TypeIDCredential                   uint32 = 9
 	TypeIDInput                        uint32 = 10
 	TypeIDOutputOwners                 uint32 = 11
+	TypeIDAddValidatorTx               uint32 = 12
 	TypeIDAddSubnetValidatorTx         uint32 = 13
+	TypeIDAddDelegatorTx               uint32 = 14
 	TypeIDCreateChainTx                uint32 = 15
 	TypeIDCreateSubnetTx               uint32 = 16
 	TypeIDImportTx                     uint32 = 17
 	TypeIDExportTx                     uint32 = 18
+	TypeIDRewardValidatorTx            uint32 = 20
 	TypeIDLockIn                       uint32 = 21
 	TypeIDLockOut                      uint32 = 22
+	TypeIDRemoveSubnetValidatorTx      uint32 = 23
 	TypeIDAddPermissionlessValidatorTx uint32 = 25
+	TypeIDAddPermissionlessDelegatorTx uint32 = 26
 	TypeIDEmptySigner                  uint32 = 27
 	TypeIDProofOfPossession            uint32 = 28
+	TypeIDBanffProposalBlock           uint32 = 29
 	TypeIDBanffAbortBlock              uint32 = 30
 	TypeIDBanffCommitBlock             uint32 = 31
 	TypeIDBanffStandardBlock           uint32 = 32
+	TypeIDTransferSubnetOwnershipTx    uint32 = 33
 	TypeIDBaseTx                       uint32 = 34
 	TypeIDConvertSubnetToL1Tx          uint32 = 35
 	TypeIDRegisterL1ValidatorTx        uint32 = 36
@@ -43,6 +50,12 @@ var unsignedTxs = union.New("unsigned tx",
 	union.Of[UnsignedTx, *CreateChainTx](TypeIDCreateChainTx),
 	union.Of[UnsignedTx, *AddSubnetValidatorTx](TypeIDAddSubnetValidatorTx),
 	union.Of[UnsignedTx, *AddPermissionlessValidatorTx](TypeIDAddPermissionlessValidatorTx),
+	union.Of[UnsignedTx, *AddPermissionlessDelegatorTx](TypeIDAddPermissionlessDelegatorTx),
+	union.Of[UnsignedTx, *AddValidatorTx](TypeIDAddValidatorTx),
+	union.Of[UnsignedTx, *AddDelegatorTx](TypeIDAddDelegatorTx),
+	union.Of[UnsignedTx, *RemoveSubnetValidatorTx](TypeIDRemoveSubnetValidatorTx),
+	union.Of[UnsignedTx, *TransferSubnetOwnershipTx](TypeIDTransferSubnetOwnershipTx),
+	union.Of[UnsignedTx, *RewardValidatorTx](TypeIDRewardValidatorTx),
 	union.Of[UnsignedTx, *ConvertSubnetToL1Tx](TypeIDConvertSubnetToL1Tx),
 	union.Of[UnsignedTx, *RegisterL1ValidatorTx](TypeIDRegisterL1ValidatorTx),
 	union.Of[UnsignedTx, *SetL1ValidatorWeightTx](TypeIDSetL1ValidatorWeightTx),

@@ -10,6 +10,12 @@ type Visitor interface {
 	CreateChainTx(tx *CreateChainTx) error
 	AddSubnetValidatorTx(tx *AddSubnetValidatorTx) error
 	AddPermissionlessValidatorTx(tx *AddPermissionlessValidatorTx) error
+	AddPermissionlessDelegatorTx(tx *AddPermissionlessDelegatorTx) error
+	AddValidatorTx(tx *AddValidatorTx) error
+	AddDelegatorTx(tx *AddDelegatorTx) error
+	RemoveSubnetValidatorTx(tx *RemoveSubnetValidatorTx) error
+	TransferSubnetOwnershipTx(tx *TransferSubnetOwnershipTx) error
+	RewardValidatorTx(tx *RewardValidatorTx) error
 	ConvertSubnetToL1Tx(tx *ConvertSubnetToL1Tx) error
 	RegisterL1ValidatorTx(tx *RegisterL1ValidatorTx) error
 	SetL1ValidatorWeightTx(tx *SetL1ValidatorWeightTx) error

@@ -44,6 +44,25 @@ func (r *kindRecorder) DisableL1ValidatorTx(*DisableL1ValidatorTx) error {
 func (r *kindRecorder) ImportTx(*ImportTx) error { r.called = "ImportTx"; return nil }
 func (r *kindRecorder) ExportTx(*ExportTx) error { r.called = "ExportTx"; return nil }
 
+func (r *kindRecorder) AddPermissionlessDelegatorTx(*AddPermissionlessDelegatorTx) error {
+	r.called = "AddPermissionlessDelegatorTx"
+	return nil
+}
+func (r *kindRecorder) AddValidatorTx(*AddValidatorTx) error { r.called = "AddValidatorTx"; return nil }
+func (r *kindRecorder) AddDelegatorTx(*AddDelegatorTx) error { r.called = "AddDelegatorTx"; return nil }
+func (r *kindRecorder) RemoveSubnetValidatorTx(*RemoveSubnetValidatorTx) error {
+	r.called = "RemoveSubnetValidatorTx"
+	return nil
+}
+func (r *kindRecorder) TransferSubnetOwnershipTx(*TransferSubnetOwnershipTx) error {
+	r.called = "TransferSubnetOwnershipTx"
+	return nil
+}
+func (r *kindRecorder) RewardValidatorTx(*RewardValidatorTx) error {
+	r.called = "RewardValidatorTx"
+	return nil
+}
+
 // TestVisitDispatch checks that every registered kind's Visit calls the Visitor method of its own
 // kind: a kind embedding BaseTx that forgot its Visit would inherit BaseTx's.
 func TestVisitDispatch(t *testing.T) {

@@ -1,0 +1,73 @@
+package e2e_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/config"
+)
+
+// devChainBlocks is the length of the chain the snapshot and revert benchmarks run on (issue #16
+// §5).
+const devChainBlocks = 10_000
+
+// BenchmarkDevMethods measures the developer methods of the C-Chain of the node `cornice run`
+// builds, over loopback HTTP with go-ethereum's rpc client (issue #16 §5):
+//   - evm_mine: one evm_mine round trip, from the request to the answer, which comes once the
+//     (empty) block is accepted.
+//   - snapshot-revert: evm_snapshot then evm_revert to it, on a chain of 10,000 blocks (nothing
+//     to drop: what a test suite pays between tests that mined nothing).
+//   - revert-10000-blocks: evm_revert of a snapshot taken 10,000 blocks back, dropping them with
+//     their index entries in one batch (mining them is not timed).
+//
+// Run: go test -run '^$' -bench BenchmarkDevMethods -benchtime 200x ./e2e
+// (revert-10000-blocks runs as many times: use -benchtime 3x for it alone).
+func BenchmarkDevMethods(b *testing.B) {
+	d := &devNode{}
+	xn := startXNodeWith(b, b.TempDir(), func(c *config.Config) { c.DevMethods = config.DevMethodsOn })
+	dialDev(b, d, xn)
+	b.Run("evm_mine", func(b *testing.B) {
+		var out string
+		for b.Loop() {
+			d.call(b, &out, "evm_mine")
+		}
+	})
+
+	b.Run("snapshot-revert", func(b *testing.B) {
+		if h := d.height(b); h < devChainBlocks {
+			d.mineMany(b, devChainBlocks-h)
+		}
+		var id string
+		var ok bool
+		for b.Loop() {
+			d.call(b, &id, "evm_snapshot")
+			d.call(b, &ok, "evm_revert", id)
+		}
+		require.True(b, ok)
+	})
+
+	b.Run("revert-10000-blocks", func(b *testing.B) {
+		var id string
+		var ok bool
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			d.call(b, &id, "evm_snapshot")
+			d.mineMany(b, devChainBlocks)
+			b.StartTimer()
+			d.call(b, &ok, "evm_revert", id)
+			require.True(b, ok)
+		}
+	})
+}
+
+// mineMany mines n blocks, a thousand per anvil_mine so that each call ends well within its wait.
+func (d *devNode) mineMany(t testing.TB, n uint64) {
+	t.Helper()
+	var null any
+	for n > 0 {
+		k := min(n, 1000)
+		d.call(t, &null, "anvil_mine", k)
+		n -= k
+	}
+}
