@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -29,8 +31,8 @@ func BenchmarkAtomicRoundTrip(b *testing.B) {
 
 	b.Run("wallet", func(b *testing.B) {
 		for b.Loop() {
-			require.NoError(b, xAtomic{x}.exportTo(ctx, "P", 1_000_000_000))
-			require.NoError(b, pAtomic{p}.importFrom(ctx, "X"))
+			require.NoError(b, walletMover[*xtxs.Tx]{x}.exportTo(ctx, "P", 1_000_000_000))
+			require.NoError(b, walletMover[*txs.Tx]{p}.importFrom(ctx, "X"))
 		}
 	})
 	b.Run("tight", func(b *testing.B) {

@@ -53,8 +53,8 @@ func TestAtomicKill(t *testing.T) {
 		if run == kills {
 			// Whatever waits in shared memory can still be imported.
 			for _, imp := range []func() error{
-				func() error { return importAll(t.Context(), x, "P") },
-				func() error { return importAll(t.Context(), p, "X") },
+				func() error { return importAll(t.Context(), walletMover[*xtxs.Tx]{x}, "P") },
+				func() error { return importAll(t.Context(), walletMover[*txs.Tx]{p}, "X") },
 			} {
 				require.NoError(t, imp())
 			}
@@ -72,8 +72,12 @@ func TestAtomicKill(t *testing.T) {
 			killed atomic.Bool // from then on, the node's silence is no error
 		)
 		for _, move := range []func(context.Context) error{
-			func(ctx context.Context) error { return moveAVAX(ctx, x, p, "P", "X") },
-			func(ctx context.Context) error { return moveAVAX(ctx, p, x, "X", "P") },
+			func(ctx context.Context) error {
+				return moveAVAX(ctx, walletMover[*xtxs.Tx]{x}, walletMover[*txs.Tx]{p}, "P", "X")
+			},
+			func(ctx context.Context) error {
+				return moveAVAX(ctx, walletMover[*txs.Tx]{p}, walletMover[*xtxs.Tx]{x}, "X", "P")
+			},
 		} {
 			wg.Go(func() {
 				for ctx.Err() == nil {
@@ -97,62 +101,50 @@ func TestAtomicKill(t *testing.T) {
 	}
 }
 
-// atomicWallet is what the burst needs of wallet.X and wallet.P.
-type atomicWallet interface {
+// atomicWallet is what the burst needs of wallet.X and wallet.P, whose txs are of type T.
+type atomicWallet[T any] interface {
+	Export(ctx context.Context, destination, to string, amount uint64) (T, uint64, error)
+	Import(ctx context.Context, source string) (T, uint64, error)
+	Issue(ctx context.Context, tx T) (ids.ID, error)
+	WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error
+}
+
+// mover is one chain's half of the burst: it builds, issues and waits.
+type mover interface {
 	exportTo(ctx context.Context, dest string, amount uint64) error
 	importFrom(ctx context.Context, source string) error
 }
 
-type xAtomic struct{ x *wallet.X }
+// walletMover is the mover of a chain's wallet.
+type walletMover[T any] struct{ w atomicWallet[T] }
 
-func (w xAtomic) exportTo(ctx context.Context, dest string, amount uint64) error {
-	tx, _, err := w.x.Export(ctx, dest, "", amount)
+func (m walletMover[T]) exportTo(ctx context.Context, dest string, amount uint64) error {
+	tx, _, err := m.w.Export(ctx, dest, "", amount)
 	if err != nil {
 		return err
 	}
-	return issueWait(ctx, w.x, tx)
+	return m.issueWait(ctx, tx)
 }
 
-func (w xAtomic) importFrom(ctx context.Context, source string) error {
-	tx, _, err := w.x.Import(ctx, source)
+func (m walletMover[T]) importFrom(ctx context.Context, source string) error {
+	tx, _, err := m.w.Import(ctx, source)
 	if err != nil {
 		return err
 	}
-	return issueWait(ctx, w.x, tx)
+	return m.issueWait(ctx, tx)
 }
 
-type pAtomic struct{ p *wallet.P }
-
-func (w pAtomic) exportTo(ctx context.Context, dest string, amount uint64) error {
-	tx, _, err := w.p.Export(ctx, dest, "", amount)
+// issueWait issues tx and waits until it is accepted.
+func (m walletMover[T]) issueWait(ctx context.Context, tx T) error {
+	id, err := m.w.Issue(ctx, tx)
 	if err != nil {
 		return err
 	}
-	return issueWait(ctx, w.p, tx)
-}
-
-func (w pAtomic) importFrom(ctx context.Context, source string) error {
-	tx, _, err := w.p.Import(ctx, source)
-	if err != nil {
-		return err
-	}
-	return issueWait(ctx, w.p, tx)
-}
-
-// issueWait issues tx with w and waits until it is accepted.
-func issueWait[T any](ctx context.Context, w interface {
-	Issue(context.Context, T) (ids.ID, error)
-	WaitAccepted(context.Context, ids.ID, time.Duration) error
-}, tx T) error {
-	id, err := w.Issue(ctx, tx)
-	if err != nil {
-		return err
-	}
-	return w.WaitAccepted(ctx, id, l1KillWait)
+	return m.w.WaitAccepted(ctx, id, l1KillWait)
 }
 
 // moveAVAX exports 1 AVAX from `from` to the chain destAlias and imports it on `to`.
-func moveAVAX(ctx context.Context, from, to atomicWallet, destAlias, srcAlias string) error {
+func moveAVAX(ctx context.Context, from, to mover, destAlias, srcAlias string) error {
 	if err := from.exportTo(ctx, destAlias, 1_000_000_000); err != nil {
 		return err
 	}
@@ -160,40 +152,40 @@ func moveAVAX(ctx context.Context, from, to atomicWallet, destAlias, srcAlias st
 }
 
 // importAll imports what source exported to w's key; nothing waiting is no error.
-func importAll(ctx context.Context, w atomicWallet, source string) error {
+func importAll(ctx context.Context, w mover, source string) error {
 	if err := w.importFrom(ctx, source); err != nil && !errors.Is(err, wallet.ErrNothingToImport) {
 		return err
 	}
 	return nil
 }
 
-func openAtomicWallets(t *testing.T, c *l1KillChild, key *wallet.Key) (xAtomic, pAtomic) {
+func openAtomicWallets(t *testing.T, c *l1KillChild, key *wallet.Key) (*wallet.X, *wallet.P) {
 	t.Helper()
 	x, err := wallet.NewX(t.Context(), c.client, key, clock.Real{})
 	require.NoError(t, err)
 	p, err := wallet.NewP(t.Context(), c.client, key, clock.Real{})
 	require.NoError(t, err)
-	return xAtomic{x}, pAtomic{p}
+	return x, p
 }
 
 // atomicTotal returns the key's AVAX on X and on P (every UTXO it owns), what waits for it in
 // shared memory in both directions, and what every accepted tx of X and P burned; and how many of
 // those txs are imports and exports.
-func atomicTotal(t *testing.T, c *l1KillChild, x xAtomic, p pAtomic) (total uint64, moves int) {
+func atomicTotal(t *testing.T, c *l1KillChild, x *wallet.X, p *wallet.P) (total uint64, moves int) {
 	t.Helper()
 	ctx := t.Context()
-	xu, err := x.x.UTXOs(ctx)
+	xu, err := x.UTXOs(ctx)
 	require.NoError(t, err)
-	xa, err := x.x.AtomicUTXOs(ctx, "P")
+	xa, err := x.AtomicUTXOs(ctx, "P")
 	require.NoError(t, err)
 	for _, ux := range append(xu, xa...) {
-		if ux.AssetID == x.x.Builder().AVAXAssetID {
+		if ux.AssetID == x.Builder().AVAXAssetID {
 			total += ux.Out.(*secp256k1fx.TransferOutput).Amount
 		}
 	}
-	pu, err := p.p.UTXOs(ctx)
+	pu, err := p.UTXOs(ctx)
 	require.NoError(t, err)
-	pa, err := p.p.AtomicUTXOs(ctx, "X")
+	pa, err := p.AtomicUTXOs(ctx, "X")
 	require.NoError(t, err)
 	for _, ux := range append(pu, pa...) {
 		if to, ok := ux.Out.(*secp256k1fx.TransferOutput); ok {

@@ -178,7 +178,7 @@ func TestCChainAtomic(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Equal(t, "cornice: avax.issueTx: insufficient funds\n", stderr)
-	_, err = c.Export(t.Context(), "Q", "", 1)
+	_, _, err = c.Export(t.Context(), "Q", "", 1)
 	require.ErrorIs(t, err, wallet.ErrWrongChain)
 	require.Equal(t, start-fees, total())
 	require.Equal(t, s.lastBlock, xn.cState(ethAddr, txID).lastBlock, "nothing refused changed the C-Chain")

@@ -1,8 +1,11 @@
 package e2e_test
 
 import (
+	"os"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/config"
@@ -22,11 +25,20 @@ const devChainBlocks = 10_000
 //     their index entries in one batch (mining them is not timed).
 //
 // Run: go test -run '^$' -bench BenchmarkDevMethods -benchtime 200x ./e2e
-// (revert-10000-blocks runs as many times: use -benchtime 3x for it alone).
+// (revert-10000-blocks runs as many times: use -benchtime 3x for it alone). With
+// CORNICE_BENCH_DEV_RPC set to another node's RPC URL (anvil's, say), the same client runs the
+// same calls against that node instead, for a side-by-side figure.
 func BenchmarkDevMethods(b *testing.B) {
 	d := &devNode{}
-	xn := startXNodeWith(b, b.TempDir(), func(c *config.Config) { c.DevMethods = config.DevMethodsOn })
-	dialDev(b, d, xn)
+	if url := os.Getenv("CORNICE_BENCH_DEV_RPC"); url != "" {
+		c, err := rpc.DialContext(b.Context(), url)
+		require.NoError(b, err)
+		b.Cleanup(c.Close)
+		d.rpc, d.eth = c, ethclient.NewClient(c)
+	} else {
+		xn := startXNodeWith(b, b.TempDir(), func(c *config.Config) { c.DevMethods = config.DevMethodsOn })
+		dialDev(b, d, xn)
+	}
 	b.Run("evm_mine", func(b *testing.B) {
 		var out string
 		for b.Loop() {
@@ -61,12 +73,13 @@ func BenchmarkDevMethods(b *testing.B) {
 	})
 }
 
-// mineMany mines n blocks, a thousand per anvil_mine so that each call ends well within its wait.
+// mineMany mines n blocks, a hundred per anvil_mine so that each call ends well within its wait
+// (anvil slows down as its chain grows).
 func (d *devNode) mineMany(t testing.TB, n uint64) {
 	t.Helper()
 	var null any
 	for n > 0 {
-		k := min(n, 1000)
+		k := min(n, 100)
 		d.call(t, &null, "anvil_mine", k)
 		n -= k
 	}

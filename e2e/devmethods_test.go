@@ -252,6 +252,9 @@ func TestDevMethodsStateAndHistory(t *testing.T) {
 	d.call(t, &null, "anvil_reset")
 	require.Equal(t, uint64(0), d.height(t))
 	require.Zero(t, d.balance(t, devAddr).Sign())
+	d.call(t, &null, "evm_mine")
+	d.call(t, &null, "hardhat_reset", map[string]any{"forking": map[string]any{}}) // viem's reset()
+	require.Equal(t, uint64(0), d.height(t))
 	err2 := d.callErr(t, "anvil_reset", map[string]any{"forking": map[string]any{"jsonRpcUrl": "http://localhost:1"}})
 	require.Equal(t, -32602, err2.ErrorCode())
 	require.Equal(t, "forking is not supported: anvil_reset resets the chain to its genesis", err2.Error())
@@ -317,6 +320,31 @@ func TestDevMethodsTime(t *testing.T) {
 	h4, err := d.eth.HeaderByNumber(t.Context(), nil)
 	require.NoError(t, err)
 	require.Equal(t, h3.Time+200, h4.Time)
+	var removed bool
+	d.call(t, &removed, "anvil_removeBlockTimestampInterval")
+	require.True(t, removed)
+	// anvil_mine's interval: each block that many seconds after the one before.
+	d.call(t, &null, "anvil_mine", 2, 50)
+	h5, err := d.eth.HeaderByNumber(t.Context(), nil)
+	require.NoError(t, err)
+	h6, err := d.eth.HeaderByNumber(t.Context(), new(big.Int).Sub(h5.Number, big.NewInt(1)))
+	require.NoError(t, err)
+	require.Equal(t, h6.Time+50, h5.Time)
+	require.GreaterOrEqual(t, h6.Time, h4.Time)
+}
+
+// The names are anvil's: a method anvil serves under one namespace only is not served under the
+// others.
+func TestDevMethodsNames(t *testing.T) {
+	t.Parallel()
+	d := startDevNode(t, t.TempDir(), func(*config.Config) {})
+	for _, m := range []string{"hardhat_snapshot", "hardhat_increaseTime", "evm_setBalance", "hardhat_nodeInfo", "evm_setBlockTimestampInterval", "hardhat_setBlockTimestampInterval", "evm_metadata"} {
+		require.Equal(t, -32601, d.callErr(t, m).ErrorCode(), m)
+	}
+	var out any
+	for _, m := range []string{"anvil_snapshot", "evm_snapshot", "anvil_nodeInfo", "anvil_metadata", "hardhat_metadata", "anvil_getAutomine", "hardhat_getAutomine"} {
+		d.call(t, &out, m)
+	}
 }
 
 // Transactions under the developer methods, on the C-Chain and an L1: automine off keeps them in

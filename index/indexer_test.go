@@ -492,3 +492,53 @@ func TestAcceptLarge(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got.Bytes)
 }
+
+// TestTruncate: a chain rolled back by a developer's evm_revert loses its block index entries
+// from the first dropped block on, in the caller's batch; later blocks are indexed from there.
+func TestTruncate(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, filepath.Join(t.TempDir(), "db"))
+	x := newIndexer(t, db, on, clock.Real{})
+	h := xIndexes(t, x)
+	var blocks []chains.Container
+	for i := range 5 {
+		blk := container(fmt.Appendf(nil, "block %d", i))
+		accept(t, db, x, xChainID, blk)
+		blocks = append(blocks, blk)
+	}
+
+	b := db.NewBatch()
+	n, err := x.Truncate(t.Context(), b, xChainID, blocks[2].ID)
+	require.NoError(t, err)
+	require.Equal(t, 3, n)
+	got := mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
+	require.Equal(t, "4", got.Index, "nothing changes before the batch is committed")
+	require.NoError(t, b.Commit())
+
+	last := mustCall[struct {
+		ID    ids.ID
+		Index string
+	}](t, h[index.Block], "getLastAccepted", `{}`)
+	require.Equal(t, blocks[1].ID, last.ID)
+	require.Equal(t, "1", last.Index)
+	for _, c := range blocks[2:] {
+		_, msg := call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, c.ID))
+		require.NotEmpty(t, msg, "a dropped block has no index")
+	}
+	_, msg := call(t, h[index.Block], "getContainerByIndex", `{"index":2}`)
+	require.Equal(t, "no container at index 2", msg)
+
+	// The next block takes index 2; a block not in the index truncates nothing.
+	next := container([]byte("block 2 again"))
+	accept(t, db, x, xChainID, next)
+	got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, next.ID))
+	require.Equal(t, "2", got.Index)
+	b = db.NewBatch()
+	defer b.Close()
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	n, err = x.Truncate(t.Context(), b, ids.ID{9}, blocks[0].ID)
+	require.NoError(t, err)
+	require.Zero(t, n, "an unregistered chain has no index")
+}

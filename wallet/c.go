@@ -107,51 +107,59 @@ func (c *C) fee(ctx context.Context) (*big.Int, error) {
 }
 
 // Import builds and signs an ImportTx of every AVAX UTXO the chain from (X or P) exported to the
-// C-Chain that the key alone owns, crediting to with their sum less the fee. It does not issue
-// it.
-func (c *C) Import(ctx context.Context, from string, to common.Address) (*CTx, error) {
+// C-Chain that the key alone owns, crediting the key's C-Chain address with their sum less the
+// fee, which it returns too. It does not issue it.
+func (c *C) Import(ctx context.Context, from string) (*CTx, uint64, error) {
 	source, err := c.Peer(from)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	utxos, err := fetchUTXOs(ctx, c.api(), c.key.ChainAddress(cAlias, c.builder.NetworkID), from, xtxs.ParseUTXO)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	fee, err := c.fee(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return c.builder.Import(c.key, source, utxos, to, fee)
+	tx, err := c.builder.Import(c.key, source, utxos, c.key.EthAddress(), fee)
+	if err != nil {
+		return nil, 0, err
+	}
+	return tx, tx.Fee, nil
 }
 
 // Export builds and signs an ExportTx of amount nAVAX from the key's EVM balance to the chain to
-// (X or P), owned there by the address toAddr (e.g. `X-local1…`; empty: the key's own). It does
-// not issue it.
-func (c *C) Export(ctx context.Context, to, toAddr string, amount uint64) (*CTx, error) {
+// (X or P), owned there by the address toAddr (e.g. `X-local1…`; empty: the key's own), and
+// returns it with its fee. It does not issue it.
+func (c *C) Export(ctx context.Context, to, toAddr string, amount uint64) (*CTx, uint64, error) {
 	if amount == 0 {
-		return nil, ErrZeroAmount
+		return nil, 0, ErrZeroAmount
 	}
 	if toAddr == "" {
 		toAddr = c.Address(to)
 	}
 	dest, err := c.Peer(to)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	owner, err := parseChainAddress(toAddr, to, c.hrp)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var nonce hexutil.Uint64
 	if err := c.client.Call(ctx, cRPCPath, "eth_getTransactionCount", []any{c.key.EthAddress(), "latest"}, &nonce); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	fee, err := c.fee(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return c.builder.Export(c.key, uint64(nonce), dest, amount, owner, fee)
+	tx, err := c.builder.Export(c.key, uint64(nonce), dest, amount, owner, fee)
+	if err != nil {
+		return nil, 0, err
+	}
+	return tx, tx.Fee, nil
 }
 
 // Issue sends a signed atomic tx with avax.issueTx and returns its ID. The node's refusal comes

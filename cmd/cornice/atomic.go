@@ -18,10 +18,40 @@ import (
 )
 
 // The cross-chain commands (issue #14 §3): `cornice x export|import`, `cornice p export|import`,
-// each one half of a transfer, and `cornice transfer`, which does both halves.
+// `cornice c export|import`, each one half of a transfer, and `cornice transfer`, which does both
+// halves.
 
-// newXExportCmd builds `cornice x export`.
-func newXExportCmd(stdout io.Writer) *cobra.Command {
+// atomicWallet is what the cross-chain commands need of a chain's wallet (wallet.X, wallet.P),
+// whose txs are of type T.
+type atomicWallet[T any] interface {
+	chainWallet[T]
+	Export(ctx context.Context, destination, to string, amount uint64) (T, uint64, error)
+	Import(ctx context.Context, source string) (T, uint64, error)
+}
+
+// atomicChain is one chain's side of the cross-chain commands.
+type atomicChain[W atomicWallet[T], T any] struct {
+	// name is the chain's alias, peers those of the chains it moves AVAX to and from, fee how
+	// its fee is set.
+	name, peers, fee string
+	open             openFunc[W]
+	// status is what the chain's status call answers for an accepted tx.
+	status string
+	// received is what an ImportTx of the chain sends to the key.
+	received func(T) uint64
+}
+
+var (
+	xChain = atomicChain[*wallet.X, *xtxs.Tx]{name: "X", peers: "P or C", fee: "the X-Chain fee",
+		open: wallet.NewX, status: "Accepted", received: func(tx *xtxs.Tx) uint64 { return tx.Unsigned().Base().Outs[0].Out.Amount }}
+	pChain = atomicChain[*wallet.P, *txs.Tx]{name: "P", peers: "X or C", fee: "the dynamic fee",
+		open: wallet.NewP, status: "Committed", received: func(tx *txs.Tx) uint64 { return pAmount(tx.Unsigned().Base().Outs[0]) }}
+	cChain = atomicChain[*wallet.C, *wallet.CTx]{name: "C", peers: "X or P", fee: "the atomic tx fee",
+		open: wallet.NewC, status: "Accepted", received: func(tx *wallet.CTx) uint64 { return tx.Amount }}
+)
+
+// exportCmd builds `cornice <chain> export`.
+func (c atomicChain[W, T]) exportCmd(stdout io.Writer) *cobra.Command {
 	var (
 		f        walletFlags
 		to, addr string
@@ -29,118 +59,50 @@ func newXExportCmd(stdout io.Writer) *cobra.Command {
 	)
 	return f.command(walletCmd{
 		use:   "export",
-		short: "Export AVAX from the X-Chain to the P- or C-Chain",
-		long: "Export --amount of AVAX from the key's X-Chain UTXOs to the shared memory of the chain --to, owned\n" +
-			"there by --address (default: the key's own), paying the X-Chain fee; then wait until the node\n" +
-			"accepts it. Import it on the other chain with `cornice p import --from X` (or the C-Chain's).",
+		short: "Export AVAX from the " + c.name + "-Chain to the " + c.peers + "-Chain",
+		long: "Export --amount of AVAX from the key's " + c.name + "-Chain funds to the shared memory of the chain\n" +
+			"--to, owned there by --address (default: the key's own), paying " + c.fee + "; then wait until\n" +
+			"the node accepts it. Import it on the other chain with `cornice <chain> import --from " + c.name + "`.",
 		flags: func(fs *pflag.FlagSet) {
-			exportFlags(fs, &to, &addr, &amount, "P")
+			fs.StringVar(&to, "to", "", "destination `chain`: "+c.peers)
+			fs.Var(amountFlag{&amount}, "amount", "amount: 1.5AVAX, 1500000000nAVAX (a bare number is nAVAX)")
+			fs.StringVar(&addr, "address", "", "owner's `address` on the destination chain; default the key's")
 		},
 		required: []string{"to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
-				tx, fee, err := x.Export(ctx, to, addr, amount)
-				return tx, exportLines(amount, fee), err
-			})
+			return runTx(ctx, stdout, &f, c.open, func(ctx context.Context, w W) (T, []string, error) {
+				tx, fee, err := w.Export(ctx, to, addr, amount)
+				return tx, []string{"exported", formatAVAX(amount), "fee", formatAVAX(fee)}, err
+			}, c.status)
 		},
 	})
 }
 
-// newXImportCmd builds `cornice x import`.
-func newXImportCmd(stdout io.Writer) *cobra.Command {
+// importCmd builds `cornice <chain> import`.
+func (c atomicChain[W, T]) importCmd(stdout io.Writer) *cobra.Command {
 	var (
 		f    walletFlags
 		from string
 	)
 	return f.command(walletCmd{
 		use:   "import",
-		short: "Import the AVAX another chain exported to the key's X-Chain address",
-		long: "Import every AVAX UTXO the chain --from exported to the key's X-Chain address, less the\n" +
-			"X-Chain fee; then wait until the node accepts it.",
+		short: "Import the AVAX another chain exported to the key's " + c.name + "-Chain address",
+		long: "Import every AVAX UTXO the chain --from exported to the key's " + c.name + "-Chain address, less\n" +
+			c.fee + "; then wait until the node accepts it.",
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&from, "from", "", "source `chain`: P or C")
+			fs.StringVar(&from, "from", "", "source `chain`: "+c.peers)
 		},
 		required: []string{"from"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runX(ctx, stdout, func(ctx context.Context, x *wallet.X) (*xtxs.Tx, []string, error) {
-				tx, fee, err := x.Import(ctx, from)
+			return runTx(ctx, stdout, &f, c.open, func(ctx context.Context, w W) (T, []string, error) {
+				tx, fee, err := w.Import(ctx, from)
 				if err != nil {
-					return nil, nil, err
+					return tx, nil, err
 				}
-				return tx, importLines(tx.Unsigned().Base().Outs[0].Out.Amount, fee), nil
-			})
+				return tx, []string{"imported", formatAVAX(c.received(tx)), "fee", formatAVAX(fee)}, nil
+			}, c.status)
 		},
 	})
-}
-
-// newPExportCmd builds `cornice p export`.
-func newPExportCmd(stdout io.Writer) *cobra.Command {
-	var (
-		f        walletFlags
-		to, addr string
-		amount   uint64
-	)
-	return f.command(walletCmd{
-		use:   "export",
-		short: "Export AVAX from the P-Chain to the X- or C-Chain",
-		long: "Export --amount of AVAX from the key's P-Chain UTXOs to the shared memory of the chain --to, owned\n" +
-			"there by --address (default: the key's own), paying the dynamic fee; then wait until the node\n" +
-			"commits it. Import it on the other chain with `cornice x import --from P` (or the C-Chain's).",
-		flags: func(fs *pflag.FlagSet) {
-			exportFlags(fs, &to, &addr, &amount, "X")
-		},
-		required: []string{"to", "amount"},
-		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
-				tx, fee, err := p.Export(ctx, to, addr, amount)
-				return tx, exportLines(amount, fee), err
-			})
-		},
-	})
-}
-
-// newPImportCmd builds `cornice p import`.
-func newPImportCmd(stdout io.Writer) *cobra.Command {
-	var (
-		f    walletFlags
-		from string
-	)
-	return f.command(walletCmd{
-		use:   "import",
-		short: "Import the AVAX another chain exported to the key's P-Chain address",
-		long: "Import every AVAX UTXO the chain --from exported to the key's P-Chain address, less the\n" +
-			"dynamic fee; then wait until the node commits it.",
-		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&from, "from", "", "source `chain`: X or C")
-		},
-		required: []string{"from"},
-		run: func(ctx context.Context, _ *pflag.FlagSet) error {
-			return f.runP(ctx, stdout, func(ctx context.Context, p *wallet.P) (*txs.Tx, []string, error) {
-				tx, fee, err := p.Import(ctx, from)
-				if err != nil {
-					return nil, nil, err
-				}
-				return tx, importLines(pAmount(tx.Unsigned().Base().Outs[0]), fee), nil
-			})
-		},
-	})
-}
-
-// exportFlags defines an export's --to, --address and --amount; example is a destination.
-func exportFlags(fs *pflag.FlagSet, to, addr *string, amount *uint64, example string) {
-	fs.StringVar(to, "to", "", "destination `chain`, e.g. "+example)
-	fs.Var(amountFlag{amount}, "amount", `amount: whole nAVAX ("1500000000") or AVAX ("1.5AVAX")`)
-	fs.StringVar(addr, "address", "", "owner's `address` on the destination chain; default the key's")
-}
-
-// exportLines are the lines an export prints besides its tx ID.
-func exportLines(amount, fee uint64) []string {
-	return []string{"exported", formatAVAX(amount), "fee", formatAVAX(fee)}
-}
-
-// importLines are the lines an import prints besides its tx ID.
-func importLines(received, fee uint64) []string {
-	return []string{"imported", formatAVAX(received), "fee", formatAVAX(fee)}
 }
 
 // pAmount is the amount of a P-Chain output the wallet built: a transfer output.
@@ -167,7 +129,7 @@ func newTransferCmd(stdout io.Writer) *cobra.Command {
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&from, "from", "", "source `chain`: X, P or C")
 			fs.StringVar(&to, "to", "", "destination `chain`: X, P or C")
-			fs.Var(amountFlag{&amount}, "amount", `amount: whole nAVAX ("1500000000") or AVAX ("1.5AVAX")`)
+			fs.Var(amountFlag{&amount}, "amount", "amount: 1.5AVAX, 1500000000nAVAX (a bare number is nAVAX)")
 		},
 		required: []string{"from", "to", "amount"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
@@ -176,12 +138,52 @@ func newTransferCmd(stdout io.Writer) *cobra.Command {
 	})
 }
 
-// transferSide is one chain's half of a transfer on the key's wallet there.
+// transferSide is one chain's half of a transfer, on the key's wallet there: each method builds
+// the tx, issues it and waits until it is accepted, and returns its ID, the fee and, for an
+// import, what the key received.
 type transferSide interface {
-	// export exports amount to dest, issues it and waits for it; import does the same with
-	// everything source exported. Both return the tx's ID, the amount moved and the fee.
-	export(ctx context.Context, dest string, amount uint64, wait time.Duration) (ids.ID, uint64, error)
-	importAll(ctx context.Context, source string, wait time.Duration) (ids.ID, uint64, uint64, error)
+	export(ctx context.Context, dest string, amount uint64, wait time.Duration) (txID ids.ID, fee uint64, err error)
+	importAll(ctx context.Context, source string, wait time.Duration) (txID ids.ID, received, fee uint64, err error)
+}
+
+// side is a chain's transferSide on wallet w.
+type side[W atomicWallet[T], T any] struct {
+	c atomicChain[W, T]
+	w W
+}
+
+func (s side[W, T]) export(ctx context.Context, dest string, amount uint64, wait time.Duration) (ids.ID, uint64, error) {
+	tx, fee, err := s.w.Export(ctx, dest, "", amount)
+	if err != nil {
+		return ids.ID{}, 0, err
+	}
+	id, err := issueAndWait(ctx, s.w, tx, wait)
+	return id, fee, err
+}
+
+func (s side[W, T]) importAll(ctx context.Context, source string, wait time.Duration) (ids.ID, uint64, uint64, error) {
+	tx, fee, err := s.w.Import(ctx, source)
+	if err != nil {
+		return ids.ID{}, 0, 0, err
+	}
+	id, err := issueAndWait(ctx, s.w, tx, wait)
+	return id, s.c.received(tx), fee, err
+}
+
+// openSide opens the key's wallet on the chain alias, X, P or C.
+func openSide(ctx context.Context, client *wallet.Client, key *wallet.Key, alias string) (transferSide, error) {
+	switch alias {
+	case xChain.name:
+		return openSideOf(ctx, xChain, client, key)
+	case cChain.name:
+		return openSideOf(ctx, cChain, client, key)
+	}
+	return openSideOf(ctx, pChain, client, key)
+}
+
+func openSideOf[W atomicWallet[T], T any](ctx context.Context, c atomicChain[W, T], client *wallet.Client, key *wallet.Key) (transferSide, error) {
+	w, err := c.open(ctx, client, key, clock.Real{})
+	return side[W, T]{c: c, w: w}, err
 }
 
 // transfer runs `cornice transfer`.
@@ -216,60 +218,8 @@ func (f *walletFlags) transfer(ctx context.Context, stdout io.Writer, from, to s
 	return err
 }
 
-func isTransferChain(alias string) bool { return alias == "X" || alias == "P" || alias == "C" }
-
-// openSide opens the key's wallet on the chain alias, X, P or C.
-func openSide(ctx context.Context, client *wallet.Client, key *wallet.Key, alias string) (transferSide, error) {
-	switch alias {
-	case "X":
-		x, err := wallet.NewX(ctx, client, key, clock.Real{})
-		return xSide{x}, err
-	case "C":
-		c, err := wallet.NewC(ctx, client, key, clock.Real{})
-		return cSide{c}, err
-	}
-	p, err := wallet.NewP(ctx, client, key, clock.Real{})
-	return pSide{p}, err
-}
-
-type xSide struct{ x *wallet.X }
-
-func (s xSide) export(ctx context.Context, dest string, amount uint64, wait time.Duration) (ids.ID, uint64, error) {
-	tx, fee, err := s.x.Export(ctx, dest, "", amount)
-	if err != nil {
-		return ids.ID{}, 0, err
-	}
-	id, err := issueAndWait(ctx, s.x, tx, wait)
-	return id, fee, err
-}
-
-func (s xSide) importAll(ctx context.Context, source string, wait time.Duration) (ids.ID, uint64, uint64, error) {
-	tx, fee, err := s.x.Import(ctx, source)
-	if err != nil {
-		return ids.ID{}, 0, 0, err
-	}
-	id, err := issueAndWait(ctx, s.x, tx, wait)
-	return id, tx.Unsigned().Base().Outs[0].Out.Amount, fee, err
-}
-
-type pSide struct{ p *wallet.P }
-
-func (s pSide) export(ctx context.Context, dest string, amount uint64, wait time.Duration) (ids.ID, uint64, error) {
-	tx, fee, err := s.p.Export(ctx, dest, "", amount)
-	if err != nil {
-		return ids.ID{}, 0, err
-	}
-	id, err := issueAndWait(ctx, s.p, tx, wait)
-	return id, fee, err
-}
-
-func (s pSide) importAll(ctx context.Context, source string, wait time.Duration) (ids.ID, uint64, uint64, error) {
-	tx, fee, err := s.p.Import(ctx, source)
-	if err != nil {
-		return ids.ID{}, 0, 0, err
-	}
-	id, err := issueAndWait(ctx, s.p, tx, wait)
-	return id, pAmount(tx.Unsigned().Base().Outs[0]), fee, err
+func isTransferChain(alias string) bool {
+	return alias == xChain.name || alias == pChain.name || alias == cChain.name
 }
 
 // issueAndWait issues tx on w and waits until it is accepted.

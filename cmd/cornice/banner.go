@@ -130,9 +130,20 @@ func userAddr(addr net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// devMethods says whether the anvil/Hardhat developer methods (issue #16 §1) are on. This build
-// has none: the hook is where --dev-methods' value goes once it exists.
-func devMethods(config.Config) string { return "off" }
+// devMethods says whether the EVM chains serve the anvil/Hardhat developer methods (issue #16 §1)
+// and which setting decided it.
+func devMethods(cfg config.Config) string {
+	on := cfg.DevMethodsEnabled()
+	switch {
+	case cfg.DevMethods != config.DevMethodsAuto && on:
+		return "on (--dev-methods)"
+	case cfg.DevMethods != config.DevMethodsAuto:
+		return "off (--dev-methods=false)"
+	case on:
+		return "on (auto: the node runs the local network alone)"
+	}
+	return "off (auto: on only for the local network alone)"
+}
 
 // bannerLabel is the width of the banner's label column.
 const bannerLabel = 19

@@ -30,7 +30,7 @@ func newPCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout, stderr),
 		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout),
 		newPAddValidatorCmd(stdout), newPAddDelegatorCmd(stdout),
-		newPExportCmd(stdout), newPImportCmd(stdout))
+		pChain.exportCmd(stdout), pChain.importCmd(stdout))
 	return cmd
 }
 

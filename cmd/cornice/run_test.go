@@ -87,6 +87,10 @@ func TestRunFlags(t *testing.T) {
 		}, want: func(c *config.Config) {
 			c.StakingTLSKeyFile, c.StakingTLSCertFile, c.StakingSignerKeyFile = keyFile, certFile, signerFile
 		}},
+		{name: "dev methods", args: []string{"--network-id=99", "--dev-methods"}, want: func(c *config.Config) {
+			c.NetworkID, c.DevMethods = 99, config.DevMethodsOn
+		}},
+		{name: "dev methods off", args: []string{"--dev-methods=false"}, want: func(c *config.Config) { c.DevMethods = config.DevMethodsOff }},
 		{name: "upgrade file on a custom network", args: []string{"--network-id=99", "--upgrade-file", upgradeFile}, want: func(c *config.Config) {
 			c.NetworkID, c.UpgradeFile = 99, upgradeFile
 			c.Upgrades.HeliconTime = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -123,6 +127,10 @@ func TestRunFlags(t *testing.T) {
 			wantErr: "cornice: cannot configure upgrades for networkID: local\n"},
 		{name: "upgrade file on mainnet", args: []string{"--network-id=mainnet", "--upgrade-file", upgradeFile},
 			wantErr: "cornice: cannot configure upgrades for networkID: mainnet\n"},
+		{name: "dev methods on fuji", args: []string{"--network-id=fuji", "--dev-methods"},
+			wantErr: "cornice: dev-methods cannot be turned on for network fuji\n"},
+		{name: "dev methods on mainnet", args: []string{"--network-id=mainnet", "--dev-methods=true"},
+			wantErr: "cornice: dev-methods cannot be turned on for network mainnet\n"},
 		{name: "missing upgrade file", args: []string{"--network-id=99", "--upgrade-file", missing},
 			wantErr: "cornice: read upgrade file: open " + missing + ": no such file or directory\n"},
 		{name: "bad public IP", args: []string{"--public-ip=nowhere"},

@@ -19,7 +19,7 @@ func newXCmd(stdout io.Writer) *cobra.Command {
 		Use:   "x",
 		Short: "Send assets, create assets and move AVAX to other chains on the X-Chain",
 	})
-	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout), newXExportCmd(stdout), newXImportCmd(stdout))
+	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout), xChain.exportCmd(stdout), xChain.importCmd(stdout))
 	return cmd
 }
 

@@ -218,16 +218,21 @@ func (a *hardhatAPI) DropTransaction(h common.Hash) *common.Hash {
 func (a *hardhatAPI) DropAllTransactions() { a.vm.pool.clear() }
 
 // Reset is anvil_reset/hardhat_reset: the chain goes back to its genesis (blocks, state, pool,
-// snapshots, impersonations, overrides). Forking is not supported: a forking parameter is refused.
+// snapshots, impersonations, overrides). Forking is not supported: a fork URL or block number is
+// refused.
 func (a *hardhatAPI) Reset(ctx context.Context, opts *json.RawMessage) error {
 	if opts != nil && !bytes.Equal(bytes.TrimSpace(*opts), []byte("null")) {
 		var o struct {
-			Forking json.RawMessage `json:"forking"`
+			Forking *struct {
+				JSONRPCURL  string          `json:"jsonRpcUrl"`
+				BlockNumber json.RawMessage `json:"blockNumber"`
+			} `json:"forking"`
 		}
 		if err := json.Unmarshal(*opts, &o); err != nil {
 			return invalidParams("invalid reset options: %v", err)
 		}
-		if len(o.Forking) > 0 && !bytes.Equal(o.Forking, []byte("null")) {
+		// viem's reset() sends {"forking": {}} when given nothing: that is a plain reset.
+		if f := o.Forking; f != nil && (f.JSONRPCURL != "" || (len(f.BlockNumber) > 0 && !bytes.Equal(f.BlockNumber, []byte("null")))) {
 			return invalidParams("forking is not supported: anvil_reset resets the chain to its genesis")
 		}
 	}

@@ -1,0 +1,108 @@
+package chains_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/chainstest"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// truncater is an Indexer that records what Rewind asks it to truncate.
+type truncater struct{ from []ids.ID }
+
+func (*truncater) Accept(context.Context, *storage.Batch, ids.ID, chains.Container, []chains.Container) error {
+	return nil
+}
+
+func (x *truncater) Truncate(_ context.Context, _ *storage.Batch, _ ids.ID, from ids.ID) (int, error) {
+	x.from = append(x.from, from)
+	return 1, nil
+}
+
+// plainIndexer is an Indexer that cannot truncate.
+type plainIndexer struct{}
+
+func (plainIndexer) Accept(context.Context, *storage.Batch, ids.ID, chains.Container, []chains.Container) error {
+	return nil
+}
+
+// A VM rolls its chain back through chains.Context.Rewind (issue #16 §2): its drops, the index's
+// truncation and the last-accepted pointer go into one batch, the acceptor then names the target
+// block, and a restart finds the chain there.
+func TestRewind(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "db")
+		x := &truncater{}
+		e := chainstest.NewEnv(t, dir, x, nil)
+		var rewind func(context.Context, chains.Rewind) error
+		spec := e.Spec(chainA)
+		inner := spec.Factory
+		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+			rewind = c.Rewind
+			return inner.New(ctx, c)
+		})
+		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		vm := e.VM(chainA)
+		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
+		synctest.Wait()
+		e.RequireHeight(chainA, 3)
+		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
+		require.NoError(t, err)
+		second, err := vm.GetBlockIDAtHeight(t.Context(), 2)
+		require.NoError(t, err)
+
+		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) error { return nil }})
+		require.ErrorContains(t, err, "not below the last accepted height 3")
+
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: first, Height: 1, FirstDropped: second, Stage: func(b *storage.Batch) error {
+			return vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+		}}))
+		require.Equal(t, []ids.ID{second}, x.from)
+		lastID, height, ok := e.Manager.LastAccepted(chainA)
+		require.True(t, ok)
+		require.Equal(t, first, lastID)
+		require.Equal(t, uint64(1), height)
+		e.Close()
+
+		e = chainstest.NewEnv(t, dir, x, nil)
+		defer e.Close()
+		e.Create(chainA, nil)
+		e.RequireHeight(chainA, 1)
+	})
+}
+
+// An indexed chain whose index cannot be truncated is not rolled back.
+func TestRewindNeedsTruncater(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		e := chainstest.NewEnv(t, filepath.Join(t.TempDir(), "db"), plainIndexer{}, nil)
+		defer e.Close()
+		var rewind func(context.Context, chains.Rewind) error
+		spec := e.Spec(chainA)
+		inner := spec.Factory
+		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+			rewind = c.Rewind
+			return inner.New(ctx, c)
+		})
+		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		vm := e.VM(chainA)
+		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2")))
+		synctest.Wait()
+		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
+		require.NoError(t, err)
+		err = rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) error { return nil }})
+		require.ErrorContains(t, err, "its index cannot be truncated")
+		e.RequireHeight(chainA, 2)
+	})
+}
+
+// oneTx is a block's worth of one transaction.
+func oneTx(key, value string) []*chainstest.Tx { return []*chainstest.Tx{chainstest.NewTx(key, value)} }
