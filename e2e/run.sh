@@ -23,7 +23,8 @@
 #        Last line `ethers: N passed, M failed`;
 #      - e2e/js/avalanche-sdk.mjs (the official Avalanche TypeScript SDK, @avalanche-sdk/client
 #        0.1.1 over @avalabs/avalanchejs 5.2.0): info and index reads, a P- and an X-Chain BaseTx, a
-#        subnet, a chain on it and its conversion to an L1 with this node as validator, AVAX moved
+#        subnet, a chain on it and its conversion to an L1 with this node as validator, a validator
+#        (a local staker's node ID and BLS proof of possession) and a delegator read back, AVAX moved
 #        P→X, X→P, X→C and C→X (export, then import) with the balances checked on both sides, and
 #        a C-Chain atomic tx's status, nonce and index entry. Last line
 #        `avalanche-sdk: N passed, M failed`;

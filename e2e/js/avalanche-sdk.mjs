@@ -1,7 +1,8 @@
 // End-to-end check of a running cornice node with the official Avalanche TypeScript SDK
 // (@avalanche-sdk/client 0.1.1 over @avalabs/avalanchejs 5.2.0), issue #14 §4: info and index
-// reads, P- and X-Chain BaseTx, a subnet, a chain on it and its conversion to an L1, and AVAX
-// moved P→X, X→P, X→C and C→X with the balances checked on both sides. e2e/run.sh starts the node and runs this script; to run
+// reads, P- and X-Chain BaseTx, a subnet, a chain on it and its conversion to an L1, a validator
+// and a delegator read back, and AVAX moved P→X, X→P, X→C and C→X with the balances checked on
+// both sides. e2e/run.sh starts the node and runs this script; to run
 // it by hand against a node of your own:
 //
 //   npm ci --prefix e2e/js
@@ -132,6 +133,14 @@ const cToX = {
   importTx: async (utxos) => avm.newImportTx(context, context.cBlockchainID, utxos, [xpBytes], [xpBytes]),
 };
 
+// A local staker's node ID and BLS proof of possession (testdata/codec-vectors-2.json, staker2):
+// not a validator of this node's genesis, so it can be added.
+const staker = {
+  nodeID: "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ",
+  publicKey: "0xa058ff27a4c570664bfa28e34939368539a1340867951943d0f56fa8aac13bc09ff64f341acf8cc0cef74202c2d6f9c0",
+  pop: "0xac52195616344127df74d924e11701ca5e0867647ae36171d168fcf95d536e94061659b3edb924fffdb69dd5aa5cb2d703f8920c825c8f7b74dd0112c9c27814790bfcfa3a08e1d9358da1c54e1f6c0b4d9772432f79d7dceaa3a95c3a7e6adc",
+};
+
 // The node's own identity: the L1's one validator.
 const { nodeID, nodePOP } = await client.info.getNodeID();
 let subnetID;
@@ -229,6 +238,36 @@ const checks = [
       const subnet = await client.pChain.getSubnet({ subnetID });
       assert(subnet.conversionID !== "11111111111111111111111111111111LpoYY", "no conversionID");
       assert(subnet.managerChainID === chainID, `managerChainID ${subnet.managerChainID}`);
+    },
+  ],
+  [
+    "add a validator",
+    async () => {
+      const end = BigInt(Math.floor(Date.now() / 1000) + 25 * 3600);
+      const tx = await wallet.pChain.prepareAddPermissionlessValidatorTxn({
+        nodeId: staker.nodeID, publicKey: staker.publicKey, signature: staker.pop,
+        stakeInAvax: 2_000_000_000_000n, end, rewardAddresses: [pAddr], delegatorRewardAddresses: [pAddr], delegatorRewardPercentage: 2,
+      });
+      await send(tx);
+      const { validators } = await client.pChain.getCurrentValidators({ nodeIDs: [staker.nodeID] });
+      assert(validators.length === 1, `${validators.length} validators ${staker.nodeID}`);
+      const [v] = validators;
+      assert(BigInt(v.stakeAmount ?? v.weight) === 2_000_000_000_000n, `stake ${v.stakeAmount ?? v.weight}`);
+      assert(BigInt(v.endTime) === end, `end ${v.endTime}, want ${end}`);
+    },
+  ],
+  [
+    "add a delegator",
+    async () => {
+      const end = BigInt(Math.floor(Date.now() / 1000) + 24 * 3600 + 1800);
+      const tx = await wallet.pChain.prepareAddPermissionlessDelegatorTxn({
+        nodeId: staker.nodeID, stakeInAvax: 25_000_000_000n, end, rewardAddresses: [pAddr],
+      });
+      await send(tx);
+      const { validators } = await client.pChain.getCurrentValidators({ nodeIDs: [staker.nodeID] });
+      const delegators = validators[0]?.delegators ?? [];
+      assert(delegators.length === 1, `${delegators.length} delegators`);
+      assert(BigInt(delegators[0].stakeAmount ?? delegators[0].weight) === 25_000_000_000n, "delegator's stake");
     },
   ],
   ["P→X export and import", () => crossChain(pToX)],
