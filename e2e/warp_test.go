@@ -98,7 +98,8 @@ func TestWarpSingleNode(t *testing.T) {
 	blockMsg := warp.NewUnsignedMessage(12345, blockchainID, (&payload.Hash{Hash: blockID}).Bytes())
 	require.True(t, bls.Verify(nodeKey, sig, blockMsg.Bytes()))
 	require.NoError(t, c.rc.CallContext(t.Context(), &signed, "warp_getBlockAggregateSignature", blockID.String(), 67, ""))
-	msg, err = warp.ParseMessage(signed)
+	blockSigned := append([]byte{}, signed...)
+	msg, err = warp.ParseMessage(blockSigned)
 	require.NoError(t, err)
 	require.Equal(t, blockMsg.Bytes(), msg.UnsignedMessage.Bytes())
 
@@ -137,6 +138,18 @@ func TestWarpSingleNode(t *testing.T) {
 	require.Equal(t, "0000"+"00000001"+r.TxHash.Hex()[2:]+"00000001"+hexutil.Encode(l1params.WarpAddress[:])[2:]+"00000000",
 		hexutil.Encode(h.Extra[80:])[2:])
 
+	// The signed block hash, read with getVerifiedWarpBlockHash.
+	r = c.sendWithPredicates(t, admin, &proxy, pack(t, precompile.WarpABI(), "getVerifiedWarpBlockHash", uint32(0)), blockSigned)
+	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+	vals, err = precompile.WarpABI().Methods["getVerifiedWarpBlockHash"].Outputs.Unpack(r.Logs[0].Data)
+	require.NoError(t, err)
+	require.Equal(t, true, vals[1])
+	gotHash := vals[0].(struct {
+		SourceChainID [32]uint8 `json:"sourceChainID"`
+		BlockHash     [32]uint8 `json:"blockHash"`
+	})
+	require.Equal(t, [32]byte(blockID), gotHash.BlockHash)
+
 	// A predicate with a bad signature (another message's) and one from an unknown chain
 	// are carried but not valid: "not valid" at the base gas, the block records both.
 	bad, err := warp.ParseMessage(signed)
@@ -152,18 +165,14 @@ func TestWarpSingleNode(t *testing.T) {
 	h = c.header(t, r.BlockNumber)
 	require.Equal(t, "03", hexutil.Encode(h.Extra[len(h.Extra)-1:])[2:], "both predicates failed")
 
-	// A predicate that is not a warp message makes the transaction invalid.
+	// A predicate that is not a warp message makes the transaction invalid: refused at once.
 	tx, err := types.SignNewTx(admin, types.LatestSignerForChainID(c.chainID), &types.DynamicFeeTx{
 		ChainID: c.chainID, Nonce: c.nonce(t, admin), GasTipCap: big.NewInt(l1GasTip), GasFeeCap: big.NewInt(l1GasFeeCap),
 		Gas: 1_000_000, To: &proxy, Data: getMsg,
 		AccessList: types.AccessList{{Address: l1params.WarpAddress, StorageKeys: precompile.PackPredicate([]byte("junk"))}},
 	})
 	require.NoError(t, err)
-	_ = c.eth.SendTransaction(t.Context(), tx)
-	// The chain goes on without it.
-	require.Equal(t, types.ReceiptStatusSuccessful, c.transfer(t, l1Key(t, "enabled")).Status)
-	_, err = c.eth.TransactionReceipt(t.Context(), tx.Hash())
-	require.Error(t, err)
+	requireRPCError(t, c.eth.SendTransaction(t.Context(), tx), -32000, "parse warp message: codec: unknown codec version 27253")
 
 	// The node restarts: blocks with predicates are read back, messages still signed.
 	n.restart()

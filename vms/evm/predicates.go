@@ -8,11 +8,11 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/ava-labs/libevm/params"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/holiman/uint256"
 
 	"github.com/cornice-node/cornice/codec"
@@ -140,6 +140,20 @@ func popCount(b byte) int {
 		n++
 	}
 	return n
+}
+
+// predicateIntrinsic returns the intrinsic gas of a transaction with these fields whose warp
+// predicates are p, as the reference counts it (each predicate's gas in place of its tuple's
+// access-list cost), and extra, the part go-ethereum does not charge once the predicates'
+// storage keys are dropped from the access list it is given: it still charges each tuple's
+// address, which the predicate gas replaces too.
+func predicateIntrinsic(data []byte, list types.AccessList, auths []types.SetCodeAuthorization, from common.Address, to *common.Address, value *uint256.Int, rules params.Rules, p txPredicates) (need, extra uint64, err error) {
+	extra = p.gas - params.TxAccessListAddressGas*uint64(len(p.keys))
+	base, err := core.IntrinsicGas(data, accessListWithoutPredicates(list), auths, from, to, value, rules)
+	if err != nil {
+		return 0, 0, err
+	}
+	return base + extra, extra, nil
 }
 
 // accessListWithoutPredicates returns list with the storage keys of its warp tuples dropped:
@@ -299,26 +313,29 @@ func (e *executor) predicates(tx *types.Transaction, msg *core.Message) (uint64,
 		e.rt.SetWarpPredicates(nil)
 		return 0, nil, nil
 	}
-	// go-ethereum charges each stripped tuple its address cost; the predicate gas replaces it.
-	extra := p.gas - params.TxAccessListAddressGas*uint64(len(p.keys))
-	list := accessListWithoutPredicates(msg.AccessList)
-	intrinsic, err := core.IntrinsicGas(msg.Data, list, msg.SetCodeAuthorizations, msg.From, msg.To, msg.Value, e.rules)
+	need, extra, err := predicateIntrinsic(msg.Data, msg.AccessList, msg.SetCodeAuthorizations, msg.From, msg.To, msg.Value, e.rules, p)
 	if err != nil {
 		return 0, nil, err
 	}
-	if msg.GasLimit < intrinsic+extra {
-		return 0, nil, intrinsicGasError(msg.GasLimit, intrinsic+extra)
+	if msg.GasLimit < need {
+		return 0, nil, intrinsicGasError(msg.GasLimit, need)
 	}
 	// go-ethereum checks the balance against the gas limit it is given: check the whole.
 	if balance := e.state.GetBalance(msg.From).ToBig(); balance.Cmp(tx.Cost()) < 0 {
 		return 0, nil, insufficientFundsError(balance, tx.Cost())
 	}
-	bits := e.warp.given[tx.Hash()]
+	bits, ok := e.warp.given[tx.Hash()]
+	if !ok {
+		// Not verified (a block that records no result for it): every predicate fails. A block
+		// verified from its bytes is then refused, as finish records results its Extra lacks.
+		failed := new(big.Int).Lsh(big.NewInt(1), uint(len(p.keys)))
+		bits = failed.Sub(failed, big.NewInt(1)).Bytes()
+	}
 	if bits == nil {
 		bits = []byte{}
 	}
 	e.rt.SetWarpPredicates(predicateSets(p.keys, bits))
-	msg.AccessList, msg.GasLimit = list, msg.GasLimit-extra
+	msg.AccessList, msg.GasLimit = accessListWithoutPredicates(msg.AccessList), msg.GasLimit-extra
 	return extra, bits, nil
 }
 

@@ -51,6 +51,19 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 	if err != nil {
 		return err
 	}
+	if vm.l1 != nil && vm.l1.IsPrecompileEnabled(l1params.WarpAddress, head.Time) {
+		// Warp predicates count in the intrinsic gas, and one that is not a warp message
+		// makes the transaction invalid (l1-evm.md §5.7).
+		p, err := warpPredicatesOf(tx, vm.l1.IsGranite(head.Time))
+		if err != nil {
+			return err
+		}
+		if len(p.keys) > 0 {
+			if need, _, err = predicateIntrinsic(tx.Data(), tx.AccessList(), nil, from, tx.To(), uint256.MustFromBig(tx.Value()), rules, p); err != nil {
+				return err
+			}
+		}
+	}
 	if tx.Gas() < need {
 		return intrinsicGasError(tx.Gas(), need)
 	}

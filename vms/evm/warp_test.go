@@ -3,6 +3,7 @@ package evm_test
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/big"
 	"testing"
 	"time"
@@ -112,6 +113,28 @@ func TestWarpPredicateGas(t *testing.T) {
 	require.NoError(t, err)
 	paid := new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
 	require.Equal(t, paid, new(big.Int).Sub(before, after))
+
+	// eth_sendRawTransaction counts the predicate gas, and refuses what is not a warp message.
+	need := 21_000 + 4*16 + 32*4 + 125_000 + 512*chunks + 250
+	key2 := l1Key(t, "admin")
+	to := l1params.WarpAddress
+	for _, c := range []struct {
+		keys []common.Hash
+		gas  uint64
+		want string
+	}{
+		{precompile.PackPredicate(msg), need - 1, fmt.Sprintf("intrinsic gas too low: gas %d, minimum needed %d", need-1, need)},
+		{precompile.PackPredicate([]byte("junk")), 500_000, "parse warp message: codec: unknown codec version 27253"},
+		{[]common.Hash{{1}}, 500_000, "invalid end delimiter"},
+	} {
+		nonce, err := n.client.PendingNonceAt(t.Context(), l1Addr(t, "admin"))
+		require.NoError(t, err)
+		bad := types.MustSignNewTx(key2, types.LatestSignerForChainID(l1ChainID), &types.DynamicFeeTx{
+			ChainID: l1ChainID, Nonce: nonce, GasTipCap: big.NewInt(params1Gwei), GasFeeCap: big.NewInt(1000 * params1Gwei),
+			Gas: c.gas, To: &to, Data: tx.Data(), AccessList: types.AccessList{{Address: to, StorageKeys: c.keys}},
+		})
+		require.EqualError(t, n.client.SendTransaction(t.Context(), bad), c.want)
+	}
 }
 
 // TestWarpPredicateQuorum: a message signed by 40 of 100 is carried but not valid at the
