@@ -115,7 +115,7 @@ func TestTransfers(t *testing.T) {
 
 	code, _, stderr = runCLI(t, "transfer", "--node-uri", xn.base, "--from", "X", "--to", "X", "--amount", "1")
 	require.Equal(t, 1, code)
-	require.Contains(t, stderr, `transfers move AVAX between X and P: --from "X" --to "X"`)
+	require.Contains(t, stderr, `transfers move AVAX between X, P and C: --from "X" --to "X"`)
 }
 
 func mustUint(t *testing.T, s string) uint64 {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # e2e/run.sh: end-to-end check of the C-Chain and of an L1 with a JavaScript client (issue #4 §4,
-# issue #6 §7), and of both with Foundry (issue #16 §4).
+# issue #6 §7), of both with Foundry (issue #16 §4), and of the Primary Network with the official
+# Avalanche TypeScript SDK (issue #14 §4).
 #
 # What it does, in order:
 #   1. builds cornice into a temporary directory;
@@ -10,7 +11,7 @@
 #      eth_chainId and the node has printed its banner with the L1's "rpc <url>" line, which it
 #      does once the L1 answers (at most 60 s);
 #   3. installs e2e/js's pinned dependencies (viem and ethers v6) and e2e/foundry's with `npm ci`
-#      and runs four scripts against the same node, each printing `ok - …`/`not ok - …` lines
+#      and runs five scripts against the same node, each printing `ok - …`/`not ok - …` lines
 #      and a summary:
 #      - e2e/js/check.mjs (viem): on the C-Chain, chain ID, a transfer, a contract deploy and
 #        call, a newHeads subscription over the websocket; on the L1, chain ID 99999, a transfer,
@@ -32,6 +33,13 @@
 #        developer method of issue #16 §1 on the C-Chain and on the L1, as anvil 1.7.1 answers
 #        it; it resets both chains to genesis, so it runs last. Last line
 #        `testclient: N passed, M failed`;
+#      - e2e/js/avalanche-sdk.mjs (the official Avalanche TypeScript SDK, @avalanche-sdk/client
+#        0.1.1 over @avalabs/avalanchejs 5.2.0; issue #14 §4), after the test client's reset: info
+#        and index reads, a P- and an X-Chain BaseTx, a subnet, a chain on it and its conversion to
+#        an L1 with this node as validator, a validator (a local staker's node ID and BLS proof of
+#        possession) and a delegator read back, AVAX moved P→X, X→P, X→C and C→X (export, then
+#        import) with the balances checked on both sides, and a C-Chain atomic tx's status, nonce
+#        and index entry. Last line `avalanche-sdk: N passed, M failed`;
 #   4. starts anvil 1.7.1 (from e2e/foundry's packages; chain ID 43112, the local C-Chain's) on a
 #      port the OS chooses and runs check.sh and testclient.mjs against it: what the scripts
 #      expect of cornice is anvil's behaviour, and this keeps them true to it; then prints the
@@ -172,6 +180,8 @@ run_script ethers node e2e/js/ethers.mjs
 run_script foundry bash e2e/foundry/check.sh "C=http://$addr/ext/bc/C/rpc" "L1=$l1_rpc"
 # Last: its final check resets each chain to genesis.
 run_script testclient node e2e/js/testclient.mjs
+# After the reset: a developer's roll-back past a block with atomic txs is refused.
+run_script avalanche-sdk node e2e/js/avalanche-sdk.mjs
 
 # The same Foundry and test-client checks against anvil 1.7.1: what cornice is checked against
 # is anvil's behaviour, and this keeps the scripts true to it.

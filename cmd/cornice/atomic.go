@@ -18,7 +18,8 @@ import (
 )
 
 // The cross-chain commands (issue #14 §3): `cornice x export|import`, `cornice p export|import`,
-// each one half of a transfer, and `cornice transfer`, which does both halves.
+// `cornice c export|import`, each one half of a transfer, and `cornice transfer`, which does both
+// halves.
 
 // atomicWallet is what the cross-chain commands need of a chain's wallet (wallet.X, wallet.P),
 // whose txs are of type T.
@@ -45,6 +46,8 @@ var (
 		open: wallet.NewX, status: "Accepted", received: func(tx *xtxs.Tx) uint64 { return tx.Unsigned().Base().Outs[0].Out.Amount }}
 	pChain = atomicChain[*wallet.P, *txs.Tx]{name: "P", peers: "X or C", fee: "the dynamic fee",
 		open: wallet.NewP, status: "Committed", received: func(tx *txs.Tx) uint64 { return pAmount(tx.Unsigned().Base().Outs[0]) }}
+	cChain = atomicChain[*wallet.C, *wallet.CTx]{name: "C", peers: "X or P", fee: "the atomic tx fee",
+		open: wallet.NewC, status: "Accepted", received: func(tx *wallet.CTx) uint64 { return tx.Amount }}
 )
 
 // exportCmd builds `cornice <chain> export`.
@@ -57,7 +60,7 @@ func (c atomicChain[W, T]) exportCmd(stdout io.Writer) *cobra.Command {
 	return f.command(walletCmd{
 		use:   "export",
 		short: "Export AVAX from the " + c.name + "-Chain to the " + c.peers + "-Chain",
-		long: "Export --amount of AVAX from the key's " + c.name + "-Chain UTXOs to the shared memory of the chain\n" +
+		long: "Export --amount of AVAX from the key's " + c.name + "-Chain funds to the shared memory of the chain\n" +
 			"--to, owned there by --address (default: the key's own), paying " + c.fee + "; then wait until\n" +
 			"the node accepts it. Import it on the other chain with `cornice <chain> import --from " + c.name + "`.",
 		flags: func(fs *pflag.FlagSet) {
@@ -119,13 +122,13 @@ func newTransferCmd(stdout io.Writer) *cobra.Command {
 	)
 	return f.command(walletCmd{
 		use:   "transfer",
-		short: "Move AVAX between the X- and P-Chains: export, then import",
+		short: "Move AVAX between the X-, P- and C-Chains: export, then import",
 		long: "Export --amount of AVAX from the key's address on the chain --from, wait until it is accepted, then\n" +
 			"import everything exported to the key's address on the chain --to, and wait again. Each half\n" +
 			"pays its chain's fee: the amount received is --amount less the import's fee.",
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&from, "from", "", "source `chain`: X or P")
-			fs.StringVar(&to, "to", "", "destination `chain`: X or P")
+			fs.StringVar(&from, "from", "", "source `chain`: X, P or C")
+			fs.StringVar(&to, "to", "", "destination `chain`: X, P or C")
 			fs.Var(amountFlag{&amount}, "amount", "amount: 1.5AVAX, 1500000000nAVAX (a bare number is nAVAX)")
 		},
 		required: []string{"from", "to", "amount"},
@@ -167,10 +170,13 @@ func (s side[W, T]) importAll(ctx context.Context, source string, wait time.Dura
 	return id, s.c.received(tx), fee, err
 }
 
-// openSide opens the key's wallet on the chain alias, X or P.
+// openSide opens the key's wallet on the chain alias, X, P or C.
 func openSide(ctx context.Context, client *wallet.Client, key *wallet.Key, alias string) (transferSide, error) {
-	if alias == xChain.name {
+	switch alias {
+	case xChain.name:
 		return openSideOf(ctx, xChain, client, key)
+	case cChain.name:
+		return openSideOf(ctx, cChain, client, key)
 	}
 	return openSideOf(ctx, pChain, client, key)
 }
@@ -212,7 +218,9 @@ func (f *walletFlags) transfer(ctx context.Context, stdout io.Writer, from, to s
 	return err
 }
 
-func isTransferChain(alias string) bool { return alias == xChain.name || alias == pChain.name }
+func isTransferChain(alias string) bool {
+	return alias == xChain.name || alias == pChain.name || alias == cChain.name
+}
 
 // issueAndWait issues tx on w and waits until it is accepted.
 func issueAndWait[T any](ctx context.Context, w chainWallet[T], tx T, wait time.Duration) (ids.ID, error) {

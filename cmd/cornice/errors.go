@@ -26,4 +26,4 @@ var (
 
 // errTransferChain refuses a transfer between chains this build cannot move AVAX between.
 // cornice's own text.
-var errTransferChain = errors.New("transfers move AVAX between X and P")
+var errTransferChain = errors.New("transfers move AVAX between X, P and C")

@@ -11,6 +11,8 @@
 package vmset
 
 import (
+	"time"
+
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/node"
@@ -40,13 +42,32 @@ func For(cfg config.Config) node.VMs {
 			CreateAssetTxFee: fees.CreateAssetTxFee,
 		},
 		// The C-Chain: ACP-176 from the schedule's Fortuna on, its times in eth_getChainConfig.
-		genesis.EVMID:    evm.Factory{Config: cChainConfig(evmCfg, cfg.Upgrades)},
+		genesis.EVMID:    evm.Factory{Config: cChainConfig(evmCfg, cfg.Upgrades, cChainAtomic(cfg.NetworkID))},
 		node.SubnetEVMID: evm.L1Factory{Config: evmCfg},
 	}
 }
 
-// cChainConfig is c with the C-Chain's upgrade schedule u (an L1 takes its own from its genesis).
-func cChainConfig(c evm.Config, u config.Upgrades) evm.Config {
-	c.Upgrades = &u
+// cChainConfig is c with the C-Chain's upgrade schedule u (an L1 takes its own from its genesis)
+// and the Primary Network its atomic txs move AVAX within.
+func cChainConfig(c evm.Config, u config.Upgrades, a *evm.AtomicConfig) evm.Config {
+	c.Upgrades, c.Atomic = &u, a
 	return c
+}
+
+// cChainAtomic is the local network's X-Chain and AVAX asset, from its genesis, which node builds
+// too (their IDs do not depend on the genesis time); nil on other networks, where no Primary
+// Network chain runs, or if the embedded genesis does not build, which node then reports.
+func cChainAtomic(networkID uint32) *evm.AtomicConfig {
+	if networkID != config.LocalID {
+		return nil
+	}
+	gc, err := genesis.Local()
+	if err != nil {
+		return nil
+	}
+	g, err := genesis.Build(gc, time.Unix(int64(gc.StartTime), 0))
+	if err != nil {
+		return nil
+	}
+	return &evm.AtomicConfig{AVAXAssetID: g.AVAXAssetID, XChainID: g.XChainID}
 }

@@ -18,12 +18,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	shared "github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/wallet"
 )
 
 // benchVM is a C-Chain VM over a real Pebble database, driven the way the acceptance pipeline
@@ -61,6 +64,13 @@ const (
 // the fee rules are a few integer operations of the block's cost either way.
 func newBenchVM(tb testing.TB, chain string) *benchVM {
 	tb.Helper()
+	return newBenchVMWith(tb, chain, false)
+}
+
+// newBenchVMWith is newBenchVM with, when withAtomic, the C-Chain's atomic side on (the local
+// network's AVAX and X-Chain of atomic_test.go, shared memory in the same database).
+func newBenchVMWith(tb testing.TB, chain string, withAtomic bool) *benchVM {
+	tb.Helper()
 	log := slog.New(slog.DiscardHandler)
 	db, err := storage.Open(tb.TempDir(), log)
 	require.NoError(tb, err)
@@ -84,7 +94,12 @@ func newBenchVM(tb testing.TB, chain string) *benchVM {
 	} else {
 		upgrades := config.UpgradesFor(c.NetworkID)
 		upgrades.FortunaTime = time.Date(9999, time.December, 1, 0, 0, 0, 0, time.UTC)
-		vm, err = evm.New(tb.Context(), evm.Config{Fees: &fees, Upgrades: &upgrades}, c)
+		cfg := evm.Config{Fees: &fees, Upgrades: &upgrades}
+		if withAtomic {
+			cfg.Atomic = atomicConfig().Atomic
+			c.SharedMemory = shared.New(db.Prefixed(storage.PrefixAtomic)).For(c.Chain.ID)
+		}
+		vm, err = evm.New(tb.Context(), cfg, c)
 	}
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = vm.Close() })
@@ -239,6 +254,41 @@ func TestBenchVM(t *testing.T) {
 				require.Equal(t, 1000, blk.Eth().Transactions().Len())
 				require.Equal(t, l1params.DefaultFeeConfig().MinBaseFee, blk.Eth().BaseFee())
 			}
+		})
+	}
+}
+
+// BenchmarkBuildAcceptAtomic is BenchmarkBuildAccept's C-Chain block of 1,000 transfers three
+// ways: without the atomic side (as L1s run), with it but no atomic tx, and with one atomic
+// import in every block (its UTXO put into shared memory untimed, the import issued untimed). The
+// transfers/s of the three say what the C-Chain's atomic txs cost its transfer throughput (issue
+// #14 §6: at most 5 %).
+func BenchmarkBuildAcceptAtomic(b *testing.B) {
+	for _, mode := range []string{"off", "idle", "import"} {
+		b.Run(mode, func(b *testing.B) {
+			e := newBenchVMWith(b, benchCChain, mode != "off")
+			ewoq, err := wallet.ParseKey(fundedKeyHex)
+			require.NoError(b, err)
+			builder := wallet.CBuilder{NetworkID: 12345, ChainID: ids.ID{'C'}, AVAXAssetID: avaxAssetID}
+			b.ReportAllocs()
+			blocks := 0
+			for b.Loop() {
+				b.StopTimer()
+				e.submit(b, e.transfers(b, 1000))
+				if mode == "import" {
+					ux := exportFromX(b, e.db, ids.ID{'C'}, ids.ID{byte(blocks), byte(blocks >> 8), byte(blocks >> 16)}, 1_000_000_000, ewoq.Address())
+					tx, err := builder.Import(ewoq, xChainID, []*xtxs.UTXO{ux}, fundedAddr, atomicBaseFee)
+					require.NoError(b, err)
+					require.NoError(b, e.vm.IssueAtomicTx(tx.Tx))
+				}
+				b.StartTimer()
+				blk := e.block(b)
+				blocks++
+				if got := blk.Eth().Transactions().Len(); got != 1000 {
+					b.Fatalf("block %d holds %d transactions, want 1000", blk.Height(), got)
+				}
+			}
+			e.report(b, blocks)
 		})
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm/acp176"
+	"github.com/cornice-node/cornice/vms/evm/atomic"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 )
@@ -52,6 +53,19 @@ type Block struct {
 	// forced is set on a block a developer's mining request built
 	// (dev.go): it may be empty and skips the block fee check.
 	forced bool
+	// atomicTxs are the C-Chain atomic txs the block carries after its
+	// EVM txs, and extData their batch (atomic.BatchBytes), nil without
+	// any; the header's MixDigest commits to it (atomicDigest).
+	atomicTxs []*atomic.Tx
+	extData   []byte
+}
+
+// atomicBlock is the RLP of a block that carries atomic txs: the
+// go-ethereum block, then the batch. A block without any is the
+// go-ethereum block's RLP alone, as before atomic txs.
+type atomicBlock struct {
+	Block   *types.Block
+	ExtData []byte
 }
 
 var _ chains.Block = (*Block)(nil)
@@ -70,7 +84,7 @@ func (b *Block) Height() uint64 { return b.eth.NumberU64() }
 
 // TxCount is the number of transactions in the block, for the node's log line of each
 // accepted block.
-func (b *Block) TxCount() int { return b.eth.Transactions().Len() }
+func (b *Block) TxCount() int { return b.eth.Transactions().Len() + len(b.atomicTxs) }
 
 // Timestamp implements chains.Block.
 func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.eth.Time()), 0).UTC() }
@@ -78,7 +92,11 @@ func (b *Block) Timestamp() time.Time { return time.Unix(int64(b.eth.Time()), 0)
 // Bytes implements chains.Block.
 func (b *Block) Bytes() []byte {
 	if b.bytes == nil {
-		enc, err := rlp.EncodeToBytes(b.eth)
+		var v any = b.eth
+		if b.extData != nil {
+			v = &atomicBlock{Block: b.eth, ExtData: b.extData}
+		}
+		enc, err := rlp.EncodeToBytes(v)
 		if err != nil {
 			panic(fmt.Sprintf("evm: encode block: %v", err)) // a decoded or built block always encodes
 		}
@@ -102,6 +120,8 @@ type execResult struct {
 	nonces map[common.Address]uint64
 	// wipes: the block wiped a disabled precompile's storage.
 	wipes bool
+	// extData is the batch of the block's atomic txs, nil without any.
+	extData []byte
 }
 
 // noRefundState is the StateDB the EVM sees: it reports an empty refund
@@ -137,6 +157,12 @@ type executor struct {
 	txs      types.Transactions
 	receipts types.Receipts
 	senders  []common.Address
+	// atomicTxs are the block's atomic txs, applied after its EVM txs,
+	// using atomicGas of the block's gas; spent holds their inputs and
+	// those of the processing ancestors' atomic txs (atomicInputs).
+	atomicTxs []*atomic.Tx
+	atomicGas uint64
+	spent     map[ids.ID]struct{}
 }
 
 // blockContext is the EVM's view of header: PREVRANDAO is hash(1) so the
@@ -301,7 +327,7 @@ func (e *executor) price(f childFees, desired *uint64) {
 // finish seals the header and returns the block.
 func (e *executor) finish() (*types.Block, *execResult, error) {
 	e.header.GasUsed = e.gp.CumulativeUsed()
-	extra, err := e.fees.extra(e.header.GasUsed, e.desiredTarget)
+	extra, err := e.fees.extra(e.header.GasUsed+e.atomicGas, e.desiredTarget)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -309,6 +335,13 @@ func (e *executor) finish() (*types.Block, *execResult, error) {
 		extra = append(slices.Clip(extra), e.warp.results.bytes()...)
 	}
 	e.header.Extra = extra
+	var extData []byte
+	if len(e.atomicTxs) > 0 {
+		if extData, err = atomic.BatchBytes(e.atomicTxs); err != nil {
+			return nil, nil, err
+		}
+	}
+	e.header.MixDigest = atomicDigest(extData)
 	e.header.Root = e.state.IntermediateRoot(e.rules)
 	body := &types.Body{Transactions: e.txs}
 	if e.rules.IsShanghai {
@@ -329,7 +362,7 @@ func (e *executor) finish() (*types.Block, *execResult, error) {
 			nonces[from] = e.state.GetNonce(from)
 		}
 	}
-	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces, wipes: e.wipes}, nil
+	return blk, &execResult{state: e.state, receipts: e.receipts, senders: e.senders, nonces: nonces, wipes: e.wipes, extData: extData}, nil
 }
 
 // txGasPrice is the price per gas tx pays in a block with base fee
@@ -446,7 +479,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 	}
 	short := false // a transaction waits for the capacity to refill
 	pending := vm.pool.executable(e.state.GetNonce)
-	if len(pending) == 0 && !force {
+	if len(pending) == 0 && !force && (vm.atomic == nil || vm.atomic.pool.len() == 0) {
 		return nil, chains.ErrNoWork
 	}
 	q := newTxQueue(pending, header.BaseFee)
@@ -475,7 +508,12 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 		}
 		q.shift()
 	}
-	if len(e.txs) == 0 && !force {
+	if vm.atomic != nil {
+		if err := e.pickAtomic(proc); err != nil {
+			return nil, err
+		}
+	}
+	if len(e.txs)+len(e.atomicTxs) == 0 && !force {
 		if short && fees.state != nil {
 			// ACP-176's capacity refills by twice the target each
 			// second: try again in the next one.
@@ -505,7 +543,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 	if err != nil {
 		return nil, err
 	}
-	return &Block{vm: vm, eth: blk, result: res, built: true, gasCost: cost}, nil
+	return &Block{vm: vm, eth: blk, result: res, built: true, gasCost: cost, atomicTxs: e.atomicTxs, extData: res.extData}, nil
 }
 
 // verifyOnHead is Verify of a block whose parent is the last accepted block.
@@ -526,7 +564,7 @@ func (b *Block) verifyOnHead(ctx context.Context) error {
 		return nil
 	}
 	parent, h := vm.currentHeader(), b.eth.Header()
-	fees, desired, err := vm.verifyHeader(parent, r, h, len(b.eth.Transactions()))
+	fees, desired, err := vm.verifyHeader(parent, r, h, b)
 	if err != nil {
 		return err
 	}
@@ -555,6 +593,9 @@ func (b *Block) execute(ctx context.Context, e *executor, cost uint64, fees chil
 			return fmt.Errorf("transaction %d (%s): %w", i, tx.Hash(), err)
 		}
 	}
+	if err := e.applyAtomic(b); err != nil {
+		return err
+	}
 	if err := verifyBlockFee(h.BaseFee, cost, e.txs, e.receipts); err != nil {
 		return err
 	}
@@ -582,11 +623,11 @@ func (b *Block) execute(ctx context.Context, e *executor, cost uint64, fees chil
 // parent, whose children's rules are r, and returns the block's fees and
 // the target excess its builder moved toward (ACP-176 lets it move by at
 // most 2^15; nil without ACP-176), for its execution.
-func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header, txs int) (childFees, *uint64, error) {
+func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header, b *Block) (childFees, *uint64, error) {
 	// childFees fails only for a time before the parent's, which
 	// verifyHeaderFields reports first.
 	f, ferr := vm.childFees(parent, r, h.Time)
-	if err := vm.verifyHeaderFields(parent, h, f.gasLimit, txs, r); err != nil {
+	if err := vm.verifyHeaderFields(parent, h, f.gasLimit, b, r); err != nil {
 		return childFees{}, nil, err
 	}
 	if ferr != nil {
@@ -599,9 +640,9 @@ func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header,
 	return f, desired, nil
 }
 
-// verifyHeaderFields checks h's fields other than its base fee and Extra;
-// gasLimit is the one its fees give.
-func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, txs int, r *childRules) error {
+// verifyHeaderFields checks h's fields, those of b, other than its base fee
+// and Extra; gasLimit is the one its fees give.
+func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, b *Block, r *childRules) error {
 	shanghai, cancun := vm.chainCfg.IsShanghai(h.Number, h.Time), vm.chainCfg.IsCancun(h.Number, h.Time)
 	switch {
 	case h.ParentHash != r.parent:
@@ -624,8 +665,10 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, txs i
 		return headerError("coinbase", h.Coinbase, r.coinbase)
 	case h.Difficulty == nil || h.Difficulty.Cmp(common.Big1) != 0:
 		return headerError("difficulty", h.Difficulty, 1)
-	case h.Nonce != (types.BlockNonce{}) || h.MixDigest != (common.Hash{}):
-		return headerError("nonce or mix digest", h.Nonce, "zero")
+	case h.Nonce != (types.BlockNonce{}):
+		return headerError("nonce", h.Nonce, "zero")
+	case h.MixDigest != atomicDigest(b.extData):
+		return errAtomicBlock
 	case h.UncleHash != types.EmptyUncleHash:
 		return headerError("uncles", h.UncleHash, types.EmptyUncleHash)
 	case shanghai && (h.WithdrawalsHash == nil || *h.WithdrawalsHash != types.EmptyWithdrawalsHash):
@@ -640,7 +683,7 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, txs i
 		return headerError("Cancun fields", "set", "absent before Cancun")
 	case h.RequestsHash != nil || h.BlockAccessListHash != nil || h.SlotNumber != nil:
 		return headerError("post-Cancun fields", "set", "absent")
-	case txs == 0:
+	case len(b.eth.Transactions())+len(b.atomicTxs) == 0:
 		return errEmptyBlock
 	}
 	return nil
@@ -705,6 +748,11 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 	}
 	if err := writeSentWarpMessages(eb, b.result.receipts); err != nil {
 		return fmt.Errorf("write block %s: %w", hash, err)
+	}
+	if vm.atomic != nil {
+		if err := vm.atomic.acceptAtomic(batch, eb.Put, b); err != nil {
+			return fmt.Errorf("write block %s: %w", hash, err)
+		}
 	}
 	if err := eb.Write(); err != nil {
 		return fmt.Errorf("write block %s: %w", hash, err)

@@ -33,11 +33,15 @@ func FuzzDecodeBlock(f *testing.F) {
 	}
 	f.Add(enc)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		blk, err := decodeBlock(b)
+		blk, extData, err := decodeBlock(b)
 		if err != nil {
 			return
 		}
-		out, err := rlp.EncodeToBytes(blk)
+		var v any = blk
+		if extData != nil {
+			v = &atomicBlock{Block: blk, ExtData: extData}
+		}
+		out, err := rlp.EncodeToBytes(v)
 		if err != nil {
 			t.Fatalf("encode decoded block: %v", err)
 		}

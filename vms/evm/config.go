@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
@@ -75,6 +76,18 @@ type Config struct {
 	// DevIDs numbers the snapshots of every chain of the node, so that one chain's snapshot ID is
 	// unknown to another; nil means the chain's own numbering.
 	DevIDs *DevIDs
+	// Atomic names the Primary Network chains the C-Chain's atomic txs move AVAX to and from
+	// (package atomic); nil on L1s, which have none. The VM needs the chain's shared memory too
+	// (chains.Context.SharedMemory).
+	Atomic *AtomicConfig
+}
+
+// AtomicConfig is the C-Chain's view of the Primary Network for its atomic txs.
+type AtomicConfig struct {
+	// AVAXAssetID is the only asset atomic txs move (the reference's rule from Banff on).
+	AVAXAssetID ids.ID
+	// XChainID is the X-Chain's ID; the P-Chain's is the all-zero ID.
+	XChainID ids.ID
 }
 
 // withDefaults returns c with its zero fields filled in.

@@ -522,6 +522,9 @@ func (d *devState) rollBack(ctx context.Context, height uint64, hash, root commo
 				for _, tx := range b.txs {
 					rawdb.DeleteTxLookupEntry(eb, tx)
 				}
+				if atomicTxs, err := vm.kv.Has(atomicBlockKey(b.hash)); err != nil || atomicTxs {
+					return errors.Join(err, rewindAtomicError(b.number))
+				}
 				rawdb.DeleteBlock(eb, b.hash, b.number)
 				rawdb.DeleteCanonicalHash(eb, b.number)
 				if err := errors.Join(eb.Delete(gasCostKey(b.hash)), eb.Delete(devKey(devRootPrefix, b.hash[:]))); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rlp"
 )
 
 // The JSON shapes of go-ethereum's API (its internal/ethapi, which cannot
@@ -22,8 +23,9 @@ import (
 // reads it when present. An L1's header also has Subnet-EVM's
 // blockGasCost (l1-evm.md §1.6, §3.7): the accepted block's cost (gasCostOf),
 // 0 from Granite on. A C-Chain header has coreth's fields (l1-evm.md §8):
-// blockGasCost 0 (the post-Granite rule), and no atomic transactions, so
-// extDataGasUsed 0 and extDataHash the hash of empty extra data.
+// blockGasCost 0 (the post-Granite rule), and from its atomic txs'
+// batch (atomicExtData) extDataGasUsed, their gas, and extDataHash, the
+// Keccak-256 of the batch's RLP (that of no bytes without atomic txs).
 func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	enc, err := json.Marshal(h)
 	if err != nil {
@@ -35,9 +37,17 @@ func (vm *VM) marshalHeader(h *types.Header) (map[string]any, error) {
 	}
 	m["totalDifficulty"] = (*hexutil.Big)(new(big.Int).Set(h.Number))
 	if vm.l1 == nil {
+		extData, gas, err := vm.atomicExtData(h)
+		if err != nil {
+			return nil, err
+		}
 		m["blockGasCost"] = hexutil.Uint64(0)
-		m["extDataGasUsed"] = hexutil.Uint64(0)
+		m["extDataGasUsed"] = hexutil.Uint64(gas)
 		m["extDataHash"] = emptyExtDataHash
+		if extData != nil {
+			enc, _ := rlp.EncodeToBytes(extData) // a byte string always encodes
+			m["extDataHash"] = crypto.Keccak256Hash(enc)
+		}
 		return m, nil
 	}
 	// The genesis has it only when Etna is active at its time (§4.1).
@@ -76,7 +86,14 @@ func (vm *VM) marshalBlock(blk *types.Block, fullTx bool) (map[string]any, error
 	m["transactions"] = txs
 	m["uncles"] = []common.Hash{}
 	if vm.l1 == nil {
-		m["blockExtraData"] = hexutil.Bytes{} // no atomic transactions
+		extData, _, err := vm.atomicExtData(blk.Header())
+		if err != nil {
+			return nil, err
+		}
+		m["blockExtraData"] = hexutil.Bytes(extData)
+		if extData == nil {
+			m["blockExtraData"] = hexutil.Bytes{}
+		}
 	}
 	if blk.Header().WithdrawalsHash != nil {
 		m["withdrawals"] = blk.Withdrawals()

@@ -149,7 +149,7 @@ func (b *Block) verifyOn(ctx context.Context, p *Block) error {
 		return nil
 	}
 	h := b.eth.Header()
-	fees, desired, err := vm.verifyHeader(p.eth.Header(), r, h, len(b.eth.Transactions()))
+	fees, desired, err := vm.verifyHeader(p.eth.Header(), r, h, b)
 	if err != nil {
 		return err
 	}

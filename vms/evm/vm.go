@@ -105,6 +105,9 @@ type VM struct {
 	childRulesCache atomic.Pointer[childRules]
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
+	// atomic is the C-Chain's atomic-tx side (atomicvm.go); nil on L1s and
+	// on a C-Chain made without Config.Atomic or shared memory.
+	atomic *atomicSide
 	// dev is the developer methods' state (dev.go); nil when they are off.
 	dev *devState
 	// rewind rolls the chain back (chains.Context.Rewind), for dev.
@@ -150,6 +153,9 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	}
 	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
 		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		if cfg.Atomic != nil && c.SharedMemory != nil {
+			vm.atomic = newAtomicSide(c.NetworkID, c.Chain.ID, cfg.Atomic, c.SharedMemory)
+		}
 		return vm.loadOrInit(g)
 	})
 }
@@ -335,7 +341,7 @@ func (vm *VM) blockByNumber(n uint64) *types.Block {
 // processing block, or of the block this VM built last, give that very
 // block, already executed; any other block is verified in full.
 func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
-	blk, err := decodeBlock(b)
+	blk, extData, err := decodeBlock(b)
 	if err != nil {
 		return nil, err
 	}
@@ -345,21 +351,47 @@ func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
 	if built := vm.built.Load(); built != nil && built.eth.Hash() == blk.Hash() {
 		return built, nil
 	}
-	return &Block{vm: vm, eth: blk, bytes: append([]byte(nil), b...)}, nil
-}
-
-// decodeBlock decodes a block's RLP, refusing trailing bytes.
-func decodeBlock(b []byte) (*types.Block, error) {
-	blk := new(types.Block)
-	if err := rlp.DecodeBytes(b, blk); err != nil {
-		return nil, fmt.Errorf("decode block: %w", err)
+	atomicTxs, err := parseAtomicBatch(extData)
+	if err != nil {
+		return nil, err
 	}
-	return blk, nil
+	return &Block{vm: vm, eth: blk, bytes: append([]byte(nil), b...), atomicTxs: atomicTxs, extData: extData}, nil
 }
 
-// wrap makes a chains.Block of an accepted block.
+// decodeBlock decodes a block's RLP, refusing trailing bytes: a go-ethereum
+// block, or one with the batch of its atomic txs (atomicBlock).
+func decodeBlock(b []byte) (*types.Block, []byte, error) {
+	blk := new(types.Block)
+	err := rlp.DecodeBytes(b, blk)
+	if err == nil {
+		return blk, nil, nil
+	}
+	var ab atomicBlock
+	if rlp.DecodeBytes(b, &ab) != nil || len(ab.ExtData) == 0 {
+		return nil, nil, fmt.Errorf("decode block: %w", err)
+	}
+	return ab.Block, ab.ExtData, nil
+}
+
+// wrap makes a chains.Block of an accepted block, with its atomic txs.
 func (vm *VM) wrap(blk *types.Block) *Block {
-	return &Block{vm: vm, eth: blk}
+	b := &Block{vm: vm, eth: blk}
+	if blk.MixDigest() == (common.Hash{}) {
+		return b
+	}
+	extData, err := vm.kv.Get(atomicBlockKey(blk.Hash()))
+	if err != nil {
+		// Accept wrote both in one batch: only a corrupt database
+		// lacks it.
+		vm.log.Error("accepted block's atomic txs missing", "block", blk.Hash(), "err", err)
+		return b
+	}
+	if b.atomicTxs, err = parseAtomicBatch(extData); err != nil {
+		vm.log.Error("accepted block's atomic txs unreadable", "block", blk.Hash(), "err", err)
+		return b
+	}
+	b.extData = extData
+	return b
 }
 
 // WorkReady implements chains.VM.
@@ -402,6 +434,12 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	// The block's transactions go with the pruning: each one's nonce is
 	// below its sender's new nonce.
 	vm.pool.prune(res.nonces)
+	if vm.atomic != nil {
+		vm.atomic.pool.remove(b.atomicTxs)
+		if vm.atomic.pool.len() > 0 {
+			vm.signal()
+		}
+	}
 	vm.feeds.sendHead(b.eth, vm.currentHeader(), res.receipts)
 	if vm.pool.len() > 0 {
 		vm.signal()
@@ -455,12 +493,17 @@ func (vm *VM) receipts(blk *types.Block) types.Receipts {
 }
 
 // Handlers implements chains.VM: "/rpc" (HTTP, rpcHandler) and "/ws"
-// (websocket), both served by one go-ethereum rpc server.
+// (websocket), both served by one go-ethereum rpc server, and on the
+// C-Chain "/avax", its atomic txs (avaxapi.go).
 func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
-	return map[string]http.Handler{
+	h := map[string]http.Handler{
 		"/rpc": vm.rpcHandler(),
 		"/ws":  vm.rpc.WebsocketHandler([]string{"*"}),
-	}, nil
+	}
+	if vm.atomic != nil {
+		h["/avax"] = vm.avaxHandler()
+	}
+	return h, nil
 }
 
 // Close implements chains.VM.

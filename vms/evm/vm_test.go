@@ -77,6 +77,7 @@ func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string,
 // node is a chain manager running the C-Chain over a database in dir, with
 // its RPC served by an httptest server.
 type node struct {
+	routes *routes
 	db     *storage.DB
 	m      *chains.Manager
 	srv    *httptest.Server
@@ -93,6 +94,13 @@ func startNode(t *testing.T, dir string) *node {
 func startNodeGenesis(t *testing.T, dir string, genesis []byte) *node {
 	t.Helper()
 	return startNodeWith(t, dir, genesis, evm.Factory{})
+}
+
+// startNodeConfig is startNode with the C-Chain genesis genesis and the
+// EVM config cfg.
+func startNodeConfig(t *testing.T, dir string, genesis []byte, cfg evm.Config) *node {
+	t.Helper()
+	return startNodeWith(t, dir, genesis, evm.Factory{Config: cfg})
 }
 
 // startNodeWith is startNodeGenesis with the C-Chain made by f.
@@ -119,7 +127,7 @@ func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *nod
 	srv := httptest.NewServer(r.handlers["/rpc"])
 	rc, err := rpc.Dial(srv.URL)
 	require.NoError(t, err)
-	n := &node{db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+	n := &node{routes: r, db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
 	t.Cleanup(n.stop)
 	return n
 }

@@ -25,9 +25,19 @@ var halfN = new(big.Int).Rsh(secp.S256().Params().N, 1)
 // the node's tests also link the reference node's clients, whose C secp256k1 symbols clash with
 // go-ethereum's (docs/decisions.md).
 func RecoverAddress(hash [sha256.Size]byte, sig Signature) (ids.ShortID, error) {
+	pub, err := RecoverPublicKey(hash, sig)
+	if err != nil {
+		return ids.ShortID{}, err
+	}
+	return PublicKeyAddress(pub.SerializeCompressed()), nil
+}
+
+// RecoverPublicKey returns the public key that made sig over hash, with RecoverAddress's checks
+// and errors. The C-Chain's atomic txs compare its Ethereum address with their inputs'.
+func RecoverPublicKey(hash [sha256.Size]byte, sig Signature) (*secp.PublicKey, error) {
 	s := new(big.Int).SetBytes(sig[32:64])
 	if sig[64] > 1 || s.Cmp(halfN) > 0 {
-		return ids.ShortID{}, ErrMutatedSig
+		return nil, ErrMutatedSig
 	}
 	// Compact form: header 27 + recovery flag (uncompressed key), then r and s.
 	var compact [65]byte
@@ -35,9 +45,9 @@ func RecoverAddress(hash [sha256.Size]byte, sig Signature) (ids.ShortID, error) 
 	copy(compact[1:], sig[:64])
 	pub, _, err := ecdsa.RecoverCompact(compact[:], hash[:])
 	if err != nil {
-		return ids.ShortID{}, fmt.Errorf("%w: %w", ErrWrongSig, err)
+		return nil, fmt.Errorf("%w: %w", ErrWrongSig, err)
 	}
-	return PublicKeyAddress(pub.SerializeCompressed()), nil
+	return pub, nil
 }
 
 // PublicKeyAddress returns the short address of a 33-byte compressed secp256k1 public key:
