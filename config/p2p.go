@@ -91,7 +91,7 @@ func (p *P2P) validate() []error {
 	return errs
 }
 
-// p2pSettings are the peer-to-peer settings; init puts them after public-ip in the help order.
+// p2pSettings are the peer-to-peer settings, after public-ip in the help order.
 var p2pSettings = []Setting{
 	setting("staking-host", `address the peer-to-peer listener binds; "" binds every interface`,
 		func(c *Config) *string { return &c.P2P.StakingHost }, newStringValue),
@@ -107,11 +107,6 @@ var p2pSettings = []Setting{
 		func(c *Config) *bool { return &c.P2P.AllowPrivateIPs }, newBoolValue),
 	setting("network-require-validator-to-connect", "accept only validators and bootstrap nodes as inbound peers unless this node validates",
 		func(c *Config) *bool { return &c.P2P.RequireValidatorToConnect }, newBoolValue),
-}
-
-func init() {
-	i := slices.IndexFunc(settings, func(s Setting) bool { return s.Name == "public-ip" })
-	settings = slices.Insert(settings, i+1, p2pSettings...)
 }
 
 // newNodeIDsValue is a list of NodeIDs (NodeID-<cb58>).

@@ -57,8 +57,12 @@ func setting[T any](name, usage string, field func(*Config) *T, value func(*T) V
 	}
 }
 
-// settings lists every setting in help order. It never changes after initialisation.
-var settings = []Setting{
+// settings lists every setting in help order: the node's own, then the peer-to-peer ones after
+// public-ip, then the chains', the consensus parameters and logging. It never changes.
+var settings = slices.Concat(nodeSettings, p2pSettings, chainSettings, snowSettings, logSettings)
+
+// nodeSettings are the node's data dir, network and ports.
+var nodeSettings = []Setting{
 	setting("data-dir", "directory of the database and staking keys",
 		func(c *Config) *string { return &c.DataDir }, newPathValue),
 	setting("network-id", "network to join: mainnet, fuji (or testnet), local, testing, a number, or network-<n>",
@@ -71,6 +75,10 @@ var settings = []Setting{
 		func(c *Config) *uint16 { return &c.StakingPort }, newPortValue),
 	setting("public-ip", "IP address advertised to peers (default: the bound address)",
 		func(c *Config) *string { return &c.PublicIP }, newIPValue),
+}
+
+// chainSettings are the API, index, staking identity, fee and chain settings.
+var chainSettings = []Setting{
 	setting("http-allowed-hosts", `Host header names the API accepts, separated by commas or spaces; "*" accepts all`,
 		func(c *Config) *[]string { return &c.HTTPAllowedHosts }, newStringsValue),
 	setting("http-allowed-origins", "CORS origins the API allows, separated by commas or spaces",
@@ -129,6 +137,10 @@ var settings = []Setting{
 		func(c *Config) *string { return &c.ChainConfigDir }, newPathValue),
 	setting("dev-methods", "serve the EVM chains' developer methods (anvil_*, hardhat_*, evm_*): auto (on for a node running the local network alone), true or false; never on mainnet or fuji",
 		func(c *Config) *DevMethods { return &c.DevMethods }, newDevMethodsValue),
+}
+
+// logSettings are the logging settings, last in the help.
+var logSettings = []Setting{
 	setting("log-level", "lowest level logged: debug, info, warn or error",
 		func(c *Config) *slog.Level { return &c.LogLevel }, newLogLevelValue),
 	setting("log-format", "form of the log on stderr: text (aligned, coloured on a terminal), json (one object a line), or auto (text on a terminal, json otherwise)",

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -71,7 +70,7 @@ func (s Snow) validate() error {
 	return s.Parameters().Verify()
 }
 
-// snowSettings are the consensus settings; init puts them before log-level in the help order.
+// snowSettings are the consensus settings, before logging in the help order.
 var snowSettings = []Setting{
 	setting("snow-sample-size", "K: stake units sampled per consensus poll",
 		func(c *Config) *int { return &c.Snow.SampleSize }, newIntValue),
@@ -91,11 +90,6 @@ var snowSettings = []Setting{
 		func(c *Config) *int { return &c.Snow.MaxProcessing }, newIntValue),
 	setting("snow-max-time-processing", "health: longest time a block may be processing",
 		func(c *Config) *time.Duration { return &c.Snow.MaxTimeProcessing }, newDurationValue),
-}
-
-func init() {
-	i := slices.IndexFunc(settings, func(s Setting) bool { return s.Name == "log-level" })
-	settings = slices.Insert(settings, i, snowSettings...)
 }
 
 // intValue is a decimal integer; Config.Validate checks its range.
