@@ -136,7 +136,7 @@ func (s *Server) Serve() error {
 		ln = s.ln
 		s.mu.Unlock()
 	}
-	s.log.Info("HTTP API server listening", slog.String("address", ln.Addr().String()))
+	s.log.Debug("HTTP API server listening", slog.String("address", ln.Addr().String()))
 	if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve HTTP: %w", err)
 	}

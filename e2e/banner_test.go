@@ -176,6 +176,6 @@ func TestBanner(t *testing.T) {
 		require.Contains(t, string(reply), `"jsonrpc":"2.0"`, chain)
 	}
 
-	require.Equal(t, "on", b.devMethods, "the local network alone")
+	require.Equal(t, "on (auto: the node runs the local network alone)", b.devMethods)
 	require.Equal(t, dataDir, b.dataDir)
 }

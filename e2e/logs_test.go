@@ -105,6 +105,16 @@ func TestLogsAtInfo(t *testing.T) {
 		}), 1, start)
 	}
 	require.Len(t, find(t, start, "chain created", nil), 3)
+	// The first screen of the log is short: what ran, and that it serves (the banner on stdout
+	// says where); the rest of start-up is at debug.
+	var msgs []string
+	for _, r := range records(t, start) {
+		msgs = append(msgs, r["msg"].(string))
+		if r["msg"] == "cornice node started" {
+			break
+		}
+	}
+	require.Equal(t, []string{"database opened", "chain created", "chain created", "chain created", "cornice node started"}, msgs)
 	for _, internal := range []string{"chain registered", "chain state changed", "chain indexed", "Chain ready", "EVM chain ready"} {
 		require.NotContains(t, start, internal)
 	}
@@ -117,6 +127,8 @@ func TestLogsAtInfo(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return len(find(t, whole(log), "block accepted", blockLine)) == 1
 	}, acceptWait, 10*time.Millisecond, log.String())
+	// The HTTP server's own start line (the start line has its address) is at debug too.
+	require.NotContains(t, whole(log), "HTTP API server listening")
 	require.Len(t, find(t, whole(log), "transaction issued", logRecord{
 		"level": "INFO", "component": "chains", "chainID": `\S+`, "chain": "C-Chain", "txID": `0x[0-9a-f]{64}`,
 		"from": "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC",
@@ -131,4 +143,36 @@ func TestLogsOtherNetwork(t *testing.T) {
 	require.Equal(t, "none", chains)
 	require.Len(t, find(t, whole(log), "cornice has a genesis for the local network only: on this network no chain runs, and /ext/bc/P, /ext/bc/X and /ext/bc/C answer 404 (the Info, Index, health and metrics APIs do run); use --network-id local",
 		logRecord{"level": "WARN", "networkID": float64(5), "networkName": "fuji"}), 1)
+}
+
+// TestLogsText: with --log-format text the log is our terminal form even into a file: time of
+// day, the level in five columns, the message padded so that attributes start in one column,
+// and no colour, as stderr is not a terminal (issue #16 §3).
+func TestLogsText(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := &nodetest.Buffer{}
+	code := startCLI(t, ctx, &nodetest.Buffer{}, log, "run", "--data-dir", t.TempDir(), "--http-port=0", "--staking-port=0", "--log-format", "text")
+	t.Cleanup(func() {
+		cancel()
+		require.Equal(t, 0, <-code, log.String())
+	})
+	require.Eventually(t, func() bool { return strings.Contains(whole(log), " cornice node started ") },
+		acceptWait, 10*time.Millisecond, "the node did not start: %s", log)
+	line := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3} (?:DEBUG|INFO |WARN |ERROR) (\S.*?) +(\w+=.*)$`)
+	lines := strings.Split(strings.TrimSuffix(whole(log), "\n"), "\n")
+	require.GreaterOrEqual(t, len(lines), 5, "the chains and the start line")
+	column := -1
+	for _, l := range lines {
+		require.NotContains(t, l, "\x1b", "colour in a file")
+		m := line.FindStringSubmatchIndex(l)
+		require.NotNil(t, m, l)
+		if msg := l[m[2]:m[3]]; len(msg) < 30 {
+			if column < 0 {
+				column = m[4]
+			}
+			require.Equal(t, column, m[4], "attributes of %q start in another column", l)
+		}
+	}
+	require.Contains(t, whole(log), " INFO  chain created                  component=chains ")
 }

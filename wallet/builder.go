@@ -136,14 +136,7 @@ func (b *XBuilder) fund(key *Key, utxos []*xtxs.UTXO, outs []xtxs.TransferableOu
 				break // enough: the rest would overflow the change
 			}
 			got += s.amount
-			ins = append(ins, xtxs.TransferableInput{
-				UTXOID:  s.ux.UTXOID,
-				AssetID: asset,
-				In: &secp256k1fx.TransferInput{
-					Amount: s.amount,
-					Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
-				},
-			})
+			ins = append(ins, s.input())
 		}
 		if got < want {
 			return nil, nil, insufficientFundsError(asset, got, want)
@@ -191,6 +184,18 @@ func (b *XBuilder) spendable(key *Key, utxos []*xtxs.UTXO) []spendable {
 		return compareUTXOIDs(&a.ux.UTXOID, &b.ux.UTXOID)
 	})
 	return out
+}
+
+// input returns the input that spends s.
+func (s spendable) input() xtxs.TransferableInput {
+	return xtxs.TransferableInput{
+		UTXOID:  s.ux.UTXOID,
+		AssetID: s.ux.AssetID,
+		In: &secp256k1fx.TransferInput{
+			Amount: s.amount,
+			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
+		},
+	}
 }
 
 // transferOut returns an output of amount of assetID to addr alone, without a locktime.

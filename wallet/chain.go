@@ -26,9 +26,9 @@ func (c chainAPI) call(ctx context.Context, method string, args, reply any) erro
 }
 
 // fetchUTXOs returns every UTXO addr owns, reading getUTXOs page by page and parsing each UTXO
-// with parse.
-func fetchUTXOs[U any](ctx context.Context, c chainAPI, addr string, parse func([]byte) (U, error)) ([]U, error) {
-	args := xapi.GetUTXOsArgs{Addresses: []string{addr}, Limit: pageSize, Encoding: ids.HexNC}
+// with parse: the chain's own, or with a sourceChain the atomic UTXOs that chain exported to it.
+func fetchUTXOs[U any](ctx context.Context, c chainAPI, addr, sourceChain string, parse func([]byte) (U, error)) ([]U, error) {
+	args := xapi.GetUTXOsArgs{Addresses: []string{addr}, SourceChain: sourceChain, Limit: pageSize, Encoding: ids.HexNC}
 	var utxos []U
 	for {
 		var reply xapi.GetUTXOsReply

@@ -65,7 +65,7 @@ func TestChainAPI(t *testing.T) {
 		t.Run(strconv.Itoa(total), func(t *testing.T) {
 			t.Parallel()
 			c := chainAPI{client: fakeChainServer(t, "/ext/bc/Q", "q", total), path: "/ext/bc/Q", service: "q"}
-			got, err := fetchUTXOs(t.Context(), c, "Q-local1x", func(b []byte) (byte, error) { return b[0], nil })
+			got, err := fetchUTXOs(t.Context(), c, "Q-local1x", "", func(b []byte) (byte, error) { return b[0], nil })
 			require.NoError(t, err)
 			require.Len(t, got, total)
 			for i, b := range got {

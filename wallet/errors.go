@@ -21,6 +21,9 @@ var (
 	// ErrInsufficientFunds is returned when the key's spendable UTXOs do not cover the amounts
 	// and the fee.
 	ErrInsufficientFunds = errors.New("insufficient funds")
+	// ErrNothingToImport is returned when the source chain exported no AVAX UTXO the key can
+	// spend alone to the key's address.
+	ErrNothingToImport = errors.New("nothing to import: the source chain exported no AVAX to this key")
 	// ErrZeroAmount refuses sending or minting nothing: outputs must have a value (§3.1).
 	ErrZeroAmount = errors.New("amount must be greater than zero")
 	// ErrWrongChain refuses an address of another chain or network.

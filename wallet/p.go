@@ -92,7 +92,7 @@ func (p *P) ParseAddress(s string) (ids.ShortID, error) {
 
 // UTXOs returns every UTXO the key's address owns on the P-Chain, page by page.
 func (p *P) UTXOs(ctx context.Context) ([]*txs.UTXO, error) {
-	return fetchUTXOs(ctx, p.api(), p.Address(), txs.ParseUTXO)
+	return fetchUTXOs(ctx, p.api(), p.Address(), "", txs.ParseUTXO)
 }
 
 // prepare returns the builder at the current price and the key's UTXOs.

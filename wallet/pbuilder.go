@@ -171,6 +171,37 @@ type pSpendable struct {
 // fund returns a BaseTx with outs plus inputs of AVAX covering need, and the change to key. It
 // spends the largest UTXOs first.
 func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutput, need uint64) (*txs.BaseTx, error) {
+	var (
+		got uint64
+		ins []txs.TransferableInput
+	)
+	for _, s := range b.spendable(key, utxos) {
+		if got >= need && len(ins) > 0 {
+			break
+		}
+		if got+s.amount < got {
+			break
+		}
+		got += s.amount
+		ins = append(ins, s.input(b.AVAXAssetID))
+	}
+	if got < need || len(ins) == 0 {
+		return nil, insufficientFundsError(b.AVAXAssetID, got, max(need, 1))
+	}
+	if got > need {
+		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
+	}
+	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
+		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
+	})
+	if err := sortPOutputs(outs); err != nil {
+		return nil, err
+	}
+	return &txs.BaseTx{NetworkID: b.NetworkID, Outs: outs, Ins: ins, Memo: []byte{}}, nil
+}
+
+// spendable returns the AVAX UTXOs key can spend alone now, largest first, then in UTXO order.
+func (b *PBuilder) spendable(key *Key, utxos []*txs.UTXO) []pSpendable {
 	var avail []pSpendable
 	for _, ux := range utxos {
 		to, ok := ux.Out.(*secp256k1fx.TransferOutput)
@@ -187,40 +218,19 @@ func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutp
 		}
 		return comparePInputs(a.ux.TxID, a.ux.OutputIndex, c.ux.TxID, c.ux.OutputIndex)
 	})
-	var (
-		got uint64
-		ins []txs.TransferableInput
-	)
-	for _, s := range avail {
-		if got >= need && len(ins) > 0 {
-			break
-		}
-		if got+s.amount < got {
-			break
-		}
-		got += s.amount
-		ins = append(ins, txs.TransferableInput{
-			UTXOID:  s.ux.UTXOID,
-			AssetID: b.AVAXAssetID,
-			In: &secp256k1fx.TransferInput{
-				Amount: s.amount,
-				Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
-			},
-		})
+	return avail
+}
+
+// input returns the input that spends s.
+func (s pSpendable) input(assetID ids.ID) txs.TransferableInput {
+	return txs.TransferableInput{
+		UTXOID:  s.ux.UTXOID,
+		AssetID: assetID,
+		In: &secp256k1fx.TransferInput{
+			Amount: s.amount,
+			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
+		},
 	}
-	if got < need || len(ins) == 0 {
-		return nil, insufficientFundsError(b.AVAXAssetID, got, max(need, 1))
-	}
-	if got > need {
-		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
-	}
-	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
-		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
-	})
-	if err := sortPOutputs(outs); err != nil {
-		return nil, err
-	}
-	return &txs.BaseTx{NetworkID: b.NetworkID, Outs: outs, Ins: ins, Memo: []byte{}}, nil
 }
 
 func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {

@@ -111,7 +111,7 @@ func (x *X) Asset(ctx context.Context, asset string) (*xapi.GetAssetDescriptionR
 
 // UTXOs returns every UTXO the key's address owns, reading avm.getUTXOs page by page.
 func (x *X) UTXOs(ctx context.Context) ([]*xtxs.UTXO, error) {
-	return fetchUTXOs(ctx, x.api(), x.Address(), xtxs.ParseUTXO)
+	return fetchUTXOs(ctx, x.api(), x.Address(), "", xtxs.ParseUTXO)
 }
 
 // Send builds and signs a BaseTx sending amount of assetID to the X-Chain address to, from the

@@ -14,11 +14,13 @@ var (
 	// errScheme refuses any scheme but plain http.
 	errScheme = errors.New("only http:// URLs are supported")
 	// errUsage reports a missing or unknown mode.
-	errUsage = errors.New("usage: evmload [flags] node|transfers|call")
+	errUsage = errors.New("usage: evmload [flags] node|transfers|call|mine|snapshot")
 	// errBadBound reports a count, size or duration that must be positive.
-	errBadBound = errors.New("-n, -senders, -batch, -wave, -c, -duration and -timeout must be positive")
+	errBadBound = errors.New("-n, -senders, -batch, -wave, -c, -duration, -timeout, -blocks and -rounds must be positive")
 	// errNotAccepted is returned when the transfers sent were not all accepted in time.
 	errNotAccepted = errors.New("not every transfer was accepted before -timeout")
+	// errDevMethod reports a developer method that answered other than anvil does.
+	errDevMethod = errors.New("developer method answered wrongly")
 	// errL1Mode refuses -l1 outside the node mode: the load modes find an L1 by its RPC URL.
 	errL1Mode = errors.New("-l1 creates an L1 in the node mode only; load an L1 with -url <its RPC URL>")
 )

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,8 +54,10 @@ func TestRPCURL(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, url, want string
+		asIs            bool
 	}{
 		{name: "node base", url: "http://127.0.0.1:9650", want: "http://127.0.0.1:9650/ext/bc/C/rpc"},
+		{name: "as is", url: "http://127.0.0.1:8545", asIs: true, want: "http://127.0.0.1:8545"},
 		{name: "node base with slash", url: "http://127.0.0.1:9650/", want: "http://127.0.0.1:9650/ext/bc/C/rpc"},
 		{name: "chain RPC URL", url: "http://localhost:9650/ext/bc/abc/rpc", want: "http://localhost:9650/ext/bc/abc/rpc"},
 		{name: "trailing slash", url: "http://[::1]:9650/ext/bc/C/rpc/", want: "http://[::1]:9650/ext/bc/C/rpc"},
@@ -62,7 +65,7 @@ func TestRPCURL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			cfg, err := parseFlags([]string{"-url", tt.url, "transfers"}, io.Discard)
+			cfg, err := parseFlags([]string{"-url", tt.url, "-as-is=" + strconv.FormatBool(tt.asIs), "transfers"}, io.Discard)
 			require.NoError(t, err)
 			require.Equal(t, tt.want, cfg.rpcURL)
 		})

@@ -11,6 +11,11 @@
 //	                            accepted as many transactions; prints transfers/s
 //	evmload [flags] call        deploy a storage contract and call its get() with eth_call on -c
 //	                            connections until -n calls or -duration; prints calls/s and latency
+//	evmload [flags] mine        call evm_mine -n times in a row on one connection; prints
+//	                            mines/s and the round trip's latency
+//	evmload [flags] snapshot    mine -blocks empty blocks with one anvil_mine, then -rounds times
+//	                            evm_snapshot, evm_mine and evm_revert on that long chain, then
+//	                            evm_revert of all -blocks; prints the time of each step
 //	evmload [flags] node        run a node as `cornice run` does (network local, the X-, P- and
 //	                            C-Chains, HTTP on 127.0.0.1:-http-port, data in -data-dir), but
 //	                            with a C-Chain fee config whose gas target no load reaches
@@ -18,8 +23,12 @@
 //	                            L1 on itself once it serves, and prints the L1's RPC URL. With
 //	                            -cpuprofile, it writes its CPU profile (go tool pprof) on exit.
 //
+// The mine and snapshot modes need the developer methods of issue #16 §1 (cornice's local
+// network alone, or anvil): they load anvil as they load cornice, for bench/anvil.sh.
+//
 // -url is a node's HTTP base, whose C-Chain is loaded (/ext/bc/C/rpc), or any chain's RPC URL
-// (a URL with a path is used as it is), such as the one `evmload -l1 node` prints.
+// (a URL with a path is used as it is, and so is any with -as-is), such as the one
+// `evmload -l1 node` prints.
 //
 // Why a node mode: with the C-Chain's fee config, a sustained load of thousands of transfers a
 // second fills the 10-second gas window many times over and the base fee climbs by a sixth or
@@ -40,8 +49,8 @@
 // VmRSS and VmHWM of that process (the node) are printed after the run.
 //
 // It only talks to this machine: a URL whose host is not loopback is refused, and the dialer
-// checks every resolved address again. Every wave is bounded by -timeout, the call mode by
-// -duration; SIGINT and SIGTERM stop it early.
+// checks every resolved address again. Every wave, and every call of the snapshot mode, is
+// bounded by -timeout, the call mode by -duration; SIGINT and SIGTERM stop it early.
 //
 //	go run ./bench/evmload -url http://127.0.0.1:9650 -n 10000 -batch 100 -c 2 transfers
 //	go run ./bench/evmload -l1 -data-dir /tmp/l1bench node   # prints "evmload: L1 serves <url>"
@@ -84,6 +93,10 @@ type cliConfig struct {
 	header     bool
 	l1         bool
 	cpuProfile string
+	blocks     int
+	rounds     int
+	// asIs takes -url as the chain's RPC URL even without a path (anvil serves at /).
+	asIs bool
 	// rpcURL is the loaded chain's eth_* endpoint, from url.
 	rpcURL string
 }
@@ -109,6 +122,9 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 	fs.DurationVar(&cfg.blockTime, "block-time", 0, "node mode: --evm-block-time, the least time between two blocks of each EVM chain")
 	fs.BoolVar(&cfg.header, "header", true, "print the markdown table header")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "node mode: write the node's CPU profile to this file")
+	fs.IntVar(&cfg.blocks, "blocks", 10000, "snapshot mode: length of the chain to snapshot and revert")
+	fs.IntVar(&cfg.rounds, "rounds", 20, "snapshot mode: snapshot-and-revert rounds on the long chain")
+	fs.BoolVar(&cfg.asIs, "as-is", false, "use -url as the chain's RPC URL even without a path (anvil, which serves at /)")
 	fs.BoolVar(&cfg.l1, "l1", false, "node mode: create an L1 with the tx allow list on the node and print its RPC URL")
 	if err := fs.Parse(args); err != nil {
 		return cliConfig{}, err
@@ -130,13 +146,16 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 		if cfg.httpPort > 65535 {
 			errs = append(errs, fmt.Errorf("-http-port %d is not a port", cfg.httpPort))
 		}
-	case "transfers", "call":
+	case "transfers", "call", "mine", "snapshot":
 		u, err := checkLoopback(cfg.url)
 		if err != nil {
 			errs = append(errs, err)
 			break
 		}
 		cfg.rpcURL = rpcURL(u)
+		if cfg.asIs {
+			cfg.rpcURL = u.String()
+		}
 		if cfg.l1 {
 			errs = append(errs, errL1Mode)
 		}
@@ -144,7 +163,7 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 		errs = append(errs, fmt.Errorf("%w: unknown mode %q", errUsage, cfg.mode))
 	}
 	if cfg.n <= 0 || cfg.senders <= 0 || cfg.batch <= 0 || cfg.wave <= 0 || cfg.conns <= 0 ||
-		cfg.timeout <= 0 || cfg.duration <= 0 {
+		cfg.timeout <= 0 || cfg.duration <= 0 || cfg.blocks <= 0 || cfg.rounds <= 0 {
 		errs = append(errs, errBadBound)
 	}
 	return cfg, errors.Join(errs...)
@@ -172,7 +191,13 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 		return runNode(ctx, clk, cfg, stdout, stderr)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "evmload: "+format+"\n", args...) }
-	c := newRPCClient(cfg.rpcURL, cfg.conns+1, time.Minute)
+	// A request gets a minute, but the snapshot mode's anvil_mine of many blocks and its revert
+	// of them all get -timeout: anvil takes minutes to mine 10,000 blocks on a loaded machine.
+	reqTimeout := time.Minute
+	if cfg.mode == "snapshot" {
+		reqTimeout = cfg.timeout
+	}
+	c := newRPCClient(cfg.rpcURL, cfg.conns+1, reqTimeout)
 	defer c.http.CloseIdleConnections()
 
 	switch cfg.mode {
@@ -194,6 +219,24 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 			fmt.Fprintln(stdout, callHeader())
 		}
 		fmt.Fprintln(stdout, res.row(cfg.label, "eth_call"))
+	case "mine":
+		res, err := runMine(ctx, clk, c, cfg)
+		if err != nil {
+			return err
+		}
+		if cfg.header {
+			fmt.Fprintln(stdout, callHeader())
+		}
+		fmt.Fprintln(stdout, res.row(cfg.label, methodMine))
+	case "snapshot":
+		res, err := runSnapshot(ctx, clk, c, cfg)
+		if err != nil {
+			return err
+		}
+		if cfg.header {
+			fmt.Fprintln(stdout, snapshotHeader())
+		}
+		fmt.Fprintln(stdout, res.rows(cfg.label))
 	}
 	if cfg.pid > 0 {
 		rss, hwm, err := residentMemory(cfg.pid)

@@ -4,8 +4,9 @@
 // (reference/network-consensus-warp.md §2–3) when other validators share it.
 //
 // It declares what the engines need from the rest of the node, so that it never imports the
-// network: today the validator weights (Validators); the Snowman engine will add the Sender it
-// sends its queries with. The choice of engine is made once, when the chain is created.
+// network: today the validator weights (Validators). The Snowman engine (chains/engine/snowman)
+// declares the Sender it sends its queries with; this Factory does not make it yet (issue #13).
+// The choice of engine is made once, when the chain is created.
 //
 // A Factory is safe for concurrent use if its Validators is.
 package engine

@@ -130,13 +130,19 @@ func userAddr(addr net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// devMethods says whether the anvil/Hardhat developer methods (issue #16 §1) are on
-// (--dev-methods; config.Config.DevMethodsEnabled).
+// devMethods says whether the EVM chains serve the anvil/Hardhat developer methods (issue #16 §1)
+// and which setting decided it.
 func devMethods(cfg config.Config) string {
-	if cfg.DevMethodsEnabled() {
-		return "on"
+	on := cfg.DevMethodsEnabled()
+	switch {
+	case cfg.DevMethods != config.DevMethodsAuto && on:
+		return "on (--dev-methods)"
+	case cfg.DevMethods != config.DevMethodsAuto:
+		return "off (--dev-methods=false)"
+	case on:
+		return "on (auto: the node runs the local network alone)"
 	}
-	return "off"
+	return "off (auto: on only for the local network alone)"
 }
 
 // bannerLabel is the width of the banner's label column.

@@ -99,7 +99,7 @@ Funded key (the well-known local key: public, never use it on a real network)
   X address        X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
   P address        P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
 
-Dev methods        on
+Dev methods        on (auto: the node runs the local network alone)
 Data dir           /home/me/.cornice
 `
 	want = strings.NewReplacer("{NODE}", ids.NodeID{1}.String(), "{BASE}", base, "{WS}", "ws://"+n.addr.String(),
@@ -127,8 +127,44 @@ Other APIs
 
 Funded key: none (only the local network's genesis funds one)
 
-Dev methods        off
+Dev methods        off (auto: on only for the local network alone)
 Data dir           /d
 `
 	require.Equal(t, want, out.String())
+}
+
+// TestBannerDevMethods: the Dev methods line says what config.DevMethodsEnabled decides, and why.
+func TestBannerDevMethods(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		edit func(c *config.Config)
+		want string
+	}{
+		{"auto, local alone", func(*config.Config) {}, "on (auto: the node runs the local network alone)"},
+		{"auto, with peers", func(c *config.Config) { c.P2P.BootstrapIPs = []string{"127.0.0.1:9651"} }, "off (auto: on only for the local network alone)"},
+		{"on", func(c *config.Config) { c.NetworkID, c.DevMethods = 1337, config.DevMethodsOn }, "on (--dev-methods)"},
+		{"off", func(c *config.Config) { c.DevMethods = config.DevMethodsOff }, "off (--dev-methods=false)"},
+	} {
+		cfg := config.Default()
+		tt.edit(&cfg)
+		require.Equal(t, tt.want, devMethods(cfg), tt.name)
+	}
+}
+
+// TestUserAddr: a node listening on every interface is shown at the loopback address, which a
+// client on the same machine reaches; other addresses are shown as bound.
+func TestUserAddr(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0.0.0.0:9650":   "127.0.0.1:9650",
+		"[::]:9650":      "127.0.0.1:9650",
+		"127.0.0.1:1234": "127.0.0.1:1234",
+		"[::1]:5":        "[::1]:5",
+		"10.0.0.7:9650":  "10.0.0.7:9650",
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", in)
+		require.NoError(t, err)
+		require.Equal(t, want, userAddr(addr), in)
+	}
 }

@@ -23,3 +23,7 @@ var (
 	// errValidatorSpec refuses a --validator value that is not the comma-separated fields.
 	errValidatorSpec = errors.New("a validator is node-id=NodeID-…,bls-key=0x…,pop=0x…,weight=N[,balance=N]")
 )
+
+// errTransferChain refuses a transfer between chains this build cannot move AVAX between.
+// cornice's own text.
+var errTransferChain = errors.New("transfers move AVAX between X and P")

@@ -144,6 +144,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout),
+		newTransferCmd(stdout))
 	return root
 }

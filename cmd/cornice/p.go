@@ -29,7 +29,8 @@ func newPCmd(stdout, stderr io.Writer) *cobra.Command {
 	})
 	cmd.AddCommand(newPSendCmd(stdout), newPCreateSubnetCmd(stdout), newPCreateChainCmd(stdout, stderr),
 		newPConvertSubnetCmd(stdout), newPIncreaseBalanceCmd(stdout), newPDisableValidatorCmd(stdout),
-		newPAddValidatorCmd(stdout), newPAddDelegatorCmd(stdout))
+		newPAddValidatorCmd(stdout), newPAddDelegatorCmd(stdout),
+		pChain.exportCmd(stdout), pChain.importCmd(stdout))
 	return cmd
 }
 

@@ -213,3 +213,12 @@ func BenchmarkLogEnabled(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestNoColor follows no-color.org: NO_COLOR set to anything but the empty string turns colour
+// off. Not parallel: it sets the environment.
+func TestNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	require.False(t, noColor())
+	t.Setenv("NO_COLOR", "1")
+	require.True(t, noColor())
+}

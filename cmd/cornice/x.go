@@ -17,9 +17,9 @@ import (
 func newXCmd(stdout io.Writer) *cobra.Command {
 	cmd := groupCmd(&cobra.Command{
 		Use:   "x",
-		Short: "Send assets and create assets on the X-Chain",
+		Short: "Send assets, create assets and move AVAX to other chains on the X-Chain",
 	})
-	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout))
+	cmd.AddCommand(newXSendCmd(stdout), newXCreateAssetCmd(stdout), xChain.exportCmd(stdout), xChain.importCmd(stdout))
 	return cmd
 }
 

@@ -15,6 +15,6 @@
 // Polls is the bookkeeping of the polls in flight: request IDs, the stake units each sampled
 // validator holds, early termination (§2.6), and results given back in request order.
 //
-// A Consensus or a Polls is not safe for concurrent use: the engine owns it and calls it under its
-// chain's lock. Parameters and Votes are values.
+// A Consensus or a Polls is not safe for concurrent use: the engine owns it and calls it on its
+// chain's goroutine. Parameters and Votes are values.
 package snowman

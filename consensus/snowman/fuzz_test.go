@@ -107,3 +107,57 @@ func checkInvariants(t *testing.T, c *snowman.Consensus, known []snowman.Block, 
 		id = parent
 	}
 }
+
+// FuzzPolls runs a program of new polls, votes and drops against a Polls and checks that
+// results come back oldest first, one per poll, each with no more votes than its sample's units,
+// all of them for blocks the poll's voters named.
+func FuzzPolls(f *testing.F) {
+	f.Add([]byte{0, 7, 1, 2, 1, 3, 0, 5, 2, 0, 1, 2})
+	f.Add([]byte{0, 255, 0, 1, 1, 1, 1, 2, 2, 1, 2, 3})
+	f.Fuzz(func(t *testing.T, program []byte) {
+		blocks := []ids.ID{ids.FromName("a"), ids.FromName("b"), ids.FromName("c")}
+		s := snowman.NewPolls(ancestry{blocks[0]: genesis.ID, blocks[1]: blocks[0], blocks[2]: genesis.ID})
+		type added struct {
+			requestID uint32
+			units     int
+		}
+		var queue []added
+		var next uint32
+		for i := 0; i+1 < len(program); i += 2 {
+			op, arg := program[i]%3, program[i+1]
+			var results []snowman.Votes
+			switch op {
+			case 0: // a poll of the nodes in arg's bits, node 0 drawn twice
+				sample := make(map[ids.NodeID]int)
+				units := 0
+				for b := range 8 {
+					if arg&(1<<b) != 0 {
+						sample[ids.NodeID{byte(b)}] = 1 + b%2
+						units += 1 + b%2
+					}
+				}
+				if units == 0 {
+					continue
+				}
+				next++
+				k := units
+				alphaP := k/2 + 1
+				require.NoError(t, s.Add(next, quorum(k, alphaP, max(alphaP, k-int(arg)%2)), sample))
+				queue = append(queue, added{next, units})
+			case 1: // node arg%8 answers poll arg/8 for block arg%3
+				results = s.Vote(next-uint32(arg/8)%max(next, 1), ids.NodeID{arg % 8}, blocks[arg%3])
+			case 2:
+				results = s.Drop(next-uint32(arg/8)%max(next, 1), ids.NodeID{arg % 8})
+			}
+			require.LessOrEqual(t, len(results), len(queue))
+			for _, r := range results {
+				require.LessOrEqual(t, r.Total(), queue[0].units)
+				for id := range r.All() {
+					require.Contains(t, blocks, id)
+				}
+				queue = queue[1:]
+			}
+			require.Equal(t, len(queue), s.Len())
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -122,6 +123,12 @@ func (n *network) round() {
 		}
 		votes.Add(n.nodes[i].c.Preference(), 1)
 	}
+	n.recordPoll(node, votes)
+}
+
+// recordPoll applies a poll's result at node and checks the blocks it accepted against every
+// other node's.
+func (n *network) recordPoll(node *simNode, votes snowman.Votes) {
 	res, err := node.c.RecordPoll(votes)
 	require.NoError(n.t, err)
 	for _, b := range res.Accepted {
@@ -148,6 +155,11 @@ func (n *network) run(maxRounds int) {
 		require.Less(n.t, rounds, maxRounds, "liveness: not every node finalized")
 		n.round()
 	}
+	n.requireAgreement()
+}
+
+// requireAgreement checks that every node's last accepted block is the same.
+func (n *network) requireAgreement() {
 	first := n.nodes[0].c
 	id, height := first.LastAccepted()
 	for _, node := range n.nodes[1:] {
@@ -157,13 +169,7 @@ func (n *network) run(maxRounds int) {
 	}
 }
 
-func equalWeights(n int, w uint64) []uint64 {
-	ws := make([]uint64, n)
-	for i := range ws {
-		ws[i] = w
-	}
-	return ws
-}
+func equalWeights(n int, w uint64) []uint64 { return slices.Repeat([]uint64{w}, n) }
 
 // The reference's RandomizedConsistency: 100 nodes of equal weight, 50 blocks, the default
 // K, α and β, one poll at a time.
@@ -183,10 +189,7 @@ func TestNetworkSimulation(t *testing.T) {
 		}
 		return ws
 	}
-	tests := []struct {
-		name string
-		cfg  simConfig
-	}{
+	tests := []simulation{
 		{"30 weighted nodes, 10% of replies lost", simConfig{weights: randomWeights(1, 30), numBlocks: 40, dropRate: 0.1, lateRate: 0.5}},
 		{"5 equal validators", simConfig{weights: equalWeights(5, 2000), numBlocks: 30, dropRate: 0.05, lateRate: 0.5}},
 		{"a whale and minnows", simConfig{weights: append(equalWeights(10, 1), 1000), numBlocks: 30, dropRate: 0.1, lateRate: 0.3}},
@@ -194,15 +197,25 @@ func TestNetworkSimulation(t *testing.T) {
 		{"total weight below K", simConfig{weights: equalWeights(5, 1), numBlocks: 20, dropRate: 0.02, lateRate: 0.5}},
 		{"one validator", simConfig{weights: []uint64{7}, numBlocks: 20, lateRate: 0.5}},
 	}
-	for _, tt := range tests {
+	runSimulations(t, tests, (*network).run)
+}
+
+type simulation struct {
+	name string
+	cfg  simConfig
+}
+
+// runSimulations plays each simulation with the default parameters over three seeds, with
+// run (network.run or network.runConcurrent) and at most two million rounds.
+func runSimulations(t *testing.T, sims []simulation, run func(*network, int)) {
+	for _, sim := range sims {
 		for seed := uint64(1); seed <= 3; seed++ {
-			t.Run(fmt.Sprintf("%s/seed %d", tt.name, seed), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/seed %d", sim.name, seed), func(t *testing.T) {
 				t.Parallel()
-				cfg := tt.cfg
+				cfg := sim.cfg
 				cfg.seed = seed
 				cfg.params = snowman.DefaultParameters()
-				n := newNetwork(t, cfg)
-				n.run(2_000_000)
+				run(newNetwork(t, cfg), 2_000_000)
 			})
 		}
 	}
@@ -220,6 +233,9 @@ type reply struct {
 	requestID uint32
 }
 
+// simNodeID is the NodeID of the simulation's node i.
+func simNodeID(i int) ids.NodeID { return ids.NodeID{byte(i), byte(i >> 8)} }
+
 func (n *network) runConcurrent(maxRounds int) {
 	polls := make(map[*simNode]*snowman.Polls, len(n.nodes))
 	for _, node := range n.nodes {
@@ -229,14 +245,7 @@ func (n *network) runConcurrent(maxRounds int) {
 	var nextRequestID uint32
 	apply := func(node *simNode, results []snowman.Votes) {
 		for _, votes := range results {
-			res, err := node.c.RecordPoll(votes)
-			require.NoError(n.t, err)
-			for _, b := range res.Accepted {
-				if prev, ok := n.accepted[b.Height]; ok {
-					require.Equal(n.t, prev, b.ID, "safety: two blocks accepted at height %d", b.Height)
-				}
-				n.accepted[b.Height] = b.ID
-			}
+			n.recordPoll(node, votes)
 		}
 	}
 	for rounds := 0; !n.done(); rounds++ {
@@ -246,7 +255,7 @@ func (n *network) runConcurrent(maxRounds int) {
 			r := inFlight[i]
 			inFlight[i] = inFlight[len(inFlight)-1]
 			inFlight = inFlight[:len(inFlight)-1]
-			from := ids.NodeID{byte(r.from), byte(r.from >> 8)}
+			from := simNodeID(r.from)
 			pref := n.nodes[r.from].c.Preference()
 			if n.rng.Float64() < n.dropRate || !r.to.c.Processing(pref) {
 				apply(r.to, r.polls.Drop(r.requestID, from))
@@ -267,44 +276,24 @@ func (n *network) runConcurrent(maxRounds int) {
 		require.NoError(n.t, err)
 		sampled := make(map[ids.NodeID]int)
 		for _, i := range idx {
-			sampled[ids.NodeID{byte(i), byte(i >> 8)}]++
+			sampled[simNodeID(i)]++
 		}
 		nextRequestID++
 		require.NoError(n.t, polls[node].Add(nextRequestID, n.params, sampled))
 		for _, i := range idx {
-			if sampled[ids.NodeID{byte(i), byte(i >> 8)}] > 0 {
+			if sampled[simNodeID(i)] > 0 {
 				inFlight = append(inFlight, reply{from: i, to: node, polls: polls[node], requestID: nextRequestID})
-				sampled[ids.NodeID{byte(i), byte(i >> 8)}] = 0 // one reply per validator
+				sampled[simNodeID(i)] = 0 // one reply per validator
 			}
 		}
 	}
+	n.requireAgreement()
 }
 
 func TestNetworkSimulationConcurrentPolls(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  simConfig
-	}{
+	runSimulations(t, []simulation{
 		{"12 nodes, 10% of replies lost", simConfig{weights: equalWeights(12, 50), numBlocks: 20, dropRate: 0.1, lateRate: 0.5}},
 		{"5 equal validators", simConfig{weights: equalWeights(5, 2000), numBlocks: 20, dropRate: 0.05, lateRate: 0.5}},
 		{"total weight below K", simConfig{weights: equalWeights(5, 1), numBlocks: 20, lateRate: 0.5}},
-	}
-	for _, tt := range tests {
-		for seed := uint64(1); seed <= 3; seed++ {
-			t.Run(fmt.Sprintf("%s/seed %d", tt.name, seed), func(t *testing.T) {
-				t.Parallel()
-				cfg := tt.cfg
-				cfg.seed = seed
-				cfg.params = snowman.DefaultParameters()
-				n := newNetwork(t, cfg)
-				n.runConcurrent(2_000_000)
-				first := n.nodes[0].c
-				id, _ := first.LastAccepted()
-				for _, node := range n.nodes[1:] {
-					got, _ := node.c.LastAccepted()
-					require.Equal(t, id, got)
-				}
-			})
-		}
-	}
+	}, (*network).runConcurrent)
 }

@@ -53,7 +53,7 @@ var (
 
 // l1Key returns the test key named name ("manager", "enabled", "none",
 // "outsider"); "admin" is the funded key.
-func l1Key(t *testing.T, name string) *ecdsa.PrivateKey {
+func l1Key(t testing.TB, name string) *ecdsa.PrivateKey {
 	t.Helper()
 	if name == "admin" {
 		return fundedKey(t)
@@ -63,11 +63,11 @@ func l1Key(t *testing.T, name string) *ecdsa.PrivateKey {
 	return k
 }
 
-func l1Addr(t *testing.T, name string) common.Address {
+func l1Addr(t testing.TB, name string) common.Address {
 	return crypto.PubkeyToAddress(l1Key(t, name).PublicKey)
 }
 
-func l1Genesis(t *testing.T) []byte {
+func l1Genesis(t testing.TB) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "l1-genesis.json"))
 	require.NoError(t, err)
@@ -96,7 +96,7 @@ func startL1(t *testing.T, dir string, upgrade []byte, clk *clock.Fake) (*l1Node
 // startL1With is startL1 with the chain's config.json file (nil for
 // none), logging to log (nil: the test's output); edits change the
 // chain's context before the VM is made.
-func startL1With(t *testing.T, dir string, upgrade, file []byte, log *slog.Logger, clk *clock.Fake, edits ...func(*chains.Context)) (*l1Node, error) {
+func startL1With(t testing.TB, dir string, upgrade, file []byte, log *slog.Logger, clk *clock.Fake, edits ...func(*chains.Context)) (*l1Node, error) {
 	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -152,7 +152,7 @@ func (n *l1Node) stop() {
 
 // build builds a block from the mempool and accepts it, as the pipeline
 // does.
-func (n *l1Node) build(t *testing.T) *types.Block {
+func (n *l1Node) build(t testing.TB) *types.Block {
 	t.Helper()
 	ctx := t.Context()
 	blk, err := n.vm.BuildBlock(ctx)
@@ -167,7 +167,7 @@ func (n *l1Node) build(t *testing.T) *types.Block {
 
 // send signs and sends a transaction from key (next pending nonce, 1 gwei
 // tip, 1000 gwei fee cap).
-func (n *l1Node) send(t *testing.T, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, gas uint64, data []byte) (*types.Transaction, error) {
+func (n *l1Node) send(t testing.TB, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, gas uint64, data []byte) (*types.Transaction, error) {
 	t.Helper()
 	nonce, err := n.client.PendingNonceAt(t.Context(), crypto.PubkeyToAddress(key.PublicKey))
 	require.NoError(t, err)
@@ -176,7 +176,7 @@ func (n *l1Node) send(t *testing.T, key *ecdsa.PrivateKey, to *common.Address, v
 
 const params1Gwei = 1_000_000_000
 
-func (n *l1Node) sendNonce(t *testing.T, key *ecdsa.PrivateKey, nonce uint64, tip *big.Int, to *common.Address, value *big.Int, gas uint64, data []byte) (*types.Transaction, error) {
+func (n *l1Node) sendNonce(t testing.TB, key *ecdsa.PrivateKey, nonce uint64, tip *big.Int, to *common.Address, value *big.Int, gas uint64, data []byte) (*types.Transaction, error) {
 	t.Helper()
 	tx := types.MustSignNewTx(key, types.LatestSignerForChainID(l1ChainID), &types.DynamicFeeTx{
 		ChainID: l1ChainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: big.NewInt(1000 * params1Gwei),
@@ -186,7 +186,7 @@ func (n *l1Node) sendNonce(t *testing.T, key *ecdsa.PrivateKey, nonce uint64, ti
 }
 
 // mustSend sends a transaction that the mempool takes.
-func (n *l1Node) mustSend(t *testing.T, key *ecdsa.PrivateKey, to *common.Address, gas uint64, data []byte) *types.Transaction {
+func (n *l1Node) mustSend(t testing.TB, key *ecdsa.PrivateKey, to *common.Address, gas uint64, data []byte) *types.Transaction {
 	t.Helper()
 	tx, err := n.send(t, key, to, nil, gas, data)
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func (n *l1Node) mustSend(t *testing.T, key *ecdsa.PrivateKey, to *common.Addres
 }
 
 // receipt returns the receipt of an accepted transaction.
-func (n *l1Node) receipt(t *testing.T, tx *types.Transaction) *types.Receipt {
+func (n *l1Node) receipt(t testing.TB, tx *types.Transaction) *types.Receipt {
 	t.Helper()
 	r, err := n.client.TransactionReceipt(t.Context(), tx.Hash())
 	require.NoError(t, err)
@@ -215,7 +215,7 @@ func (n *l1Node) raw(t *testing.T, method string, params ...any) (string, error)
 	return string(res), err
 }
 
-func pack(t *testing.T, a abi.ABI, name string, args ...any) []byte {
+func pack(t testing.TB, a abi.ABI, name string, args ...any) []byte {
 	t.Helper()
 	b, err := a.Pack(name, args...)
 	require.NoError(t, err)

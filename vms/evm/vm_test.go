@@ -135,7 +135,7 @@ func (n *node) stop() {
 	n.m = nil
 }
 
-func fundedKey(t *testing.T) *ecdsa.PrivateKey {
+func fundedKey(t testing.TB) *ecdsa.PrivateKey {
 	k, err := crypto.HexToECDSA(fundedKeyHex)
 	require.NoError(t, err)
 	return k

@@ -2,6 +2,7 @@ package evm_test
 
 import (
 	"context"
+	"encoding/binary"
 	"math/big"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func (f fakeValidators) SubnetOf(_ context.Context, chainID ids.ID) (ids.ID, err
 
 // startWarpL1 starts the test L1 in dir as validated by key with weight, beside a keyless
 // validator of weight other.
-func startWarpL1(t *testing.T, dir string, key *bls.SecretKey, weight, other uint64) *l1Node {
+func startWarpL1(t testing.TB, dir string, key *bls.SecretKey, weight, other uint64) *l1Node {
 	t.Helper()
 	pk := [bls.PublicKeyLen]byte(key.PublicKey().Compress())
 	set := []warp.Validator{{NodeID: ids.NodeID{1}, Weight: weight, PublicKey: &pk}}
@@ -61,7 +62,7 @@ func startWarpL1(t *testing.T, dir string, key *bls.SecretKey, weight, other uin
 }
 
 // signedMessage returns "hello" from 0x…aa on the test L1, signed by key alone (bitset 0x01).
-func signedMessage(t *testing.T, key *bls.SecretKey) []byte {
+func signedMessage(t testing.TB, key *bls.SecretKey) []byte {
 	t.Helper()
 	call := &payload.AddressedCall{SourceAddress: common.HexToAddress("0xaa").Bytes(), Payload: []byte("hello")}
 	u := warp.NewUnsignedMessage(l1NetworkID, l1Blockchain, call.Bytes())
@@ -159,5 +160,31 @@ func TestWarpPredicateVerifyFromBytes(t *testing.T) {
 		} else {
 			require.Error(t, err)
 		}
+	}
+}
+
+// BenchmarkWarpSendToSigned measures sendWarpMessage → signed message available on one node:
+// a transaction that sends a message is built into a block, verified and accepted, and the
+// node's signature of the message is fetched over JSON-RPC (warp_getMessageSignature).
+func BenchmarkWarpSendToSigned(b *testing.B) {
+	key, err := bls.NewSecretKey()
+	require.NoError(b, err)
+	n := startWarpL1(b, b.TempDir(), key, 100, 0)
+	admin := l1Key(b, "admin")
+	to := l1params.WarpAddress
+	nonce := uint64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		data := pack(b, precompile.WarpABI(), "sendWarpMessage", binary.BigEndian.AppendUint64(nil, nonce))
+		tx, err := n.sendNonce(b, admin, nonce, big.NewInt(params1Gwei), &to, nil, 100_000, data)
+		require.NoError(b, err)
+		nonce++
+		n.clk.Advance(2 * time.Second) // a block every 2 s keeps the base fee at its minimum
+		n.build(b)
+		var id common.Hash
+		copy(id[:], n.receipt(b, tx).Logs[0].Topics[2][:])
+		var sig hexutil.Bytes
+		require.NoError(b, n.rpc.Call(&sig, "warp_getMessageSignature", ids.ID(id).String()))
+		require.Len(b, sig, bls.SignatureLen)
 	}
 }

@@ -120,7 +120,8 @@ func (b *Block) Verify(ctx context.Context) error {
 }
 
 // Accept implements chains.Block: it stages the block's txs, the UTXOs they spend (deleted) and
-// create (written, unless a later tx of the block spends them), and the block itself into batch.
+// create (written, unless a later tx of the block spends them), what they export to and import
+// from shared memory, and the block itself into batch.
 func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
 		if err := b.Verify(ctx); err != nil {
@@ -144,6 +145,16 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
+	requests, err := atomicRequests(b.blk.Txs())
+	if err != nil {
+		return err
+	}
+	if requests != nil {
+		// The block's exports and imports commit with the rest of it (docs/decisions.md).
+		if err := b.vm.state.shared.Apply(batch, requests); err != nil {
+			return fmt.Errorf("stage shared memory: %w", err)
+		}
+	}
 	return w.putBlock(b.blk)
 }
 
@@ -155,10 +166,11 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, 
 		return nil, ErrDuplicateTx
 	}
 	seen[tx.ID()] = struct{}{}
-	if err := vm.rules.syntactic(tx); err != nil {
+	kind, err := vm.rules.syntactic(tx)
+	if err != nil {
 		return nil, err
 	}
-	eff, err := vm.rules.semantic(tx, src, now)
+	eff, err := vm.rules.semantic(tx, kind, src, now)
 	if err != nil {
 		// An accepted tx issued again fails here, on its spent inputs, as in the reference
 		// (§6.5).

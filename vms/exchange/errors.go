@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
 )
@@ -20,8 +22,8 @@ var (
 	ErrWrongChainID = errors.New("tx has wrong chain ID")
 	// ErrMemoTooLarge refuses a memo of more than MaxMemoSize bytes (§6.2).
 	ErrMemoTooLarge = errors.New("memo is too large")
-	// ErrUnsupportedTx refuses the tx kinds this VM does not execute: OperationTx, ImportTx and
-	// ExportTx (no nftfx/propertyfx operations and no shared memory yet).
+	// ErrUnsupportedTx refuses the tx kind this VM does not execute: OperationTx (no
+	// nftfx/propertyfx operations yet).
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
 	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
 	ErrOutputsNotSorted = errors.New("outputs not sorted")
@@ -42,8 +44,14 @@ var (
 	ErrNoInitialStates       = errors.New("asset must have at least one initial state")
 	ErrStatesNotSortedUnique = errors.New("initial states not sorted and unique")
 	ErrUnknownFx             = errors.New("unknown feature extension")
-	// ErrUTXONotFound is wrapped when an input's UTXO does not exist (or is spent).
+	// ErrUTXONotFound is wrapped when an input's UTXO does not exist (or is spent). An ImportTx
+	// whose UTXO is not in shared memory (never exported, or imported already) is refused with
+	// it alone, as the reference answers its shared memory's miss.
 	ErrUTXONotFound = errors.New("not found")
+	// ErrNoImportInputs refuses an ImportTx that imports nothing, ErrNoExportOutputs an ExportTx
+	// that exports nothing (the reference's avm syntactic verifier).
+	ErrNoImportInputs  = errors.New("no import inputs")
+	ErrNoExportOutputs = errors.New("no export outputs")
 	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
 	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
 )
@@ -56,6 +64,9 @@ var (
 	ErrTxTooLarge = errors.New("tx too large")
 	// ErrMempoolFull refuses a tx when MaxMempoolSize bytes are pending.
 	ErrMempoolFull = errors.New("mempool is full")
+	// ErrConflictsWithOtherTx refuses an ImportTx whose atomic UTXO a pending tx (or an earlier
+	// tx of the block) imports already: the reference's mempool text.
+	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
 )
 
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
@@ -80,6 +91,18 @@ func utxoNotFoundError(utxoID ids.ID) error {
 // "*exchange.<Kind>", as the text has read since the kinds lived in this package.
 func unsupportedTxError(kind string) error {
 	return fmt.Errorf("%w: *exchange.%s", ErrUnsupportedTx, kind)
+}
+
+// importError is the error of an ImportTx whose imported UTXO could not be had: `not found` when
+// shared memory has none, `tx conflicts with other tx: <txID>` when a pending tx imports it.
+func importError(txID ids.ID, err error) error {
+	switch {
+	case errors.Is(err, atomic.ErrNotFound):
+		return ErrUTXONotFound
+	case errors.Is(err, utxo.ErrDoubleSpend):
+		return fmt.Errorf("%w: %s", ErrConflictsWithOtherTx, txID)
+	}
+	return err
 }
 
 // transferError prefixes the failure of input i's spend check: `failed to verify transfer: …`

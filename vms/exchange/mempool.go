@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
@@ -28,3 +29,9 @@ func newOverlay(base utxoSource) *overlay {
 
 // utxo implements utxoSource.
 func (o *overlay) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) { return o.Get(ref, o.base.utxo) }
+
+// atomicUTXO implements utxoSource: an imported UTXO that a tx of the overlay imports is a double
+// spend.
+func (o *overlay) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
+	return o.Get(ref, func(ref *utxo.UTXOID) (*txs.UTXO, error) { return o.base.atomicUTXO(peer, ref) })
+}

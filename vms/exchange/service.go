@@ -134,7 +134,14 @@ type utxoChain struct{ s *service }
 
 var _ utxopage.Chain = utxoChain{}
 
-func (c utxoChain) IsThisChain(alias string) bool { return c.s.isThisChain(alias) }
+// UTXOs implements utxopage.Chain: the X-Chain's own UTXOs, or with another chain as the source
+// the atomic UTXOs it exported to the X-Chain.
+func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
+	if sourceChain == "" || c.s.isThisChain(sourceChain) {
+		return c, nil
+	}
+	return utxopage.Atomic(c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
+}
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -33,6 +34,8 @@ import (
 // or the genesis batch.
 type state struct {
 	db *storage.View
+	// shared is the chain's shared memory: the UTXOs other chains exported to it.
+	shared *atomic.SharedMemory
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
@@ -44,6 +47,21 @@ func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 		return nil, err
 	case !found:
 		return nil, utxoNotFoundError(id)
+	}
+	return ux, nil
+}
+
+// atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
+// X-Chain and no accepted block imported. Every chain's UTXO bytes share the X-Chain's output
+// type IDs (§1.3).
+func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
+	values, err := s.shared.Get(peer, []ids.ID{ref.InputID()})
+	if err != nil {
+		return nil, err
+	}
+	ux, err := txs.ParseUTXO(values[0])
+	if err != nil {
+		return nil, fmt.Errorf("atomic utxo %s from %s: %w", ref.InputID(), peer, err)
 	}
 	return ux, nil
 }

@@ -17,6 +17,8 @@ func (c *syntacticCheck) CreateAssetTx(tx *txs.CreateAssetTx) error {
 	return verifyCreateAsset(tx)
 }
 
+func (*atomicOps) CreateAssetTx(*txs.CreateAssetTx) error { return nil }
+
 // verifyCreateAsset checks a CreateAssetTx's own fields (§6.2).
 func verifyCreateAsset(tx *txs.CreateAssetTx) error {
 	if !validName(tx.Name) {

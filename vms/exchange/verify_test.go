@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
@@ -68,21 +70,31 @@ func TestSyntactic(t *testing.T) {
 		{"asset no state", asset1(func(tx *txs.CreateAssetTx) { tx.States = nil }), 1, ErrNoInitialStates},
 		{"asset unknown fx", asset1(func(tx *txs.CreateAssetTx) { tx.States[0].FxIndex = 1 }), 1, ErrUnknownFx},
 		{"asset states unsorted", asset1(func(tx *txs.CreateAssetTx) { tx.States = append(tx.States, tx.States[0]) }), 1, ErrStatesNotSortedUnique},
+		{"import ok", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(1)}), ImportedIns: []txs.TransferableInput{inp(0, 11)}}, 1, nil},
+		{"import nothing", &txs.ImportTx{BaseTx: b}, 1, ErrNoImportInputs},
+		{"import fee not covered", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(2)}), ImportedIns: []txs.TransferableInput{inp(0, 11)}}, 1, ErrInsufficientFunds},
+		{"import credentials", &txs.ImportTx{BaseTx: b, ImportedIns: []txs.TransferableInput{inp(1, 11)}}, 1, ErrWrongNumberOfCredentials},
+		{"imported unsorted", &txs.ImportTx{BaseTx: base(nil), ImportedIns: []txs.TransferableInput{inp(1, 11), inp(0, 11)}}, 2, ErrInputsNotSortedUnique},
+		{"export ok", &txs.ExportTx{BaseTx: base(nil, inp(0, 11)), ExportedOuts: []txs.TransferableOutput{outp(1)}}, 1, nil},
+		{"export nothing", &txs.ExportTx{BaseTx: b}, 1, ErrNoExportOutputs},
+		{"export more than the inputs", &txs.ExportTx{BaseTx: b, ExportedOuts: []txs.TransferableOutput{outp(1)}}, 1, ErrInsufficientFunds},
+		{"exported unsorted", &txs.ExportTx{BaseTx: base(nil, inp(0, 20)), ExportedOuts: []txs.TransferableOutput{outp(2), outp(1)}}, 1, ErrOutputsNotSorted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tx, err := txs.NewTx(tt.tx, make([]secp256k1fx.Credential, tt.creds))
 			require.NoError(t, err)
-			require.ErrorIs(t, r.syntactic(tx), tt.wantErr)
+			_, err = r.syntactic(tx)
+			require.ErrorIs(t, err, tt.wantErr)
 		})
 	}
-	// The kinds not executed are named as they always were.
-	for _, u := range []txs.UnsignedTx{&txs.OperationTx{BaseTx: b}, &txs.ImportTx{BaseTx: b}, &txs.ExportTx{BaseTx: b}} {
-		tx, err := txs.NewTx(u, make([]secp256k1fx.Credential, 1))
-		require.NoError(t, err)
-		require.EqualError(t, r.syntactic(tx), "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "exchange.", 1))
-	}
+	// The kind not executed is named as it always was.
+	u := &txs.OperationTx{BaseTx: b}
+	tx, err := txs.NewTx(u, make([]secp256k1fx.Credential, 1))
+	require.NoError(t, err)
+	_, err = r.syntactic(tx)
+	require.EqualError(t, err, "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "exchange.", 1))
 }
 
 // memSource is a utxoSource over a map.
@@ -94,6 +106,19 @@ func (m memSource) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 		return ux, nil
 	}
 	return nil, utxoNotFoundError(id)
+}
+
+// atomicUTXO implements utxoSource: the map holds no atomic UTXO.
+func (memSource) atomicUTXO(_ ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
+	return nil, fmt.Errorf("%w: %s", atomic.ErrNotFound, ref.InputID())
+}
+
+// primaryChains is a chains.ChainLookup that knows every chain, in the Primary Network.
+type primaryChains struct{}
+
+func (primaryChains) Lookup(string) (ids.ID, error) { return ids.Empty, nil }
+func (primaryChains) Chain(id ids.ID) (chains.Chain, bool) {
+	return chains.Chain{ID: id}, true
 }
 
 // FuzzVerifyTx verifies arbitrary txs against the genesis UTXOs: the checks never panic, a tx
@@ -123,20 +148,21 @@ func FuzzVerifyTx(f *testing.F) {
 	for _, ux := range avax.UTXOs() {
 		src[ux.InputID()] = &ux
 	}
-	r := &rules{networkID: 12345, chainID: vectortest.CB58(f, v.LocalNetwork.XChainID), feeAssetID: avax.ID(), txFee: 1_000_000, createAssetTxFee: 1_000_000}
+	r := &rules{networkID: 12345, chainID: vectortest.CB58(f, v.LocalNetwork.XChainID), feeAssetID: avax.ID(), txFee: 1_000_000, createAssetTxFee: 1_000_000, chains: primaryChains{}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tx, err := txs.ParseTx(b)
 		if err != nil {
 			return
 		}
-		if r.syntactic(tx) != nil {
+		kind, err := r.syntactic(tx)
+		if err != nil {
 			return
 		}
-		eff, err := r.semantic(tx, src, 1767225600)
-		again, errAgain := r.semantic(tx, src, 1767225600)
+		eff, err := r.semantic(tx, kind, src, 1767225600)
+		again, errAgain := r.semantic(tx, kind, src, 1767225600)
 		fresh, err2 := txs.ParseTx(b)
 		require.NoError(t, err2)
-		_, errFresh := r.semantic(fresh, src, 1767225600)
+		_, errFresh := r.semantic(fresh, kind, src, 1767225600)
 		require.Equal(t, fmt.Sprint(err), fmt.Sprint(errAgain))
 		require.Equal(t, fmt.Sprint(err), fmt.Sprint(errFresh))
 		if err != nil {

@@ -81,8 +81,8 @@ var _ chains.VM = (*VM)(nil)
 // txs and UTXOs and the genesis block, in one batch of its own); otherwise it resumes at the
 // stored last accepted block, after checking that the stored genesis block is this chain's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if c.DB == nil || c.Log == nil || c.Clock == nil {
-		return nil, errors.New("exchange: chains.Context needs DB, Log and Clock")
+	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
+		return nil, errors.New("exchange: chains.Context needs DB, Log, Clock, SharedMemory and Chains")
 	}
 	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
@@ -96,13 +96,15 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		rules: rules{
 			networkID:        c.NetworkID,
 			chainID:          c.Chain.ID,
+			subnetID:         c.Chain.SubnetID,
+			chains:           c.Chains,
 			txFee:            f.TxFee,
 			createAssetTxFee: f.CreateAssetTxFee,
 		},
 		hrp:          address.HRP(c.NetworkID),
 		log:          c.Log,
 		clock:        c.Clock,
-		state:        &state{db: c.DB},
+		state:        &state{db: c.DB, shared: c.SharedMemory},
 		genesis:      txs.NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),

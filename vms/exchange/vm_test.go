@@ -542,7 +542,7 @@ func TestAPIErrors(t *testing.T) {
 			`couldn't parse address "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected chainID to be "X" but was "P"`},
 		{"getUTXOs", `{"addresses":["X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"]}`,
 			`couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "local" but got "custom"`},
-		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"sourceChain":"P"}`, "atomic UTXOs are not supported: sourceChain must be empty or this chain"},
+		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"sourceChain":"Q"}`, `problem parsing source chainID "Q": there is no ID with alias: Q`},
 		{"getUTXOs", `{"addresses":["` + ewoqX + `"],"encoding":"json"}`, "couldn't encode utxo as json: unsupported encoding in method"},
 		{"getAssetDescription", `{"assetID":"NOPE"}`, `unknown asset ID or alias: "NOPE"`},
 		{"getAssetDescription", `{"assetID":"2t3t1NUoMdzfLTBGkey55cScx2WkBLRx2mPBixD3HokrKrCkJD"}`, "not found"},

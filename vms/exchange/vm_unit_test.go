@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
@@ -22,6 +23,13 @@ import (
 // newUnitVM returns a local X-Chain VM on a database in a temp directory, at the vectors' time
 // on a fake clock, with no pipeline around it: the test drives it.
 func newUnitVM(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis) {
+	vm, db, g, _ := newUnitVMShared(t)
+	return vm, db, g
+}
+
+// newUnitVMShared is newUnitVM, with the P-Chain's handle on shared memory: what it exports
+// reaches the X-Chain.
+func newUnitVMShared(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis, *atomic.SharedMemory) {
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
@@ -29,17 +37,23 @@ func newUnitVM(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis) {
 	db, err := storage.Open(t.TempDir(), log)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	registry, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
+	require.NoError(t, err)
+	require.NoError(t, registry.Register(chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P"))
+	mem := atomic.New(db.Prefixed(storage.PrefixAtomic))
 	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, chains.Context{
-		NetworkID: genesis.LocalNetworkID,
-		Chain:     chains.Chain{ID: g.XChainID},
-		Genesis:   g.XGenesis,
-		DB:        db.Prefixed(storage.PrefixExchange),
-		Log:       log,
-		Clock:     clock.NewFake(vectorTime),
+		NetworkID:    genesis.LocalNetworkID,
+		Chain:        chains.Chain{ID: g.XChainID},
+		Genesis:      g.XGenesis,
+		DB:           db.Prefixed(storage.PrefixExchange),
+		Log:          log,
+		Clock:        clock.NewFake(vectorTime),
+		SharedMemory: mem.For(g.XChainID),
+		Chains:       registry,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, vm.Close()) })
-	return vm, db, g
+	return vm, db, g, mem.For(ids.Empty)
 }
 
 // TestPipelineContract drives the VM as the pipeline does, step by step: the mempool refuses

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,6 +29,9 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 		return nil, err
 	}
 	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
+	if errors.Is(err, ErrConflictsWithOtherTx) {
+		return nil, err // a mempool conflict, not a failed execution (issueError)
+	}
 	if err != nil {
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
@@ -248,8 +252,8 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 
 // Accept implements chains.Block: it stages the block's txs (and the subnets, chains and stakers
 // they create), the UTXOs they spend (deleted) and create (written, unless a later tx of the block
-// spends them), an option block's decision, the block itself and the fee state after it into
-// batch.
+// spends them), what they export to and import from shared memory, an option block's decision,
+// the block itself and the fee state after it into batch.
 func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
 		if err := b.Verify(ctx); err != nil {
@@ -298,6 +302,12 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 	for _, ux := range written {
 		if err := w.putUTXO(ux); err != nil {
 			return err
+		}
+	}
+	if requests := atomicRequests(b.effs); requests != nil {
+		// The block's exports and imports commit with the rest of it (docs/decisions.md).
+		if err := b.vm.state.shared.Apply(batch, requests); err != nil {
+			return fmt.Errorf("stage shared memory: %w", err)
 		}
 	}
 	return w.putBlock(b.blk, b.fees)

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -21,7 +23,7 @@ var (
 	// ErrMemoNotEmpty refuses a memo: it must be empty on the P-Chain since Durango (§4.2).
 	ErrMemoNotEmpty = errors.New("memo must be empty")
 	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: permissionless staking,
-	// import and export, RegisterL1ValidatorTx and SetL1ValidatorWeightTx (issue #5).
+	// RegisterL1ValidatorTx and SetL1ValidatorWeightTx (issue #5).
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
 	// ErrWrongOutputType and ErrWrongInputType refuse outputs and inputs that are not secp256k1fx
 	// transfers (locked outputs are only made by the genesis and staking).
@@ -40,8 +42,14 @@ var (
 	ErrInsufficientFunds = errors.New("insufficient funds")
 	// ErrOverflow refuses a tx whose amounts or gas add up past 2^64-1.
 	ErrOverflow = errors.New("overflow")
-	// ErrUTXONotFound is wrapped when an input's UTXO does not exist or is spent (§5.1).
+	// ErrUTXONotFound is wrapped when an input's UTXO does not exist or is spent (§5.1), and
+	// when an ImportTx's UTXO is not in shared memory (never exported, or imported already):
+	// `failed to get shared memory: not found`, the reference's text.
 	ErrUTXONotFound = errors.New("not found")
+	// ErrNoImportInputs refuses an ImportTx that imports nothing, ErrNoExportOutputs an ExportTx
+	// that exports nothing (the reference's platformvm txs).
+	ErrNoImportInputs  = errors.New("tx has no imported inputs")
+	ErrNoExportOutputs = errors.New("no export outputs")
 	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
 	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
 
@@ -109,6 +117,10 @@ var (
 	ErrTxTooLarge = errors.New("tx too large")
 	// ErrMempoolFull refuses a tx when MaxMempoolSize bytes are pending.
 	ErrMempoolFull = errors.New("mempool is full")
+	// ErrConflictsWithOtherTx refuses an ImportTx whose atomic UTXO a pending tx (or an earlier
+	// tx of the block) imports already: the reference's mempool text, which issueTx sends
+	// without the verification prefix.
+	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
 )
 
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
@@ -132,6 +144,19 @@ var (
 // words it: `failed to read consumed UTXO <txID>:<index> due to: not found` (§5.1).
 func utxoNotFoundError(txID ids.ID, index uint32) error {
 	return fmt.Errorf("failed to read consumed UTXO %s:%d due to: %w", txID, index, ErrUTXONotFound)
+}
+
+// importError is the error of an ImportTx whose imported UTXO could not be had: `failed to get
+// shared memory: not found` when shared memory has none, `tx conflicts with other tx: <txID>`
+// when a pending tx imports it.
+func importError(txID ids.ID, err error) error {
+	switch {
+	case errors.Is(err, atomic.ErrNotFound):
+		return fmt.Errorf("failed to get shared memory: %w", ErrUTXONotFound)
+	case errors.Is(err, utxo.ErrDoubleSpend):
+		return fmt.Errorf("%w: %s", ErrConflictsWithOtherTx, txID)
+	}
+	return err
 }
 
 // executionError prefixes a tx's failed execution as the reference does: `failed execution:
@@ -179,8 +204,12 @@ func parseTxError(err error) error {
 }
 
 // issueError answers issueTx with a tx that fails verification: `couldn't issue tx: failed
-// verification: …` (§5.1).
+// verification: …` (§5.1), or, for a conflict with a pending tx, the reference mempool's
+// `couldn't issue tx: tx conflicts with other tx: <txID>`.
 func issueError(err error) error {
+	if errors.Is(err, ErrConflictsWithOtherTx) {
+		return fmt.Errorf("couldn't issue tx: %w", err)
+	}
 	return fmt.Errorf("couldn't issue tx: failed verification: %w", err)
 }
 

@@ -54,6 +54,12 @@ func newOverlay(base utxoSource) *overlay {
 // utxo implements utxoSource.
 func (o *overlay) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) { return o.Get(ref, o.base.utxo) }
 
+// atomicUTXO implements utxoSource: an atomic UTXO that a tx of the overlay imports is a double
+// spend.
+func (o *overlay) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
+	return o.Get(ref, func(ref *utxo.UTXOID) (*txs.UTXO, error) { return o.base.atomicUTXO(peer, ref) })
+}
+
 // subnetOwner implements utxoSource.
 func (o *overlay) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 	if owner, ok := o.subnets[id]; ok {

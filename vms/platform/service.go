@@ -160,7 +160,14 @@ type utxoChain struct{ s *service }
 
 var _ utxopage.Chain = utxoChain{}
 
-func (utxoChain) IsThisChain(alias string) bool { return isThisChain(alias) }
+// UTXOs implements utxopage.Chain: the P-Chain's own UTXOs, or with another chain as the source
+// the atomic UTXOs it exported to the P-Chain.
+func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
+	if sourceChain == "" || isThisChain(sourceChain) {
+		return c, nil
+	}
+	return utxopage.Atomic(c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
+}
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
 

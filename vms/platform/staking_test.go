@@ -273,3 +273,29 @@ func TestStakersSurviveRestart(t *testing.T) {
 	require.True(t, n.hasUTXO(ewoqP, val.ID(), 1, 2_000*avax))
 	require.Equal(t, supply, n.supply())
 }
+
+// TestRefusedStakingKinds issues the pre-Durango staking kinds and a RewardValidatorTx: each is
+// refused with the reference's text, and nothing changes.
+func TestRefusedStakingKinds(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	ewoq := key(t, ewoqKeyHex)
+	now := uint64(vectorTime.Unix())
+	v := txs.Validator{NodeID: thisNode.NodeID, Start: now, End: now + 14*24*3600, Weight: 2_000 * avax}
+	b, stake := n.stakeFunds(ewoq, ewoqP, v.Weight)
+	addValidator := sign(t, &txs.AddValidatorTx{BaseTx: b, Validator: v, Stake: stake, RewardsOwner: owner(addrOf(ewoq)), DelegationShares: 20_000}, ewoq)
+	addDelegator := sign(t, &txs.AddDelegatorTx{BaseTx: b, Validator: v, Stake: stake, RewardsOwner: owner(addrOf(ewoq))}, ewoq)
+	reward, err := txs.NewTx(&txs.RewardValidatorTx{TxID: addValidator.ID()}, nil)
+	require.NoError(t, err)
+	height, balance := n.Height(), n.balance(ewoqP)
+	for tx, want := range map[*txs.Tx]string{
+		addValidator: "AddValidatorTx is not permitted post-Durango",
+		addDelegator: "AddDelegatorTx is not permitted post-Durango",
+		reward:       "can not issue a reward validator tx",
+	} {
+		got := n.issueError(tx)
+		require.True(t, strings.HasSuffix(got, want), got)
+	}
+	require.Equal(t, height, n.Height())
+	require.Equal(t, balance, n.balance(ewoqP))
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -62,8 +63,26 @@ const lastRecordLen = ids.IDLen + 8 + 5*8
 // batch (writer).
 type state struct {
 	db *storage.View
+	// shared is the chain's shared memory: the UTXOs other chains exported to it. Its reads are
+	// never live: other chains write there.
+	shared *atomic.SharedMemory
 	// initialSupply is the genesis's AVAX supply, the supply until a staker changes it.
 	initialSupply uint64
+}
+
+// atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
+// P-Chain and no accepted block imported. Every chain's UTXO bytes share the P-Chain's output
+// type IDs (§1.3).
+func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
+	values, err := s.shared.Get(peer, []ids.ID{ref.InputID()})
+	if err != nil {
+		return nil, err
+	}
+	ux, err := txs.ParseUTXO(values[0])
+	if err != nil {
+		return nil, fmt.Errorf("atomic utxo %s from %s: %w", ref.InputID(), peer, err)
+	}
+	return ux, nil
 }
 
 // utxo implements utxoSource over the accepted UTXOs.

@@ -82,4 +82,19 @@ func TestLegacySubnetTxs(t *testing.T) {
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), SubnetAuth: auth, Owner: owner(vmrqAddr),
 	}, ewoq, ewoq)
 	require.True(t, strings.HasSuffix(n.issueError(primaryTransfer), "cannot transfer ownership of a permissionless subnet"))
+
+	// A staking validator's node may validate the subnet within its staking period.
+	pop := newPoP(t)
+	n.issue(n.addValidator(t, other, &pop, 2_000*avax, now+2*24*3600, 20_000, ewoqAddr))
+	addOther := func(end uint64) *txs.Tx {
+		return sign(t, &txs.AddSubnetValidatorTx{
+			BaseTx:     n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
+			Validator:  txs.Validator{NodeID: other, Start: now, End: end, Weight: 7},
+			SubnetID:   subnetID,
+			SubnetAuth: auth,
+		}, ewoq, vmrq)
+	}
+	require.Contains(t, n.issueError(addOther(now+3*24*3600)), "staking period must be a subset of the primary network")
+	n.issue(addOther(now + 3600))
+	require.Contains(t, validators(), other.String())
 }

@@ -33,16 +33,25 @@ func (x *executor) AddSubnetValidatorTx(tx *txs.AddSubnetValidatorTx) error {
 	if err := verifySubnetAuth(x.src, tx.SubnetID, &tx.SubnetAuth, x.tx, x.now); err != nil {
 		return err
 	}
-	return x.r.verifySubnetValidatorWindow(&tx.Validator, x.now)
+	return x.r.verifySubnetValidatorWindow(x.src, &tx.Validator, x.now)
 }
 
 // verifySubnetValidatorWindow checks that v validates the subnet within its Primary Network
-// validation period, and ends after now (§4.3, §4.9).
-func (r *rules) verifySubnetValidatorWindow(v *txs.Validator, now uint64) error {
+// validation period, this node's or a staking validator's of src, and ends after now (§4.3, §4.9).
+func (r *rules) verifySubnetValidatorWindow(src stakerSource, v *txs.Validator, now uint64) error {
 	p := &r.primary
+	if v.NodeID != p.nodeID {
+		stakers, err := src.nodeStakers(v.NodeID)
+		if err != nil {
+			return err
+		}
+		val := validatorOf(stakers)
+		if val == nil {
+			return fmt.Errorf("%w: %s", ErrNotPrimaryValidator, v.NodeID)
+		}
+		p = &primaryValidator{nodeID: val.nodeID, start: val.start, end: val.end}
+	}
 	switch {
-	case v.NodeID != p.nodeID:
-		return fmt.Errorf("%w: %s", ErrNotPrimaryValidator, v.NodeID)
 	case v.End <= now:
 		return fmt.Errorf("%w: end %d not after chain time %d", ErrStakingPeriod, v.End, now)
 	case v.Start < p.start || v.End > p.end:

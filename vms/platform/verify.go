@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -29,8 +31,16 @@ type rules struct {
 	validatorFees ValidatorFeeConfig
 	// primary is the Primary Network's validator, whose period bounds subnet validators'.
 	primary primaryValidator
+	// chains finds the peer chains of atomic txs.
+	chains chains.ChainLookup
 	// staking is the Primary Network's staking rules (§4.9).
 	staking StakingConfig
+}
+
+// subnetOf returns the subnet of a chain the node knows (atomic.VerifyPeer).
+func (r *rules) subnetOf(id ids.ID) (ids.ID, bool) {
+	c, ok := r.chains.Chain(id)
+	return c.SubnetID, ok
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
@@ -45,6 +55,9 @@ type utxoSource interface {
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 	// activeL1Count returns the number of active L1 validators, of every L1.
 	activeL1Count() (uint64, error)
+	// atomicUTXO finds a UTXO that chain peer exported to the P-Chain (an error wrapping
+	// atomic.ErrNotFound, or utxo.ErrDoubleSpend when a tx of the view imports it).
+	atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error)
 	// subnetValidator returns the tx ID of the legacy validator of nodeID on subnetID whose
 	// window holds chain time now; found is false for none.
 	subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) (txID ids.ID, found bool, err error)
@@ -74,6 +87,8 @@ type effects struct {
 	removedStakers             []ids.ID
 	supplyAdded, supplyRemoved uint64
 	rewardUTXOs                []txs.UTXO
+	// atomic is what an ImportTx or ExportTx does to shared memory, by peer chain.
+	atomic map[ids.ID]*atomic.Requests
 }
 
 // ownedSubnet is the subnet whose owner eff sets: the one it transfers, else the one it creates.
@@ -102,6 +117,10 @@ type executor struct {
 	// DisableL1ValidatorTx gives back to refundOwner (§4.4).
 	balances, refund uint64
 	refundOwner      *txs.PChainOwner
+	// consumed is what the inputs spend, by asset: an ImportTx adds its imported inputs to it;
+	// exported are an ExportTx's outputs, produced besides the tx's own.
+	consumed map[ids.ID]uint64
+	exported []txs.TransferableOutput
 }
 
 // syntactic checks what needs no state: the tx is a kind this VM executes, for this network and
@@ -121,9 +140,23 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 	case len(base.Memo) != 0:
 		return ErrMemoNotEmpty
 	}
+	if err := verifyOutputs(base.Outs); err != nil {
+		return err
+	}
+	if err := verifyInputs(base.Ins); err != nil {
+		return err
+	}
+	if len(tx.Creds()) != len(base.Ins)+kind.auths {
+		return ErrWrongNumberOfCredentials
+	}
+	return nil
+}
+
+// verifyOutputs checks that outs are valid secp256k1fx transfer outputs, sorted (§3.3).
+func verifyOutputs(outs []txs.TransferableOutput) error {
 	var prev []byte
-	for i := range base.Outs {
-		out := &base.Outs[i]
+	for i := range outs {
+		out := &outs[i]
 		to, ok := out.Out.(*secp256k1fx.TransferOutput)
 		if !ok {
 			return fmt.Errorf("output %d: %w", i, ErrWrongOutputType)
@@ -137,8 +170,14 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		}
 		prev = key
 	}
-	for i := range base.Ins {
-		in := &base.Ins[i]
+	return nil
+}
+
+// verifyInputs checks that ins are valid secp256k1fx transfer inputs, sorted by UTXO and unique
+// (§3.3).
+func verifyInputs(ins []txs.TransferableInput) error {
+	for i := range ins {
+		in := &ins[i]
 		ti, ok := in.In.(*secp256k1fx.TransferInput)
 		if !ok {
 			return fmt.Errorf("input %d: %w", i, ErrWrongInputType)
@@ -146,12 +185,9 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		if err := ti.Verify(); err != nil {
 			return fmt.Errorf("input %d: %w", i, err)
 		}
-		if i > 0 && utxo.Compare(&base.Ins[i-1].UTXOID, &in.UTXOID) >= 0 {
+		if i > 0 && utxo.Compare(&ins[i-1].UTXOID, &in.UTXOID) >= 0 {
 			return ErrInputsNotSortedUnique
 		}
-	}
-	if len(tx.Creds()) != len(base.Ins)+kind.auths {
-		return ErrWrongNumberOfCredentials
 	}
 	return nil
 }
@@ -186,7 +222,7 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 			return nil, err
 		}
 	}
-	x := &executor{r: r, tx: tx, src: src, now: now, accrued: accrued, eff: eff}
+	x := &executor{r: r, tx: tx, src: src, now: now, accrued: accrued, eff: eff, consumed: consumed}
 	if err := tx.Unsigned().Visit(x); err != nil {
 		return nil, err
 	}
@@ -199,11 +235,13 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 		return nil, err
 	}
 	produced := map[ids.ID]uint64{r.avaxAssetID: fee}
-	for i := range base.Outs {
-		var err error
-		out := &base.Outs[i]
-		if produced[out.AssetID], err = add(produced[out.AssetID], out.Out.(*secp256k1fx.TransferOutput).Amount); err != nil {
-			return nil, err
+	for _, outs := range [][]txs.TransferableOutput{base.Outs, x.exported} {
+		for i := range outs {
+			var err error
+			out := &outs[i]
+			if produced[out.AssetID], err = add(produced[out.AssetID], out.Out.(*secp256k1fx.TransferOutput).Amount); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for asset, out := range produced {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
@@ -31,13 +32,18 @@ func newUnitVM(t *testing.T) (*platform.VM, *storage.DB, *genesis.Genesis) {
 	db, err := storage.Open(t.TempDir(), log)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	registry, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
+	require.NoError(t, err)
+	require.NoError(t, registry.Register(chains.Chain{ID: g.XChainID, Name: "X-Chain"}, "X"))
 	vm, err := platform.New(t.Context(), thisNode, chains.Context{
-		NetworkID: genesis.LocalNetworkID,
-		Chain:     chains.Chain{ID: ids.Empty},
-		Genesis:   g.PGenesis,
-		DB:        db.Prefixed(storage.PrefixPlatform),
-		Log:       log,
-		Clock:     clock.NewFake(vectorTime),
+		NetworkID:    genesis.LocalNetworkID,
+		Chain:        chains.Chain{ID: ids.Empty},
+		Genesis:      g.PGenesis,
+		DB:           db.Prefixed(storage.PrefixPlatform),
+		Log:          log,
+		Clock:        clock.NewFake(vectorTime),
+		SharedMemory: atomic.New(db.Prefixed(storage.PrefixAtomic)).For(ids.Empty),
+		Chains:       registry,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, vm.Close()) })

@@ -145,8 +145,8 @@ var _ chains.VM = (*VM)(nil)
 // otherwise it resumes at the stored last accepted block, after checking that the stored genesis
 // block is this genesis's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if c.DB == nil || c.Log == nil || c.Clock == nil {
-		return nil, errors.New("platform: chains.Context needs DB, Log and Clock")
+	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
+		return nil, errors.New("platform: chains.Context needs DB, Log, Clock, SharedMemory and Chains")
 	}
 	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
@@ -189,11 +189,11 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		stake = DefaultStakeDuration
 	}
 	vm := &VM{
-		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees, validatorFees: vfees},
+		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees, validatorFees: vfees, chains: c.Chains},
 		hrp:     address.HRP(c.NetworkID),
 		log:     c.Log,
 		clock:   c.Clock,
-		state:   &state{db: c.DB, initialSupply: g.InitialSupply},
+		state:   &state{db: c.DB, shared: c.SharedMemory, initialSupply: g.InitialSupply},
 		genesis: txs.NewGenesisBlock(c.Genesis),
 		validator: primaryValidator{
 			nodeID: f.NodeID,
@@ -212,7 +212,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.rules.primary = vm.validator
 	vm.rules.staking = staking
-	vm.accepted = &state{db: c.DB.Live(), initialSupply: g.InitialSupply}
+	vm.accepted = &state{db: c.DB.Live(), shared: c.SharedMemory, initialSupply: g.InitialSupply}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {

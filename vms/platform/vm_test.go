@@ -75,6 +75,8 @@ func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory
 	require.NoError(t, err)
 	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "platform", func(reg *chains.Registry) chains.Spec {
 		require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
+		// The X-Chain is registered, as on a node: the peer of the P-Chain's atomic txs.
+		require.NoError(t, reg.Register(chains.Chain{ID: g.XChainID, Name: "X-Chain"}))
 		f.Aliases = reg
 		return chains.Spec{
 			Chain:   chains.Chain{ID: ids.Empty, VMID: ids.FromName("platformvm"), Name: "P-Chain"},

@@ -6,12 +6,13 @@
 //
 // It never imports the network: it declares the Sender it sends with and the Validators it
 // samples, and the node's router calls its message methods (PullQuery, Chits, ...), injecting
-// QueryFailed and GetFailed when a request times out (§1.8). Those methods and Build must be
-// called from one goroutine at a time, the chain's; Run is that goroutine when messages arrive
-// through Deliver.
+// QueryFailed and GetFailed when a request times out (§1.8); every Get must end in a Put or a
+// GetFailed, since votes wait on it. Those methods, Build and Gossip must be called from one
+// goroutine at a time, the chain's; Runner.Run is that goroutine when messages arrive through
+// Deliver.
 //
-// Not done yet (issue #13): bootstrapping (Start goes straight to normal operation), the idle
-// PullQuery gossip of §2.4 step 6, the connected-stake guard of §2.1, and the wiring in node/.
+// Not done yet (issue #13): bootstrapping (Start goes straight to normal operation), the
+// connected-stake guard of §2.1, and the wiring in node/.
 package snowman
 
 import (
@@ -37,7 +38,18 @@ type Sender interface {
 	SendChits(ctx context.Context, to ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64)
 	SendGet(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
 	SendPut(ctx context.Context, to ids.NodeID, requestID uint32, block []byte)
+	SendAncestors(ctx context.Context, to ids.NodeID, requestID uint32, blocks [][]byte)
 }
+
+// The caps of an Ancestors answer (network-consensus-warp.md §3.3): at most
+// MaxAncestorsContainers blocks (--bootstrap-ancestors-max-containers-sent), and at most
+// maxAncestorsBytes in all, each block counted with 4 more bytes: 4/5 of the 2 MiB message cap,
+// so that the answer fits a message.
+const (
+	MaxAncestorsContainers = 2000
+	maxAncestorsBytes      = 2 << 20 * 4 / 5
+	ancestorsOverhead      = 4
+)
 
 // Validators gives the weights of the chain's validators, which polls sample.
 type Validators interface {
@@ -87,6 +99,23 @@ type Engine struct {
 	fetching map[uint32]ids.ID
 	// nextRequestID numbers queries and Gets alike.
 	nextRequestID uint32
+	// acceptedBy is the last accepted block each validator reported in its Chits: its vote
+	// when a later query to it fails (§2.4 step 3).
+	acceptedBy map[ids.NodeID]ids.ID
+	// parked are the Chits votes for blocks we are still getting, by block ID: each is cast
+	// when its block is issued, or dropped when the block is abandoned (§2.4 step 3).
+	// Invariant: every parked block is being fetched or waits in waiting, so each Get's answer
+	// or failure settles it.
+	parked map[ids.ID][]parkedVote
+	// ready are the results of finished polls not yet recorded, oldest first; flush records
+	// them.
+	ready []consensus.Votes
+}
+
+// parkedVote is a validator's answer to a poll, waiting for the block it names.
+type parkedVote struct {
+	requestID uint32
+	from      ids.NodeID
 }
 
 // New returns the engine of a chain whose last accepted block is the Acceptor's.
@@ -104,6 +133,8 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		processing: make(map[ids.ID]chains.Block),
 		waiting:    make(map[ids.ID][]chains.Block),
 		fetching:   make(map[uint32]ids.ID),
+		acceptedBy: make(map[ids.NodeID]ids.ID),
+		parked:     make(map[ids.ID][]parkedVote),
 	}, nil
 }
 
@@ -116,6 +147,13 @@ func (e *Engine) NumProcessing() int { return e.core.NumProcessing() }
 // Build builds and issues blocks while the VM has work and fewer than OptimalProcessing blocks
 // are processing (§2.4 step 5); each is pushed to a sample of validators.
 func (e *Engine) Build(ctx context.Context) error {
+	if err := e.build(ctx); err != nil {
+		return err
+	}
+	return e.flush(ctx)
+}
+
+func (e *Engine) build(ctx context.Context) error {
 	for e.core.NumProcessing() < e.cfg.Params.OptimalProcessing {
 		blk, err := e.d.VM.BuildBlock(ctx)
 		switch {
@@ -145,7 +183,10 @@ func (e *Engine) PushQuery(ctx context.Context, from ids.NodeID, requestID uint3
 		e.d.Log.Debug("dropped a pushed block that does not parse", "nodeID", from.String(), "err", err)
 		return nil
 	}
-	return e.issueFrom(ctx, from, blk)
+	if err := e.issueFrom(ctx, from, blk); err != nil {
+		return err
+	}
+	return e.flush(ctx)
 }
 
 // PullQuery answers from's query with our Chits, then fetches the block if we lack it.
@@ -155,27 +196,35 @@ func (e *Engine) PullQuery(ctx context.Context, from ids.NodeID, requestID uint3
 	return nil
 }
 
-// Chits is from's answer to our query requestID: its vote goes to the first of preferredID and
-// preferredIDAtHeight that is processing here (§2.4 step 3). A vote for a block we do not have
-// is dropped from the poll, and the block is fetched so that later polls can count it (the
-// reference instead holds the vote until the block arrives).
-func (e *Engine) Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, _ ids.ID, _ uint64) error {
-	var results []consensus.Votes
+// Chits is from's answer to our query requestID (§2.4 step 3). Its vote goes to preferredID if
+// that block is processing here; if we do not have it yet, the vote waits until it is issued
+// (and the block is fetched from from), or is dropped if it never is. Otherwise the vote goes to
+// preferredIDAtHeight if that is processing, and from is dropped from the poll if not.
+func (e *Engine) Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, _ uint64) error {
+	e.acceptedBy[from] = acceptedID
 	switch {
 	case e.core.Processing(preferredID):
-		results = e.polls.Vote(requestID, from, preferredID)
+		e.vote(requestID, from, preferredID)
+	case e.coming(ctx, from, preferredID):
+		e.parked[preferredID] = append(e.parked[preferredID], parkedVote{requestID, from})
 	case e.core.Processing(preferredIDAtHeight):
-		results = e.polls.Vote(requestID, from, preferredIDAtHeight)
+		e.vote(requestID, from, preferredIDAtHeight)
 	default:
-		e.fetch(ctx, from, preferredID)
-		results = e.polls.Drop(requestID, from)
+		e.drop(requestID, from)
 	}
-	return e.apply(ctx, results)
+	return e.flush(ctx)
 }
 
-// QueryFailed drops from from poll requestID: its query failed or timed out.
+// QueryFailed records that from's query failed or timed out: the last accepted block from
+// reported in its Chits counts as its vote if that block is still processing here; otherwise
+// from is dropped from the poll (§2.4 step 3).
 func (e *Engine) QueryFailed(ctx context.Context, from ids.NodeID, requestID uint32) error {
-	return e.apply(ctx, e.polls.Drop(requestID, from))
+	if accepted, ok := e.acceptedBy[from]; ok && e.core.Processing(accepted) {
+		e.vote(requestID, from, accepted)
+	} else {
+		e.drop(requestID, from)
+	}
+	return e.flush(ctx)
 }
 
 // Get answers from with the block if we have it, and with nothing if not (§2.3).
@@ -188,24 +237,97 @@ func (e *Engine) Get(ctx context.Context, from ids.NodeID, requestID uint32, blo
 	return nil
 }
 
-// Put is the answer to our Get requestID: the block is issued, or waits for its own parent.
+// GetAncestors answers from with blockID and its ancestors, newest first, as many as the caps
+// allow, stopping at a block we do not have; an unknown blockID gets an empty answer (§3.3). The
+// reference also stops after 50 ms of lookups; this engine has no clock and relies on the caps.
+func (e *Engine) GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error {
+	var blocks [][]byte
+	size := 0
+	for id := blockID; len(blocks) < MaxAncestorsContainers; {
+		blk, err := e.d.VM.GetBlock(ctx, id)
+		if err != nil {
+			break
+		}
+		size += len(blk.Bytes()) + ancestorsOverhead
+		if size > maxAncestorsBytes {
+			break
+		}
+		blocks = append(blocks, blk.Bytes())
+		if blk.Height() == 0 {
+			break
+		}
+		id = blk.Parent()
+	}
+	e.d.Sender.SendAncestors(ctx, from, requestID, blocks)
+	return nil
+}
+
+// Put is the answer to our Get requestID: the block is issued, or waits for its own parent. A
+// block other than the one asked for settles nothing: the one asked for is abandoned.
 func (e *Engine) Put(ctx context.Context, from ids.NodeID, requestID uint32, block []byte) error {
-	if _, ok := e.fetching[requestID]; !ok {
+	want, ok := e.fetching[requestID]
+	if !ok {
 		return nil // not ours, or answered already (§1.8: unmatched replies are dropped)
 	}
 	delete(e.fetching, requestID)
 	blk, err := e.d.VM.ParseBlock(ctx, block)
-	if err != nil {
-		e.d.Log.Debug("dropped a block that does not parse", "nodeID", from.String(), "err", err)
-		return nil
+	if err != nil || blk.ID() != want {
+		e.d.Log.Debug("dropped a block that does not parse or was not asked for", "nodeID", from.String(), "err", err)
+		e.abandon(want)
+		return e.flush(ctx)
 	}
-	return e.issueFrom(ctx, from, blk)
+	if err := e.issueFrom(ctx, from, blk); err != nil {
+		return err
+	}
+	return e.flush(ctx)
 }
 
-// GetFailed forgets the Get requestID; the block is asked for again when it is next mentioned.
-func (e *Engine) GetFailed(_ context.Context, _ ids.NodeID, requestID uint32) error {
+// GetFailed abandons the block the Get requestID asked for; it is asked for again when it is
+// next mentioned.
+func (e *Engine) GetFailed(ctx context.Context, _ ids.NodeID, requestID uint32) error {
+	want, ok := e.fetching[requestID]
+	if !ok {
+		return nil
+	}
 	delete(e.fetching, requestID)
-	return nil
+	e.abandon(want)
+	return e.flush(ctx)
+}
+
+// vote and drop record an answer to a poll; the polls it finishes wait in ready for flush.
+func (e *Engine) vote(requestID uint32, from ids.NodeID, blockID ids.ID) {
+	e.ready = append(e.ready, e.polls.Vote(requestID, from, blockID)...)
+}
+
+func (e *Engine) drop(requestID uint32, from ids.NodeID) {
+	e.ready = append(e.ready, e.polls.Drop(requestID, from)...)
+}
+
+// coming reports whether blockID is on its way: waiting for its parent, or unknown and now
+// fetched from from. An accepted or processing block is not coming.
+func (e *Engine) coming(ctx context.Context, from ids.NodeID, blockID ids.ID) bool {
+	if e.isWaiting(blockID) {
+		return true
+	}
+	if _, err := e.d.VM.GetBlock(ctx, blockID); err == nil {
+		return false
+	}
+	e.fetch(ctx, from, blockID)
+	return e.isFetching(blockID)
+}
+
+// abandon gives up on a block we were getting: the votes parked on it are dropped, and the
+// blocks waiting for it are abandoned too.
+func (e *Engine) abandon(blockID ids.ID) {
+	for _, v := range e.parked[blockID] {
+		e.drop(v.requestID, v.from)
+	}
+	delete(e.parked, blockID)
+	children := e.waiting[blockID]
+	delete(e.waiting, blockID)
+	for _, child := range children {
+		e.abandon(child.ID())
+	}
 }
 
 // sendChits answers a query: our preference, our preferred (or accepted) block at the
@@ -226,13 +348,8 @@ func (e *Engine) sendChits(ctx context.Context, to ids.NodeID, requestID uint32,
 
 // fetch asks from for blockID unless we have it or already asked for it.
 func (e *Engine) fetch(ctx context.Context, from ids.NodeID, blockID ids.ID) {
-	if e.known(ctx, blockID) {
+	if e.known(ctx, blockID) || e.isFetching(blockID) {
 		return
-	}
-	for _, asked := range e.fetching {
-		if asked == blockID {
-			return
-		}
 	}
 	e.nextRequestID++
 	e.fetching[e.nextRequestID] = blockID
@@ -241,16 +358,31 @@ func (e *Engine) fetch(ctx context.Context, from ids.NodeID, blockID ids.ID) {
 
 // known reports whether blockID is processing, accepted, or waiting for its parent.
 func (e *Engine) known(ctx context.Context, blockID ids.ID) bool {
-	if _, ok := e.processing[blockID]; ok {
+	if _, ok := e.processing[blockID]; ok || e.isWaiting(blockID) {
 		return true
 	}
+	_, err := e.d.VM.GetBlock(ctx, blockID)
+	return err == nil
+}
+
+// isWaiting reports whether blockID waits for its parent.
+func (e *Engine) isWaiting(blockID ids.ID) bool {
 	for _, blocks := range e.waiting {
 		if slices.ContainsFunc(blocks, func(b chains.Block) bool { return b.ID() == blockID }) {
 			return true
 		}
 	}
-	_, err := e.d.VM.GetBlock(ctx, blockID)
-	return err == nil
+	return false
+}
+
+// isFetching reports whether a Get for blockID is in flight.
+func (e *Engine) isFetching(blockID ids.ID) bool {
+	for _, asked := range e.fetching {
+		if asked == blockID {
+			return true
+		}
+	}
+	return false
 }
 
 // issueFrom issues blk, which from sent; if its parent is missing, blk waits and the parent is
@@ -258,11 +390,15 @@ func (e *Engine) known(ctx context.Context, blockID ids.ID) bool {
 func (e *Engine) issueFrom(ctx context.Context, from ids.NodeID, blk chains.Block) error {
 	lastID, lastHeight := e.core.LastAccepted()
 	switch parent := blk.Parent(); {
-	case blk.Height() <= lastHeight, e.core.Processing(blk.ID()):
-		return nil // decided, or issued already
+	case e.core.Processing(blk.ID()):
+		return nil // issued already
+	case blk.Height() <= lastHeight:
+		e.abandon(blk.ID()) // decided
+		return nil
 	case parent != lastID && !e.core.Processing(parent):
 		if blk.Height() == lastHeight+1 {
-			return nil // its parent conflicts with the last accepted block: rejected
+			e.abandon(blk.ID()) // its parent conflicts with the last accepted block: rejected
+			return nil
 		}
 		if !slices.ContainsFunc(e.waiting[parent], func(b chains.Block) bool { return b.ID() == blk.ID() }) {
 			e.waiting[parent] = append(e.waiting[parent], blk)
@@ -286,16 +422,22 @@ func (e *Engine) issue(ctx context.Context, blk chains.Block) (bool, error) {
 	}
 	if blk.Height() != parentHeight+1 {
 		e.d.Log.Debug("dropped a block whose height is not its parent's plus one", "blockID", blk.ID().String())
+		e.abandon(blk.ID())
 		return false, nil
 	}
 	if err := blk.Verify(ctx); err != nil {
 		e.d.Log.Debug("dropped a block that fails verification", "blockID", blk.ID().String(), "err", err)
+		e.abandon(blk.ID())
 		return false, nil
 	}
 	if err := e.core.Add(consensus.Block{ID: blk.ID(), Parent: blk.Parent(), Height: blk.Height()}); err != nil {
 		return false, fmt.Errorf("issue block %s: %w", blk.ID(), err)
 	}
 	e.processing[blk.ID()] = blk
+	for _, v := range e.parked[blk.ID()] {
+		e.vote(v.requestID, v.from, blk.ID())
+	}
+	delete(e.parked, blk.ID())
 	if err := e.d.VM.SetPreference(ctx, e.core.Preference()); err != nil {
 		return false, fmt.Errorf("prefer block %s: %w", e.core.Preference(), err)
 	}
@@ -393,44 +535,57 @@ func (e *Engine) repoll(ctx context.Context) error {
 	return nil
 }
 
-// apply records finished polls in order and applies their decisions: accepted blocks through
-// the accept path, in order, then the rejections; then the VM's preference, and repolls.
-func (e *Engine) apply(ctx context.Context, results []consensus.Votes) error {
-	if len(results) == 0 {
-		return nil
-	}
-	for _, votes := range results {
-		res, err := e.core.RecordPoll(votes)
-		if err != nil {
-			return fmt.Errorf("record poll: %w", err)
-		}
-		for _, b := range res.Accepted {
-			blk := e.processing[b.ID]
-			delete(e.processing, b.ID)
-			if err := e.d.Acceptor.Accept(ctx, blk); err != nil {
-				return err
+// flush records the finished polls in order and applies their decisions: accepted blocks
+// through the accept path, in order, then the rejections; then the VM's preference, the repolls
+// and building. It repeats while that finishes more polls (a block issued casts its parked
+// votes).
+func (e *Engine) flush(ctx context.Context) error {
+	for len(e.ready) > 0 {
+		results := e.ready
+		e.ready = nil
+		for _, votes := range results {
+			res, err := e.core.RecordPoll(votes)
+			if err != nil {
+				return fmt.Errorf("record poll: %w", err)
+			}
+			for _, b := range res.Accepted {
+				blk := e.processing[b.ID]
+				delete(e.processing, b.ID)
+				if err := e.d.Acceptor.Accept(ctx, blk); err != nil {
+					return err
+				}
+			}
+			for _, b := range res.Rejected {
+				blk := e.processing[b.ID]
+				delete(e.processing, b.ID)
+				if err := blk.Reject(ctx); err != nil {
+					return fmt.Errorf("reject block %s: %w", b.ID, err)
+				}
 			}
 		}
-		for _, b := range res.Rejected {
-			blk := e.processing[b.ID]
-			delete(e.processing, b.ID)
-			if err := blk.Reject(ctx); err != nil {
-				return fmt.Errorf("reject block %s: %w", b.ID, err)
+		// Blocks waiting for a parent at or below the last accepted height wait for nothing now.
+		_, lastHeight := e.core.LastAccepted()
+		for _, blocks := range e.waiting {
+			for _, b := range blocks {
+				if b.Height() <= lastHeight+1 {
+					e.abandon(b.ID())
+				}
 			}
 		}
-	}
-	// Blocks waiting for a parent at or below the last accepted height wait for nothing now.
-	_, lastHeight := e.core.LastAccepted()
-	for parent, blocks := range e.waiting {
-		if blocks[0].Height() <= lastHeight+1 {
-			delete(e.waiting, parent)
+		for parent, blocks := range e.waiting {
+			if blocks[0].Height() <= lastHeight+1 {
+				delete(e.waiting, parent)
+			}
+		}
+		if err := e.d.VM.SetPreference(ctx, e.core.Preference()); err != nil {
+			return fmt.Errorf("prefer block %s: %w", e.core.Preference(), err)
+		}
+		if err := e.repoll(ctx); err != nil {
+			return err
+		}
+		if err := e.build(ctx); err != nil {
+			return err
 		}
 	}
-	if err := e.d.VM.SetPreference(ctx, e.core.Preference()); err != nil {
-		return fmt.Errorf("prefer block %s: %w", e.core.Preference(), err)
-	}
-	if err := e.repoll(ctx); err != nil {
-		return err
-	}
-	return e.Build(ctx)
+	return nil
 }

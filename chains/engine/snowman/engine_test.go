@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -212,14 +213,22 @@ func (s sender) SendChits(_ context.Context, to ids.NodeID, requestID uint32, pr
 }
 
 func (s sender) SendGet(_ context.Context, to ids.NodeID, requestID uint32, blockID ids.ID) {
-	s.post(to, func(ctx context.Context, e *Engine) error { return e.Get(ctx, s.from, requestID, blockID) },
-		func(ctx context.Context, _ *Engine) error { return s.n.engines[s.from].GetFailed(ctx, to, requestID) })
+	failed := func(ctx context.Context, _ *Engine) error { return s.n.engines[s.from].GetFailed(ctx, to, requestID) }
+	s.post(to, func(ctx context.Context, e *Engine) error {
+		if _, err := e.d.VM.GetBlock(ctx, blockID); err != nil {
+			// No answer (§2.3): the router's timeout tells the asker.
+			s.post(s.from, failed, nil)
+		}
+		return e.Get(ctx, s.from, requestID, blockID)
+	}, failed)
 }
 
 func (s sender) SendPut(_ context.Context, to ids.NodeID, requestID uint32, block []byte) {
 	s.post(to, func(ctx context.Context, e *Engine) error { return e.Put(ctx, s.from, requestID, block) },
 		func(ctx context.Context, _ *Engine) error { return s.n.engines[to].GetFailed(ctx, s.from, requestID) })
 }
+
+func (s sender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte) {}
 
 // validators is a fixed weight list.
 type validators map[ids.NodeID]uint64
@@ -303,13 +312,7 @@ func (n *testNet) requireAgreement(h int) {
 	}
 }
 
-func equal(n int, w uint64) []uint64 {
-	ws := make([]uint64, n)
-	for i := range ws {
-		ws[i] = w
-	}
-	return ws
-}
+func equal(n int, w uint64) []uint64 { return slices.Repeat([]uint64{w}, n) }
 
 func TestEnginesAgree(t *testing.T) {
 	tests := []struct {

@@ -17,16 +17,25 @@ type Ptr[U any] interface {
 type Effects[U any, P Ptr[U]] struct {
 	Tx       ids.ID
 	Consumed []P
+	// Imported are the atomic UTXOs the tx imports from another chain's shared memory (package
+	// chains/atomic): spent as Consumed are (Spent yields them, an Overlay marks them), but never
+	// in the chain's own UTXO set, so Diff leaves them out.
+	Imported []P
 	Produced []U
 }
 
 // TxID returns the ID of the tx these are the effects of.
 func (e *Effects[U, P]) TxID() ids.ID { return e.Tx }
 
-// Spent yields the IDs of the UTXOs the tx consumes.
+// Spent yields the IDs of the UTXOs the tx consumes, its own chain's then the imported ones.
 func (e *Effects[U, P]) Spent() iter.Seq[ids.ID] {
 	return func(yield func(ids.ID) bool) {
 		for _, ux := range e.Consumed {
+			if !yield(ux.InputID()) {
+				return
+			}
+		}
+		for _, ux := range e.Imported {
 			if !yield(ux.InputID()) {
 				return
 			}
@@ -76,8 +85,8 @@ func (o *Overlay[U, P]) SpentBy(utxoID ids.ID) (ids.ID, bool) {
 
 // Apply records a verified tx's effects.
 func (o *Overlay[U, P]) Apply(eff *Effects[U, P]) {
-	for _, ux := range eff.Consumed {
-		o.spent[ux.InputID()] = eff.Tx
+	for id := range eff.Spent() {
+		o.spent[id] = eff.Tx
 	}
 	for i := range eff.Produced {
 		ux := P(&eff.Produced[i])
@@ -87,8 +96,8 @@ func (o *Overlay[U, P]) Apply(eff *Effects[U, P]) {
 
 // Revert forgets a tx's effects.
 func (o *Overlay[U, P]) Revert(eff *Effects[U, P]) {
-	for _, ux := range eff.Consumed {
-		if id := ux.InputID(); o.spent[id] == eff.Tx {
+	for id := range eff.Spent() {
+		if o.spent[id] == eff.Tx {
 			delete(o.spent, id)
 		}
 	}

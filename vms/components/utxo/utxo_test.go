@@ -137,3 +137,28 @@ func TestVerifySpend(t *testing.T) {
 		})
 	}
 }
+
+// TestImported checks that an imported UTXO is spent in the overlay and the mempool's view but
+// is no change to the chain's own UTXO set.
+func TestImported(t *testing.T) {
+	t.Parallel()
+	atomicUTXO := &coin{UTXOID: ref(7, 1), amount: 5}
+	imp := &Effects[coin, *coin]{Tx: ids.ID{8}, Imported: []*coin{atomicUTXO}, Produced: []coin{{UTXOID: ref(8, 0), amount: 4}}}
+	require.Equal(t, []ids.ID{atomicUTXO.InputID()}, collect(imp))
+
+	o := NewOverlay[coin]()
+	o.Apply(imp)
+	by, ok := o.SpentBy(atomicUTXO.InputID())
+	require.True(t, ok)
+	require.Equal(t, ids.ID{8}, by)
+	r := ref(7, 1)
+	_, err := o.Get(&r, func(*UTXOID) (*coin, error) { return atomicUTXO, nil })
+	require.ErrorIs(t, err, ErrDoubleSpend)
+	o.Revert(imp)
+	_, ok = o.SpentBy(atomicUTXO.InputID())
+	require.False(t, ok)
+
+	deleted, written := Diff([]*Effects[coin, *coin]{imp})
+	require.Empty(t, deleted, "an imported UTXO was never in the chain's set")
+	require.Equal(t, []*coin{&imp.Produced[0]}, written)
+}

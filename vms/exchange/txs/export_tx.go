@@ -3,6 +3,7 @@ package txs
 import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/union"
 )
 
@@ -32,4 +33,19 @@ func (tx *ExportTx) Unmarshal(u *codec.Unpacker) {
 	tx.BaseTx.Unmarshal(u)
 	tx.DestinationChain = u.ID()
 	tx.ExportedOuts = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
+}
+
+// ExportedUTXOs returns the UTXOs that the tx txID puts into the destination chain's shared
+// memory: exported output i becomes UTXO (txID, len(Outs)+i), its index continuing after the
+// tx's own outputs (§6.2).
+func (tx *ExportTx) ExportedUTXOs(txID ids.ID) []UTXO {
+	out := make([]UTXO, len(tx.ExportedOuts))
+	for i := range tx.ExportedOuts {
+		out[i] = UTXO{
+			UTXOID:  utxo.UTXOID{TxID: txID, OutputIndex: uint32(len(tx.Outs) + i)},
+			AssetID: tx.ExportedOuts[i].AssetID,
+			Out:     tx.ExportedOuts[i].Out,
+		}
+	}
+	return out
 }

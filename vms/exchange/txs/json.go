@@ -28,6 +28,18 @@ type createAssetTxJSON struct {
 	InitialStates []initialStateJSON `json:"initialStates"`
 }
 
+type importTxJSON struct {
+	baseTxJSON
+	SourceChain    ids.ID                  `json:"sourceChain"`
+	ImportedInputs []transferableInputJSON `json:"importedInputs"`
+}
+
+type exportTxJSON struct {
+	baseTxJSON
+	DestinationChain ids.ID                   `json:"destinationChain"`
+	ExportedOutputs  []transferableOutputJSON `json:"exportedOutputs"`
+}
+
 type transferableOutputJSON struct {
 	AssetID ids.ID `json:"assetID"`
 	FxID    ids.ID `json:"fxID"`
@@ -146,24 +158,39 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 	out := &baseTxJSON{
 		NetworkID:    tx.NetworkID,
 		BlockchainID: tx.BlockchainID,
-		Outputs:      make([]transferableOutputJSON, len(tx.Outs)),
-		Inputs:       make([]transferableInputJSON, len(tx.Ins)),
 		Memo:         "0x" + hex.EncodeToString(tx.Memo),
 	}
-	for i := range tx.Outs {
-		o, err := f.output(tx.Outs[i].Out)
+	var err error
+	if out.Outputs, err = f.outputs(tx.Outs); err != nil {
+		return nil, err
+	}
+	out.Inputs = inputs(tx.Ins)
+	return out, nil
+}
+
+// outputs forms a list of outputs: the tx's own, or an ExportTx's exported ones.
+func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJSON, error) {
+	js := make([]transferableOutputJSON, len(outs))
+	for i := range outs {
+		o, err := f.output(outs[i].Out)
 		if err != nil {
 			return nil, err
 		}
-		out.Outputs[i] = transferableOutputJSON{AssetID: tx.Outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: o}
+		js[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: o}
 	}
-	for i := range tx.Ins {
-		in := &tx.Ins[i]
+	return js, nil
+}
+
+// inputs forms a list of inputs: the tx's own, or an ImportTx's imported ones.
+func inputs(ins []TransferableInput) []transferableInputJSON {
+	js := make([]transferableInputJSON, len(ins))
+	for i := range ins {
+		in := &ins[i]
 		idx := in.In.SigIndices
 		if idx == nil {
 			idx = []uint32{}
 		}
-		out.Inputs[i] = transferableInputJSON{
+		js[i] = transferableInputJSON{
 			TxID:        in.TxID,
 			OutputIndex: in.OutputIndex,
 			AssetID:     in.AssetID,
@@ -171,7 +198,7 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 			Input:       inputJSON{Amount: in.In.Amount, SignatureIndices: idx},
 		}
 	}
-	return out, nil
+	return js
 }
 
 func (f jsonFormatter) output(o Output) (any, error) {
@@ -242,6 +269,24 @@ func (*unsignedJSON) OperationTx(tx *OperationTx) error {
 	return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx)
 }
 
-func (*unsignedJSON) ImportTx(tx *ImportTx) error { return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx) }
+func (j *unsignedJSON) ImportTx(tx *ImportTx) error {
+	base, err := j.f.base(&tx.BaseTx)
+	if err != nil {
+		return err
+	}
+	j.out = &importTxJSON{baseTxJSON: *base, SourceChain: tx.SourceChain, ImportedInputs: inputs(tx.ImportedIns)}
+	return nil
+}
 
-func (*unsignedJSON) ExportTx(tx *ExportTx) error { return fmt.Errorf("%w: %T", ErrUnsupportedTx, tx) }
+func (j *unsignedJSON) ExportTx(tx *ExportTx) error {
+	base, err := j.f.base(&tx.BaseTx)
+	if err != nil {
+		return err
+	}
+	exported, err := j.f.outputs(tx.ExportedOuts)
+	if err != nil {
+		return err
+	}
+	j.out = &exportTxJSON{baseTxJSON: *base, DestinationChain: tx.DestinationChain, ExportedOutputs: exported}
+	return nil
+}

@@ -10,9 +10,6 @@ var (
 	// ErrNoAddresses answers getUTXOs without addresses (§5.1); the P-Chain's getBalance
 	// answers with it too.
 	ErrNoAddresses = errors.New("no addresses provided")
-	// errSharedMemory answers getUTXOs with another chain as sourceChain: cornice has no shared
-	// memory yet, so there are no atomic UTXOs to list. The text is ours.
-	errSharedMemory = errors.New("atomic UTXOs are not supported: sourceChain must be empty or this chain")
 )
 
 // tooManyAddressesError answers getUTXOs with more than MaxAddresses addresses (§5.1).
@@ -23,4 +20,9 @@ func tooManyAddressesError(n int) error {
 // startIndexError answers getUTXOs with a start index that cannot be parsed (§5.1).
 func startIndexError(err error) error {
 	return fmt.Errorf("couldn't parse start index: %w", err)
+}
+
+// sourceChainError answers getUTXOs with a sourceChain that names no chain (§5.1, §6.5).
+func sourceChainError(alias string, err error) error {
+	return fmt.Errorf("problem parsing source chainID %q: %w", alias, err)
 }

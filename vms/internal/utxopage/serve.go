@@ -2,8 +2,11 @@ package utxopage
 
 import (
 	"context"
+	"errors"
 	"slices"
 
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
@@ -21,20 +24,58 @@ const (
 // Chain is what Serve needs of a chain's service. Its errors are returned unchanged, so a chain
 // answers with its own texts.
 type Chain interface {
-	// IsThisChain reports whether alias names the chain: its alias, its VM's name or its ID.
-	IsThisChain(alias string) bool
+	// UTXOs returns the UTXO index getUTXOs' sourceChain names: the chain's own when it is empty
+	// or names the chain, the atomic UTXOs another chain exported to it otherwise (Atomic), or
+	// the client's error.
+	UTXOs(sourceChain string) (Index, error)
 	// ParseAddress parses one of the chain's addresses, answering with the client's text.
 	ParseAddress(s string) (ids.ShortID, error)
 	// FormatAddress formats one of the chain's addresses.
 	FormatAddress(addr ids.ShortID) (string, error)
-	// UTXOIDs returns at most n IDs of the UTXOs addr owns, in ID order, after start.
-	UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
-	// UTXOBytes returns the UTXO's bytes, or found false if it is spent.
-	UTXOBytes(id ids.ID) (b []byte, found bool, err error)
 	// EncodeError answers a call asking for a UTXO in an encoding that cannot render it.
 	EncodeError(enc ids.Encoding, err error) error
 	// Internal logs an internal failure of getUTXOs and returns the client's text.
 	Internal(err error) error
+}
+
+// Index is a set of UTXOs by owner: a chain's own, or the atomic UTXOs of its shared memory.
+type Index interface {
+	// UTXOIDs returns at most n IDs of the UTXOs addr owns, in ID order, after start.
+	UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
+	// UTXOBytes returns the UTXO's bytes, or found false if it is spent.
+	UTXOBytes(id ids.ID) (b []byte, found bool, err error)
+}
+
+// Atomic returns the index of the atomic UTXOs that the chain sourceChain names (an alias or an
+// ID string, resolved by chains) exported to the chain whose shared memory is shared. An unknown
+// alias fails with `problem parsing source chainID "<alias>": <lookup error>` (§5.1, §6.5).
+func Atomic(chains chains.ChainLookup, shared *atomic.SharedMemory, sourceChain string) (Index, error) {
+	source, err := chains.Lookup(sourceChain)
+	if err != nil {
+		return nil, sourceChainError(sourceChain, err)
+	}
+	return atomicIndex{shared: shared, source: source}, nil
+}
+
+// atomicIndex is the shared memory one chain exported to another.
+type atomicIndex struct {
+	shared *atomic.SharedMemory
+	source ids.ID
+}
+
+func (a atomicIndex) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
+	return a.shared.Keys(a.source, addr, start, n)
+}
+
+func (a atomicIndex) UTXOBytes(id ids.ID) ([]byte, bool, error) {
+	values, err := a.shared.Get(a.source, []ids.ID{id})
+	switch {
+	case errors.Is(err, atomic.ErrNotFound):
+		return nil, false, nil // imported since the index was read
+	case err != nil:
+		return nil, false, err
+	}
+	return values[0], true, nil
 }
 
 // Serve answers getUTXOs on c (§5.1): a page of the UTXOs the addresses own, addresses in byte
@@ -47,8 +88,9 @@ func Serve(ctx context.Context, c Chain, args *chainapi.GetUTXOsArgs) (*chainapi
 	case n > MaxAddresses:
 		return nil, tooManyAddressesError(n)
 	}
-	if args.SourceChain != "" && !c.IsThisChain(args.SourceChain) {
-		return nil, errSharedMemory
+	index, err := c.UTXOs(args.SourceChain)
+	if err != nil {
+		return nil, err
 	}
 	addrs, err := ParseAddresses(c.ParseAddress, args.Addresses)
 	if err != nil {
@@ -70,7 +112,7 @@ func Serve(ctx context.Context, c Chain, args *chainapi.GetUTXOsArgs) (*chainapi
 	if limit <= 0 || limit > MaxPageSize {
 		limit = MaxPageSize
 	}
-	page, err := Walk(ctx, encodedStore{c, args.Encoding}, addrs, startAddr, startUTXO, limit)
+	page, err := Walk(ctx, encodedStore{c, index, args.Encoding}, addrs, startAddr, startUTXO, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -101,16 +143,16 @@ func ParseAddresses(parse func(string) (ids.ShortID, error), strs []string) ([]i
 	return slices.Compact(addrs), nil
 }
 
-// encodedStore is the Store of a Chain's UTXO index, each UTXO rendered in enc.
+// encodedStore is the Store of a UTXO index of a Chain, each UTXO rendered in enc.
 type encodedStore struct {
-	c   Chain
-	enc ids.Encoding
+	c     Chain
+	index Index
+	enc   ids.Encoding
 }
 
-// UTXOIDs implements Store: the chain's index, its failures answered with the chain's internal
-// text.
+// UTXOIDs implements Store: the index, its failures answered with the chain's internal text.
 func (s encodedStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	utxoIDs, err := s.c.UTXOIDs(addr, start, n)
+	utxoIDs, err := s.index.UTXOIDs(addr, start, n)
 	if err != nil {
 		return nil, s.c.Internal(err)
 	}
@@ -120,7 +162,7 @@ func (s encodedStore) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, 
 // UTXO implements Store: the chain's UTXO bytes in s.enc, a failure to encode answered with the
 // chain's text for that encoding.
 func (s encodedStore) UTXO(id ids.ID) (string, bool, error) {
-	b, found, err := s.c.UTXOBytes(id)
+	b, found, err := s.index.UTXOBytes(id)
 	switch {
 	case err != nil:
 		return "", false, s.c.Internal(err)

@@ -1,4 +1,5 @@
-// Package utxopage serves getUTXOs on the X- and P-Chains: it walks a chain's UTXO index
+// Package utxopage serves getUTXOs on the X- and P-Chains: it walks a chain's UTXO index, or with
+// a sourceChain the atomic UTXOs another chain exported to it (chains/atomic)
 // (reference/platform-exchange.md §5.1, §6.5): addresses in byte order, each address's UTXOs in ID
 // order, from after a start index, each UTXO once, at most a page.
 package utxopage

@@ -540,15 +540,24 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &baseTxJSON{
+	ins, err := inputsJSON(tx.Ins)
+	if err != nil {
+		return nil, err
+	}
+	return &baseTxJSON{
 		NetworkID:    tx.NetworkID,
 		BlockchainID: tx.BlockchainID,
 		Outputs:      outs,
-		Inputs:       make([]transferableInputJSON, len(tx.Ins)),
+		Inputs:       ins,
 		Memo:         hexString(tx.Memo),
-	}
-	for i := range tx.Ins {
-		in := &tx.Ins[i]
+	}, nil
+}
+
+// inputsJSON renders ins, the inputs of a BaseTx or the imported ones of an ImportTx.
+func inputsJSON(ins []TransferableInput) ([]transferableInputJSON, error) {
+	out := make([]transferableInputJSON, len(ins))
+	for i := range ins {
+		in := &ins[i]
 		var v any
 		switch ti := in.In.(type) {
 		case *secp256k1fx.TransferInput:
@@ -561,7 +570,7 @@ func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
 		default:
 			return nil, fmt.Errorf("%w: no JSON form for input %T", ErrUnsupportedTx, in.In)
 		}
-		out.Inputs[i] = transferableInputJSON{
+		out[i] = transferableInputJSON{
 			TxID:        in.TxID,
 			OutputIndex: in.OutputIndex,
 			AssetID:     in.AssetID,

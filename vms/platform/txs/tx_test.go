@@ -27,6 +27,8 @@ var kindByTypeID = map[uint32]reflect.Type{
 	TypeIDSetL1ValidatorWeightTx:       reflect.TypeFor[*SetL1ValidatorWeightTx](),
 	TypeIDIncreaseL1ValidatorBalanceTx: reflect.TypeFor[*IncreaseL1ValidatorBalanceTx](),
 	TypeIDDisableL1ValidatorTx:         reflect.TypeFor[*DisableL1ValidatorTx](),
+	TypeIDImportTx:                     reflect.TypeFor[*ImportTx](),
+	TypeIDExportTx:                     reflect.TypeFor[*ExportTx](),
 	TypeIDAddPermissionlessDelegatorTx: reflect.TypeFor[*AddPermissionlessDelegatorTx](),
 	TypeIDAddValidatorTx:               reflect.TypeFor[*AddValidatorTx](),
 	TypeIDAddDelegatorTx:               reflect.TypeFor[*AddDelegatorTx](),

@@ -20,6 +20,8 @@ const (
 	TypeIDAddDelegatorTx               uint32 = 14
 	TypeIDCreateChainTx                uint32 = 15
 	TypeIDCreateSubnetTx               uint32 = 16
+	TypeIDImportTx                     uint32 = 17
+	TypeIDExportTx                     uint32 = 18
 	TypeIDRewardValidatorTx            uint32 = 20
 	TypeIDLockIn                       uint32 = 21
 	TypeIDLockOut                      uint32 = 22
@@ -59,6 +61,8 @@ var unsignedTxs = union.New("unsigned tx",
 	union.Of[UnsignedTx, *SetL1ValidatorWeightTx](TypeIDSetL1ValidatorWeightTx),
 	union.Of[UnsignedTx, *IncreaseL1ValidatorBalanceTx](TypeIDIncreaseL1ValidatorBalanceTx),
 	union.Of[UnsignedTx, *DisableL1ValidatorTx](TypeIDDisableL1ValidatorTx),
+	union.Of[UnsignedTx, *ImportTx](TypeIDImportTx),
+	union.Of[UnsignedTx, *ExportTx](TypeIDExportTx),
 )
 
 // inputs is what an Input field holds: a TransferInput (5) or a LockIn (21).

@@ -21,4 +21,6 @@ type Visitor interface {
 	SetL1ValidatorWeightTx(tx *SetL1ValidatorWeightTx) error
 	IncreaseL1ValidatorBalanceTx(tx *IncreaseL1ValidatorBalanceTx) error
 	DisableL1ValidatorTx(tx *DisableL1ValidatorTx) error
+	ImportTx(tx *ImportTx) error
+	ExportTx(tx *ExportTx) error
 }

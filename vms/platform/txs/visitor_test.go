@@ -41,6 +41,8 @@ func (r *kindRecorder) DisableL1ValidatorTx(*DisableL1ValidatorTx) error {
 	r.called = "DisableL1ValidatorTx"
 	return nil
 }
+func (r *kindRecorder) ImportTx(*ImportTx) error { r.called = "ImportTx"; return nil }
+func (r *kindRecorder) ExportTx(*ExportTx) error { r.called = "ExportTx"; return nil }
 
 func (r *kindRecorder) AddPermissionlessDelegatorTx(*AddPermissionlessDelegatorTx) error {
 	r.called = "AddPermissionlessDelegatorTx"

@@ -1,0 +1,81 @@
+package txs
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
+)
+
+// atomicVectors are the X-Chain vectors of codec-vectors-2.json (issue #14).
+type atomicVectors struct {
+	Vectors []map[string]any `json:"vectors"`
+}
+
+// TestAtomicTxVectors parses the X-Chain ImportTx and ExportTx vectors and checks their bytes,
+// IDs, JSON forms (avm.getTx json) and, for exports, the UTXOs they put into shared memory.
+func TestAtomicTxVectors(t *testing.T) {
+	t.Parallel()
+	v := vectortest.Load2[atomicVectors](t)
+	for _, name := range []string{"x_export_tx_to_p", "x_export_tx_to_c", "x_import_tx_from_p"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			vec := vectortest.Vector(t, v.Vectors, name)
+			tx := vectortest.CheckTxVector(t, vec, ParseTx)
+			require.Equal(t, uint32(num(t, vec, "unsignedTxTypeID")), typeIDOf(t, tx.Unsigned()))
+
+			var want struct {
+				Tx json.RawMessage `json:"tx"`
+			}
+			raw := vectortest.RawVector(t, vectortest.Load2[vectortest.RawFile](t).Vectors, name)
+			require.NoError(t, json.Unmarshal(raw["avm.getTx(json)"], &want))
+			got, err := TxJSON(tx, "X", "local")
+			require.NoError(t, err)
+			require.Equal(t, vectortest.Compact(t, want.Tx), string(got))
+
+			exported, _ := vec["exportedUTXOs"].([]any)
+			export, isExport := tx.Unsigned().(*ExportTx)
+			require.Equal(t, isExport, len(exported) > 0)
+			if !isExport {
+				return
+			}
+			utxos := export.ExportedUTXOs(tx.ID())
+			require.Len(t, utxos, len(exported))
+			for i, e := range exported {
+				e := e.(map[string]any)
+				b, err := utxos[i].Bytes()
+				require.NoError(t, err)
+				require.Equal(t, unhex(t, str(t, e, "utxoBytesHex")), b)
+				require.Equal(t, cb58(t, str(t, e, "utxoID")), utxos[i].InputID())
+			}
+		})
+	}
+}
+
+// TestAtomicBlockVector checks the X-Chain block holding the ImportTx vector.
+func TestAtomicBlockVector(t *testing.T) {
+	t.Parallel()
+	vec := vectortest.Vector(t, vectortest.Load2[atomicVectors](t).Vectors, "x_standard_block_with_import_tx")
+	b := unhex(t, str(t, vec, "bytesHex"))
+	blk, err := ParseBlock(b)
+	require.NoError(t, err)
+	require.Equal(t, b, blk.Bytes())
+	require.Equal(t, cb58(t, str(t, vec, "blockID")), blk.ID())
+	var want struct {
+		Block json.RawMessage `json:"block"`
+	}
+	raw := vectortest.RawVector(t, vectortest.Load2[vectortest.RawFile](t).Vectors, "x_standard_block_with_import_tx")
+	require.NoError(t, json.Unmarshal(raw["avm.getBlock(json)"], &want))
+	got, err := BlockJSON(blk, "X", "local")
+	require.NoError(t, err)
+	require.Equal(t, vectortest.Compact(t, want.Block), string(got))
+}
+
+func typeIDOf(t *testing.T, u UnsignedTx) uint32 {
+	t.Helper()
+	id, ok := unsignedTxs.ID(u)
+	require.True(t, ok)
+	return id
+}
