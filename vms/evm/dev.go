@@ -318,24 +318,27 @@ func (d *devState) accepted(b *types.Block, forced bool) {
 	explicit := d.nextTime != 0
 	d.nextTime, d.baseFee = 0, nil
 	d.mu.Unlock()
+	var m *mineReq
 	if forced && len(d.mines) > 0 {
-		m := d.mines[0]
-		if m.at != 0 {
-			explicit = true
-			if m.interval != 0 {
-				m.at += m.interval
-			} else {
-				m.at = 0
-			}
-		}
-		if m.left--; m.left == 0 {
-			d.mines = d.mines[1:]
-			m.done <- nil
-		}
+		m = d.mines[0]
+		explicit = explicit || m.at != 0
 	}
 	if explicit {
-		// Time goes on from the block's time.
+		// Time goes on from the block's time; set before the mining request is answered, so
+		// that a call after it (evm_increaseTime) moves time from there.
 		d.offset.Store(int64(b.Time()) - d.vm.clock.Now().Unix())
+	}
+	if m == nil {
+		return
+	}
+	if m.at != 0 && m.interval != 0 {
+		m.at += m.interval
+	} else {
+		m.at = 0
+	}
+	if m.left--; m.left == 0 {
+		d.mines = d.mines[1:]
+		m.done <- nil
 	}
 }
 
