@@ -17,7 +17,6 @@ var (
 	errPublicKeySignatureMismatch = errors.New("signature doesn't match public key")
 	errConflictingAtomicTx        = errors.New("conflicting atomic tx present")
 	errTooManyAtomicTxs           = errors.New("too many atomic tx")
-	errNoAddresses                = errors.New("no addresses provided")
 	errNoSourceChain              = errors.New("no source chain provided")
 	errNilTxID                    = errors.New("nil transaction ID")
 	// errNotFound is the database's text for a missing shared-memory UTXO.

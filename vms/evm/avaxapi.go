@@ -115,55 +115,45 @@ func (s *avaxService) getAtomicTx(_ context.Context, args *chainapi.GetTxArgs) (
 }
 
 // getUTXOs lists the UTXOs sourceChain exported to the C-Chain that the addresses own, as the
-// X- and P-Chains page theirs (package utxopage).
+// X- and P-Chains page theirs (utxopage.Serve).
 func (s *avaxService) getUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
-	switch n := len(args.Addresses); {
-	case n == 0:
-		return nil, errNoAddresses
-	case n > utxopage.MaxAddresses:
-		return nil, fmt.Errorf("number of addresses given, %d, exceeds maximum, %d", n, utxopage.MaxAddresses)
-	case args.SourceChain == "":
+	return utxopage.Serve(ctx, atomicUTXOChain{s}, args)
+}
+
+// atomicUTXOChain is the C-Chain's utxopage.Chain: it has no UTXOs of its own, only those the X-
+// and P-Chains exported to it, so getUTXOs must name a sourceChain.
+type atomicUTXOChain struct{ s *avaxService }
+
+func (c atomicUTXOChain) UTXOs(sourceChain string) (utxopage.Index, error) {
+	if sourceChain == "" {
 		return nil, errNoSourceChain
 	}
-	a := s.vm.atomic
-	source, ok := a.lookupPeer(args.SourceChain)
+	a := c.s.vm.atomic
+	source, ok := a.lookupPeer(sourceChain)
 	if !ok {
-		return nil, fmt.Errorf("problem parsing source chainID %q: there is no ID with alias: %s", args.SourceChain, args.SourceChain)
+		return nil, fmt.Errorf("problem parsing source chainID %q: there is no ID with alias: %s", sourceChain, sourceChain)
 	}
-	addrs, err := utxopage.ParseAddresses(s.addrs.ParseService, args.Addresses)
+	return utxopage.AtomicFrom(a.shared, source), nil
+}
+
+func (c atomicUTXOChain) ParseAddress(str string) (ids.ShortID, error) {
+	return c.s.addrs.ParseService(str)
+}
+
+func (c atomicUTXOChain) FormatAddress(addr ids.ShortID) (string, error) {
+	s, err := address.Format("C", c.s.addrs.HRP, addr)
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("problem formatting address: %w", err)
 	}
-	var (
-		startAddr ids.ShortID
-		startUTXO ids.ID
-	)
-	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
-		if startAddr, err = s.addrs.ParseService(args.StartIndex.Address); err != nil {
-			return nil, fmt.Errorf("couldn't parse start index address %q: %w", args.StartIndex.Address, err)
-		}
-		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
-			return nil, fmt.Errorf("couldn't parse start index utxo: %w", err)
-		}
-	}
-	limit := int(args.Limit)
-	if limit <= 0 || limit > utxopage.MaxPageSize {
-		limit = utxopage.MaxPageSize
-	}
-	page, err := utxopage.Walk(ctx, atomicUTXOs{shared: a.shared, peer: source, enc: args.Encoding}, addrs, startAddr, startUTXO, limit)
-	if err != nil {
-		return nil, fmt.Errorf("problem retrieving UTXOs: %w", err)
-	}
-	endAddr, err := address.Format("C", s.addrs.HRP, page.LastAddr)
-	if err != nil {
-		return nil, fmt.Errorf("problem formatting address: %w", err)
-	}
-	return &chainapi.GetUTXOsReply{
-		NumFetched: jsonrpc.Uint64(len(page.UTXOs)),
-		UTXOs:      page.UTXOs,
-		EndIndex:   chainapi.Index{Address: endAddr, UTXO: page.LastUTXO.String()},
-		Encoding:   args.Encoding,
-	}, nil
+	return s, nil
+}
+
+func (atomicUTXOChain) EncodeError(_ ids.Encoding, err error) error {
+	return fmt.Errorf("problem encoding utxo: %w", err)
+}
+
+func (atomicUTXOChain) Internal(err error) error {
+	return fmt.Errorf("problem retrieving UTXOs: %w", err)
 }
 
 // lookupPeer resolves a sourceChain: the X- or P-Chain by alias or ID.
@@ -175,30 +165,6 @@ func (a *atomicSide) lookupPeer(alias string) (ids.ID, bool) {
 		return a.ctx.PChainID, true
 	}
 	return ids.ID{}, false
-}
-
-// atomicUTXOs is the utxopage.Store of the UTXOs peer exported to the C-Chain, each rendered in
-// enc.
-type atomicUTXOs struct {
-	shared sharedMemory
-	peer   ids.ID
-	enc    ids.Encoding
-}
-
-func (s atomicUTXOs) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	return s.shared.Keys(s.peer, addr, start, n)
-}
-
-func (s atomicUTXOs) UTXO(id ids.ID) (string, bool, error) {
-	values, err := s.shared.Get(s.peer, []ids.ID{id})
-	if err != nil {
-		return "", false, err
-	}
-	str, err := s.enc.Encode(values[0])
-	if err != nil {
-		return "", false, fmt.Errorf("problem encoding utxo: %w", err)
-	}
-	return str, true, nil
 }
 
 // IssueAtomicTx verifies tx against the last accepted state, at the next block's base fee, and

@@ -17,9 +17,14 @@ func tooManyAddressesError(n int) error {
 	return fmt.Errorf("number of addresses given, %d, exceeds maximum, %d", n, MaxAddresses)
 }
 
-// startIndexError answers getUTXOs with a start index that cannot be parsed (§5.1).
-func startIndexError(err error) error {
-	return fmt.Errorf("couldn't parse start index: %w", err)
+// startAddressError and startUTXOError answer getUTXOs with a start index that cannot be parsed,
+// in the reference's words (its avm, platformvm and C-Chain avax services).
+func startAddressError(addr string, err error) error {
+	return fmt.Errorf("couldn't parse start index address %q: %w", addr, err)
+}
+
+func startUTXOError(err error) error {
+	return fmt.Errorf("couldn't parse start index utxo: %w", err)
 }
 
 // sourceChainError answers getUTXOs with a sourceChain that names no chain (§5.1, §6.5).

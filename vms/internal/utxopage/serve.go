@@ -49,17 +49,30 @@ type Index interface {
 // Atomic returns the index of the atomic UTXOs that the chain sourceChain names (an alias or an
 // ID string, resolved by chains) exported to the chain whose shared memory is shared. An unknown
 // alias fails with `problem parsing source chainID "<alias>": <lookup error>` (§5.1, §6.5).
-func Atomic(chains chains.ChainLookup, shared *atomic.SharedMemory, sourceChain string) (Index, error) {
+func Atomic(chains chains.ChainLookup, shared SharedMemory, sourceChain string) (Index, error) {
 	source, err := chains.Lookup(sourceChain)
 	if err != nil {
 		return nil, sourceChainError(sourceChain, err)
 	}
-	return atomicIndex{shared: shared, source: source}, nil
+	return AtomicFrom(shared, source), nil
+}
+
+// SharedMemory is what an atomic index reads of a chain's handle on the node's shared memory
+// (*atomic.SharedMemory).
+type SharedMemory interface {
+	Get(peer ids.ID, keys []ids.ID) ([][]byte, error)
+	Keys(peer ids.ID, trait ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
+}
+
+// AtomicFrom returns the index of the atomic UTXOs that source exported to the chain whose
+// shared memory is shared, for a chain that resolves source itself.
+func AtomicFrom(shared SharedMemory, source ids.ID) Index {
+	return atomicIndex{shared: shared, source: source}
 }
 
 // atomicIndex is the shared memory one chain exported to another.
 type atomicIndex struct {
-	shared *atomic.SharedMemory
+	shared SharedMemory
 	source ids.ID
 }
 
@@ -102,10 +115,10 @@ func Serve(ctx context.Context, c Chain, args *chainapi.GetUTXOsArgs) (*chainapi
 	)
 	if args.StartIndex.Address != "" || args.StartIndex.UTXO != "" {
 		if startAddr, err = c.ParseAddress(args.StartIndex.Address); err != nil {
-			return nil, startIndexError(err)
+			return nil, startAddressError(args.StartIndex.Address, err)
 		}
 		if startUTXO, err = ids.FromString(args.StartIndex.UTXO); err != nil {
-			return nil, startIndexError(err)
+			return nil, startUTXOError(err)
 		}
 	}
 	limit := int(args.Limit)
