@@ -25,6 +25,16 @@ type recordingSender struct {
 	chits     []chits
 	ancestors [][][]byte
 	gets      map[ids.ID]uint32 // request ID by block
+	frontiers []ids.ID
+	accepted  [][]ids.ID
+}
+
+func (s *recordingSender) SendAcceptedFrontier(_ context.Context, _ ids.NodeID, _ uint32, blockID ids.ID) {
+	s.frontiers = append(s.frontiers, blockID)
+}
+
+func (s *recordingSender) SendAccepted(_ context.Context, _ ids.NodeID, _ uint32, blockIDs []ids.ID) {
+	s.accepted = append(s.accepted, blockIDs)
 }
 
 func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint32, blocks [][]byte) {

@@ -39,6 +39,8 @@ type Sender interface {
 	SendGet(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
 	SendPut(ctx context.Context, to ids.NodeID, requestID uint32, block []byte)
 	SendAncestors(ctx context.Context, to ids.NodeID, requestID uint32, blocks [][]byte)
+	SendAcceptedFrontier(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
+	SendAccepted(ctx context.Context, to ids.NodeID, requestID uint32, blockIDs []ids.ID)
 }
 
 // The caps of an Ancestors answer (network-consensus-warp.md §3.3): at most
@@ -259,6 +261,32 @@ func (e *Engine) GetAncestors(ctx context.Context, from ids.NodeID, requestID ui
 		id = blk.Parent()
 	}
 	e.d.Sender.SendAncestors(ctx, from, requestID, blocks)
+	return nil
+}
+
+// GetAcceptedFrontier answers from with our last accepted block, for its bootstrapping
+// (network-consensus-warp.md §3.2).
+func (e *Engine) GetAcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32) error {
+	lastID, _ := e.core.LastAccepted()
+	e.d.Sender.SendAcceptedFrontier(ctx, from, requestID, lastID)
+	return nil
+}
+
+// GetAccepted answers from with those of blockIDs we have accepted: each is the accepted block
+// at its height (§3.2).
+func (e *Engine) GetAccepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error {
+	_, lastHeight := e.core.LastAccepted()
+	var accepted []ids.ID
+	for _, id := range blockIDs {
+		blk, err := e.d.VM.GetBlock(ctx, id)
+		if err != nil || blk.Height() > lastHeight {
+			continue
+		}
+		if at, err := e.d.VM.GetBlockIDAtHeight(ctx, blk.Height()); err == nil && at == id {
+			accepted = append(accepted, id)
+		}
+	}
+	e.d.Sender.SendAccepted(ctx, from, requestID, accepted)
 	return nil
 }
 

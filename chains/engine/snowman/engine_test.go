@@ -228,7 +228,9 @@ func (s sender) SendPut(_ context.Context, to ids.NodeID, requestID uint32, bloc
 		func(ctx context.Context, _ *Engine) error { return s.n.engines[to].GetFailed(ctx, s.from, requestID) })
 }
 
-func (s sender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte) {}
+func (s sender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte)      {}
+func (s sender) SendAcceptedFrontier(context.Context, ids.NodeID, uint32, ids.ID) {}
+func (s sender) SendAccepted(context.Context, ids.NodeID, uint32, []ids.ID)       {}
 
 // validators is a fixed weight list.
 type validators map[ids.NodeID]uint64

@@ -72,3 +72,22 @@ func TestGetAncestorsOfProcessingBlock(t *testing.T) {
 	require.NoError(t, e.GetAncestors(t.Context(), ids.NodeID{2}, 1, tip))
 	require.Len(t, snd.ancestors[0], 3)
 }
+
+// The accepted frontier is the last accepted block; GetAccepted keeps the IDs accepted at their
+// height, not processing, unknown or beside the accepted chain (§3.2).
+func TestAcceptedFrontierAndAccepted(t *testing.T) {
+	ctx := t.Context()
+	vm := newTestVM()
+	acceptChain(vm, 3, 48)
+	e, snd := newGetter(t, vm)
+	require.NoError(t, e.GetAcceptedFrontier(ctx, ids.NodeID{2}, 1))
+	require.Equal(t, []ids.ID{vm.accepted[3].id}, snd.frontiers)
+
+	vm.preference = vm.accepted[3].id
+	vm.work = 1
+	require.NoError(t, e.Build(ctx))
+	require.Equal(t, 1, e.NumProcessing())
+	processing := e.Preference()
+	require.NoError(t, e.GetAccepted(ctx, ids.NodeID{2}, 2, []ids.ID{vm.accepted[1].id, processing, {9}, vm.accepted[3].id}))
+	require.Equal(t, [][]ids.ID{{vm.accepted[1].id, vm.accepted[3].id}}, snd.accepted)
+}
