@@ -103,6 +103,8 @@ type VM struct {
 	// (nearly always the head): block building, checks and admission all
 	// ask for the head's.
 	childRulesCache atomic.Pointer[childRules]
+	// headCache keeps what reads of the head's state found (statecache.go).
+	headCache atomic.Pointer[stateCache]
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
 	// atomic is the C-Chain's atomic-tx side (atomicvm.go); nil on L1s and
