@@ -59,6 +59,18 @@ func TestRewind(t *testing.T) {
 		second, err := vm.GetBlockIDAtHeight(t.Context(), 2)
 		require.NoError(t, err)
 
+		lastTime := func(id ids.ID) {
+			t.Helper()
+			blk, err := vm.GetBlock(t.Context(), id)
+			require.NoError(t, err)
+			got, ok := e.Manager.LastAcceptedTime(chainA)
+			require.True(t, ok)
+			require.Equal(t, blk.Timestamp(), got)
+		}
+		third, err := vm.GetBlockIDAtHeight(t.Context(), 3)
+		require.NoError(t, err)
+		lastTime(third)
+
 		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) error { return nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
@@ -70,6 +82,7 @@ func TestRewind(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, first, lastID)
 		require.Equal(t, uint64(1), height)
+		lastTime(first)
 		e.Close()
 
 		e = chainstest.NewEnv(t, dir, x, nil)

@@ -162,6 +162,21 @@ const checks = [
     },
   ],
   [
+    "proposervm reads",
+    async () => {
+      // Cornice has no proposer VM: a block built now would carry the P-Chain's last accepted
+      // height, and the next block would open the chain's first epoch (docs/api.md).
+      const { height } = await client.pChain.getHeight();
+      for (const [name, api] of [["P", client.proposervm.pChain], ["C", client.proposervm.cChain]]) {
+        const proposed = await api.getProposedHeight();
+        assert(proposed.height === height, `${name}: proposed height ${proposed.height}, P-Chain height ${height}`);
+        const epoch = await api.getCurrentEpoch();
+        assert(epoch.number === "1" && epoch.pChainHeight === height && BigInt(epoch.startTime) > 0n,
+          `${name}: epoch ${JSON.stringify(epoch)}`);
+      }
+    },
+  ],
+  [
     "P-Chain BaseTx",
     async () => {
       const before = await pBalance(otherP);
