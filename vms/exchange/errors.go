@@ -25,11 +25,6 @@ var (
 	// ErrUnsupportedTx refuses the tx kind this VM does not execute: OperationTx (no
 	// nftfx/propertyfx operations yet).
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
-	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
-	ErrOutputsNotSorted = errors.New("outputs not sorted")
-	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex), or spending a
-	// UTXO twice (§3.3).
-	ErrInputsNotSortedUnique = errors.New("inputs not sorted and unique")
 	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input (§3.3).
 	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
 	// ErrInsufficientFunds refuses a tx whose inputs do not cover its outputs plus the fee (§3.3).
@@ -52,8 +47,9 @@ var (
 	// that exports nothing (the reference's avm syntactic verifier).
 	ErrNoImportInputs  = errors.New("no import inputs")
 	ErrNoExportOutputs = errors.New("no export outputs")
-	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
-	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
+	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
+	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
+	// listed there once for both chains.
 )
 
 // Mempool errors, sent raw by avm.issueTx.

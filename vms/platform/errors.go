@@ -29,11 +29,6 @@ var (
 	// transfers (locked outputs are only made by the genesis and staking).
 	ErrWrongOutputType = errors.New("output is not a secp256k1fx transfer output")
 	ErrWrongInputType  = errors.New("input is not a secp256k1fx transfer input")
-	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
-	ErrOutputsNotSorted = errors.New("outputs not sorted")
-	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex) or spending a UTXO
-	// twice (§3.3).
-	ErrInputsNotSortedUnique = errors.New("inputs not sorted and unique")
 	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input, plus one
 	// for its authorization (§3.3).
 	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
@@ -50,8 +45,9 @@ var (
 	// that exports nothing (the reference's platformvm txs).
 	ErrNoImportInputs  = errors.New("tx has no imported inputs")
 	ErrNoExportOutputs = errors.New("no export outputs")
-	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
-	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
+	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
+	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
+	// listed there once for both chains.
 
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
