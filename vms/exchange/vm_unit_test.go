@@ -16,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -80,7 +81,7 @@ func TestPipelineContract(t *testing.T) {
 	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrDoubleSpend)
-	require.ErrorIs(t, vm.IssueTx(first), exchange.ErrDuplicateTx)
+	require.ErrorIs(t, vm.IssueTx(first), mempool.ErrDuplicateTx)
 	select {
 	case <-vm.WorkReady():
 	default:
@@ -123,7 +124,7 @@ func TestPipelineContract(t *testing.T) {
 		wantErr error
 	}{
 		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, utxo.ErrDoubleSpend},
-		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, exchange.ErrDuplicateTx},
+		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, mempool.ErrDuplicateTx},
 		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
 		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
 		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -15,8 +16,8 @@ import (
 // txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
 // pending or committed already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if tx.Size() > MaxTxSize {
-		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	if err := mempool.CheckSize(tx); err != nil {
+		return err
 	}
 	if err := vm.issue(tx); err != nil {
 		return err
@@ -29,10 +30,10 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.pool.Has(tx.ID()) {
-		return ErrDuplicateTx
+		return mempool.ErrDuplicateTx
 	}
-	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
-		return ErrMempoolFull
+	if err := vm.pool.CheckRoom(tx); err != nil {
+		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
@@ -103,7 +104,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		drop   = make(map[ids.ID]struct{})
 	)
 	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
+		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
 			break
 		}
 		if processing.InProcessing(view, tx.ID()) {

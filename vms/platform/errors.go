@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -47,7 +48,8 @@ var (
 	ErrNoExportOutputs = errors.New("no export outputs")
 	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
 	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
-	// listed there once for both chains.
+	// listed there once for both chains. The mempool's refusals (a duplicate, too large a tx, a
+	// full mempool, a conflicting import) are the sentinels of vms/internal/mempool.
 
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
@@ -105,20 +107,6 @@ var (
 	ErrValidatorWindow = errors.New("staking period must be a subset of the primary network")
 )
 
-// Mempool errors, sent behind the issueTx prefix.
-var (
-	// ErrDuplicateTx refuses a tx that is pending or accepted already.
-	ErrDuplicateTx = errors.New("duplicate tx")
-	// ErrTxTooLarge refuses a tx over MaxTxSize (§1.2).
-	ErrTxTooLarge = errors.New("tx too large")
-	// ErrMempoolFull refuses a tx when MaxMempoolSize bytes are pending.
-	ErrMempoolFull = errors.New("mempool is full")
-	// ErrConflictsWithOtherTx refuses an ImportTx whose atomic UTXO a pending tx (or an earlier
-	// tx of the block) imports already: the reference's mempool text, which issueTx sends
-	// without the verification prefix.
-	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
-)
-
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
 var (
 	// ErrNoTxs refuses a standard block without txs: "BanffStandardBlock performs no state
@@ -150,7 +138,7 @@ func importError(txID ids.ID, err error) error {
 	case errors.Is(err, atomic.ErrNotFound):
 		return fmt.Errorf("failed to get shared memory: %w", ErrUTXONotFound)
 	case errors.Is(err, utxo.ErrDoubleSpend):
-		return fmt.Errorf("%w: %s", ErrConflictsWithOtherTx, txID)
+		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
 	}
 	return err
 }
@@ -203,7 +191,7 @@ func parseTxError(err error) error {
 // verification: …` (§5.1), or, for a conflict with a pending tx, the reference mempool's
 // `couldn't issue tx: tx conflicts with other tx: <txID>`.
 func issueError(err error) error {
-	if errors.Is(err, ErrConflictsWithOtherTx) {
+	if errors.Is(err, mempool.ErrConflictsWithOtherTx) {
 		return fmt.Errorf("couldn't issue tx: %w", err)
 	}
 	return fmt.Errorf("couldn't issue tx: failed verification: %w", err)
