@@ -1,7 +1,8 @@
 // Package utxovmtest holds the tests the X- and P-Chain VMs share, written once against the
 // chains.VM contract: each chain's test passes its VM and the txs and blocks of its own wire
 // format, and the suite drives the VM as a consensus engine would (build, verify, prefer, accept,
-// reject) and checks what any UTXO chain must do.
+// reject) and checks what any UTXO chain must do. Key, Addr and Sign make the keys and signed
+// txs both chains' tests use.
 package utxovmtest
 
 import (
