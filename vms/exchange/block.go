@@ -75,9 +75,9 @@ func (b *Block) Txs() []chains.Container {
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
 	blk := b.blk
-	parent, view, ok := vm.parent(blk.Parent())
+	parent, view, ok := vm.ParentOf(blk.Parent())
 	if !ok {
-		last := vm.lastAccepted()
+		last := vm.Last()
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
 			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
 	}

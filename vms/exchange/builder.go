@@ -21,7 +21,7 @@ func (vm *VM) IssueTx(tx *txs.Tx) error {
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
-	vm.signal()
+	vm.Signal()
 	return nil
 }
 
@@ -60,10 +60,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.proc.Preferred()
-	if !ok { // none, or it was accepted since
-		parent, view = vm.last, vm.state
-	}
+	parent, view := vm.Preferred()
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{})

@@ -22,7 +22,7 @@ func (vm *VM) IssueTx(tx *txs.Tx) error {
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
-	vm.signal()
+	vm.Signal()
 	return nil
 }
 
@@ -37,11 +37,11 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t, err := vm.blockTime(vm.state, vm.last.fees)
+	t, err := vm.blockTime(vm.state, vm.Last().fees)
 	if err != nil {
 		return err
 	}
-	fees, _, err := vm.advance(vm.state, vm.last.fees, t)
+	fees, _, err := vm.advance(vm.state, vm.Last().fees, t)
 	if err != nil {
 		return err
 	}
@@ -67,10 +67,7 @@ func (vm *VM) pending(id ids.ID) bool {
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.proc.Preferred()
-	if !ok { // none, or it was accepted since
-		parent, view = vm.last, vm.accepted
-	}
+	parent, view := vm.Preferred()
 	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
 		vm.mu.Unlock()
 		return vm.buildOption(parent, pb, view)
@@ -188,7 +185,7 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextChange(vm.state, vm.last.fees)
+	next, ok, err := vm.nextChange(vm.state, vm.Last().fees)
 	switch {
 	case err != nil:
 		vm.log.Error("next L1 validator eviction or staker end", "err", err)
@@ -197,7 +194,7 @@ func (vm *VM) scheduleEviction() {
 		return
 	}
 	if now := vm.now(); next <= now {
-		vm.signal()
+		vm.Signal()
 		return
 	} else if d := time.Duration(next-now) * time.Second; d < evictionPoll {
 		vm.evictTimer = vm.clock.AfterFunc(d, vm.scheduleEviction)
