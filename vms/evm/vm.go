@@ -29,6 +29,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
@@ -117,6 +118,8 @@ type VM struct {
 	dev *devState
 	// rewind rolls the chain back (chains.Context.Rewind), for dev.
 	rewind func(context.Context, chains.Rewind) error
+	// purge removes what roll-backs left behind (chains.Context.Purge; rewind.go).
+	purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -197,6 +200,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		work:         make(chan struct{}, 1),
 		feeds:        newFeeds(),
 		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
+		purge:        c.Purge,
 	}
 	if cfg.DevMethods {
 		dev, err := newDevState(vm, cfg.DevIDs)
