@@ -107,33 +107,8 @@ func (c *Call) Args(dst [][]byte) (args [][]byte, ok bool) {
 	if len(p) == 0 || p[0] != '[' {
 		return dst, false
 	}
-	// Params is valid JSON (scanEnvelope checked it): each element ends where scanning its
-	// string or brackets, or its literal, ends.
-	i := skipSpace(p, 1)
-	if i < len(p) && p[i] == ']' {
-		return dst, true
-	}
-	for i < len(p) {
-		end, found := i, true
-		switch p[i] {
-		case '{', '[':
-			end, found = matchBracket(p, i)
-		case '"':
-			end, found = matchString(p, i)
-		default:
-			for end < len(p) && isLiteralByte(p[end]) {
-				end++
-			}
-		}
-		if !found || end == i {
-			return dst, false
-		}
-		dst = append(dst, p[i:end])
-		i = skipSpace(p, end)
-		if i >= len(p) || p[i] != ',' {
-			break
-		}
-		i = skipSpace(p, i+1)
+	for i, more := firstElement(p); more; i, more = nextElement(p, i) {
+		dst = append(dst, p[i:valueEnd(p, i)])
 	}
 	return dst, true
 }

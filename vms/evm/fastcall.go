@@ -32,6 +32,12 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		vm.stopped.Load() {
 		return false
 	}
+	// A panic declines: go-ethereum's server runs the call again and answers its crash.
+	defer func() {
+		if recover() != nil {
+			answered = false
+		}
+	}()
 	// go-ethereum's reading of the params (parsePositionalArguments): an array, each element
 	// decoded with encoding/json into the method's argument; the arguments are not optional.
 	params, ok := c.Args(make([][]byte, 0, 3))
@@ -46,12 +52,6 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 	if len(params) == 2 && json.Unmarshal(params[1], &bnh) != nil {
 		return false
 	}
-	// A panic declines: go-ethereum's server runs the call again and answers its crash.
-	defer func() {
-		if recover() != nil {
-			answered = false
-		}
-	}()
 	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout;
 	// so does this one. Its context has only that timeout: a client that leaves does not stop
 	// its call, which the timeout and the gas cap bound, and the request's own deadline arms no
