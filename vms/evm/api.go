@@ -94,9 +94,9 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 // rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server, each
 // reply ending in a newline (newlineHandler), behind the node's heavy-call
 // bound (jsonrpc.Gate), which batches and the calls isHeavyRPC names wait
-// for.
+// for, with eth_call's common form answered in front of it (serveCall).
 func (vm *VM) rpcHandler() http.Handler {
-	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC)
+	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC, vm.serveCall)
 }
 
 // isHeavyRPC reports whether a method's reply may run to megabytes: log

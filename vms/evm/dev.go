@@ -191,9 +191,13 @@ func (vm *VM) rootOf(hash, root common.Hash) common.Hash {
 	return root
 }
 
-// stateOfBlock opens the state after blk, its edits included.
+// stateOfBlock opens the state after blk, its edits included; the head's through its cache.
 func (vm *VM) stateOfBlock(blk *types.Block) (*state.StateDB, error) {
-	return vm.stateAt(vm.rootOf(blk.Hash(), blk.Root()))
+	root := vm.rootOf(blk.Hash(), blk.Root())
+	if blk.Hash() == vm.currentHead().Hash() {
+		return vm.headStateAt(root)
+	}
+	return vm.stateAt(root)
 }
 
 // do runs fn on the engine goroutine and returns its result; ctx bounds the wait.

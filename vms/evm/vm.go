@@ -104,6 +104,11 @@ type VM struct {
 	// (nearly always the head): block building, checks and admission all
 	// ask for the head's.
 	childRulesCache atomic.Pointer[childRules]
+	// headCache keeps what reads of the head's state found (statecache.go).
+	headCache atomic.Pointer[stateCache]
+	// stopped is set when Close stops the rpc server: serveCall then
+	// leaves every call to it, as it answers none.
+	stopped atomic.Bool
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
 	// atomic is the C-Chain's atomic-tx side (atomicvm.go); nil on L1s and
@@ -528,6 +533,7 @@ func (vm *VM) Close() error {
 	}
 	vm.closed = true
 	vm.mu.Unlock()
+	vm.stopped.Store(true)
 	vm.stopRetry()
 	if vm.dev != nil {
 		vm.dev.close()
