@@ -27,7 +27,7 @@ import (
 // or transaction counts only when it is canonical at or below the head: blockByHash,
 // canonicalTx; the index checks its entries), and the sweep removes them later, a chunk at a
 // time, on the engine goroutine, resumed after a restart from the record. A roll-back of a few
-// blocks sweeps them in its own batch.
+// blocks removes them key by key in its own batch instead, and leaves nothing behind.
 
 // droppedKey holds the heights [lo, hi] (two u64, big-endian) whose block bodies may belong to
 // dropped blocks, until the sweep has been through them; absent when there is nothing to sweep.
