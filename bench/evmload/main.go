@@ -197,9 +197,10 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "evmload: "+format+"\n", args...) }
 	// A request gets a minute, but the snapshot mode's anvil_mine of many blocks and its revert
-	// of them all get -timeout: anvil takes minutes to mine 10,000 blocks on a loaded machine.
+	// of them all get -timeout: anvil takes minutes to mine 10,000 blocks on a loaded machine;
+	// and so does a transfers batch, which anvil mines one block per call.
 	reqTimeout := time.Minute
-	if cfg.mode == "snapshot" {
+	if cfg.mode == "snapshot" || cfg.mode == "transfers" {
 		reqTimeout = cfg.timeout
 	}
 	c := newRPCClient(cfg.rpcURL, cfg.conns+1, reqTimeout)
