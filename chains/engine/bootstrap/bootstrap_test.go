@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -26,24 +25,8 @@ import (
 
 var chainID = ids.ID{'c'}
 
-// buildChain accepts n blocks of one transaction each, whose value is valueSize bytes, on a new
-// chain in a new database, with the solo engine, and returns the database's directory, closed.
 func buildChain(t testing.TB, n, valueSize int) string {
-	dir := filepath.Join(t.TempDir(), "source")
-	env := chainstest.NewEnv(t, dir, nil, nil)
-	vm := env.Create(chainID, nil)
-	blocks := make([][]*chainstest.Tx, n)
-	value := strings.Repeat("v", valueSize)
-	for i := range blocks {
-		blocks[i] = []*chainstest.Tx{chainstest.NewTx(fmt.Sprintf("key %d", i), value)}
-	}
-	require.NoError(t, vm.SubmitBlocks(blocks...))
-	require.Eventually(t, func() bool {
-		_, h, _ := env.Manager.LastAccepted(chainID)
-		return h == uint64(n)
-	}, 5*time.Minute, time.Millisecond)
-	env.Close()
-	return dir
+	return chainstest.BuildChain(t, chainID, n, valueSize)
 }
 
 // node is one node of a test: a database holding the chain, whose engine is idle, so that the
