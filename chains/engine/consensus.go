@@ -45,30 +45,94 @@ type ConsensusDeps struct {
 	Metrics *bootstrap.Metrics
 }
 
+// Handler is a chain's engine as the router drives it (the router's Handler, which it mirrors so
+// that the engines do not import the router): the requests any node may send, and the answers to
+// the queries and Gets the engine sends. While Consensus bootstraps, its handler also has the
+// bootstrapper's methods (AcceptedFrontier, Accepted, Ancestors and their failures), which the
+// router finds with a type assertion; after, it is the *snowman.Engine, which has not.
+type Handler interface {
+	PushQuery(ctx context.Context, from ids.NodeID, requestID uint32, block []byte, requestedHeight uint64) error
+	PullQuery(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID, requestedHeight uint64) error
+	Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64) error
+	QueryFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	Put(ctx context.Context, from ids.NodeID, requestID uint32, block []byte) error
+	GetFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	// gets are the requests the getter answers in every phase.
+	gets
+}
+
+type gets interface {
+	Get(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
+	GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
+	GetAcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32) error
+	GetAccepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error
+}
+
+// Message is one inbound message, as the chain's goroutine runs it on its current handler.
+type Message func(ctx context.Context, h Handler) error
+
+var (
+	_ Handler           = (*snowman.Engine)(nil)
+	_ Handler           = bootstrapping{}
+	_ Handler           = waiting{}
+	_ chains.Engine     = (*Consensus)(nil)
+	_ chains.Progresser = (*Consensus)(nil)
+)
+
+// dropsConsensus drops the consensus messages unanswered, as the reference's bootstrapper does:
+// the asker's query or Get times out.
+type dropsConsensus struct{}
+
+func (dropsConsensus) PushQuery(context.Context, ids.NodeID, uint32, []byte, uint64) error {
+	return nil
+}
+func (dropsConsensus) PullQuery(context.Context, ids.NodeID, uint32, ids.ID, uint64) error {
+	return nil
+}
+func (dropsConsensus) Chits(context.Context, ids.NodeID, uint32, ids.ID, ids.ID, ids.ID, uint64) error {
+	return nil
+}
+func (dropsConsensus) QueryFailed(context.Context, ids.NodeID, uint32) error { return nil }
+func (dropsConsensus) Put(context.Context, ids.NodeID, uint32, []byte) error { return nil }
+func (dropsConsensus) GetFailed(context.Context, ids.NodeID, uint32) error   { return nil }
+
+// bootstrapping is the handler while the chain bootstraps: the bootstrapper, whose embedded
+// Getter answers the requests of others.
+type bootstrapping struct {
+	*bootstrap.Bootstrapper
+	dropsConsensus
+}
+
+// waiting is the handler while the chain waits for After: the getter answers, the rest is
+// dropped.
+type waiting struct {
+	*getter.Getter
+	dropsConsensus
+}
+
 // Consensus is the engine of a chain whose validator weight this node shares with others
 // (chains.Engine): the bootstrapper catches the chain up with its beacons, then the Snowman
-// engine (snowman.Runner) decides its blocks. The router delivers the chain's messages to it
-// through its message methods, which may be called from any goroutine: each queues the message
-// for the chain's engine goroutine, and returns once it is queued (or ctx is done).
+// engine (snowman.Runner) decides its blocks. The router hands it the chain's messages with
+// TryDeliver and Deliver, which may be called from any goroutine; each message runs on the
+// chain's engine goroutine, on the handler of the chain's phase (Handler): the requests of other
+// nodes' bootstrappers and Gets are answered in every phase from the chain's accepted state; the
+// answers to our bootstrapping requests reach the bootstrapper while it runs; the consensus
+// messages are dropped until the Snowman engine runs. A message queued as the phases change
+// hands may be lost; the router's timeouts cover it.
 //
-// A message goes where its phase takes it (reference/network-consensus-warp.md §3): the
-// requests of other nodes' bootstrappers and Gets (GetAcceptedFrontier, GetAccepted,
-// GetAncestors, Get) are answered in every phase, from the chain's accepted state; the answers
-// to our bootstrapping requests go to the bootstrapper while it runs and are dropped after; the
-// consensus messages (PushQuery, PullQuery, Chits, QueryFailed, Put, GetFailed) go to the
-// Snowman engine once it runs and are dropped before, unanswered, as the reference drops them
-// while it bootstraps. A message queued as the phases change hands may be lost; the router's
-// timeouts cover it.
+// The node tells it of connections (Connected, Disconnected): bootstrapping waits for enough
+// connected beacon weight (§3.1).
 type Consensus struct {
 	cfg    ConsensusConfig
 	d      ConsensusDeps
 	ec     chains.EngineContext
 	getter *getter.Getter
 
-	inbox chan message
-	// peers are the connected nodes, as Connected and Disconnected told; used by the engine
-	// goroutine only, to tell the bootstrapper when it starts.
+	inbox chan Message
+	// peers are the connected nodes, as Connected and Disconnected told, and boot the
+	// bootstrapper, nil before After: both are used by the engine goroutine only.
 	peers map[ids.NodeID]bool
+	boot  *bootstrap.Bootstrapper
 	// runner is the Snowman engine's runner, nil until bootstrapping is done.
 	runner atomic.Pointer[snowman.Runner]
 	// bootstrapped is closed when the chain enters normal operation.
@@ -76,21 +140,9 @@ type Consensus struct {
 
 	mu sync.Mutex // guards progress
 	// progress is the bootstrapper's, copied after each message it handles; nil before it
-	// starts.
+	// starts and after it is done.
 	progress *bootstrap.Progress
 }
-
-// phase is what a message is handled by: the bootstrapper while it runs, the Snowman engine
-// after; the getter always.
-type phase struct {
-	boot   *bootstrap.Bootstrapper
-	engine *snowman.Engine
-	getter *getter.Getter
-}
-
-type message func(ctx context.Context, p phase) error
-
-var _ chains.Engine = (*Consensus)(nil)
 
 // NewConsensus returns the engine of chain c.
 func NewConsensus(c chains.EngineContext, cfg ConsensusConfig, d ConsensusDeps) *Consensus {
@@ -99,7 +151,7 @@ func NewConsensus(c chains.EngineContext, cfg ConsensusConfig, d ConsensusDeps) 
 		d:            d,
 		ec:           c,
 		getter:       getter.New(c.VM, c.Acceptor, d.Sender),
-		inbox:        make(chan message, 1024),
+		inbox:        make(chan Message, 1024),
 		peers:        make(map[ids.NodeID]bool),
 		bootstrapped: make(chan struct{}),
 	}
@@ -108,8 +160,8 @@ func NewConsensus(c chains.EngineContext, cfg ConsensusConfig, d ConsensusDeps) 
 // Bootstrapped is closed when the chain has caught up and entered normal operation.
 func (c *Consensus) Bootstrapped() <-chan struct{} { return c.bootstrapped }
 
-// Progress returns how far bootstrapping has come, and false once it is done (or before it
-// started). It is safe for concurrent use (the chain's health check).
+// Progress implements chains.Progresser: how far bootstrapping has come (a bootstrap.Progress),
+// and false before it starts and once it is done. It is safe for concurrent use.
 func (c *Consensus) Progress() (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -130,9 +182,9 @@ func (c *Consensus) Start(context.Context) error {
 // Run implements chains.Engine: it waits for After, bootstraps, then runs the Snowman engine
 // until ctx is done or an acceptance fails.
 func (c *Consensus) Run(ctx context.Context) error {
-	p := phase{getter: c.getter}
 	if c.cfg.After != nil {
-		if err := c.handleUntil(ctx, p, func() bool { return isClosed(c.cfg.After) }, c.cfg.After); err != nil || ctx.Err() != nil {
+		h := waiting{Getter: c.getter}
+		if err := c.handleUntil(ctx, h, func() bool { return isClosed(c.cfg.After) }, c.cfg.After); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
@@ -140,30 +192,28 @@ func (c *Consensus) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("beacons of chain %s: %w", c.ec.Chain.ID, err)
 	}
-	alias := c.ec.Chain.ID.String()
-	b := bootstrap.New(bootstrap.Config{Self: c.cfg.Self, Beacons: beacons}, bootstrap.Deps{
+	c.boot = bootstrap.New(bootstrap.Config{Self: c.cfg.Self, Beacons: beacons}, bootstrap.Deps{
 		VM: c.ec.VM, Acceptor: c.ec.Acceptor, Sender: c.d.Sender, Clock: c.ec.Clock, Log: c.ec.Log,
-		Metrics: c.d.Metrics.For(alias),
+		Metrics: c.d.Metrics.For(c.ec.Chain.ID.String()),
 	})
-	c.setProgress(b)
-	p.boot = b
+	c.setProgress()
 	for id := range c.peers {
-		if err := b.Connected(ctx, id); err != nil {
+		if err := c.boot.Connected(ctx, id); err != nil {
 			return err
 		}
 	}
-	if err := b.Start(ctx); err != nil {
+	if err := c.boot.Start(ctx); err != nil {
 		return err
 	}
-	if err := c.handleUntil(ctx, p, b.Done, nil); err != nil || ctx.Err() != nil {
+	if err := c.handleUntil(ctx, bootstrapping{Bootstrapper: c.boot}, c.boot.Done, nil); err != nil || ctx.Err() != nil {
 		return err
 	}
 	return c.handOver(ctx)
 }
 
-// handleUntil handles queued messages in phase p until done reports true or ctx is done; wake,
-// if not nil, is a channel whose closing makes it look at done.
-func (c *Consensus) handleUntil(ctx context.Context, p phase, done func() bool, wake <-chan struct{}) error {
+// handleUntil runs queued messages on h until done reports true or ctx is done; wake, if not
+// nil, is a channel whose closing makes it look at done.
+func (c *Consensus) handleUntil(ctx context.Context, h Handler, done func() bool, wake <-chan struct{}) error {
 	for !done() {
 		select {
 		case <-ctx.Done():
@@ -171,19 +221,17 @@ func (c *Consensus) handleUntil(ctx context.Context, p phase, done func() bool, 
 		case <-wake:
 			wake = nil
 		case m := <-c.inbox:
-			if err := m(ctx, p); err != nil {
+			if err := m(ctx, h); err != nil {
 				return err
 			}
-			if p.boot != nil {
-				c.setProgress(p.boot)
-			}
+			c.setProgress()
 		}
 	}
 	return nil
 }
 
-// handOver starts the Snowman engine on the caught-up chain, hands it the messages queued
-// meanwhile, and runs it.
+// handOver starts the Snowman engine on the caught-up chain, runs the messages queued meanwhile
+// on it, and runs it.
 func (c *Consensus) handOver(ctx context.Context) error {
 	e, err := snowman.New(c.cfg.Snowman, snowman.Deps{
 		VM: c.ec.VM, Acceptor: c.ec.Acceptor, Sender: c.d.Sender, Validators: c.d.Validators,
@@ -195,36 +243,32 @@ func (c *Consensus) handOver(ctx context.Context) error {
 	if err := c.ec.SetState(chains.NormalOperation); err != nil {
 		return fmt.Errorf("enter %s: %w", chains.NormalOperation, err)
 	}
-	c.mu.Lock()
-	c.progress = nil
-	c.mu.Unlock()
+	c.setProgress()
 	r := snowman.NewRunner(e, c.ec.SetState, c.ec.Clock)
 	c.runner.Store(r)
 	close(c.bootstrapped)
 	c.ec.Log.Info("consensus started")
-	p := phase{engine: e, getter: c.getter}
-drain:
 	for {
 		select {
 		case m := <-c.inbox:
-			if err := m(ctx, p); err != nil {
+			if err := m(ctx, e); err != nil {
 				return err
 			}
 		default:
-			break drain
+			return r.Run(ctx)
 		}
 	}
-	return r.Run(ctx)
 }
 
-func (c *Consensus) setProgress(b *bootstrap.Bootstrapper) {
-	p := b.Progress()
+// setProgress copies the bootstrapper's progress for Progress.
+func (c *Consensus) setProgress() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if b.Done() {
+	if c.boot == nil || c.boot.Done() {
 		c.progress = nil
 		return
 	}
+	p := c.boot.Progress()
 	c.progress = &p
 }
 
@@ -237,13 +281,25 @@ func isClosed(ch <-chan struct{}) bool {
 	}
 }
 
-// deliver queues m for the engine goroutine: Consensus's inbox while bootstrapping, the Snowman
-// runner's after.
-func (c *Consensus) deliver(ctx context.Context, m message) error {
+// TryDeliver queues m for the chain's engine goroutine without waiting; false if the queue is
+// full (the router's Chain).
+func (c *Consensus) TryDeliver(m Message) bool {
 	if r := c.runner.Load(); r != nil {
-		return r.Deliver(ctx, func(ctx context.Context, e *snowman.Engine) error {
-			return m(ctx, phase{engine: e, getter: c.getter})
-		})
+		return r.TryDeliver(onEngine(m))
+	}
+	select {
+	case c.inbox <- m:
+		return true
+	default:
+		return false
+	}
+}
+
+// Deliver queues m for the chain's engine goroutine, waiting while the queue is full, until ctx
+// is done (the router's Chain).
+func (c *Consensus) Deliver(ctx context.Context, m Message) error {
+	if r := c.runner.Load(); r != nil {
+		return r.Deliver(ctx, onEngine(m))
 	}
 	select {
 	case c.inbox <- m:
@@ -253,26 +309,41 @@ func (c *Consensus) deliver(ctx context.Context, m message) error {
 	}
 }
 
-// toBoot, toEngine and toGetter queue the message that calls f on the bootstrapper, the
-// Snowman engine or the getter, when the phase has one.
-func (c *Consensus) toBoot(ctx context.Context, f func(context.Context, *bootstrap.Bootstrapper) error) error {
-	return c.deliver(ctx, func(ctx context.Context, p phase) error {
-		if p.boot == nil {
-			return nil
-		}
-		return f(ctx, p.boot)
-	})
+// onEngine runs m on the Snowman engine.
+func onEngine(m Message) snowman.Message {
+	return func(ctx context.Context, e *snowman.Engine) error { return m(ctx, e) }
 }
 
-func (c *Consensus) toEngine(ctx context.Context, f func(context.Context, *snowman.Engine) error) error {
-	return c.deliver(ctx, func(ctx context.Context, p phase) error {
-		if p.engine == nil {
-			return nil
-		}
-		return f(ctx, p.engine)
-	})
+// Connected tells that a peer connected: the node calls it for every peer connected when the
+// engine starts, then on each connection. Bootstrapping waits for enough connected beacon
+// weight (§3.1).
+func (c *Consensus) Connected(ctx context.Context, nodeID ids.NodeID) error {
+	return c.connection(ctx, nodeID, true)
 }
 
-func (c *Consensus) toGetter(ctx context.Context, f func(context.Context, *getter.Getter) error) error {
-	return c.deliver(ctx, func(ctx context.Context, p phase) error { return f(ctx, p.getter) })
+// Disconnected tells that a peer left.
+func (c *Consensus) Disconnected(ctx context.Context, nodeID ids.NodeID) error {
+	return c.connection(ctx, nodeID, false)
+}
+
+// connection queues the news of a connection for the engine goroutine; consensus has no use
+// for it.
+func (c *Consensus) connection(ctx context.Context, nodeID ids.NodeID, up bool) error {
+	if c.runner.Load() != nil {
+		return nil
+	}
+	return c.Deliver(ctx, func(ctx context.Context, _ Handler) error {
+		if !up {
+			delete(c.peers, nodeID)
+			if c.boot != nil {
+				return c.boot.Disconnected(ctx, nodeID)
+			}
+			return nil
+		}
+		c.peers[nodeID] = true
+		if c.boot != nil {
+			return c.boot.Connected(ctx, nodeID)
+		}
+		return nil
+	})
 }

@@ -15,10 +15,11 @@ import (
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/chains/engine"
 	"github.com/cornice-node/cornice/chains/engine/bootstrap"
-	"github.com/cornice-node/cornice/chains/engine/enginetest"
 	"github.com/cornice-node/cornice/chains/engine/snowman"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/network/wire"
+	"github.com/cornice-node/cornice/router"
 )
 
 var chainID = ids.ID{'c'}
@@ -28,42 +29,94 @@ type weights map[ids.NodeID]uint64
 
 func (w weights) Weights(ids.ID) (map[ids.NodeID]uint64, error) { return w, nil }
 
-// consensusNode is a node whose chain runs engine.Consensus on the async fake network.
+// routerNet connects the nodes' routers in process: a message is encoded, parsed again and
+// handed to the receiver's router on a goroutine of its own.
+type routerNet struct {
+	t       *testing.T
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	routers map[ids.NodeID]*router.Router
+}
+
+func newRouterNet(t *testing.T) *routerNet {
+	n := &routerNet{t: t, routers: make(map[ids.NodeID]*router.Router)}
+	t.Cleanup(n.wg.Wait)
+	return n
+}
+
+// from is one node's router.Network.
+type from struct {
+	n  *routerNet
+	id ids.NodeID
+}
+
+func (f from) Send(to ids.NodeID, m *wire.Message) bool {
+	f.n.mu.Lock()
+	r, ok := f.n.routers[to]
+	f.n.mu.Unlock()
+	if !ok {
+		return false
+	}
+	parsed, err := wire.Parse(m.Marshal())
+	require.NoError(f.n.t, err)
+	f.n.wg.Go(func() { r.HandleInbound(f.id, parsed) })
+	return true
+}
+
+// routed is the router.Chain of a Consensus: the two Message types have the same shape.
+type routed struct{ c *engine.Consensus }
+
+func (r routed) TryDeliver(m router.Message) bool {
+	return r.c.TryDeliver(func(ctx context.Context, h engine.Handler) error { return m(ctx, h) })
+}
+
+func (r routed) Deliver(ctx context.Context, m router.Message) error {
+	return r.c.Deliver(ctx, func(ctx context.Context, h engine.Handler) error { return m(ctx, h) })
+}
+
+// consensusNode is a node whose chain runs engine.Consensus behind a router.
 type consensusNode struct {
 	id  ids.NodeID
 	env *chainstest.Env
 	c   *engine.Consensus
 }
 
-func newConsensusNode(t *testing.T, net *enginetest.Net, id ids.NodeID, from string, vals weights, after <-chan struct{}) *consensusNode {
+func newConsensusNode(t *testing.T, net *routerNet, id ids.NodeID, from string, vals weights, after <-chan struct{}) *consensusNode {
 	dir := filepath.Join(t.TempDir(), "node")
 	if from != "" {
 		require.NoError(t, os.CopyFS(dir, os.DirFS(from)))
 	}
 	n := &consensusNode{id: id}
-	var mu sync.Mutex
+	r, err := router.New(router.Config{NodeID: id}, router.Deps{Network: fromNode(net, id)})
+	require.NoError(t, err)
+	t.Cleanup(r.Close)
+	rc := &routed{}
+	snd, err := r.Register(chainID, rc)
+	require.NoError(t, err)
 	factory := chains.EngineFactoryFunc(func(_ context.Context, c chains.EngineContext) (chains.Engine, error) {
 		e := engine.NewConsensus(c, engine.ConsensusConfig{
 			Self:    id,
 			Snowman: snowman.Config{Params: consensus.DefaultParameters()},
 			After:   after,
 		}, engine.ConsensusDeps{
-			Sender:     net.Sender(id),
+			Sender:     snd,
 			Beacons:    func() (map[ids.NodeID]uint64, error) { return vals, nil },
 			Validators: vals,
 			Rand:       rand.New(rand.NewPCG(uint64(id[0]), 1)),
 		})
-		mu.Lock()
-		n.c = e
-		mu.Unlock()
+		n.c, rc.c = e, e
 		return e, nil
 	})
 	n.env = chainstest.NewEnv(t, dir, nil, factory)
 	n.env.Create(chainID, nil)
 	t.Cleanup(n.env.Close)
-	net.Set(id, n.c)
+	net.mu.Lock()
+	net.routers[id] = r
+	net.mu.Unlock()
 	return n
 }
+
+func fromNode(n *routerNet, id ids.NodeID) from { return from{n: n, id: id} }
 
 func (n *consensusNode) accepted(t *testing.T) []ids.ID {
 	_, h, ok := n.env.Manager.LastAccepted(chainID)
@@ -87,15 +140,14 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 	}
 }
 
-// Four validators of equal weight: three hold a chain of 20 blocks, the fourth none and waits
+// Four validators of equal weight, each chain behind its router,: three hold a chain of 20 blocks, the fourth none and waits
 // for its After (the P-Chain, in the node). The three bootstrap at once (nothing new) and run
 // consensus; the fourth stays bootstrapping, its health check failing, until After closes, then
 // fetches the 20 blocks from the others, enters normal operation and takes part in consensus:
 // a block built by one validator is accepted by all four.
 func TestConsensusBootstrapsThenDecides(t *testing.T) {
 	dir := chainstest.BuildChain(t, chainID, 20, 8)
-	net := enginetest.NewAsync(t.Context(), t)
-	t.Cleanup(net.Wait)
+	net := newRouterNet(t)
 	vals := weights{{1}: 1, {2}: 1, {3}: 1, {4}: 1}
 	hold := make(chan struct{})
 	nodes := []*consensusNode{
@@ -148,8 +200,7 @@ func TestConsensusBootstrapsThenDecides(t *testing.T) {
 
 // While it bootstraps, a Consensus tells its progress.
 func TestConsensusProgress(t *testing.T) {
-	net := enginetest.NewAsync(t.Context(), t)
-	t.Cleanup(net.Wait)
+	net := newRouterNet(t)
 	// Its beacon never connects: it waits with its progress at zero.
 	n := newConsensusNode(t, net, ids.NodeID{1}, "", weights{{2}: 1}, nil)
 	require.Eventually(t, func() bool { _, ok := n.c.Progress(); return ok }, time.Minute, time.Millisecond)

@@ -9,17 +9,12 @@
 // GetAcceptedFrontierFailed, GetAcceptedFailed, GetAncestorsFailed), as the router's timeout
 // injects it. A message a handler does not take (an engine without that method) is dropped.
 //
-// A Net is used by the test's goroutine only, except one made by NewAsync: that one delivers
-// each message on a goroutine of its own at once, for handlers that queue what they are given
-// for goroutines of their own (engine.Consensus). There a lost request still comes back as its
-// failure, but a request handled without an answer does not (the answer may come later); Down,
-// Tamper and the handlers are set before the first message is sent.
+// A Net is used by the test's goroutine only.
 package enginetest
 
 import (
 	"context"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,13 +36,8 @@ type Net struct {
 	queue    []msg
 	// answered records the answers sent to each request during its delivery.
 	answered map[answerKey]bool
-	// Delivered counts the messages delivered (not kept by an async Net).
+	// Delivered counts the messages delivered.
 	Delivered int
-
-	// async is set by NewAsync; wg counts its deliveries in flight.
-	async    bool
-	asyncCtx context.Context
-	wg       sync.WaitGroup
 }
 
 // msg is one message in flight from one node to another: deliver calls the receiver's
@@ -72,18 +62,6 @@ func New(t testing.TB, seed uint64) *Net {
 		handlers: make(map[ids.NodeID]any), answered: make(map[answerKey]bool)}
 }
 
-// NewAsync returns a network that delivers each message at once, on a goroutine of its own,
-// until ctx is done; Wait waits for the deliveries in flight.
-func NewAsync(ctx context.Context, t testing.TB) *Net {
-	n := New(t, 0)
-	n.async = true
-	n.asyncCtx = ctx
-	return n
-}
-
-// Wait waits for an async Net's deliveries in flight.
-func (n *Net) Wait() { n.wg.Wait() }
-
 // Set makes h the handler of node id's messages (replacing the one it had).
 func (n *Net) Set(id ids.NodeID, h any) { n.handlers[id] = h }
 
@@ -101,19 +79,13 @@ func (n *Net) Step(ctx context.Context) bool {
 	n.queue[j] = n.queue[len(n.queue)-1]
 	n.queue = n.queue[:len(n.queue)-1]
 	n.Delivered++
-	require.NoError(n.t, n.deliver(ctx, m))
-	return true
-}
-
-// deliver hands m to its receiver's handler, or, if it is lost, its failure to the sender.
-func (n *Net) deliver(ctx context.Context, m msg) error {
 	switch h, ok := n.handlers[m.to]; {
 	case ok && !n.Down[m.to]:
-		return m.deliver(ctx, h)
+		require.NoError(n.t, m.deliver(ctx, h))
 	case m.fail != nil:
 		n.post(msg{from: m.to, to: m.from, deliver: m.fail})
 	}
-	return nil
+	return true
 }
 
 // Run delivers messages until none is left or max were delivered; it reports whether the
@@ -127,17 +99,7 @@ func (n *Net) Run(ctx context.Context, max int) bool {
 	return n.Len() == 0
 }
 
-func (n *Net) post(m msg) {
-	if !n.async {
-		n.queue = append(n.queue, m)
-		return
-	}
-	n.wg.Go(func() {
-		if err := n.deliver(n.asyncCtx, m); err != nil && n.asyncCtx.Err() == nil {
-			n.t.Errorf("deliver to %s: %v", m.to, err)
-		}
-	})
-}
+func (n *Net) post(m msg) { n.queue = append(n.queue, m) }
 
 // Handler returns node id's handler.
 func (n *Net) Handler(id ids.NodeID) any { return n.handlers[id] }

@@ -94,10 +94,6 @@ func tamper[P any](s *Sender, to ids.NodeID, op string, payload P) (P, bool) {
 // answered.
 func (s *Sender) request(to ids.NodeID, op string, requestID uint32, deliver func(context.Context, any) error,
 	fail func(context.Context, any) error) {
-	if s.n.async {
-		s.n.post(msg{from: s.from, to: to, fail: fail, deliver: deliver})
-		return
-	}
 	key := answerKey{asker: s.from, asked: to, op: op, requestID: requestID}
 	s.n.post(msg{from: s.from, to: to, fail: fail, deliver: func(ctx context.Context, h any) error {
 		delete(s.n.answered, key)
@@ -115,9 +111,7 @@ func (s *Sender) request(to ids.NodeID, op string, requestID uint32, deliver fun
 
 // answer sends an answer to to's request of op.
 func (s *Sender) answer(to ids.NodeID, op string, requestID uint32, deliver func(context.Context, any) error) {
-	if !s.n.async {
-		s.n.answered[answerKey{asker: to, asked: s.from, op: op, requestID: requestID}] = true
-	}
+	s.n.answered[answerKey{asker: to, asked: s.from, op: op, requestID: requestID}] = true
 	s.n.post(msg{from: s.from, to: to, deliver: deliver})
 }
 
