@@ -38,6 +38,12 @@
 // The fetched blocks are kept in memory until executed; a restart fetches them again (the
 // reference keeps them on disk).
 //
+// # Progress
+//
+// Progress tells the blocks fetched, executed and known to remain, with an estimate of the time
+// left; the log has a "bootstrapping" line with them at most every ProgressInterval, and the
+// Metrics (bs_fetched, bs_executed, bs_eta_seconds, bs_done) count them per chain.
+//
 // # Concurrency
 //
 // A Bootstrapper is used by one goroutine at a time, the chain's engine goroutine (Start, the
