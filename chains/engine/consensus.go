@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/engine/bootstrap"
@@ -13,6 +14,10 @@ import (
 	"github.com/cornice-node/cornice/consensus/sampler"
 	"github.com/cornice-node/cornice/ids"
 )
+
+// BootstrapRetry is the pause before a stalled bootstrapper goes round again (beacons without a
+// majority, or a fetched block that does not verify).
+const BootstrapRetry = time.Second
 
 // Sender sends a chain's messages for both of Consensus's phases (the node's router).
 type Sender interface {
@@ -188,6 +193,13 @@ func (c *Consensus) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	// A stalled bootstrapper goes round again after BootstrapRetry.
+	var retry *time.Timer
+	defer func() {
+		if retry != nil {
+			retry.Stop()
+		}
+	}()
 	beacons, err := c.d.Beacons()
 	if err != nil {
 		return fmt.Errorf("beacons of chain %s: %w", c.ec.Chain.ID, err)
@@ -205,8 +217,23 @@ func (c *Consensus) Run(ctx context.Context) error {
 	if err := c.boot.Start(ctx); err != nil {
 		return err
 	}
-	if err := c.handleUntil(ctx, bootstrapping{Bootstrapper: c.boot}, c.boot.Done, nil); err != nil || ctx.Err() != nil {
-		return err
+	h := bootstrapping{Bootstrapper: c.boot}
+	for !c.boot.Done() {
+		if !c.boot.Stalled() {
+			if err := c.handleUntil(ctx, h, func() bool { return c.boot.Done() || c.boot.Stalled() }, nil); err != nil || ctx.Err() != nil {
+				return err
+			}
+			continue
+		}
+		wake := make(chan struct{})
+		retry = c.ec.Clock.AfterFunc(BootstrapRetry, func() { close(wake) })
+		if err := c.handleUntil(ctx, h, func() bool { return isClosed(wake) }, wake); err != nil || ctx.Err() != nil {
+			return err
+		}
+		if err := c.boot.Retry(ctx); err != nil {
+			return err
+		}
+		c.setProgress()
 	}
 	return c.handOver(ctx)
 }

@@ -36,10 +36,12 @@ type routerNet struct {
 	wg      sync.WaitGroup
 	mu      sync.Mutex
 	routers map[ids.NodeID]*router.Router
+	// sent counts the messages sent to another node, by op.
+	sent map[wire.Op]int
 }
 
 func newRouterNet(t *testing.T) *routerNet {
-	n := &routerNet{t: t, routers: make(map[ids.NodeID]*router.Router)}
+	n := &routerNet{t: t, routers: make(map[ids.NodeID]*router.Router), sent: make(map[wire.Op]int)}
 	t.Cleanup(n.wg.Wait)
 	return n
 }
@@ -53,6 +55,7 @@ type from struct {
 func (f from) Send(to ids.NodeID, m *wire.Message) bool {
 	f.n.mu.Lock()
 	r, ok := f.n.routers[to]
+	f.n.sent[m.Op]++
 	f.n.mu.Unlock()
 	if !ok {
 		return false
@@ -210,4 +213,30 @@ func TestConsensusProgress(t *testing.T) {
 	details, err := n.env.Manager.Health(t.Context(), chainID)
 	require.ErrorIs(t, err, chains.ErrBootstrapping)
 	require.Equal(t, bootstrap.Progress{}, details.(chains.Status).Bootstrapping)
+}
+
+func (n *routerNet) count(op wire.Op) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.sent[op]
+}
+
+// Two beacons on different chains: no majority, so the bootstrapper stalls and asks again
+// after BootstrapRetry, round after round, while the chain stays bootstrapping.
+func TestConsensusRetriesAfterStall(t *testing.T) {
+	a, b := chainstest.BuildChain(t, chainID, 3, 8), chainstest.BuildChain(t, chainID, 3, 9)
+	net := newRouterNet(t)
+	beaconA := newConsensusNode(t, net, ids.NodeID{1}, a, weights{{1}: 1}, nil)
+	beaconB := newConsensusNode(t, net, ids.NodeID{2}, b, weights{{2}: 1}, nil)
+	waitClosed(t, beaconA.c.Bootstrapped(), "a lone beacon")
+	waitClosed(t, beaconB.c.Bootstrapped(), "a lone beacon")
+	n := newConsensusNode(t, net, ids.NodeID{3}, "", weights{{1}: 1, {2}: 1}, nil)
+	require.NoError(t, n.c.Connected(t.Context(), beaconA.id))
+	require.NoError(t, n.c.Connected(t.Context(), beaconB.id))
+	require.Eventually(t, func() bool { return net.count(wire.OpGetAcceptedFrontier) >= 6 }, 2*time.Minute,
+		10*time.Millisecond, "three rounds")
+	state, _ := n.env.Registry.State(chainID)
+	require.Equal(t, chains.Bootstrapping, state)
+	_, h, _ := n.env.Manager.LastAccepted(chainID)
+	require.Zero(t, h)
 }

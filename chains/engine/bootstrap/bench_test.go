@@ -16,7 +16,7 @@ import (
 // cpu-s/op the process's user and system CPU time in the timed part, which a loaded machine's
 // waiting for a core does not inflate.
 func BenchmarkBootstrap(b *testing.B) {
-	for _, n := range []int{10_000} {
+	for _, n := range []int{10_000, 100_000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			dir := buildChain(b, n, 100)
 			b.ReportAllocs()
