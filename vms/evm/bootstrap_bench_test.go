@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -89,7 +88,7 @@ func BenchmarkBootstrapCChain(b *testing.B) {
 			Log: slog.New(slog.DiscardHandler),
 		})
 		net.Set(self, boot)
-		before := cpuTime(b)
+		before := enginetest.CPUTime(b)
 		b.StartTimer()
 		for id := range beacons {
 			require.NoError(b, boot.Connected(b.Context(), id))
@@ -97,7 +96,7 @@ func BenchmarkBootstrapCChain(b *testing.B) {
 		require.NoError(b, boot.Start(b.Context()))
 		require.True(b, net.Run(b.Context(), 10_000_000))
 		b.StopTimer()
-		cpu += cpuTime(b) - before
+		cpu += enginetest.CPUTime(b) - before
 		require.True(b, boot.Done())
 		got, _ := c.Acceptor.LastAccepted()
 		require.Equal(b, last, got)
@@ -105,11 +104,4 @@ func BenchmarkBootstrapCChain(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "blocks/s")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	require.NoError(tb, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,11 +2,12 @@ package bootstrap_test
 
 import (
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains/engine/enginetest"
 )
 
 // BenchmarkBootstrap measures a node catching up n blocks of the fake VM from three beacons:
@@ -24,12 +25,12 @@ func BenchmarkBootstrap(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				tn := newTestNet(b, 1, dir, dir, dir)
-				before := cpuTime(b)
+				before := enginetest.CPUTime(b)
 				b.StartTimer()
 				tn.start()
 				require.True(b, tn.net.Run(b.Context(), 10_000_000))
 				b.StopTimer()
-				cpu += cpuTime(b) - before
+				cpu += enginetest.CPUTime(b) - before
 				require.True(b, tn.b.Done())
 				require.Equal(b, n, tn.b.Progress().Executed)
 				require.Equal(b, tn.beacons[0].accepted(b)[n], tn.node.accepted(b)[n])
@@ -39,11 +40,4 @@ func BenchmarkBootstrap(b *testing.B) {
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	require.NoError(tb, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
