@@ -43,7 +43,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, vm.Height(), make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -95,6 +95,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov.Apply(&effects{l1Validators: evicted})
 	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
+	warpHeight := min(parent.Height(), vm.last.Height())
 	var (
 		picked []*txs.Tx
 		effs   []*effects
@@ -109,7 +110,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if pview.inProcessing(tx.ID()) {
 			continue // it leaves the mempool when its block is accepted
 		}
-		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, warpHeight, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}
