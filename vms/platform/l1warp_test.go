@@ -18,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/warp"
+	"github.com/cornice-node/cornice/warp/acp118"
 	"github.com/cornice-node/cornice/warp/acp77"
 	"github.com/cornice-node/cornice/warp/payload"
 )
@@ -111,6 +112,22 @@ func (f *managedL1) validators(t *testing.T) map[ids.ID]platform.L1Validator {
 	return out
 }
 
+// signs asks the P-Chain whether it signs m (an AddressedCall from source address addr) given
+// justification: nil, or the refusal's code and text.
+func (f *managedL1) signs(t *testing.T, m acp77.Message, addr []byte, justification []byte) *acp118.Error {
+	t.Helper()
+	cvm, ok := f.n.Manager.VM(ids.Empty)
+	require.True(t, ok)
+	call := &payload.AddressedCall{SourceAddress: addr, Payload: m.Bytes()}
+	err := cvm.(*platform.VM).VerifyWarp(t.Context(), warp.NewUnsignedMessage(genesis.LocalNetworkID, ids.Empty, call.Bytes()), justification)
+	if err == nil {
+		return nil
+	}
+	var e *acp118.Error
+	require.ErrorAs(t, err, &e)
+	return e
+}
+
 // TestRegisterAndSetL1ValidatorWeight registers an L1 validator from a signed manager message,
 // changes its weight, removes it (refunding its balance), refuses what the reference refuses with
 // its texts, leaving the state unchanged, and restarts.
@@ -121,6 +138,25 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	n := startNode(t, dir, clk)
 	f := newManagedL1(t, n)
 	now := uint64(vectorTime.Unix())
+
+	// The P-Chain signs its conversion message, justified by the subnet ID (§4.3).
+	conv := &acp77.SubnetToL1Conversion{ID: txs.ConversionID(f.convTx)}
+	require.Nil(t, f.signs(t, conv, nil, f.subnetID[:]))
+	for _, tt := range []struct {
+		msg           acp77.Message
+		addr, justify []byte
+		want          *acp118.Error
+	}{
+		{conv, []byte{1}, f.subnetID[:], &acp118.Error{Code: platform.CodeWarpAddressedCallHasSourceAddress, Message: "source address should be empty"}},
+		{conv, nil, nil, &acp118.Error{Code: platform.CodeFailedToParseJustification, Message: "failed to parse justification: invalid hash length: expected 32 bytes but got 0"}},
+		{conv, nil, ids.Empty[:], &acp118.Error{Code: platform.CodeConversionDoesNotExist, Message: `subnet "11111111111111111111111111111111LpoYY" has not been converted`}},
+		{&acp77.SubnetToL1Conversion{}, nil, f.subnetID[:], &acp118.Error{Code: platform.CodeMismatchedConversionID,
+			Message: `provided conversionID "11111111111111111111111111111111LpoYY" != expected conversionID "` + conv.ID.String() + `"`}},
+		{&acp77.RegisterL1Validator{}, nil, nil, &acp118.Error{Code: platform.CodeUnsupportedWarpAddressedCallPayloadType,
+			Message: "unsupported warp addressed call payload type: *message.RegisterL1Validator"}},
+	} {
+		require.Equal(t, tt.want, f.signs(t, tt.msg, tt.addr, tt.justify))
+	}
 	rboAddr := ids.ShortID{0xbb, 0x02}
 	rboP, err := address.Format("P", "local", rboAddr)
 	require.NoError(t, err)
@@ -192,6 +228,26 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 		ValidationID: vidB, SubnetID: f.subnetID, NodeID: ids.NodeID(nodeB), PublicKey: popB.PublicKey, Weight: 50,
 		StartTime: now, Balance: balance, RemainingBalanceOwner: rbo, DeactivationOwner: rbo,
 	}, got)
+	require.Nil(t, f.signs(t, &acp77.L1ValidatorRegistration{ValidationID: vidB, Registered: true}, nil, nil))
+	require.Equal(t, &acp118.Error{Code: platform.CodeValidationDoesNotExist, Message: `validation "` + ids.ID{7}.String() + `" does not exist`},
+		f.signs(t, &acp77.L1ValidatorRegistration{ValidationID: ids.ID{7}, Registered: true}, nil, nil))
+	notRegistered := func(vid ids.ID, j *acp118.RegistrationJustification) *acp118.Error {
+		return f.signs(t, &acp77.L1ValidatorRegistration{ValidationID: vid}, nil, j.Bytes())
+	}
+	require.Equal(t, &acp118.Error{Code: platform.CodeValidationExists, Message: `validation "` + vidB.String() + `" exists`},
+		notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: reg.Bytes()}))
+	vidA := f.convTx.ValidationID(0)
+	require.Equal(t, &acp118.Error{Code: platform.CodeValidationExists, Message: `validation "` + vidA.String() + `" exists`},
+		notRegistered(vidA, &acp118.RegistrationJustification{ConvertSubnetToL1: true, SubnetID: f.subnetID[:]}))
+	unused := with(func(r *acp77.RegisterL1Validator) { r.Weight = 51 })
+	require.Equal(t, &acp118.Error{Code: platform.CodeValidationCouldBeRegistered,
+		Message: `validation "` + unused.ValidationID().String() + `" can be registered until 1767229200`},
+		notRegistered(unused.ValidationID(), &acp118.RegistrationJustification{RegisterL1ValidatorMessage: unused.Bytes()}))
+	require.Equal(t, platform.CodeMismatchedValidationID,
+		notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: unused.Bytes()}).Code)
+	require.Equal(t, &acp118.Error{Code: platform.CodeInvalidJustificationType, Message: "invalid justification type: <nil>"},
+		f.signs(t, &acp77.L1ValidatorRegistration{ValidationID: vidB}, nil, nil))
+
 	// The P-Chain's validator set of the L1 now holds both keys: a message needs both signers
 	// (67 % of 150 is more than 100).
 	weight := func(w *acp77.L1ValidatorWeight) []byte { return f.message(t, w) }
@@ -211,6 +267,18 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	got = f.validators(t)[vidB]
 	require.Equal(t, uint64(75), got.Weight)
 	require.Equal(t, uint64(1), got.MinNonce)
+	// The P-Chain acknowledges the weight change it executed, and no other.
+	require.Nil(t, f.signs(t, &acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 0, Weight: 75}, nil, nil))
+	for _, tt := range []struct {
+		msg  *acp77.L1ValidatorWeight
+		want *acp118.Error
+	}{
+		{&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 1, Weight: 75}, &acp118.Error{Code: platform.CodeWrongNonce, Message: "provided nonce 1 != expected nonce (1 - 1)"}},
+		{&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 0, Weight: 50}, &acp118.Error{Code: platform.CodeWrongWeight, Message: "provided weight 50 != expected weight 75"}},
+		{&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: math.MaxUint64}, &acp118.Error{Code: platform.CodeImpossibleNonce, Message: "impossible nonce"}},
+	} {
+		require.Equal(t, tt.want, f.signs(t, tt.msg, nil, nil))
+	}
 
 	before = n.balance(ewoqP)
 	height = n.Height()
@@ -237,7 +305,6 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	// Removing it refunds its remaining balance as the output after the tx's own; the
 	// validator is gone, and the L1's last validator cannot be removed.
 	clk.Advance(10 * time.Second)
-	vidA := f.convTx.ValidationID(0)
 	remove := f.setWeight(t, both(&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 1, Weight: 0}))
 	n.issue(remove)
 	refunds := n.utxos(rboP)
@@ -247,6 +314,8 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	require.Less(t, amountOf(refunds[0]), uint64(balance))
 	require.Greater(t, amountOf(refunds[0]), uint64(balance-100))
 	require.Contains(t, n.CallError("getL1Validator", `{"validationID":"`+vidB.String()+`"}`), "not found")
+	// Registered, then removed: the P-Chain now says it never will be again.
+	require.Nil(t, notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: reg.Bytes()}))
 	require.Contains(t, n.issueError(f.setWeight(t, f.message(t, &acp77.L1ValidatorWeight{ValidationID: vidA, Nonce: 0, Weight: 0}))),
 		platform.ErrRemovingLastValidator.Error())
 
