@@ -168,3 +168,26 @@ func TestAggregate(t *testing.T) {
 		require.LessOrEqual(t, n, tt.signers)
 	}
 }
+
+// FuzzParse checks that the parsers never panic and that what parses re-encodes to what a
+// second parse reads the same.
+func FuzzParse(f *testing.F) {
+	f.Add((&acp118.Request{Message: []byte{1}, Justification: []byte{2}}).Bytes())
+	f.Add((&acp118.RegistrationJustification{ConvertSubnetToL1: true, SubnetID: []byte{3}, Index: 4}).Bytes())
+	f.Add((&acp118.RegistrationJustification{RegisterL1ValidatorMessage: []byte{5}}).Bytes())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if r, err := acp118.ParseRequest(b); err == nil {
+			again, err := acp118.ParseRequest(r.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, r.Bytes(), again.Bytes())
+		}
+		if j, found, err := acp118.ParseRegistrationJustification(b); err == nil && found {
+			again, _, err := acp118.ParseRegistrationJustification(j.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, len(j.SubnetID), len(again.SubnetID))
+			require.Equal(t, j.Index, again.Index)
+		}
+		_, _ = acp118.ParseResponse(b)
+		_, _, _ = acp118.SplitAppBytes(b)
+	})
+}
