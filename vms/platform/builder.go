@@ -44,7 +44,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, vm.Height(), make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
-	warpHeight := min(parent.Height(), vm.last.Height())
+	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.last.Height())}
 	var (
 		picked []*txs.Tx
 		effs   []*effects
@@ -110,7 +110,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if processing.InProcessing(view, tx.ID()) {
 			continue // it leaves the mempool when its block is accepted
 		}
-		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, warpHeight, seen)
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}

@@ -34,32 +34,38 @@ func warpMessageOf(tx *txs.Tx) (msg []byte, ok bool) {
 	return nil, false
 }
 
+// warpAt is where a tx's warp message is checked: the accepted state s (the live one on the
+// pipeline goroutine, the published one in the mempool) at P-Chain height.
+type warpAt struct {
+	s      *state
+	height uint64
+}
+
 // verifyWarp checks the signature of the warp message tx carries, if any, against the
-// validators of its source chain's subnet at P-Chain height, with the P-Chain's quorum
-// (67/100). Errors wrap ErrWarpVerification.
-func (vm *VM) verifyWarp(tx *txs.Tx, height uint64) error {
+// validators of its source chain's subnet at at, with the P-Chain's quorum (67/100). Errors
+// wrap ErrWarpVerification.
+func (vm *VM) verifyWarp(tx *txs.Tx, at warpAt) error {
 	raw, ok := warpMessageOf(tx)
 	if !ok {
 		return nil
 	}
-	err := vm.verifyWarpSignature(raw, height)
+	err := vm.verifyWarpSignature(raw, at)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrWarpVerification, err)
 	}
 	return nil
 }
 
-func (vm *VM) verifyWarpSignature(raw []byte, height uint64) error {
+func (vm *VM) verifyWarpSignature(raw []byte, at warpAt) error {
 	msg, err := warp.ParseMessage(raw)
 	if err != nil {
 		return err
 	}
-	subnetID, err := vm.chainSubnet(msg.SourceChainID)
+	subnetID, err := chainSubnet(at.s, msg.SourceChainID)
 	if err != nil {
 		return err
 	}
-	// The accepted state read here may trail the pipeline's last accepted block by one commit.
-	vs, err := vm.ValidatorsAt(subnetID, min(height, vm.Height()))
+	vs, err := vm.validatorsAt(at.s, subnetID, at.height)
 	if err != nil {
 		return err
 	}
@@ -72,11 +78,11 @@ func (vm *VM) verifyWarpSignature(raw []byte, height uint64) error {
 
 // chainSubnet returns the subnet that validates chainID, from its CreateChainTx: the Primary
 // Network for the P-Chain and the genesis's chains.
-func (vm *VM) chainSubnet(chainID ids.ID) (ids.ID, error) {
+func chainSubnet(s *state, chainID ids.ID) (ids.ID, error) {
 	if chainID == ids.Empty {
 		return ids.Empty, nil
 	}
-	cc, err := vm.state.createChainTx(chainID)
+	cc, err := s.createChainTx(chainID)
 	switch {
 	case err != nil:
 		return ids.Empty, err
