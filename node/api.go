@@ -82,6 +82,10 @@ func (n *Node) buildAPI() error {
 		}
 	}
 
+	if err := n.mountSignatureAggregator(); err != nil {
+		return err
+	}
+
 	addr, err := srv.Listen()
 	if err != nil {
 		return fmt.Errorf("listen for HTTP: %w", err)

@@ -15,6 +15,7 @@ import (
 	refavm "github.com/ava-labs/avalanchego/vms/avm"
 	refavax "github.com/ava-labs/avalanchego/vms/components/avax"
 	refplatformvm "github.com/ava-labs/avalanchego/vms/platformvm"
+	refpfx "github.com/ava-labs/avalanchego/vms/platformvm/fx"
 	refptxs "github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	refsecp256k1fx "github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	refp "github.com/ava-labs/avalanchego/wallet/chain/p"
@@ -74,7 +75,8 @@ func newRefWallets(t *testing.T, ctx context.Context, uri string, keyBytes []byt
 			}
 		}
 	}
-	pBackend := refpwallet.NewBackend(refcommon.NewChainUTXOs(refids.Empty, utxos), nil)
+	// The owners of the subnets the wallet creates, which it signs their authorizations with.
+	pBackend := refpwallet.NewBackend(refcommon.NewChainUTXOs(refids.Empty, utxos), make(map[refids.ID]refpfx.Owner))
 	xBackend := refx.NewBackend(xCtx, refcommon.NewChainUTXOs(xCtx.BlockchainID, utxos))
 	return &refWallets{
 		p:        refpwallet.New(refp.NewClient(pClient, pBackend), refpbuilder.New(addrs, pCtx, pBackend), refpsigner.New(kc, pBackend)),

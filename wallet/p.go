@@ -8,6 +8,7 @@ import (
 
 	"github.com/cornice-node/cornice/api/info"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -220,6 +221,26 @@ func (p *P) IncreaseBalance(ctx context.Context, validationID ids.ID, amount uin
 		return nil, err
 	}
 	return b.IncreaseBalance(p.key, utxos, validationID, amount)
+}
+
+// RegisterValidator builds and signs a RegisterL1ValidatorTx for the signed warp message, with
+// balance nAVAX and pop, the proof of possession of the message's BLS key. It does not issue it.
+func (p *P) RegisterValidator(ctx context.Context, balance uint64, pop [bls.SignatureLen]byte, message []byte) (*txs.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.RegisterValidator(p.key, utxos, balance, pop, message)
+}
+
+// SetValidatorWeight builds and signs a SetL1ValidatorWeightTx for the signed warp message. It
+// does not issue it.
+func (p *P) SetValidatorWeight(ctx context.Context, message []byte) (*txs.Tx, error) {
+	b, utxos, err := p.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.SetValidatorWeight(p.key, utxos, message)
 }
 
 // DisableValidator builds and signs a DisableL1ValidatorTx of the L1 validator validationID,

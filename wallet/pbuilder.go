@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -307,6 +308,23 @@ func (b *PBuilder) IncreaseBalance(key *Key, utxos []*txs.UTXO, validationID ids
 	}
 	return b.build(key, utxos, amount, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &txs.IncreaseL1ValidatorBalanceTx{BaseTx: base, ValidationID: validationID, Balance: amount}
+	})
+}
+
+// RegisterValidator returns a RegisterL1ValidatorTx adding the L1 validator that message (a
+// signed warp message carrying a RegisterL1Validator) names, with balance nAVAX paid by key and
+// pop, the proof of possession of the message's BLS key (§4.3, §4.4).
+func (b *PBuilder) RegisterValidator(key *Key, utxos []*txs.UTXO, balance uint64, pop [bls.SignatureLen]byte, message []byte) (*txs.Tx, error) {
+	return b.build(key, utxos, balance, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.RegisterL1ValidatorTx{BaseTx: base, Balance: balance, ProofOfPossession: pop, Message: slices.Clone(message)}
+	})
+}
+
+// SetValidatorWeight returns a SetL1ValidatorWeightTx carrying message (a signed warp message
+// carrying an L1ValidatorWeight), paid by key.
+func (b *PBuilder) SetValidatorWeight(key *Key, utxos []*txs.UTXO, message []byte) (*txs.Tx, error) {
+	return b.build(key, utxos, 0, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
+		return &txs.SetL1ValidatorWeightTx{BaseTx: base, Message: slices.Clone(message)}
 	})
 }
 

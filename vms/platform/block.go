@@ -19,14 +19,18 @@ import (
 const MaxFutureBlockTime = 10 * time.Second
 
 // verifyTx checks tx for inclusion on src at chain time now and gas price: not twice in seen
-// (the block's txs so far, recorded here), syntactic and semantic checks, and not in known
-// already (committed, or in a processing ancestor).
-func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
+// (the block's txs so far, recorded here), syntactic checks, its warp message's signature at
+// at (l1warp.go), semantic checks, and not in known already (committed,
+// or in a processing ancestor).
+func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, at warpAt, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
 		return nil, mempool.ErrDuplicateTx
 	}
 	seen[tx.ID()] = struct{}{}
 	if err := vm.rules.syntactic(tx); err != nil {
+		return nil, err
+	}
+	if err := vm.verifyWarp(tx, at); err != nil {
 		return nil, err
 	}
 	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
@@ -227,12 +231,13 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
+	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var gas uint64
 	for _, tx := range sb.Txs() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, at, seen)
 		if err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID(), err)
 		}

@@ -45,7 +45,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if err != nil {
 		return err
 	}
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, make(map[ids.ID]struct{}, 1))
+	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
 	if err != nil {
 		return err
 	}
@@ -93,6 +93,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
+	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var (
 		picked []*txs.Tx
 		effs   []*effects
@@ -107,7 +108,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if processing.InProcessing(view, tx.ID()) {
 			continue // it leaves the mempool when its block is accepted
 		}
-		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)
+		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
 		if err != nil {
 			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
 			drop[tx.ID()] = struct{}{}

@@ -13,9 +13,9 @@
 // (§4.7), with at most the fee's capacity of them active. It stakes on the Primary Network
 // (AddPermissionlessValidatorTx, AddPermissionlessDelegatorTx, §4.9) and decides each staker's
 // reward at its end time with a proposal block and its commit or abort option (proposal.go,
-// §4.10). RegisterL1ValidatorTx and SetL1ValidatorWeightTx are refused with ErrUnsupportedTx for
-// now; the pre-Durango AddValidatorTx and AddDelegatorTx are refused as the reference refuses
-// them.
+// §4.10). RegisterL1ValidatorTx and SetL1ValidatorWeightTx are executed on the strength of warp
+// messages from the L1's manager, verified against the L1's validator set (l1warp.go); the
+// pre-Durango AddValidatorTx and AddDelegatorTx are refused as the reference refuses them.
 //
 // # Layout
 //

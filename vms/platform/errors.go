@@ -23,8 +23,8 @@ var (
 	ErrWrongChainID = errors.New("tx has wrong chain ID")
 	// ErrMemoNotEmpty refuses a memo: it must be empty on the P-Chain since Durango (§4.2).
 	ErrMemoNotEmpty = errors.New("memo must be empty")
-	// ErrUnsupportedTx refuses the tx kinds this VM does not execute yet: permissionless staking,
-	// RegisterL1ValidatorTx and SetL1ValidatorWeightTx (issue #5).
+	// ErrUnsupportedTx refuses a proposal block carrying decision txs, which this VM never
+	// builds.
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
 	// ErrWrongOutputType and ErrWrongInputType refuse outputs and inputs that are not secp256k1fx
 	// transfers (locked outputs are only made by the genesis and staking).
@@ -107,6 +107,46 @@ var (
 	ErrValidatorWindow = errors.New("staking period must be a subset of the primary network")
 )
 
+// Errors of RegisterL1ValidatorTx and SetL1ValidatorWeightTx (§4.4), in the reference's words
+// (avalanchego v1.14.2 vms/platformvm/txs/executor/standard_tx_executor.go, state/l1_validator.go,
+// block/executor/manager.go).
+var (
+	// ErrWarpVerification prefixes a warp message whose signature does not verify against its
+	// source subnet's validators: issueTx answers `couldn't issue tx: failed verifying warp
+	// messages: <reason>` (no "failed verification" between).
+	ErrWarpVerification = errors.New("failed verifying warp messages")
+	// ErrUnknownSourceChain refuses a warp message from a chain the P-Chain never created. The
+	// text is ours.
+	ErrUnknownSourceChain = errors.New("unknown source chain")
+	// ErrCouldNotLoadSubnetConversion refuses a message for a subnet that is not an L1.
+	ErrCouldNotLoadSubnetConversion = errors.New("could not load subnet conversion")
+	// ErrWrongWarpMessageSourceChainID and ErrWrongWarpMessageSourceAddress refuse a message
+	// that its L1's manager did not send.
+	ErrWrongWarpMessageSourceChainID = errors.New("wrong warp message source chain ID")
+	ErrWrongWarpMessageSourceAddress = errors.New("wrong warp message source address")
+	// ErrWarpMessageExpired refuses a registration whose expiry is not after the chain time,
+	// ErrWarpMessageNotYetAllowed one that expires more than 24 hours after it.
+	ErrWarpMessageExpired       = errors.New("warp message expired")
+	ErrWarpMessageNotYetAllowed = errors.New("warp message not yet allowed")
+	// ErrWarpMessageAlreadyIssued refuses a registration executed before (replay protection).
+	ErrWarpMessageAlreadyIssued = errors.New("warp message already issued")
+	// ErrCouldNotLoadL1Validator refuses a weight change for an unknown (or removed) validator.
+	ErrCouldNotLoadL1Validator = errors.New("could not load L1 validator")
+	// ErrWarpMessageContainsStaleNonce refuses a weight change below the validator's minimum
+	// nonce.
+	ErrWarpMessageContainsStaleNonce = errors.New("warp message contains stale nonce")
+	// ErrRemovingLastValidator refuses removing an L1's last validator (by weight).
+	ErrRemovingLastValidator = errors.New("attempting to remove the last L1 validator from a converted subnet")
+	// ErrStateCorruption refuses a removal that would refund from a balance already spent.
+	ErrStateCorruption = errors.New("state corruption")
+	// ErrDuplicateL1Validator refuses registering a node that is an L1 validator of the subnet
+	// already; ErrConflictingL1Validator one that is a legacy validator of it.
+	ErrDuplicateL1Validator   = errors.New("L1 validator contains duplicate subnetID + nodeID pair")
+	ErrConflictingL1Validator = errors.New("L1 validator contains conflicting subnetID + nodeID pair")
+	// ErrInvalidOwner refuses a registration message whose owners are not valid P-Chain owners.
+	ErrInvalidOwner = errors.New("invalid owner")
+)
+
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
 var (
 	// ErrNoTxs refuses a standard block without txs: "BanffStandardBlock performs no state
@@ -154,12 +194,6 @@ func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
 	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
 }
 
-// unsupportedTxError refuses a kind this VM does not execute. It names the kind as
-// "*platform.<Kind>", as the text has read since the kinds lived in this package.
-func unsupportedTxError(kind string) error {
-	return fmt.Errorf("%w: *platform.%s", ErrUnsupportedTx, kind)
-}
-
 // subnetNotFoundError names the missing subnet.
 func subnetNotFoundError(id ids.ID) error {
 	return fmt.Errorf("%w: %s", ErrSubnetNotFound, id)
@@ -191,7 +225,7 @@ func parseTxError(err error) error {
 // verification: …` (§5.1), or, for a conflict with a pending tx, the reference mempool's
 // `couldn't issue tx: tx conflicts with other tx: <txID>`.
 func issueError(err error) error {
-	if errors.Is(err, mempool.ErrConflictsWithOtherTx) {
+	if errors.Is(err, mempool.ErrConflictsWithOtherTx) || errors.Is(err, ErrWarpVerification) {
 		return fmt.Errorf("couldn't issue tx: %w", err)
 	}
 	return fmt.Errorf("couldn't issue tx: failed verification: %w", err)

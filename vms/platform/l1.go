@@ -34,6 +34,9 @@ type l1Validator struct {
 	endFee                uint64
 	remainingBalanceOwner txs.PChainOwner
 	deactivationOwner     txs.PChainOwner
+	// minNonce is the lowest nonce a SetL1ValidatorWeightTx may carry for it: one past the
+	// last one executed (§4.4).
+	minNonce uint64
 }
 
 // remaining returns v's remaining balance when the accrued fees are accrued: 0 when inactive.
@@ -45,7 +48,8 @@ func (v *l1Validator) remaining(accrued uint64) uint64 {
 }
 
 // bytes encodes v for the state: subnet ID, node ID, compressed key, weight, start time, end
-// accumulated fee, then both owners.
+// accumulated fee, both owners, then the minimum nonce. A record written before validators had
+// a nonce ends after the owners, and reads as minimum nonce 0.
 func (v *l1Validator) bytes() ([]byte, error) {
 	p := codec.NewPacker(make([]byte, 0, 256))
 	p.ID(v.subnetID)
@@ -56,6 +60,7 @@ func (v *l1Validator) bytes() ([]byte, error) {
 	p.Uint64(v.endFee)
 	v.remainingBalanceOwner.Marshal(p)
 	v.deactivationOwner.Marshal(p)
+	p.Uint64(v.minNonce)
 	return p.Bytes()
 }
 
@@ -70,6 +75,9 @@ func parseL1Validator(id ids.ID, b []byte) (*l1Validator, error) {
 	v.endFee = u.Uint64()
 	v.remainingBalanceOwner.Unmarshal(u)
 	v.deactivationOwner.Unmarshal(u)
+	if u.Remaining() > 0 {
+		v.minNonce = u.Uint64()
+	}
 	if err := u.Done(); err != nil {
 		return nil, err
 	}
@@ -110,6 +118,8 @@ type L1Validator struct {
 	Balance               uint64
 	RemainingBalanceOwner txs.PChainOwner
 	DeactivationOwner     txs.PChainOwner
+	// MinNonce is the lowest nonce a SetL1ValidatorWeightTx may carry for it.
+	MinNonce uint64
 }
 
 // L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a
@@ -169,6 +179,7 @@ func (v *l1Validator) export(accrued uint64) L1Validator {
 		Balance:               v.remaining(accrued),
 		RemainingBalanceOwner: v.remainingBalanceOwner,
 		DeactivationOwner:     v.deactivationOwner,
+		MinNonce:              v.minNonce,
 	}
 }
 

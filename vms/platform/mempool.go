@@ -20,8 +20,10 @@ type overlay struct {
 	removedSubnetValidators map[ids.ID]struct{}
 	// conversions holds the subnet conversions the overlay's txs make.
 	conversions map[ids.ID]*subnetConversion
-	// l1Validators holds the L1 validators the overlay's txs add or change, as they leave them.
+	// l1Validators holds the L1 validators the overlay's txs add or change, as they leave them
+	// (weight 0: removed); expiries the registrations they execute.
 	l1Validators map[ids.ID]*l1Validator
+	expiries     map[expiryEntry]struct{}
 	// stakers holds the stakers the overlay's txs add or change (nil: removed), and
 	// supplyAdded and supplyRemoved what they add to and remove from the supply (stakers.go).
 	stakers                    map[ids.ID]*staker
@@ -35,6 +37,7 @@ func newOverlay(base utxoSource) *overlay {
 		subnets:      make(map[ids.ID]*secp256k1fx.OutputOwners),
 		conversions:  make(map[ids.ID]*subnetConversion),
 		l1Validators: make(map[ids.ID]*l1Validator),
+		expiries:     make(map[expiryEntry]struct{}),
 		stakers:      make(map[ids.ID]*staker),
 
 		removedSubnetValidators: make(map[ids.ID]struct{}),
@@ -75,10 +78,10 @@ func (o *overlay) subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64
 	return txID, found, err
 }
 
-// l1Validator implements utxoSource.
+// l1Validator implements utxoSource: one the overlay's txs removed is not found.
 func (o *overlay) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
 	if v, ok := o.l1Validators[validationID]; ok {
-		return v, true, nil
+		return v, v.weight != 0, nil
 	}
 	return o.base.l1Validator(validationID)
 }
@@ -120,6 +123,9 @@ func (o *overlay) Apply(eff *effects) {
 	for _, v := range eff.l1Validators {
 		o.l1Validators[v.validationID] = v
 	}
+	if eff.expiry != nil {
+		o.expiries[*eff.expiry] = struct{}{}
+	}
 	o.applyStakers(eff)
 }
 
@@ -139,6 +145,9 @@ func (o *overlay) Revert(eff *effects) {
 		if o.l1Validators[v.validationID] == v {
 			delete(o.l1Validators, v.validationID)
 		}
+	}
+	if eff.expiry != nil {
+		delete(o.expiries, *eff.expiry)
 	}
 	o.revertStakers(eff)
 }

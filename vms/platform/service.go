@@ -497,8 +497,7 @@ func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentVa
 	return reply, nil
 }
 
-// l1ValidatorJSON returns v as platform.getCurrentValidators shows it. No accepted tx raises a
-// validator's minimum nonce yet (SetL1ValidatorWeightTx is not executed), so minNonce is 0.
+// l1ValidatorJSON returns v as platform.getCurrentValidators shows it.
 func (s *service) l1ValidatorJSON(v *L1Validator) (*api.APIL1Validator, error) {
 	owner := func(o *txs.PChainOwner) (api.APIOwner, error) {
 		addrs, err := s.formatAddresses(o.Addresses)
@@ -520,6 +519,7 @@ func (s *service) l1ValidatorJSON(v *L1Validator) (*api.APIL1Validator, error) {
 		PublicKey:             "0x" + hex.EncodeToString(v.PublicKey[:]),
 		RemainingBalanceOwner: rbo,
 		DeactivationOwner:     do,
+		MinNonce:              jsonrpc.Uint64(v.MinNonce),
 		Balance:               jsonrpc.Uint64(v.Balance),
 	}, nil
 }

@@ -110,7 +110,7 @@ func (s *service) l1ValidatorReply(v *L1Validator, prev *ownerMemo) (*l1Validato
 		PublicKey:             "0x" + hex.EncodeToString(v.PublicKey[:]),
 		RemainingBalanceOwner: rbo,
 		DeactivationOwner:     do,
-		MinNonce:              "0",
+		MinNonce:              strconv.FormatUint(v.MinNonce, 10),
 		Balance:               strconv.FormatUint(v.Balance, 10),
 	}, nil
 }

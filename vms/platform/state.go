@@ -387,6 +387,13 @@ func (w writer) putL1Validator(v *l1Validator) error {
 		c := *v
 		w.written[v.validationID] = &c
 	}
+	if v.weight == 0 {
+		// Removed by a SetL1ValidatorWeightTx (§4.4): only its diff at this height remains.
+		if err := w.b.Delete(chainstate.PairKey(keyL1Subnet, v.subnetID, v.validationID)); err != nil {
+			return err
+		}
+		return w.b.Delete(chainstate.IDKey(keyL1, v.validationID))
+	}
 	b, err := v.bytes()
 	if err != nil {
 		return err
@@ -409,16 +416,25 @@ type txIndexer struct {
 	txID ids.ID
 }
 
-// putL1 records eff's subnet conversion and the L1 validators it adds or changes, if any.
+// putL1 records eff's subnet conversion, the L1 validators it adds, changes or removes, and the
+// registration it executes, if any.
 func (w writer) putL1(eff *effects) error {
 	if eff.conversion != nil {
 		if err := w.b.Put(chainstate.IDKey(keyConversion, eff.convertedSubnet), eff.conversion.bytes()); err != nil {
 			return err
 		}
 	}
+	if eff.expiry != nil {
+		if err := w.b.Put(eff.expiry.key(), nil); err != nil {
+			return err
+		}
+	}
 	for _, v := range eff.l1Validators {
 		if err := w.putL1Validator(v); err != nil {
 			return err
+		}
+		if v.weight == 0 {
+			continue
 		}
 		if err := w.b.Put(chainstate.PairKey(keyL1Subnet, v.subnetID, v.validationID), nil); err != nil {
 			return err

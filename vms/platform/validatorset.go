@@ -156,15 +156,15 @@ func (s *state) validatorDiffs(subnetID ids.ID, height uint64) (map[ids.ID]diffR
 
 // blockTimeAt returns the time of the accepted block at height: the genesis time for the genesis
 // block.
-func (vm *VM) blockTimeAt(height uint64) (uint64, error) {
-	id, found, err := vm.state.blockIDAt(height)
+func (vm *VM) blockTimeAt(s *state, height uint64) (uint64, error) {
+	id, found, err := s.blockIDAt(height)
 	switch {
 	case err != nil:
 		return 0, err
 	case !found:
 		return 0, fmt.Errorf("platform: no accepted block at height %d", height)
 	}
-	blk, found, err := vm.state.getBlock(id)
+	blk, found, err := s.getBlock(id)
 	switch {
 	case err != nil:
 		return 0, err
@@ -203,14 +203,14 @@ var ErrUnfinalizedHeight = errors.New("unfinalized height")
 // ErrUnfinalizedHeight. It reads only data that never changes once accepted, so it is safe for
 // concurrent use.
 func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, error) {
-	return vm.validatorsAt(subnetID, height, false)
+	return vm.validatorsAt(vm.state, subnetID, height, false)
 }
 
 // RecordedValidatorsAt is ValidatorsAt as the P-Chain records the primary network: its current
 // stakers at height's time, the genesis's included, and not this node unless it stakes; the same
 // as ValidatorsAt for any other subnet. The platform API answers with it, as the reference does.
 func (vm *VM) RecordedValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, error) {
-	return vm.validatorsAt(subnetID, height, true)
+	return vm.validatorsAt(vm.state, subnetID, height, true)
 }
 
 // PrimaryValidators returns the Primary Network's current validators as the P-Chain records them
@@ -225,23 +225,24 @@ func (vm *VM) PrimaryValidators() ([]SetValidator, error) {
 	return vm.RecordedValidatorsAt(ids.Empty, rec.height)
 }
 
-// validatorsAt is ValidatorsAt, or RecordedValidatorsAt if recorded.
-func (vm *VM) validatorsAt(subnetID ids.ID, height uint64, recorded bool) ([]SetValidator, error) {
-	rec, _, err := vm.state.lastAccepted()
+// validatorsAt is ValidatorsAt, or RecordedValidatorsAt if recorded, over the accepted state s:
+// the published one for the API and the node, the live one on the pipeline goroutine.
+func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64, recorded bool) ([]SetValidator, error) {
+	rec, _, err := s.lastAccepted()
 	if err != nil {
 		return nil, fmt.Errorf("read last accepted block: %w", err)
 	}
 	if height > rec.height {
 		return nil, fmt.Errorf("%w: current height %d < requested height %d", ErrUnfinalizedHeight, rec.height, height)
 	}
-	diffs, err := vm.state.validatorDiffs(subnetID, height)
+	diffs, err := s.validatorDiffs(subnetID, height)
 	if err != nil {
 		return nil, fmt.Errorf("replay validator diffs of subnet %s: %w", subnetID, err)
 	}
 	var t uint64
 	for _, r := range diffs {
 		if r.kind == diffLegacy {
-			if t, err = vm.blockTimeAt(height); err != nil {
+			if t, err = vm.blockTimeAt(s, height); err != nil {
 				return nil, err
 			}
 			break
@@ -278,7 +279,7 @@ func (vm *VM) validatorsAt(subnetID ids.ID, height uint64, recorded bool) ([]Set
 		case r.weight == 0:
 		case r.kind == diffLegacy && subnetID == ids.Empty:
 			if r.start <= t && t < r.end && !leftOut[r.nodeID] {
-				pk, err := vm.stakerKey(id)
+				pk, err := vm.stakerKey(s, id)
 				if err != nil {
 					return nil, err
 				}
@@ -316,8 +317,8 @@ func (vm *VM) isGenesisStaker(txID ids.ID) bool { return slices.Contains(vm.stak
 
 // stakerKey returns the BLS key of the Primary Network staker added by tx txID: its signer's for
 // a validator, nil for a delegator (whose weight counts under its validator's key).
-func (vm *VM) stakerKey(txID ids.ID) (*[txs.BLSPublicKeyLen]byte, error) {
-	tx, found, err := vm.state.getTx(txID)
+func (vm *VM) stakerKey(s *state, txID ids.ID) (*[txs.BLSPublicKeyLen]byte, error) {
+	tx, found, err := s.getTx(txID)
 	switch {
 	case err != nil:
 		return nil, err

@@ -53,6 +53,11 @@ type utxoSource interface {
 	l1Validator(validationID ids.ID) (v *l1Validator, found bool, err error)
 	// activeL1Count returns the number of active L1 validators, of every L1.
 	activeL1Count() (uint64, error)
+	// subnetL1Validators returns the L1 validators of subnetID, active or not, in no
+	// particular order.
+	subnetL1Validators(subnetID ids.ID) ([]*l1Validator, error)
+	// hasExpiry reports whether a RegisterL1ValidatorTx executed the registration e.
+	hasExpiry(e expiryEntry) (bool, error)
 	// atomicUTXO finds a UTXO that chain peer exported to the P-Chain (an error wrapping
 	// atomic.ErrNotFound, or utxo.ErrDoubleSpend when a tx of the view imports it).
 	atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error)
@@ -76,8 +81,11 @@ type effects struct {
 	// convertedSubnet and conversion are what a ConvertSubnetToL1Tx records.
 	convertedSubnet ids.ID
 	conversion      *subnetConversion
-	// l1Validators are the L1 validators the tx adds or changes, as they are after it.
+	// l1Validators are the L1 validators the tx adds or changes, as they are after it; one of
+	// weight 0 is removed.
 	l1Validators []*l1Validator
+	// expiry is the registration a RegisterL1ValidatorTx executes, or nil.
+	expiry *expiryEntry
 	// stakers are the stakers the tx adds or changes, as they are after it, and
 	// removedStakers those a reward decision removes; supplyAdded and supplyRemoved change the
 	// supply; rewardUTXOs are the rewards a decision pays (stakers.go).
@@ -112,7 +120,7 @@ type executor struct {
 	now, accrued uint64
 	eff          *effects
 	// balances are the L1 validator balances the inputs pay besides the fee; refund is what a
-	// DisableL1ValidatorTx gives back to refundOwner (§4.4).
+	// DisableL1ValidatorTx or a removal gives back to refundOwner (§4.4).
 	balances, refund uint64
 	refundOwner      *txs.PChainOwner
 	// consumed is what the inputs spend, by asset: an ImportTx adds its imported inputs to it;

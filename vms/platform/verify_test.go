@@ -1,10 +1,8 @@
 package platform_test
 
 import (
-	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -81,9 +80,9 @@ func TestForgedCredentials(t *testing.T) {
 	})
 }
 
-// TestUnsupportedKinds checks that the kinds the VM does not execute yet are refused with the text
-// they have always had, naming the kind.
-func TestUnsupportedKinds(t *testing.T) {
+// TestWarpKindsMalformedMessage checks that the kinds carrying a warp message refuse one that
+// does not parse before anything else, as a warp verification failure (§4.4).
+func TestWarpKindsMalformedMessage(t *testing.T) {
 	t.Parallel()
 	vm, _, _ := newUnitVM(t)
 	base := txs.BaseTx{NetworkID: genesis.LocalNetworkID}
@@ -94,7 +93,7 @@ func TestUnsupportedKinds(t *testing.T) {
 		tx, err := txs.NewTx(u, nil)
 		require.NoError(t, err)
 		err = vm.IssueTx(tx)
-		require.ErrorIs(t, err, platform.ErrUnsupportedTx)
-		require.Equal(t, "unsupported tx type: "+strings.Replace(fmt.Sprintf("%T", u), "txs.", "platform.", 1), err.Error())
+		require.ErrorIs(t, err, platform.ErrWarpVerification)
+		require.ErrorIs(t, err, codec.ErrTruncated)
 	}
 }

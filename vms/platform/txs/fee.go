@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
+	"github.com/cornice-node/cornice/warp"
 )
 
 // The dimensions of a tx's complexity (reference/platform-exchange.md §4.8).
@@ -78,6 +79,24 @@ const (
 	transferSubnetOwnershipDBWrite = 1
 	// popCompute is the cost of verifying a BLS proof of possession.
 	popCompute = 1050
+	// The L1 kinds' reads and writes of conversions, validators, balances, expiries and
+	// weights (complexity.go's intrinsic values), checked against the vectors.
+	convertDBRead                     = 3
+	convertDBWrite                    = 2
+	convertValidatorDBWrite           = 4
+	registerL1ValidatorDBRead         = 5
+	registerL1ValidatorDBWrite        = 6
+	setL1ValidatorWeightDBRead        = 3
+	setL1ValidatorWeightDBWrite       = 5
+	increaseL1ValidatorBalanceDBRead  = 1
+	increaseL1ValidatorBalanceDBWrite = 5
+	disableL1ValidatorDBRead          = 1
+	disableL1ValidatorDBWrite         = 6
+	// A warp message reads the validator set (warpDBRead) and costs one BLS verification plus
+	// one aggregation per signer.
+	warpDBRead          = 3 + 20
+	blsVerifyCompute    = 1000
+	blsAggregateCompute = 5
 )
 
 // Complexity returns tx's complexity (§4.8); wallets use it to compute the fee the chain will charge. The bandwidth is the signed tx's length: the
@@ -101,7 +120,8 @@ func Complexity(tx *Tx) Dimensions {
 // complexity adds what a kind reads, writes and computes beyond its BaseTx (§4.8): the subnet
 // owner a CreateSubnetTx writes, the reads, write and authorization of a CreateChainTx and of
 // the legacy subnet kinds, the stake outputs and proof of possession of the staking kinds, the
-// authorization of a DisableL1ValidatorTx. The other kinds add nothing to their BaseTx here
+// authorization and the reads and writes of the L1 kinds, and the warp messages of
+// RegisterL1ValidatorTx and SetL1ValidatorWeightTx. The other kinds add nothing to their BaseTx here
 // (the pre-Durango kinds and RewardValidatorTx are never charged: the chain refuses or builds
 // them).
 type complexity struct{ c *Dimensions }
@@ -162,17 +182,52 @@ func (x complexity) TransferSubnetOwnershipTx(tx *TransferSubnetOwnershipTx) err
 
 func (complexity) RewardValidatorTx(*RewardValidatorTx) error { return nil }
 
-func (complexity) ConvertSubnetToL1Tx(*ConvertSubnetToL1Tx) error { return nil }
+func (x complexity) ConvertSubnetToL1Tx(tx *ConvertSubnetToL1Tx) error {
+	n := uint64(len(tx.Validators))
+	x.c[DBRead] += convertDBRead
+	x.c[DBWrite] += convertDBWrite + convertValidatorDBWrite*n
+	x.c[Compute] += popCompute*n + signatureCompute*uint64(len(tx.SubnetAuth.SigIndices))
+	return nil
+}
 
-func (complexity) RegisterL1ValidatorTx(*RegisterL1ValidatorTx) error { return nil }
+func (x complexity) RegisterL1ValidatorTx(tx *RegisterL1ValidatorTx) error {
+	x.c[DBRead] += registerL1ValidatorDBRead
+	x.c[DBWrite] += registerL1ValidatorDBWrite
+	x.c[Compute] += popCompute
+	x.warp(tx.Message)
+	return nil
+}
 
-func (complexity) SetL1ValidatorWeightTx(*SetL1ValidatorWeightTx) error { return nil }
+func (x complexity) SetL1ValidatorWeightTx(tx *SetL1ValidatorWeightTx) error {
+	x.c[DBRead] += setL1ValidatorWeightDBRead
+	x.c[DBWrite] += setL1ValidatorWeightDBWrite
+	x.warp(tx.Message)
+	return nil
+}
 
-func (complexity) IncreaseL1ValidatorBalanceTx(*IncreaseL1ValidatorBalanceTx) error { return nil }
+func (x complexity) IncreaseL1ValidatorBalanceTx(*IncreaseL1ValidatorBalanceTx) error {
+	x.c[DBRead] += increaseL1ValidatorBalanceDBRead
+	x.c[DBWrite] += increaseL1ValidatorBalanceDBWrite
+	return nil
+}
 
 func (x complexity) DisableL1ValidatorTx(tx *DisableL1ValidatorTx) error {
+	x.c[DBRead] += disableL1ValidatorDBRead
+	x.c[DBWrite] += disableL1ValidatorDBWrite
 	x.c[Compute] += signatureCompute * uint64(len(tx.DisableAuth.SigIndices))
 	return nil
+}
+
+// warp adds a signed warp message's reads and verification: its bytes are in the tx's length
+// already. A message that does not parse counts no signers; the tx fails when it executes.
+func (x complexity) warp(msg []byte) {
+	x.c[DBRead] += warpDBRead
+	x.c[Compute] += blsVerifyCompute
+	if m, err := warp.ParseMessage(msg); err == nil {
+		for _, b := range m.Signature.Signers {
+			x.c[Compute] += blsAggregateCompute * uint64(bits.OnesCount8(b))
+		}
+	}
 }
 
 // sigIndices returns the signature indices of a transfer input, nil for other inputs.

@@ -1,0 +1,22 @@
+package sigagg
+
+import "fmt"
+
+// Texts of the error reply {"error": …}, the reference aggregator's: a request it cannot read is
+// HTTP 400, an aggregation that fails HTTP 500.
+const (
+	errDecodeBody          = "Could not decode request body"
+	errDecodeMessage       = "Could not decode message"
+	errUnpackMessage       = "Error unpacking warp message"
+	errDecodeJustification = "Could not decode justification"
+	errNothingToSign       = "Must provide either message or justification"
+	errQuorum              = "Invalid quorum number"
+	errQuorumBuffer        = "Invalid quorum buffer number"
+	errSigningSubnet       = "Error parsing signing subnet ID"
+	errMethod              = "Method not allowed"
+)
+
+// aggregateError is the reply to a failed aggregation.
+func aggregateError(err error) string {
+	return fmt.Sprintf("failed to aggregate signatures. error: %s", err)
+}

@@ -1,0 +1,193 @@
+package acp118_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/crypto/bls"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/warp"
+	"github.com/cornice-node/cornice/warp/acp118"
+	"github.com/cornice-node/cornice/warp/internal/vectors"
+)
+
+const localNetworkID = 12345
+
+// verifierFunc adapts a function to acp118.Verifier.
+type verifierFunc func(msg *warp.UnsignedMessage, justification []byte) error
+
+func (f verifierFunc) VerifyWarp(_ context.Context, msg *warp.UnsignedMessage, justification []byte) error {
+	return f(msg, justification)
+}
+
+func staker(t *testing.T, name string) (*bls.SecretKey, ids.NodeID) {
+	t.Helper()
+	s := vectors.Stakers(t)[name]
+	sk, err := bls.SecretKeyFromBytes(vectors.Hex(t, s.BLSSecretKeyHex))
+	require.NoError(t, err)
+	nodeID, err := ids.NodeIDFromString(s.NodeID)
+	require.NoError(t, err)
+	return sk, nodeID
+}
+
+// TestHandlerVectors answers the reference's AppRequest vector (handler 2, the P-Chain's
+// conversion message, justified by its subnet ID) with signer1's key: the response is the
+// reference's AppResponse bytes.
+func TestHandlerVectors(t *testing.T) {
+	t.Parallel()
+	req := vectors.Load(t, "p2p_app_request_acp118_signature_request")
+	id, body, err := acp118.SplitAppBytes(req.Hex(t, "appBytesHex"))
+	require.NoError(t, err)
+	require.Equal(t, uint64(acp118.HandlerID), id)
+	require.Equal(t, req.Hex(t, "signatureRequestProtoHex"), body)
+	parsed, err := acp118.ParseRequest(body)
+	require.NoError(t, err)
+	conv := vectors.Load(t, "warp_acp77_subnet_to_l1_conversion")
+	require.Equal(t, conv.Hex(t, "unsignedMessageHex"), parsed.Message)
+	require.Len(t, parsed.Justification, ids.IDLen)
+	require.Equal(t, req.Hex(t, "appBytesHex"), parsed.AppBytes())
+
+	sk, _ := staker(t, "staker1")
+	var seen []byte
+	h := acp118.NewHandler(verifierFunc(func(msg *warp.UnsignedMessage, justification []byte) error {
+		seen = justification
+		return nil
+	}), warp.NewSigner(sk, localNetworkID, ids.Empty))
+	resp, appErr := h.AppRequest(context.Background(), body)
+	require.Nil(t, appErr)
+	require.Equal(t, vectors.Load(t, "p2p_app_response_acp118_signature").Hex(t, "signatureResponseProtoHex"), resp)
+	require.Equal(t, parsed.Justification, seen)
+	sig, err := acp118.ParseResponse(resp)
+	require.NoError(t, err)
+	require.Equal(t, vectors.Load(t, "p2p_app_response_acp118_signature").Hex(t, "blsSignatureHex"), sig.Compress())
+}
+
+// TestHandlerRefusals checks that a refusal keeps the verifier's code, and that what does not
+// parse or is not the signer's chain is CodeUnexpected.
+func TestHandlerRefusals(t *testing.T) {
+	t.Parallel()
+	sk, _ := staker(t, "staker1")
+	refuse := &acp118.Error{Code: 6, Message: `subnet "x" has not been converted`}
+	h := acp118.NewHandler(verifierFunc(func(*warp.UnsignedMessage, []byte) error { return refuse }),
+		warp.NewSigner(sk, localNetworkID, ids.Empty))
+	ok := acp118.NewHandler(verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil }),
+		warp.NewSigner(sk, localNetworkID, ids.Empty))
+	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte{1})
+	other := warp.NewUnsignedMessage(localNetworkID, ids.ID{1}, []byte{1})
+	for _, tt := range []struct {
+		name string
+		h    *acp118.Handler
+		req  []byte
+		want *acp118.Error
+	}{
+		{"verifier refuses", h, (&acp118.Request{Message: msg.Bytes()}).Bytes(), refuse},
+		{"not a message", ok, (&acp118.Request{Message: []byte{1, 2}}).Bytes(), nil},
+		{"not protobuf", ok, []byte{0x0a, 0x05}, nil},
+		{"another chain", ok, (&acp118.Request{Message: other.Bytes()}).Bytes(), &acp118.Error{Code: acp118.CodeUnexpected, Message: warp.ErrWrongSourceChainID.Error()}},
+	} {
+		resp, appErr := tt.h.AppRequest(context.Background(), tt.req)
+		require.Nil(t, resp, tt.name)
+		require.NotNil(t, appErr, tt.name)
+		if tt.want != nil {
+			require.Equal(t, tt.want, appErr, tt.name)
+		} else {
+			require.Equal(t, acp118.CodeUnexpected, appErr.Code, tt.name)
+		}
+	}
+}
+
+// stateOf is a warp.ValidatorState of one subnet's set.
+type stateOf []warp.Validator
+
+func (s stateOf) PChainHeight(context.Context) (uint64, error) { return 3, nil }
+func (s stateOf) ValidatorsAt(context.Context, ids.ID, uint64) ([]warp.Validator, error) {
+	return s, nil
+}
+func (s stateOf) SubnetOf(context.Context, ids.ID) (ids.ID, error) { return ids.Empty, nil }
+
+// sourceOf answers for the nodes whose handlers it holds.
+type sourceOf map[ids.NodeID]*acp118.Handler
+
+func (s sourceOf) Signature(ctx context.Context, nodeID ids.NodeID, _ ids.ID, req *acp118.Request) (*bls.Signature, error) {
+	h, ok := s[nodeID]
+	if !ok {
+		return nil, errors.New("not connected")
+	}
+	return h.Sign(ctx, req)
+}
+
+// TestAggregate gathers signatures until the quorum: a lone signer holding enough weight is the
+// whole aggregate (bitset of its canonical index); one holding too little fails with the
+// reference's text.
+func TestAggregate(t *testing.T) {
+	t.Parallel()
+	accept := verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil })
+	var vs []warp.Validator
+	source := sourceOf{}
+	for i, name := range []string{"staker1", "staker2", "staker3"} {
+		sk, nodeID := staker(t, name)
+		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
+		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{70, 20, 10}[i], PublicKey: &pk})
+		if name != "staker3" {
+			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty))
+		}
+	}
+	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
+	agg := acp118.NewAggregator(stateOf(vs), source)
+	set, err := warp.NewCanonicalSet(vs)
+	require.NoError(t, err)
+
+	for _, tt := range []struct {
+		quorum  uint64
+		buffer  uint64
+		signers int // canonical validators expected in the bitset
+		wantErr error
+	}{
+		{quorum: 67, signers: 1},
+		{quorum: 90, signers: 2},
+		{quorum: 67, buffer: 25, signers: 2},
+		{quorum: 100, wantErr: acp118.ErrNotEnoughSignatures},
+		{quorum: 101, wantErr: acp118.ErrInvalidQuorum},
+	} {
+		m, err := agg.Aggregate(context.Background(), msg, nil, ids.Empty, tt.quorum, tt.buffer)
+		if tt.wantErr != nil {
+			require.ErrorIs(t, err, tt.wantErr, tt.quorum)
+			continue
+		}
+		require.NoError(t, err)
+		require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, tt.quorum, 100))
+		var n int
+		for _, b := range m.Signature.Signers {
+			for ; b != 0; b &= b - 1 {
+				n++
+			}
+		}
+		require.LessOrEqual(t, n, tt.signers)
+	}
+}
+
+// FuzzParse checks that the parsers never panic and that what parses re-encodes to what a
+// second parse reads the same.
+func FuzzParse(f *testing.F) {
+	f.Add((&acp118.Request{Message: []byte{1}, Justification: []byte{2}}).Bytes())
+	f.Add((&acp118.RegistrationJustification{ConvertSubnetToL1: true, SubnetID: []byte{3}, Index: 4}).Bytes())
+	f.Add((&acp118.RegistrationJustification{RegisterL1ValidatorMessage: []byte{5}}).Bytes())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if r, err := acp118.ParseRequest(b); err == nil {
+			again, err := acp118.ParseRequest(r.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, r.Bytes(), again.Bytes())
+		}
+		if j, found, err := acp118.ParseRegistrationJustification(b); err == nil && found {
+			again, _, err := acp118.ParseRegistrationJustification(j.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, len(j.SubnetID), len(again.SubnetID))
+			require.Equal(t, j.Index, again.Index)
+		}
+		_, _ = acp118.ParseResponse(b)
+		_, _, _ = acp118.SplitAppBytes(b)
+	})
+}
