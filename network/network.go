@@ -653,6 +653,22 @@ func (n *Network) IsConnected(nodeID ids.NodeID) bool {
 	return p != nil && slices.Contains(n.connected, p)
 }
 
+// Send queues a chain message for the connected peer nodeID. It reports false, sending nothing,
+// when nodeID is not a connected peer (this node included: the router delivers to itself) or
+// the peer's queue is full.
+func (n *Network) Send(nodeID ids.NodeID, m *wire.Message) bool {
+	n.mu.Lock()
+	p := n.peers[nodeID]
+	n.mu.Unlock()
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	connected := p.connected
+	p.mu.Unlock()
+	return connected && p.send(m)
+}
+
 // Close releases the listener of a network that was never run; Run closes it otherwise.
 func (n *Network) Close() error {
 	if n.listener == nil {

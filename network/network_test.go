@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -422,4 +423,21 @@ func TestPeersOrder(t *testing.T) {
 	require.Eventually(t, func() bool { return len(a.Peers()) == 2 }, waitFor, 10*time.Millisecond)
 	ps := a.Peers()
 	require.Equal(t, []ids.NodeID{others[2].NodeID(), others[1].NodeID()}, []ids.NodeID{ps[0].NodeID, ps[1].NodeID})
+}
+
+// Send delivers a chain message to a connected peer's handler; to itself, to an unknown node
+// and before the handshake it sends nothing.
+func TestSend(t *testing.T) {
+	t.Parallel()
+	a := startNode(t, nodeOpts{})
+	b := startNode(t, nodeOpts{boot: []*testNode{a}})
+	require.False(t, a.Send(a.NodeID(), wire.NewChain(wire.OpGet, &wire.Chain{})), "the router delivers to itself")
+	require.False(t, a.Send(ids.NodeID{9}, wire.NewChain(wire.OpGet, &wire.Chain{})))
+	require.Eventually(t, func() bool { return b.handler.isConnected(a.NodeID()) && a.handler.isConnected(b.NodeID()) }, waitFor, 10*time.Millisecond)
+	require.True(t, a.Send(b.NodeID(), wire.NewChain(wire.OpPullQuery, &wire.Chain{RequestID: 4})))
+	require.Eventually(t, func() bool {
+		b.handler.mu.Lock()
+		defer b.handler.mu.Unlock()
+		return slices.Contains(b.handler.inbound, wire.OpPullQuery)
+	}, waitFor, 10*time.Millisecond)
 }

@@ -31,6 +31,8 @@ func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint3
 	s.ancestors = append(s.ancestors, blocks)
 }
 
+func (s *recordingSender) SendAcceptedFrontier(context.Context, ids.NodeID, uint32, ids.ID)    {}
+func (s *recordingSender) SendAccepted(context.Context, ids.NodeID, uint32, []ids.ID)          {}
 func (s *recordingSender) SendPushQuery(context.Context, []ids.NodeID, uint32, []byte, uint64) {}
 func (s *recordingSender) SendPullQuery(context.Context, []ids.NodeID, uint32, ids.ID, uint64) {}
 func (s *recordingSender) SendGet(_ context.Context, _ ids.NodeID, requestID uint32, blockID ids.ID) {

@@ -1,0 +1,372 @@
+// Package router connects the chains' engines to the peer-to-peer network, as the reference's
+// chain router and sender do (network-consensus-warp.md §1.8): every bootstrapping and consensus
+// message a peer sends is decoded and handed to its chain's engine, on the chain's one goroutine;
+// each chain's Sender encodes what its engine sends, delivers what it sends to this node itself
+// in process, and keeps the requests it sends until they are answered or their deadline passes,
+// when the matching failure (QueryFailed, GetFailed, ...) is injected instead. An answer that
+// matches no request in flight (peer, chain, request ID, expected op) is dropped.
+//
+// Messages that cannot be delivered — malformed, for an unknown chain, unrequested, of an op no
+// engine takes, or arriving while the chain's queue is full — are dropped with a debug log and
+// counted in router_dropped{reason}; nothing a peer sends can make the router panic or block the
+// peer's reader.
+//
+// The router imports neither the network nor the VMs: it is handed a [Network] to send with, and
+// each chain registers a [Chain], the goroutine its messages run on. It is safe for concurrent
+// use.
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/network/wire"
+)
+
+// DefaultTimeout is how long a request waits for its answer: the reference's adaptive timeout
+// starts at 5 s (§1.8; §6.2 allows a fixed one).
+const DefaultTimeout = 5 * time.Second
+
+// Network sends messages to connected peers (*network.Network).
+type Network interface {
+	// Send queues m for nodeID, and reports false if it cannot (not connected, queue full).
+	Send(nodeID ids.NodeID, m *wire.Message) bool
+}
+
+// Handler is a chain's engine as the router drives it in normal operation: the requests any
+// validator may send, and the answers to the queries and Gets it sends itself.
+// *snowman.Engine implements it.
+type Handler interface {
+	PushQuery(ctx context.Context, from ids.NodeID, requestID uint32, block []byte, requestedHeight uint64) error
+	PullQuery(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID, requestedHeight uint64) error
+	Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64) error
+	QueryFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	Get(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
+	Put(ctx context.Context, from ids.NodeID, requestID uint32, block []byte) error
+	GetFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
+	GetAcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32) error
+	GetAccepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error
+}
+
+// Bootstrapper is implemented by a chain's handler while it bootstraps: the answers to the
+// requests of §3.2–3.3 and their failures. A chain whose handler does not implement it sent no
+// such request, and the router drops their answers as unrequested.
+type Bootstrapper interface {
+	AcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
+	GetAcceptedFrontierFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	Accepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error
+	GetAcceptedFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+	Ancestors(ctx context.Context, from ids.NodeID, requestID uint32, blocks [][]byte) error
+	GetAncestorsFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
+}
+
+// Message is one inbound message, as the chain's goroutine runs it on its current handler.
+type Message func(ctx context.Context, h Handler) error
+
+// Chain is the goroutine a chain's messages run on: its engine's.
+type Chain interface {
+	// TryDeliver queues m without waiting; false if the queue is full.
+	TryDeliver(m Message) bool
+	// Deliver queues m, waiting while the queue is full, until ctx is done.
+	Deliver(ctx context.Context, m Message) error
+}
+
+// Config holds the router's settings.
+type Config struct {
+	// NodeID is this node's: messages to it are delivered in process.
+	NodeID ids.NodeID
+	// Timeout is how long a request waits for its answer; zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Deps are the router's collaborators. Network is required; Clock defaults to clock.Real{} and
+// Log to a discarding logger.
+type Deps struct {
+	Network Network
+	Clock   clock.Clock
+	Log     *slog.Logger
+	Metrics prometheus.Registerer
+}
+
+// Router routes the chains' messages. See the package documentation.
+type Router struct {
+	cfg     Config
+	d       Deps
+	metrics *metrics
+	// ctx ends at Close: failures still waiting for a full queue give up then.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex // guards the fields below
+	chains  map[ids.ID]Chain
+	pending map[requestKey]*time.Timer
+}
+
+// requestKey names a request in flight by what its answer must match (§1.8).
+type requestKey struct {
+	nodeID    ids.NodeID
+	chainID   ids.ID
+	requestID uint32
+	// reply is the op that answers it.
+	reply wire.Op
+}
+
+// New returns a router with no chain.
+func New(cfg Config, d Deps) (*Router, error) {
+	if d.Network == nil {
+		return nil, errors.New("router: Deps.Network is required")
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	m, err := newMetrics(d.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Router{
+		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel,
+		chains:  make(map[ids.ID]Chain),
+		pending: make(map[requestKey]*time.Timer),
+	}, nil
+}
+
+// Register routes chainID's messages to c from now on, and returns the Sender of its engine.
+func (r *Router) Register(chainID ids.ID, c Chain) (*Sender, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.chains[chainID]; ok {
+		return nil, fmt.Errorf("router: chain %s is registered already", chainID)
+	}
+	r.chains[chainID] = c
+	return &Sender{r: r, chainID: chainID}, nil
+}
+
+// Unregister stops routing chainID's messages, and forgets its requests in flight.
+func (r *Router) Unregister(chainID ids.ID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.chains, chainID)
+	for k, t := range r.pending {
+		if k.chainID == chainID {
+			t.Stop()
+			delete(r.pending, k)
+		}
+	}
+}
+
+// Close stops every timer; failures waiting for a full queue are given up.
+func (r *Router) Close() {
+	r.cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, t := range r.pending {
+		t.Stop()
+		delete(r.pending, k)
+	}
+}
+
+// HandleInbound routes a chain message from a connected peer (network.Handler).
+func (r *Router) HandleInbound(from ids.NodeID, msg *wire.Message) {
+	if !wire.IsChainOp(msg.Op) {
+		r.drop(reasonUnhandledOp, from, msg.Op, nil)
+		return
+	}
+	c, err := wire.ParseChain(msg.Op, msg.Body)
+	if err != nil {
+		r.drop(reasonMalformed, from, msg.Op, err)
+		return
+	}
+	r.metrics.received.WithLabelValues(msg.Op.String()).Inc()
+	r.route(from, msg.Op, c)
+}
+
+// Disconnected fails at once every request in flight to nodeID: it cannot answer any more.
+func (r *Router) Disconnected(nodeID ids.NodeID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, t := range r.pending {
+		if k.nodeID == nodeID {
+			t.Reset(0)
+		}
+	}
+}
+
+// route hands a decoded message to its chain: a request at once, an answer only if it matches a
+// request in flight.
+func (r *Router) route(from ids.NodeID, op wire.Op, c *wire.Chain) {
+	r.mu.Lock()
+	ch, ok := r.chains[c.ChainID]
+	if !ok {
+		r.mu.Unlock()
+		r.drop(reasonUnknownChain, from, op, nil)
+		return
+	}
+	request := wire.IsRequest(op)
+	if !request {
+		k := requestKey{nodeID: from, chainID: c.ChainID, requestID: c.RequestID, reply: op}
+		t, ok := r.pending[k]
+		if !ok {
+			r.mu.Unlock()
+			r.drop(reasonUnrequested, from, op, nil)
+			return
+		}
+		t.Stop()
+		delete(r.pending, k)
+	}
+	r.mu.Unlock()
+
+	m := message(from, op, c)
+	if ch.TryDeliver(m) {
+		return
+	}
+	if request {
+		// The requester's timeout turns the lost request into a failure.
+		r.drop(reasonQueueFull, from, op, nil)
+		return
+	}
+	// An answer is never lost: the engine waits on it (every Get ends in Put or GetFailed).
+	go r.deliver(ch, m)
+}
+
+// deliver waits until the chain takes m, or the router closes.
+func (r *Router) deliver(ch Chain, m Message) {
+	if err := ch.Deliver(r.ctx, m); err != nil {
+		r.d.Log.Debug("message dropped at close", "err", err)
+	}
+}
+
+// expect records a request in flight; its failure is delivered if no answer comes within the
+// timeout.
+func (r *Router) expect(k requestKey) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := r.pending[k]; ok {
+		// A request ID used twice: the first one's answer now answers the second.
+		old.Stop()
+	}
+	r.pending[k] = r.d.Clock.AfterFunc(r.cfg.Timeout, func() { r.expire(k) })
+}
+
+// fail delivers k's failure at once: the request could not be sent.
+func (r *Router) fail(k requestKey) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.pending[k]; ok {
+		t.Reset(0)
+	}
+}
+
+// expire delivers the failure of a request that got no answer in time.
+func (r *Router) expire(k requestKey) {
+	r.mu.Lock()
+	if _, ok := r.pending[k]; !ok {
+		r.mu.Unlock()
+		return // answered, or its chain is gone
+	}
+	delete(r.pending, k)
+	ch, ok := r.chains[k.chainID]
+	r.mu.Unlock()
+	if !ok {
+		return
+	}
+	r.metrics.timeouts.WithLabelValues(k.reply.String()).Inc()
+	r.deliver(ch, failure(k))
+}
+
+// message is the call of h's method for op.
+func message(from ids.NodeID, op wire.Op, c *wire.Chain) Message {
+	id := c.RequestID
+	switch op {
+	case wire.OpPushQuery:
+		return func(ctx context.Context, h Handler) error {
+			return h.PushQuery(ctx, from, id, c.Container, c.RequestedHeight)
+		}
+	case wire.OpPullQuery:
+		return func(ctx context.Context, h Handler) error {
+			return h.PullQuery(ctx, from, id, c.ContainerID, c.RequestedHeight)
+		}
+	case wire.OpChits:
+		return func(ctx context.Context, h Handler) error {
+			return h.Chits(ctx, from, id, c.PreferredID, c.PreferredIDAtHeight, c.AcceptedID, c.AcceptedHeight)
+		}
+	case wire.OpGet:
+		return func(ctx context.Context, h Handler) error { return h.Get(ctx, from, id, c.ContainerID) }
+	case wire.OpPut:
+		return func(ctx context.Context, h Handler) error { return h.Put(ctx, from, id, c.Container) }
+	case wire.OpGetAncestors:
+		return func(ctx context.Context, h Handler) error { return h.GetAncestors(ctx, from, id, c.ContainerID) }
+	case wire.OpGetAcceptedFrontier:
+		return func(ctx context.Context, h Handler) error { return h.GetAcceptedFrontier(ctx, from, id) }
+	case wire.OpGetAccepted:
+		return func(ctx context.Context, h Handler) error { return h.GetAccepted(ctx, from, id, c.ContainerIDs) }
+	case wire.OpAcceptedFrontier:
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.AcceptedFrontier(ctx, from, id, c.ContainerID)
+		})
+	case wire.OpAccepted:
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.Accepted(ctx, from, id, c.ContainerIDs)
+		})
+	default: // wire.OpAncestors: the chain ops end here
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.Ancestors(ctx, from, id, c.Containers)
+		})
+	}
+}
+
+// failure is the call that tells k's chain that k failed.
+func failure(k requestKey) Message {
+	from, id := k.nodeID, k.requestID
+	switch k.reply {
+	case wire.OpChits:
+		return func(ctx context.Context, h Handler) error { return h.QueryFailed(ctx, from, id) }
+	case wire.OpPut:
+		return func(ctx context.Context, h Handler) error { return h.GetFailed(ctx, from, id) }
+	case wire.OpAcceptedFrontier:
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.GetAcceptedFrontierFailed(ctx, from, id)
+		})
+	case wire.OpAccepted:
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.GetAcceptedFailed(ctx, from, id)
+		})
+	default: // wire.OpAncestors
+		return bootstrapping(func(ctx context.Context, b Bootstrapper) error {
+			return b.GetAncestorsFailed(ctx, from, id)
+		})
+	}
+}
+
+// bootstrapping runs f if the chain's handler bootstraps; a handler that moved on to normal
+// operation has no use for it.
+func bootstrapping(f func(ctx context.Context, b Bootstrapper) error) Message {
+	return func(ctx context.Context, h Handler) error {
+		b, ok := h.(Bootstrapper)
+		if !ok {
+			return nil
+		}
+		return f(ctx, b)
+	}
+}
+
+// drop counts and logs a message that is not delivered.
+func (r *Router) drop(reason string, from ids.NodeID, op wire.Op, err error) {
+	r.metrics.dropped.WithLabelValues(reason).Inc()
+	r.d.Log.Debug("chain message dropped", "reason", reason, "nodeID", from.String(), "op", op.String(), "err", err)
+}
