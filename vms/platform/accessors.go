@@ -56,7 +56,7 @@ type SubnetInfo struct {
 func (vm *VM) Height() uint64 {
 	rec, found, err := vm.state.lastAccepted()
 	if err != nil || !found {
-		return vm.lastAccepted().Height()
+		return vm.Last().Height()
 	}
 	return rec.height
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -19,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -168,32 +168,14 @@ func liveError(t *testing.T, method, params string) string {
 	return resp.Error.Message
 }
 
-func key(t testing.TB, h string) *ecdsa.PrivateKey {
-	t.Helper()
-	k, err := crypto.HexToECDSA(h)
-	require.NoError(t, err)
-	return k
-}
+func key(t testing.TB, h string) *ecdsa.PrivateKey { return utxovmtest.Key(t, h) }
 
-func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
-	return secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
-}
+func addrOf(k *ecdsa.PrivateKey) ids.ShortID { return utxovmtest.Addr(k) }
 
 // sign signs unsigned with one credential per key, each holding that key's signature (§3.2).
 func sign(t testing.TB, unsigned txs.UnsignedTx, keys ...*ecdsa.PrivateKey) *txs.Tx {
 	t.Helper()
-	b, err := txs.UnsignedBytes(unsigned)
-	require.NoError(t, err)
-	h := sha256.Sum256(b)
-	creds := make([]secp256k1fx.Credential, len(keys))
-	for i, k := range keys {
-		sig, err := crypto.Sign(h[:], k)
-		require.NoError(t, err)
-		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
-	}
-	tx, err := txs.NewTx(unsigned, creds)
-	require.NoError(t, err)
-	return tx
+	return utxovmtest.Sign(t, unsigned, txs.UnsignedBytes, txs.NewTx, keys...)
 }
 
 func owner(to ids.ShortID) secp256k1fx.OutputOwners {
