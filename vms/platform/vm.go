@@ -42,11 +42,12 @@ type Uptimes interface {
 // Factory makes P-Chain VMs. The genesis (an encoded Genesis, §4.6) comes with the
 // chains.Context; the fields say who validates the network.
 //
-// A fresh single-node network's Primary Network validator set is this node alone (issue #5 §2):
-// NodeID, Signer and Weight describe it, and the genesis's own validator txs are kept only as
-// committed txs (platform.getTx finds them), not as current validators.
+// As this node runs the network, a fresh single-node network's Primary Network validator set is
+// this node alone (issue #5 §2), holding the genesis stake: NodeID, Signer and Weight describe it
+// (ValidatorsAt). As the P-Chain records it, the Primary Network's validators are its stakers, the
+// genesis's validators among them (RecordedValidatorsAt, PrimaryValidators).
 type Factory struct {
-	// NodeID is this node's ID, the Primary Network's only validator.
+	// NodeID is this node's ID, the validator of the network as this node runs it.
 	NodeID ids.NodeID
 	// Signer is this node's BLS public key and proof of possession; nil reports no signer.
 	Signer *txs.ProofOfPossession
@@ -245,6 +246,9 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 				}
 			}
 		}
+		if err := w.putStakers(vm.state, []*effects{vm.genesisStakers(g)}); err != nil {
+			return fmt.Errorf("write genesis stakers: %w", err)
+		}
 		// The fee state starts empty at the genesis time, so the first block refills the
 		// capacity (§4.6).
 		fees := feeState{time: g.Timestamp}
@@ -273,6 +277,29 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 	}
 	vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: last, fees: rec.fees}, chainView(vm.accepted))
 	return nil
+}
+
+// genesisStakers returns the genesis's validators as current stakers (§4.6): each from its
+// tx's start to its end, its potential reward fixed on the supply the stakers before it (in the
+// genesis's order) left, as the reference's genesis does; from then on they are stakers like
+// any other, rewarded at their end (proposal.go).
+func (vm *VM) genesisStakers(g *txs.Genesis) *effects {
+	eff := &effects{}
+	supply := g.InitialSupply
+	for _, tx := range g.Validators {
+		u, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
+		if !ok {
+			continue // a pre-Durango AddValidatorTx, which this VM does not execute, stays a committed tx only
+		}
+		v := &u.Validator
+		reward := vm.staking.Reward.potentialReward(stakingPeriod(v.Start, v.End), v.Weight, supply)
+		supply += reward
+		eff.supplyAdded += reward
+		eff.stakers = append(eff.stakers, &staker{
+			txID: tx.ID(), nodeID: v.NodeID, start: v.Start, end: v.End, weight: v.Weight, potentialReward: reward,
+		})
+	}
+	return eff
 }
 
 // now returns the node's time in unix seconds.
