@@ -78,6 +78,10 @@ type VM struct {
 	// seconds, from which ACP-176 prices its blocks (cfees.go); unused on
 	// L1s.
 	fortuna uint64
+	// desiredTarget is the ACP-176 target excess the C-Chain blocks this node builds move
+	// toward (nil: their parent's), targetStep the most a block may move it (cfees.go).
+	desiredTarget *uint64
+	targetStep    uint64
 	// cChainConfig is eth_getChainConfig's answer on the C-Chain.
 	cChainConfig json.RawMessage
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
@@ -120,6 +124,9 @@ type VM struct {
 	rewind func(context.Context, chains.Rewind) error
 	// purge removes what roll-backs left behind (chains.Context.Purge; rewind.go).
 	purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
+	// sweeping is set while a roll-back's record says that leftovers wait for the sweep
+	// (rewind.go); it spares BuildBlock a read of the record.
+	sweeping atomic.Bool
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -139,11 +146,16 @@ type VM struct {
 var _ chains.VM = (*VM)(nil)
 
 // New makes the VM of chain c, the C-Chain or any chain with a
-// go-ethereum genesis (ParseGenesis): on an empty key space it writes the
-// genesis (in one batch of its own), otherwise it resumes at the stored
-// head.
+// go-ethereum genesis (ParseGenesis), whose config.json (c.Config: gas-target,
+// rpc-gas-cap and api-max-blocks-per-request, with coreth's meanings)
+// overrides cfg: on an empty key space it writes the genesis (in one batch
+// of its own), otherwise it resumes at the stored head.
 func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
-	cfg = cfg.withDefaults()
+	file, err := readChainFile(c, cChainFileKeys)
+	if err != nil {
+		return nil, err
+	}
+	cfg = file.apply(cfg).withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -161,6 +173,7 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	}
 	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
 		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		vm.setTargetRule(cfg)
 		if cfg.Atomic != nil && c.SharedMemory != nil {
 			vm.atomic = newAtomicSide(c.NetworkID, c.Chain.ID, cfg.Atomic, c.SharedMemory)
 		}
@@ -214,6 +227,12 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 	if err := load(vm); err != nil {
 		return nil, errors.Join(err, tdb.Close())
 	}
+	// A roll-back's leftovers wait for the sweep: the engine's first BuildBlock resumes it.
+	_, _, pending, err := vm.droppedHeights()
+	if err != nil {
+		return nil, errors.Join(err, tdb.Close())
+	}
+	vm.sweeping.Store(pending)
 	srv, err := vm.newRPCServer()
 	if err != nil {
 		return nil, errors.Join(err, tdb.Close())
