@@ -75,17 +75,12 @@ func (b *Block) Txs() []chains.Container {
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
 	blk := b.blk
-	parent, view, ok := vm.ParentOf(blk.Parent())
-	if !ok {
-		last := vm.Last()
-		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
+	parent, view, err := vm.VerifyParent(b)
+	if err != nil {
+		return err
 	}
 	now := vm.clock.Now()
 	switch {
-	case blk.Height() != parent.Height()+1:
-		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
-			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.Height())
 	case blk.MerkleRoot() != ids.Empty:
 		return ErrMerkleRoot
 	case len(blk.Txs()) == 0:

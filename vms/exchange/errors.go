@@ -61,8 +61,6 @@ var (
 	ErrNoTxs = errors.New("block contains no transactions")
 	// ErrMerkleRoot refuses a block with a merkle root set (§6.1).
 	ErrMerkleRoot = errors.New("block has a non-empty merkle root")
-	// ErrWrongParent refuses a block that does not extend the last accepted block by one height.
-	ErrWrongParent = errors.New("block does not extend the last accepted block")
 	// ErrBlockTime refuses a block older than its parent or more than MaxFutureBlockTime ahead.
 	ErrBlockTime = errors.New("block timestamp is out of range")
 )

@@ -183,27 +183,6 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 	return nil
 }
 
-// store is how the Chain reads accepted blocks and parses blocks.
-func (vm *VM) store() processing.Store[*Block] {
-	return processing.Store[*Block]{
-		Block: func(id ids.ID) (*Block, bool, error) {
-			blk, found, err := vm.state.getBlock(id)
-			if err != nil || !found {
-				return nil, found, err
-			}
-			return &Block{vm: vm, blk: blk}, true, nil
-		},
-		BlockIDAt: vm.state.blockIDAt,
-		Parse: func(b []byte) (*Block, error) {
-			blk, err := txs.ParseBlock(b)
-			if err != nil {
-				return nil, err
-			}
-			return &Block{vm: vm, blk: blk}, nil
-		},
-	}
-}
-
 // now returns the node's time in unix seconds.
 func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
 
@@ -232,3 +211,9 @@ func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 
 // Close implements chains.VM. The VM holds no resources of its own.
 func (vm *VM) Close() error { return nil }
+
+// store is how the Chain reads accepted blocks and parses blocks.
+func (vm *VM) store() processing.Store[*Block] {
+	return processing.NewStore(vm.state.getBlock, vm.state.blockIDAt, txs.ParseBlock,
+		func(blk *txs.StandardBlock) *Block { return &Block{vm: vm, blk: blk} })
+}

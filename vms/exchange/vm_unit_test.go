@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -126,8 +127,8 @@ func TestPipelineContract(t *testing.T) {
 		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, utxo.ErrDoubleSpend},
 		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, mempool.ErrDuplicateTx},
 		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
-		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
-		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
+		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, processing.ErrWrongParent},
+		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, processing.ErrWrongParent},
 		{"before its parent", parent.ID(), 1, parent.Time() - 1, []*xtxs.Tx{first}, exchange.ErrBlockTime},
 		{"too far ahead", parent.ID(), 1, at + 11, []*xtxs.Tx{first}, exchange.ErrBlockTime},
 		{"chained out of order", parent.ID(), 1, at, []*xtxs.Tx{chained, first}, exchange.ErrUTXONotFound},

@@ -161,17 +161,12 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, blk)
 	}
-	parent, view, ok := vm.ParentOf(blk.Parent())
-	if !ok {
-		last := vm.Last()
-		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
-			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
+	parent, view, err := vm.VerifyParent(b)
+	if err != nil {
+		return err
 	}
 	now := vm.clock.Now()
 	switch {
-	case blk.Height() != parent.Height()+1:
-		return fmt.Errorf("%w: block %s at height %d on %s at height %d",
-			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.Height())
 	case tb.Time() < parent.fees.time || tb.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, tb.Time(), parent.fees.time, now.Unix())
 	}

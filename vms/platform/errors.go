@@ -152,8 +152,6 @@ var (
 	// ErrNoTxs refuses a standard block without txs: "BanffStandardBlock performs no state
 	// changes" (§4.1).
 	ErrNoTxs = errors.New("BanffStandardBlock performs no state changes")
-	// ErrWrongParent refuses a block that does not extend the last accepted block by one height.
-	ErrWrongParent = errors.New("block does not extend the last accepted block")
 	// ErrBlockTime refuses a block older than its parent or more than MaxFutureBlockTime ahead of
 	// the node's clock (§4.1).
 	ErrBlockTime = errors.New("block timestamp is out of range")

@@ -302,27 +302,6 @@ func (vm *VM) genesisStakers(g *txs.Genesis) *effects {
 	return eff
 }
 
-// store is how the Chain reads accepted blocks and parses blocks.
-func (vm *VM) store() processing.Store[*chainBlock] {
-	return processing.Store[*chainBlock]{
-		Block: func(id ids.ID) (*chainBlock, bool, error) {
-			blk, found, err := vm.state.getBlock(id)
-			if err != nil || !found {
-				return nil, found, err
-			}
-			return &chainBlock{vm: vm, blk: blk}, true, nil
-		},
-		BlockIDAt: vm.state.blockIDAt,
-		Parse: func(b []byte) (*chainBlock, error) {
-			blk, err := txs.ParseBlock(b)
-			if err != nil {
-				return nil, err
-			}
-			return &chainBlock{vm: vm, blk: blk}, nil
-		},
-	}
-}
-
 // now returns the node's time in unix seconds.
 func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
 
@@ -360,4 +339,10 @@ func (vm *VM) Close() error {
 		vm.evictTimer = nil
 	}
 	return nil
+}
+
+// store is how the Chain reads accepted blocks and parses blocks.
+func (vm *VM) store() processing.Store[*chainBlock] {
+	return processing.NewStore(vm.state.getBlock, vm.state.blockIDAt, txs.ParseBlock,
+		func(blk txs.Block) *chainBlock { return &chainBlock{vm: vm, blk: blk} })
 }

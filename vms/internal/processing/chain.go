@@ -2,6 +2,7 @@ package processing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -9,9 +10,39 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
+// ErrWrongParent refuses a block that extends neither the last accepted block nor a processing
+// one, or not by one height.
+var ErrWrongParent = errors.New("block does not extend the last accepted block")
+
 // ChainBlock is a UTXO chain's block as its Chain keeps it.
 type ChainBlock interface {
 	chains.Block
+}
+
+// NewStore returns the Store of a VM whose state reads its wire blocks W (block, blockIDAt), whose
+// codec parses them (parse), and which wraps a wire block into its own block B (wrap).
+func NewStore[B ChainBlock, W any](block func(ids.ID) (W, bool, error), blockIDAt func(uint64) (ids.ID, bool, error),
+	parse func([]byte) (W, error), wrap func(W) B,
+) Store[B] {
+	return Store[B]{
+		Block: func(id ids.ID) (B, bool, error) {
+			w, found, err := block(id)
+			if err != nil || !found {
+				var zero B
+				return zero, found, err
+			}
+			return wrap(w), true, nil
+		},
+		BlockIDAt: blockIDAt,
+		Parse: func(b []byte) (B, error) {
+			w, err := parse(b)
+			if err != nil {
+				var zero B
+				return zero, err
+			}
+			return wrap(w), nil
+		},
+	}
 }
 
 // Store is how a Chain reads its VM's accepted blocks and makes blocks from bytes.
@@ -126,6 +157,23 @@ func (c *Chain[B, V]) ParentOf(id ids.ID) (B, V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.tree.Parent(id, c.last, c.accepted)
+}
+
+// VerifyParent returns the parent of blk, a block being verified, with the view it leaves: the
+// last accepted block or a processing one, one height below blk. Otherwise it fails with
+// ErrWrongParent, naming the blocks.
+func (c *Chain[B, V]) VerifyParent(blk chains.Block) (B, V, error) {
+	parent, view, ok := c.ParentOf(blk.Parent())
+	switch {
+	case !ok:
+		last := c.Last()
+		return parent, view, fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
+	case blk.Height() != parent.Height()+1:
+		return parent, view, fmt.Errorf("%w: block %s at height %d on %s at height %d",
+			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), parent.Height())
+	}
+	return parent, view, nil
 }
 
 // Preferred returns the block to build on: the preferred block if it is processing, otherwise

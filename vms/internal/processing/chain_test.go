@@ -14,10 +14,13 @@ import (
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
-// cblock is a chains.Block whose bytes are its ID.
-type cblock struct{ block }
+// cblock is a chains.Block at height h whose bytes are its ID.
+type cblock struct {
+	block
+	h uint64
+}
 
-func (*cblock) Height() uint64                               { return 0 }
+func (b *cblock) Height() uint64                             { return b.h }
 func (*cblock) Timestamp() time.Time                         { return time.Time{} }
 func (*cblock) TxCount() int                                 { return 0 }
 func (b *cblock) Bytes() []byte                              { return b.id[:] }
@@ -28,7 +31,7 @@ func (*cblock) Reject(context.Context) error                 { return nil }
 func TestChain(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	genesis := &cblock{block{id: ids.ID{1}}}
+	genesis := &cblock{block{id: ids.ID{1}}, 0}
 	stored := map[ids.ID]*cblock{genesis.id: genesis}
 	errParse := errors.New("bad bytes")
 	c := processing.NewChain(processing.Store[*cblock]{
@@ -41,7 +44,7 @@ func TestChain(t *testing.T) {
 			if err != nil {
 				return nil, errParse
 			}
-			return &cblock{block{id: id, parent: genesis.id}}, nil
+			return &cblock{block{id: id, parent: genesis.id}, 1}, nil
 		},
 	}, genesis, view(&accepted{}))
 
@@ -64,7 +67,7 @@ func TestChain(t *testing.T) {
 
 	// A processing block is found by ID and by bytes as the same block; it can be preferred and
 	// built on.
-	a := &cblock{block{id: ids.ID{2}, parent: genesis.id}}
+	a := &cblock{block{id: ids.ID{2}, parent: genesis.id}, 0}
 	va := &pview{Lineage: processing.NewLineage[view](view(&accepted{}), []tx{}), n: "a"}
 	c.AddProcessing(a, va)
 	got, err = c.GetBlock(ctx, a.id)
@@ -81,8 +84,17 @@ func TestChain(t *testing.T) {
 	require.Equal(t, view(va), v)
 	require.ErrorIs(t, c.SetPreference(ctx, ids.ID{9}), chains.ErrBlockNotFound)
 
+	// A block is verified on a parent one height below it, the last accepted or a processing one.
+	parent, _, err := c.VerifyParent(&cblock{block{id: ids.ID{7}, parent: a.id}, 1})
+	require.NoError(t, err)
+	require.Same(t, a, parent)
+	_, _, err = c.VerifyParent(&cblock{block{id: ids.ID{7}, parent: a.id}, 2})
+	require.ErrorIs(t, err, processing.ErrWrongParent)
+	_, _, err = c.VerifyParent(&cblock{block{id: ids.ID{7}, parent: ids.ID{8}}, 1})
+	require.ErrorIs(t, err, processing.ErrWrongParent)
+
 	// A child of a is rebased when a is accepted, which becomes the last accepted block.
-	child := &cblock{block{id: ids.ID{3}, parent: a.id}}
+	child := &cblock{block{id: ids.ID{3}, parent: a.id}, 0}
 	c.AddProcessing(child, &pview{n: "child"})
 	var rebased []view
 	c.MarkAccepted(a, func(v view) { rebased = append(rebased, v) })
