@@ -119,7 +119,9 @@
 // BuildBlock (dev.go): mining requests build blocks even when empty, state
 // edits commit a new root recorded as the head's root in effect (rootOf),
 // and evm_revert/anvil_reset roll the chain back through
-// chains.Context.Rewind, which truncates the index in the same batch.
+// chains.Context.Rewind, which truncates the index in the same batch, in a
+// time that does not grow with the blocks dropped: what a large roll-back
+// leaves behind is swept later, a chunk per BuildBlock (rewind.go).
 // Impersonated transactions carry a stand-in signature and a recorded
 // sender (devSigner). docs/decisions.md, "Developer methods", says why.
 //
