@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,11 +16,11 @@ import (
 type countingReader struct {
 	state.Reader // nil: code is not read here
 	accounts     map[common.Address]*types.StateAccount
-	reads        int
+	reads        atomic.Int64
 }
 
 func (r *countingReader) Account(addr common.Address) (*types.StateAccount, error) {
-	r.reads++
+	r.reads.Add(1)
 	if a := r.accounts[addr]; a != nil {
 		return a.Copy(), nil
 	}
@@ -26,7 +28,7 @@ func (r *countingReader) Account(addr common.Address) (*types.StateAccount, erro
 }
 
 func (r *countingReader) Storage(addr common.Address, slot common.Hash) (common.Hash, error) {
-	r.reads++
+	r.reads.Add(1)
 	return common.Hash{slot[31] + 1}, nil
 }
 
@@ -53,14 +55,14 @@ func TestStateCache(t *testing.T) {
 	none, err = c.Account(common.Address{2})
 	require.NoError(t, err)
 	require.Nil(t, none)
-	require.Equal(t, 2, inner.reads, "each account read once")
+	require.Equal(t, int64(2), inner.reads.Load(), "each account read once")
 
 	for range 2 {
 		v, err := c.Storage(a, common.Hash{31: 4})
 		require.NoError(t, err)
 		require.Equal(t, common.Hash{5}, v)
 	}
-	require.Equal(t, 3, inner.reads, "a slot read once")
+	require.Equal(t, int64(3), inner.reads.Load(), "a slot read once")
 
 	for i := range cachedSlots + 10 {
 		_, err := c.Storage(common.Address{3}, common.BigToHash(uint256.NewInt(uint64(i)).ToBig()))
@@ -72,4 +74,32 @@ func TestStateCache(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Len(t, c.accounts, cachedAccounts)
+}
+
+// Calls share the head's cache from many goroutines at once (run with -race).
+func TestStateCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	a := common.Address{1}
+	inner := &countingReader{accounts: map[common.Address]*types.StateAccount{
+		a: {Nonce: 1, Balance: uint256.NewInt(2), Root: types.EmptyRootHash, CodeHash: types.EmptyCodeHash[:]},
+	}}
+	c := newStateCache(common.Hash{0xaa}, inner)
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for i := range 200 {
+				acct, err := c.Account(a)
+				if err != nil || acct.Nonce != 1 {
+					t.Errorf("account %v, %v", acct, err)
+					return
+				}
+				acct.Nonce = uint64(g) // the copy is the caller's
+				if v, err := c.Storage(a, common.Hash{31: byte(i)}); err != nil || v != (common.Hash{byte(i) + 1}) {
+					t.Errorf("slot %d: %v, %v", i, v, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
