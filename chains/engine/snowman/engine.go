@@ -11,8 +11,8 @@
 // goroutine at a time, the chain's; Runner.Run is that goroutine when messages arrive through
 // Deliver.
 //
-// Not done yet (issue #13): bootstrapping (Start goes straight to normal operation), the
-// connected-stake guard of §2.1, and the wiring in node/.
+// Not done yet (issue #13): bootstrapping (Start goes straight to normal operation) and the
+// connected-stake guard of §2.1. The node wires it through package router (chains/engine).
 package snowman
 
 import (
@@ -22,8 +22,10 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/consensus/sampler"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
@@ -72,6 +74,9 @@ type Config struct {
 	// Params are the consensus parameters (config.Snow); K is capped at the validators' total
 	// weight (consensus.Parameters.ForWeight).
 	Params consensus.Parameters
+	// MinBlockGap is the least time between two blocks this engine builds (the reference's
+	// minimum block delay, §2.8); zero means none.
+	MinBlockGap time.Duration
 }
 
 // Deps are the Engine's collaborators.
@@ -83,6 +88,8 @@ type Deps struct {
 	// Rand draws the samples.
 	Rand sampler.Source
 	Log  *slog.Logger
+	// Clock times MinBlockGap; nil means clock.Real{}.
+	Clock clock.Clock
 }
 
 // Engine is one chain's Snowman engine.
@@ -112,6 +119,9 @@ type Engine struct {
 	// ready are the results of finished polls not yet recorded, oldest first; flush records
 	// them.
 	ready []consensus.Votes
+	// builtAt is when this engine last built a block; buildAt, when not zero, is when building
+	// waits for: the VM may have work, but MinBlockGap has not passed.
+	builtAt, buildAt time.Time
 }
 
 // parkedVote is a validator's answer to a poll, waiting for the block it names.
@@ -122,6 +132,9 @@ type parkedVote struct {
 
 // New returns the engine of a chain whose last accepted block is the Acceptor's.
 func New(cfg Config, d Deps) (*Engine, error) {
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
 	lastID, height := d.Acceptor.LastAccepted()
 	core, err := consensus.New(cfg.Params, lastID, height)
 	if err != nil {
@@ -156,15 +169,21 @@ func (e *Engine) Build(ctx context.Context) error {
 }
 
 func (e *Engine) build(ctx context.Context) error {
+	e.buildAt = time.Time{}
 	for e.core.NumProcessing() < e.cfg.Params.OptimalProcessing {
+		if next := e.builtAt.Add(e.cfg.MinBlockGap); e.cfg.MinBlockGap > 0 && e.d.Clock.Now().Before(next) {
+			e.buildAt = next
+			return nil
+		}
 		blk, err := e.d.VM.BuildBlock(ctx)
 		switch {
-		case errors.Is(err, chains.ErrNoWork):
+		case errors.Is(err, chains.ErrNoWork), ctx.Err() != nil:
 			return nil
 		case err != nil:
 			e.d.Log.Warn("block building failed", "err", err)
 			return nil
 		}
+		e.builtAt = e.d.Clock.Now()
 		issued, err := e.issue(ctx, blk)
 		if err != nil || !issued {
 			return err
@@ -176,6 +195,10 @@ func (e *Engine) build(ctx context.Context) error {
 	}
 	return nil
 }
+
+// BuildAt returns when Build should be called again, if building waits for MinBlockGap to
+// pass.
+func (e *Engine) BuildAt() (time.Time, bool) { return e.buildAt, !e.buildAt.IsZero() }
 
 // PushQuery answers from's query with our Chits, then issues the block it carries.
 func (e *Engine) PushQuery(ctx context.Context, from ids.NodeID, requestID uint32, block []byte, requestedHeight uint64) error {
