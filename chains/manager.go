@@ -288,12 +288,26 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	log := m.log.With("chainID", id.String(), "chain", spec.Chain.Name)
 	// The VM may ask for a roll-back once its engine runs; the acceptor is made below.
 	var acc atomic.Pointer[Acceptor]
-	rewind := func(ctx context.Context, r Rewind) error {
+	running := func() (*Acceptor, error) {
 		a := acc.Load()
 		if a == nil {
-			return fmt.Errorf("rewind chain %s: not running yet", id)
+			return nil, fmt.Errorf("chain %s: not running yet", id)
+		}
+		return a, nil
+	}
+	rewind := func(ctx context.Context, r Rewind) error {
+		a, err := running()
+		if err != nil {
+			return err
 		}
 		return a.Rewind(ctx, r)
+	}
+	purge := func(ctx context.Context, stage func(*storage.Batch) ([]ids.ID, error)) error {
+		a, err := running()
+		if err != nil {
+			return err
+		}
+		return a.Purge(ctx, stage)
 	}
 	vm, err := spec.Factory.New(ctx, Context{
 		NetworkID:      m.cfg.NetworkID,
@@ -307,6 +321,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		SharedMemory:   m.shared.For(id),
 		Chains:         m.registry,
 		Rewind:         rewind,
+		Purge:          purge,
 		BLSKey:         m.blsKey,
 		WarpValidators: m.warpValidators,
 	})

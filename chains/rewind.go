@@ -11,7 +11,8 @@ import (
 // Rewind is a roll-back of a chain to one of its accepted blocks: what a developer's evm_revert
 // or anvil_reset asks (issue #16 §2). Accepted-is-final does not hold on such a chain: the
 // blocks after To are dropped, from the VM, the index and the last-accepted pointer, in one
-// batch.
+// batch whose size need not grow with the number of blocks dropped (docs/decisions.md,
+// "Roll-back"): what the batch leaves behind is removed later through Purge.
 type Rewind struct {
 	// To and Height name the block that becomes the last accepted one.
 	To     ids.ID
@@ -19,16 +20,24 @@ type Rewind struct {
 	// FirstDropped is the ID of the block at Height+1, the first one dropped: the index is cut
 	// from its entry on.
 	FirstDropped ids.ID
-	// Stage writes into batch what the VM drops (its blocks, receipts, lookups, head pointers).
-	Stage func(batch *storage.Batch) error
+	// Stage writes into batch what the VM drops (its head pointers, its blocks or a record of
+	// what is left to remove) and returns the IDs of the dropped blocks whose index entries go
+	// in the same batch; the others' go through a later Purge.
+	Stage func(batch *storage.Batch) (dropped []ids.ID, err error)
 }
 
 // Truncater is implemented by an Indexer that can drop a chain's entries from one block on
-// (package index): Rewind needs it on an indexed chain.
+// (package index): Rewind and Purge need it on an indexed chain.
 type Truncater interface {
 	// Truncate stages into batch the removal of chainID's block index entries from block from
-	// on, and returns how many it removes; none when from is not in the index.
-	Truncate(ctx context.Context, batch *storage.Batch, chainID ids.ID, from ids.ID) (int, error)
+	// on, in a number of writes that does not grow with theirs, and of the ID entries of the
+	// blocks dropped (all at or after from); it returns how many entries it removes, none when
+	// from is not in the index. The ID entries of the other blocks after from may stay until
+	// Forget; the index's readers ignore them.
+	Truncate(ctx context.Context, batch *storage.Batch, chainID ids.ID, from ids.ID, dropped []ids.ID) (int, error)
+	// Forget stages into batch the removal of the ID entries that Truncate left for the
+	// blocks dropped, skipping any block accepted again since.
+	Forget(ctx context.Context, batch *storage.Batch, chainID ids.ID, dropped []ids.ID) error
 }
 
 // Rewind rolls the chain back to r.To, which must be an accepted block below the last one: the
@@ -46,17 +55,17 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	}
 	batch := a.m.db.NewBatch()
 	defer batch.Close() // no-op once committed
-	if err := r.Stage(batch); err != nil {
+	dropped, err := r.Stage(batch)
+	if err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
 	}
 	removed := 0
 	if a.indexed {
-		t, ok := a.m.indexer.(Truncater)
-		if !ok {
-			return fmt.Errorf("rewind chain %s: its index cannot be truncated", a.chainID)
+		t, err := a.truncater()
+		if err != nil {
+			return err
 		}
-		var err error
-		if removed, err = t.Truncate(ctx, batch, a.chainID, r.FirstDropped); err != nil {
+		if removed, err = t.Truncate(ctx, batch, a.chainID, r.FirstDropped, dropped); err != nil {
 			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
 		}
 	}
@@ -72,4 +81,45 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
 		"to", r.To.String(), "height", r.Height, "indexEntriesRemoved", removed)
 	return nil
+}
+
+// Purge commits, in one batch, what stage writes (the VM's removal of what earlier roll-backs
+// left behind) with the removal of the index's ID entries of the blocks it returns, which must
+// be dropped ones. Like Rewind, it must be called by the chain's engine goroutine, between
+// blocks: no block accepted meanwhile can bring one of them back.
+func (a *Acceptor) Purge(ctx context.Context, stage func(batch *storage.Batch) (dropped []ids.ID, err error)) error {
+	if _, _, halted := a.status(); halted != nil {
+		return fmt.Errorf("%w: %w", ErrHalted, halted)
+	}
+	batch := a.m.db.NewBatch()
+	defer batch.Close() // no-op once committed
+	dropped, err := stage(batch)
+	if err != nil {
+		return fmt.Errorf("purge chain %s: %w", a.chainID, err)
+	}
+	if a.indexed && len(dropped) > 0 {
+		t, err := a.truncater()
+		if err != nil {
+			return err
+		}
+		if err := t.Forget(ctx, batch, a.chainID, dropped); err != nil {
+			return fmt.Errorf("purge chain %s: %w", a.chainID, err)
+		}
+	}
+	if batch.Count() == 0 {
+		return nil
+	}
+	if err := a.m.commit(batch); err != nil {
+		return fmt.Errorf("purge chain %s: %w", a.chainID, err)
+	}
+	return nil
+}
+
+// truncater returns the manager's Indexer as a Truncater, for an indexed chain.
+func (a *Acceptor) truncater() (Truncater, error) {
+	t, ok := a.m.indexer.(Truncater)
+	if !ok {
+		return nil, fmt.Errorf("rewind chain %s: its index cannot be truncated", a.chainID)
+	}
+	return t, nil
 }

@@ -2,6 +2,7 @@ package chains_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"testing/synctest"
@@ -14,16 +15,22 @@ import (
 	"github.com/cornice-node/cornice/storage"
 )
 
-// truncater is an Indexer that records what Rewind asks it to truncate.
-type truncater struct{ from []ids.ID }
+// truncater is an Indexer that records what Rewind and Purge ask it to truncate and forget.
+type truncater struct{ from, dropped, forgotten []ids.ID }
 
 func (*truncater) Accept(context.Context, *storage.Batch, ids.ID, chains.Container, []chains.Container) error {
 	return nil
 }
 
-func (x *truncater) Truncate(_ context.Context, _ *storage.Batch, _ ids.ID, from ids.ID) (int, error) {
+func (x *truncater) Truncate(_ context.Context, _ *storage.Batch, _ ids.ID, from ids.ID, dropped []ids.ID) (int, error) {
 	x.from = append(x.from, from)
+	x.dropped = append(x.dropped, dropped...)
 	return 1, nil
+}
+
+func (x *truncater) Forget(_ context.Context, _ *storage.Batch, _ ids.ID, dropped []ids.ID) error {
+	x.forgotten = append(x.forgotten, dropped...)
+	return nil
 }
 
 // plainIndexer is an Indexer that cannot truncate.
@@ -59,13 +66,14 @@ func TestRewind(t *testing.T) {
 		second, err := vm.GetBlockIDAtHeight(t.Context(), 2)
 		require.NoError(t, err)
 
-		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) error { return nil }})
+		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
-		require.NoError(t, rewind(t.Context(), chains.Rewind{To: first, Height: 1, FirstDropped: second, Stage: func(b *storage.Batch) error {
-			return vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: first, Height: 1, FirstDropped: second, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
 		}}))
 		require.Equal(t, []ids.ID{second}, x.from)
+		require.Equal(t, []ids.ID{second}, x.dropped, "the IDs the VM dropped in the batch")
 		lastID, height, ok := e.Manager.LastAccepted(chainA)
 		require.True(t, ok)
 		require.Equal(t, first, lastID)
@@ -98,9 +106,47 @@ func TestRewindNeedsTruncater(t *testing.T) {
 		synctest.Wait()
 		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
 		require.NoError(t, err)
-		err = rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) error { return nil }})
+		err = rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "its index cannot be truncated")
 		e.RequireHeight(chainA, 2)
+	})
+}
+
+// Purge commits what the VM stages with the index's removal of the IDs it names, in one batch;
+// a stage that fails commits nothing.
+func TestPurge(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		x := &truncater{}
+		e := chainstest.NewEnv(t, filepath.Join(t.TempDir(), "db"), x, nil)
+		defer e.Close()
+		var purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
+		spec := e.Spec(chainA)
+		inner := spec.Factory
+		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+			purge = c.Purge
+			return inner.New(ctx, c)
+		})
+		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		view := e.VM(chainA).View()
+		key := []byte("left behind")
+		require.NoError(t, view.Put(key, []byte{1}))
+
+		err := purge(t.Context(), func(b *storage.Batch) ([]ids.ID, error) {
+			return nil, errors.Join(view.Wrap(b).Delete(key), errors.New("boom"))
+		})
+		require.ErrorContains(t, err, "boom")
+		ok, err := view.Has(key)
+		require.NoError(t, err)
+		require.True(t, ok, "a failed stage commits nothing")
+
+		require.NoError(t, purge(t.Context(), func(b *storage.Batch) ([]ids.ID, error) {
+			return []ids.ID{{7}}, view.Wrap(b).Delete(key)
+		}))
+		ok, err = view.Has(key)
+		require.NoError(t, err)
+		require.False(t, ok)
+		require.Equal(t, []ids.ID{{7}}, x.forgotten)
 	})
 }
 

@@ -168,6 +168,9 @@ type Context struct {
 	// Rewind rolls the chain back (Acceptor.Rewind); only a VM that serves developer methods
 	// (evm_revert) calls it, from its engine's goroutine, between blocks. Nil outside a Manager.
 	Rewind func(ctx context.Context, r Rewind) error
+	// Purge removes what roll-backs left behind (Acceptor.Purge), from the same goroutine as
+	// Rewind. Nil outside a Manager.
+	Purge func(ctx context.Context, stage func(batch *storage.Batch) (dropped []ids.ID, err error)) error
 	// BLSKey is the node's BLS key, with which a VM signs its chain's warp messages; nil on a
 	// node built without one (tests).
 	BLSKey *bls.SecretKey

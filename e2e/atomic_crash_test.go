@@ -3,6 +3,8 @@ package e2e_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,11 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
+	catomic "github.com/cornice-node/cornice/vms/evm/atomic"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -22,12 +28,13 @@ import (
 )
 
 // TestAtomicKill kills a node process (the node of `cornice run`, TestL1KillChild) with SIGKILL
-// during a burst of X→P and P→X exports and imports, again and again, and checks after every
-// restart that no AVAX was lost or made: the local key's AVAX on X and P plus what waits in
-// shared memory for it, plus every fee the accepted txs burned, is the start's, to the nAVAX
-// (issue #14 §5). The fees are read from the accepted txs themselves (the X-Chain's tx index, the
-// P-Chain's block index): inputs less outputs, imports and exports included. A last round
-// imports whatever waits and checks again.
+// during a burst of exports and imports between X, P and C in all six directions, again and
+// again, and checks after every restart that no AVAX was lost or made: the local key's AVAX on X,
+// on P and on C (its EVM balance, whole nAVAX) plus what waits in shared memory for it, plus
+// every fee the accepted txs burned, is the start's, to the nAVAX (issue #14 §5). The fees are
+// read from the accepted txs themselves (the X-Chain's tx index, the P- and C-Chains' block
+// indexes): inputs less outputs, imports and exports included. A last round imports whatever
+// waits and checks again.
 func TestAtomicKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts a node process 6 times")
@@ -42,25 +49,24 @@ func TestAtomicKill(t *testing.T) {
 	var start uint64
 	for run := 0; ; run++ {
 		child := startL1KillChild(t, dir)
-		x, p := openAtomicWallets(t, child, key)
-		total, moves := atomicTotal(t, child, x, p)
-		t.Logf("run %d: %d atomic txs accepted so far", run, moves)
+		w := openAtomicWallets(t, child, key)
+		total, moves := atomicTotal(t, child, w)
+		t.Logf("run %d: atomic txs accepted so far by chain: %v", run, moves)
 		if run == 0 {
 			start = total
 		}
-		require.Equal(t, start, total, "run %d: AVAX on X, on P, in shared memory and burned", run)
+		require.Equal(t, start, total, "run %d: AVAX on X, P and C, in shared memory and burned", run)
 		child.RequireNoErrorLogs(t)
 		if run == kills {
 			// Whatever waits in shared memory can still be imported.
-			for _, imp := range []func() error{
-				func() error { return importAll(t.Context(), walletMover[*xtxs.Tx]{x}, "P") },
-				func() error { return importAll(t.Context(), walletMover[*txs.Tx]{p}, "X") },
-			} {
-				require.NoError(t, imp())
-			}
-			total, moves := atomicTotal(t, child, x, p)
+			routes(func(source, dest string) {
+				require.NoError(t, importAll(t.Context(), w.mover(dest), source), "%s→%s", source, dest)
+			})
+			total, moves := atomicTotal(t, child, w)
 			require.Equal(t, start, total)
-			require.Greater(t, moves, 2*kills, "too few atomic txs were accepted for the kills to land among them")
+			for _, chain := range atomicChains {
+				require.Greater(t, moves[chain], 2*kills, "too few atomic txs were accepted on %s for the kills to land among them", chain)
+			}
 			child.stop(t)
 			return
 		}
@@ -71,19 +77,16 @@ func TestAtomicKill(t *testing.T) {
 			errs   []error
 			killed atomic.Bool // from then on, the node's silence is no error
 		)
-		for _, move := range []func(context.Context) error{
-			func(ctx context.Context) error {
-				return moveAVAX(ctx, walletMover[*xtxs.Tx]{x}, walletMover[*txs.Tx]{p}, "P", "X")
-			},
-			func(ctx context.Context) error {
-				return moveAVAX(ctx, walletMover[*txs.Tx]{p}, walletMover[*xtxs.Tx]{x}, "X", "P")
-			},
-		} {
+		// One goroutine per source chain, exporting to the other two in turn and importing there:
+		// only it spends its chain's UTXOs (or, on C, the account's nonce) and only it imports
+		// what it exported, so the burst's own txs never conflict.
+		for i, source := range atomicChains {
 			wg.Go(func() {
-				for ctx.Err() == nil {
-					if err := move(ctx); err != nil && ctx.Err() == nil && !killed.Load() {
+				for n := 0; ctx.Err() == nil; n++ {
+					dest := atomicChains[(i+1+n%2)%len(atomicChains)]
+					if err := moveAVAX(ctx, w.mover(source), w.mover(dest), dest, source); err != nil && ctx.Err() == nil && !killed.Load() {
 						mu.Lock()
-						errs = append(errs, err)
+						errs = append(errs, fmt.Errorf("%s→%s: %w", source, dest, err))
 						mu.Unlock()
 						return
 					}
@@ -101,7 +104,39 @@ func TestAtomicKill(t *testing.T) {
 	}
 }
 
-// atomicWallet is what the burst needs of wallet.X and wallet.P, whose txs are of type T.
+// atomicChains are the aliases of the chains AVAX moves between.
+var atomicChains = []string{"X", "P", "C"}
+
+// routes calls f with every pair of distinct chains of atomicChains.
+func routes(f func(source, dest string)) {
+	for _, source := range atomicChains {
+		for _, dest := range atomicChains {
+			if source != dest {
+				f(source, dest)
+			}
+		}
+	}
+}
+
+// atomicWallets are the key's wallets on X, P and C.
+type atomicWallets struct {
+	x *wallet.X
+	p *wallet.P
+	c *wallet.C
+}
+
+// mover returns the mover of the chain alias.
+func (w atomicWallets) mover(alias string) mover {
+	switch alias {
+	case "X":
+		return walletMover[*xtxs.Tx]{w.x}
+	case "P":
+		return walletMover[*txs.Tx]{w.p}
+	}
+	return walletMover[*wallet.CTx]{w.c}
+}
+
+// atomicWallet is what the burst needs of wallet.X, wallet.P and wallet.C, whose txs are of type T.
 type atomicWallet[T any] interface {
 	Export(ctx context.Context, destination, to string, amount uint64) (T, uint64, error)
 	Import(ctx context.Context, source string) (T, uint64, error)
@@ -159,46 +194,69 @@ func importAll(ctx context.Context, w mover, source string) error {
 	return nil
 }
 
-func openAtomicWallets(t *testing.T, c *l1KillChild, key *wallet.Key) (*wallet.X, *wallet.P) {
+// pending is the AVAX source exported to the key on dest that waits in shared memory.
+func (w atomicWallets) pending(t *testing.T, source, dest string) uint64 {
+	t.Helper()
+	switch dest {
+	case "P":
+		utxos, err := w.p.AtomicUTXOs(t.Context(), source)
+		return atomicAVAX(t, utxos, err, pAmountOf)
+	case "X":
+		utxos, err := w.x.AtomicUTXOs(t.Context(), source)
+		return atomicAVAX(t, utxos, err, xAmount)
+	}
+	utxos, err := w.c.AtomicUTXOs(t.Context(), source)
+	return atomicAVAX(t, utxos, err, xAmount)
+}
+
+func openAtomicWallets(t *testing.T, c *l1KillChild, key *wallet.Key) atomicWallets {
 	t.Helper()
 	x, err := wallet.NewX(t.Context(), c.client, key, clock.Real{})
 	require.NoError(t, err)
 	p, err := wallet.NewP(t.Context(), c.client, key, clock.Real{})
 	require.NoError(t, err)
-	return x, p
+	cw, err := wallet.NewC(t.Context(), c.client, key, clock.Real{})
+	require.NoError(t, err)
+	return atomicWallets{x: x, p: p, c: cw}
 }
 
-// atomicTotal returns the key's AVAX on X and on P (every UTXO it owns), what waits for it in
-// shared memory in both directions, and what every accepted tx of X and P burned; and how many of
-// those txs are imports and exports.
-func atomicTotal(t *testing.T, c *l1KillChild, x *wallet.X, p *wallet.P) (total uint64, moves int) {
+// atomicTotal returns the key's AVAX on X and on P (every UTXO it owns) and on C (its EVM
+// balance, which must be whole nAVAX), what waits for it in shared memory in all six directions,
+// and what every accepted tx of X, P and C burned; and how many of those txs are imports and
+// exports, by chain.
+func atomicTotal(t *testing.T, c *l1KillChild, w atomicWallets) (total uint64, moves map[string]int) {
 	t.Helper()
+	moves = make(map[string]int)
 	ctx := t.Context()
-	xu, err := x.UTXOs(ctx)
+	avax := w.x.Builder().AVAXAssetID
+	xu, err := w.x.UTXOs(ctx)
 	require.NoError(t, err)
-	xa, err := x.AtomicUTXOs(ctx, "P")
-	require.NoError(t, err)
-	for _, ux := range append(xu, xa...) {
-		if ux.AssetID == x.Builder().AVAXAssetID {
-			total += ux.Out.(*secp256k1fx.TransferOutput).Amount
+	for _, ux := range xu {
+		if ux.AssetID == avax {
+			total += xAmount(ux)
 		}
 	}
-	pu, err := p.UTXOs(ctx)
+	routes(func(source, dest string) { total += w.pending(t, source, dest) })
+	pu, err := w.p.UTXOs(ctx)
 	require.NoError(t, err)
-	pa, err := p.AtomicUTXOs(ctx, "X")
-	require.NoError(t, err)
-	for _, ux := range append(pu, pa...) {
+	for _, ux := range pu {
 		if to, ok := ux.Out.(*secp256k1fx.TransferOutput); ok {
 			total += to.Amount
 		} // locked genesis outputs never move
 	}
+	var bal hexutil.Big
+	c.call(t, "/ext/bc/C/rpc", "eth_getBalance", []any{w.c.EthAddress(), "latest"}, &bal)
+	nAVAX, wei := new(big.Int).DivMod(bal.ToInt(), big.NewInt(1e9), new(big.Int))
+	require.Zero(t, wei.Sign(), "the EVM balance %s wei is not whole nAVAX", bal.ToInt())
+	total += nAVAX.Uint64()
+
 	for _, c := range readIndex(t, c, "/ext/index/X/tx") {
 		tx, err := xtxs.ParseTx(c)
 		require.NoError(t, err)
 		total += xBurned(tx)
 		switch tx.Unsigned().(type) {
 		case *xtxs.ImportTx, *xtxs.ExportTx:
-			moves++
+			moves["X"]++
 		}
 	}
 	for _, c := range readIndex(t, c, "/ext/index/P/block") {
@@ -208,11 +266,36 @@ func atomicTotal(t *testing.T, c *l1KillChild, x *wallet.X, p *wallet.P) (total 
 			total += pBurned(tx)
 			switch tx.Unsigned().(type) {
 			case *txs.ImportTx, *txs.ExportTx:
-				moves++
+				moves["P"]++
 			}
 		}
 	}
+	for _, b := range readIndex(t, c, "/ext/index/C/block") {
+		for _, tx := range cAtomicTxs(t, b) {
+			burned, err := tx.Burned(avax)
+			require.NoError(t, err)
+			total += burned
+			moves["C"]++
+		}
+	}
 	return total, moves
+}
+
+// cAtomicTxs returns the atomic txs of a C-Chain block's bytes: a block that carries some is the
+// RLP list [go-ethereum block, batch], any other the go-ethereum block alone (docs/decisions.md).
+func cAtomicTxs(t *testing.T, b []byte) []*catomic.Tx {
+	t.Helper()
+	if rlp.DecodeBytes(b, new(types.Block)) == nil {
+		return nil
+	}
+	var withBatch struct {
+		Block *types.Block
+		Batch []byte
+	}
+	require.NoError(t, rlp.DecodeBytes(b, &withBatch))
+	txs, err := catomic.ParseBatch(withBatch.Batch)
+	require.NoError(t, err)
+	return txs
 }
 
 // xBurned is what an X-Chain AVAX tx burns: its inputs (imported ones too) less its outputs

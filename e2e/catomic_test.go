@@ -15,7 +15,6 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
-	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/wallet"
 )
 
@@ -70,17 +69,8 @@ func TestCChainAtomic(t *testing.T) {
 		pu, err := p.AtomicUTXOs(t.Context(), "C")
 		sum += atomicAVAX(t, pu, err, pAmountOf)
 		for _, source := range []string{"X", "P"} {
-			var reply struct {
-				UTXOs []string `json:"utxos"`
-			}
-			xn.call("/ext/bc/C/avax", "avax.getUTXOs", map[string]any{"addresses": []string{c.Address("C")}, "sourceChain": source, "encoding": "hex"}, &reply)
-			for _, u := range reply.UTXOs {
-				b, err := ids.Hex.Decode(u)
-				require.NoError(t, err)
-				ux, err := xtxs.ParseUTXO(b)
-				require.NoError(t, err)
-				sum += xAmount(ux)
-			}
+			cu, err := c.AtomicUTXOs(t.Context(), source)
+			sum += atomicAVAX(t, cu, err, xAmount)
 		}
 		return sum
 	}
@@ -158,6 +148,8 @@ func TestCChainAtomic(t *testing.T) {
 	xn = startXNode(t, dir)
 	require.Equal(t, s, xn.cState(ethAddr, txID))
 	x, p = xn.wallet(ewoq), xn.pWallet(ewoq)
+	c, err = wallet.NewC(t.Context(), xn.client, ewoq, clock.Real{})
+	require.NoError(t, err)
 	require.Equal(t, start-fees, total())
 	code, stdout, stderr = runCLI(t, "p", "import", "--node-uri", xn.base, "--from", "C")
 	require.Zero(t, code, stderr)

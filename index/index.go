@@ -18,8 +18,12 @@ import (
 //	0x01 ‖ u64 index  → the stored container (container.go)
 //	0x02 ‖ ID         → the container's index, u64 big-endian
 //
-// Invariant: if next is n, the containers are at exactly 0 … n-1 and the ID map holds exactly their
-// IDs. Accept changes all three in the block's batch, so a commit applies all or none of them.
+// Invariant: if next is n, the containers are at exactly 0 … n-1, and the ID map holds their IDs.
+// Accept changes all three in the block's batch, so a commit applies all or none of them. The ID
+// map may also hold entries of containers a truncation dropped (a developer's roll-back cuts the
+// containers with one range deletion and leaves their ID entries for a later Forget, so that it
+// costs the same however many it drops): an ID entry counts only when the container at its index
+// has that ID (lookup), and every reader goes through that check.
 const (
 	keyNext         = 0x00
 	prefixContainer = 0x01
@@ -101,14 +105,14 @@ func (ix *index) stage(w *storage.Batch, timestamp int64, cs ...chains.Container
 		} else if repeated(cs[:i], c.ID) {
 			continue
 		}
-		ik := idKey(c.ID)
-		has, err := ix.view.Has(ik[:])
+		has, err := ix.has(c.ID)
 		if err != nil {
-			return fmt.Errorf("look up container %s: %w", c.ID, err)
+			return err
 		}
 		if has {
 			continue
 		}
+		ik := idKey(c.ID)
 		buf, err = appendContainer(buf[:0], c.ID, c.Bytes, timestamp)
 		if err != nil {
 			return fmt.Errorf("store container %s: %w", c.ID, err)
@@ -163,20 +167,27 @@ func (ix *index) at(i uint64) (c stored, found bool, err error) {
 	return c, true, nil
 }
 
-// indexOf returns the index of the container id; found is false when it is not in the index.
-func (ix *index) indexOf(id ids.ID) (i uint64, found bool, err error) {
+// lookup returns the index of the container id and the container; found is false when it is not
+// in the index: no ID entry, or a stale one, left by a truncation, whose index holds no container
+// or another one.
+func (ix *index) lookup(id ids.ID) (i uint64, c stored, found bool, err error) {
 	k := idKey(id)
 	v, err := ix.view.Get(k[:])
 	if errors.Is(err, storage.ErrNotFound) {
-		return 0, false, nil
+		return 0, stored{}, false, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("look up container %s: %w", id, err)
+		return 0, stored{}, false, fmt.Errorf("look up container %s: %w", id, err)
 	}
 	if len(v) != 8 {
-		return 0, false, fmt.Errorf("%w: index of container %s has %d bytes", errCorrupt, id, len(v))
+		return 0, stored{}, false, fmt.Errorf("%w: index of container %s has %d bytes", errCorrupt, id, len(v))
 	}
-	return binary.BigEndian.Uint64(v), true, nil
+	i = binary.BigEndian.Uint64(v)
+	c, found, err = ix.at(i)
+	if err != nil || !found || c.ID != id {
+		return 0, stored{}, false, err
+	}
+	return i, c, true, nil
 }
 
 // has reports whether the container id is in the index.
@@ -186,7 +197,11 @@ func (ix *index) has(id ids.ID) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("look up container %s: %w", id, err)
 	}
-	return ok, nil
+	if !ok {
+		return false, nil // the common case, without reading a container
+	}
+	_, _, found, err := ix.lookup(id)
+	return found, err
 }
 
 // scan calls fn for the containers from index start on, in order, at most n of them, with one
@@ -231,10 +246,12 @@ func (ix *index) scan(ctx context.Context, start, n uint64, fn func(i uint64, c 
 	return nil
 }
 
-// truncate writes into w the removal of the container id and every later one, and returns how
-// many it removes; none when id is not in the index.
-func (ix *index) truncate(w *storage.Batch, id ids.ID) (int, error) {
-	start, found, err := ix.indexOf(id)
+// truncate writes into w the removal of the container id and every later one, and of the ID
+// entries of dropped, which must be among them, and returns how many containers it removes; none
+// when id is not in the index. The containers go with one range deletion, so its cost does not
+// grow with their number; the ID entries of those not in dropped stay, stale, until forget.
+func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, error) {
+	start, _, found, err := ix.lookup(id)
 	if err != nil || !found {
 		return 0, err
 	}
@@ -242,24 +259,25 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// One pass over the containers: a roll-back may drop thousands.
-	want := start
-	err = ix.scan(context.Background(), start, next-start, func(i uint64, c stored) error {
-		if i != want {
-			return fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, want, next)
-		}
-		want++
-		ck, ik := containerKey(i), idKey(c.ID)
-		if err := errors.Join(w.Delete(ck[:]), w.Delete(ik[:])); err != nil {
-			return fmt.Errorf("remove container %d: %w", i, err)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
+	if start >= next {
+		return 0, fmt.Errorf("%w: container %s at index %d, next index %d", errCorrupt, id, start, next)
 	}
-	if want != next {
-		return 0, fmt.Errorf("%w: container %d missing below next index %d", errCorrupt, want, next)
+	from, to := containerKey(start), containerKey(next)
+	if err := w.DeleteRange(from[:], to[:]); err != nil {
+		return 0, fmt.Errorf("remove containers %d to %d: %w", start, next-1, err)
+	}
+	for _, d := range dropped {
+		i, _, found, err := ix.lookup(d)
+		if err != nil {
+			return 0, err
+		}
+		if !found || i < start {
+			return 0, fmt.Errorf("forget container %s: not among the containers from index %d on", d, start)
+		}
+		k := idKey(d)
+		if err := w.Delete(k[:]); err != nil {
+			return 0, fmt.Errorf("forget container %s: %w", d, err)
+		}
 	}
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], start)
@@ -267,4 +285,30 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID) (int, error) {
 		return 0, fmt.Errorf("stage next index: %w", err)
 	}
 	return int(next - start), nil
+}
+
+// forget writes into w the removal of the stale ID entries of dropped: those a truncation left.
+// An ID whose container is in the index (accepted again since) keeps its entry, and one without
+// an entry is skipped, so forgetting twice is harmless.
+func (ix *index) forget(w *storage.Batch, dropped []ids.ID) error {
+	for _, d := range dropped {
+		k := idKey(d)
+		ok, err := ix.view.Has(k[:])
+		if err != nil {
+			return fmt.Errorf("look up container %s: %w", d, err)
+		}
+		if !ok {
+			continue
+		}
+		if _, _, found, err := ix.lookup(d); err != nil || found {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.Delete(k[:]); err != nil {
+			return fmt.Errorf("forget container %s: %w", d, err)
+		}
+	}
+	return nil
 }

@@ -270,19 +270,41 @@ var _ chains.Truncater = (*Indexer)(nil)
 
 // Truncate implements chains.Truncater: it stages into batch the removal of chainID's block
 // index entries from block from on (a chain rolled back by a developer's evm_revert, issue #16
-// §2): their containers, their ID entries, and the next index, set to from's. A block not in the
-// index removes nothing. A chain's transaction index is not cut: only chains without one (the
-// EVM chains) roll back.
-func (x *Indexer) Truncate(_ context.Context, batch *storage.Batch, chainID ids.ID, from ids.ID) (int, error) {
-	x.mu.RLock()
-	ci := x.chains[chainID]
-	x.mu.RUnlock()
-	if ci == nil || ci.block == nil {
+// §2): their containers, with one range deletion, the ID entries of dropped (which must be among
+// them), and the next index, set to from's. The ID entries of the other removed blocks stay,
+// stale, until Forget; readers ignore them. A block not in the index removes nothing. A chain's
+// transaction index is not cut: only chains without one (the EVM chains) roll back.
+func (x *Indexer) Truncate(_ context.Context, batch *storage.Batch, chainID ids.ID, from ids.ID, dropped []ids.ID) (int, error) {
+	ci := x.blockIndex(chainID)
+	if ci == nil {
 		return 0, nil
 	}
-	n, err := ci.block.truncate(ci.block.view.Wrap(batch), from)
+	n, err := ci.truncate(ci.view.Wrap(batch), from, dropped)
 	if err != nil {
 		return 0, fmt.Errorf("truncate block index of chain %s: %w", chainID, err)
 	}
 	return n, nil
+}
+
+// Forget implements chains.Truncater: it stages into batch the removal of the ID entries that a
+// Truncate left for the blocks dropped, skipping any block accepted again since.
+func (x *Indexer) Forget(_ context.Context, batch *storage.Batch, chainID ids.ID, dropped []ids.ID) error {
+	ci := x.blockIndex(chainID)
+	if ci == nil {
+		return nil
+	}
+	if err := ci.forget(ci.view.Wrap(batch), dropped); err != nil {
+		return fmt.Errorf("forget dropped blocks of chain %s: %w", chainID, err)
+	}
+	return nil
+}
+
+// blockIndex returns chainID's block index, nil when it has none.
+func (x *Indexer) blockIndex(chainID ids.ID) *index {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if ci := x.chains[chainID]; ci != nil {
+		return ci.block
+	}
+	return nil
 }

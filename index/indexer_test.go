@@ -494,51 +494,84 @@ func TestAcceptLarge(t *testing.T) {
 }
 
 // TestTruncate: a chain rolled back by a developer's evm_revert loses its block index entries
-// from the first dropped block on, in the caller's batch; later blocks are indexed from there.
+// from the first dropped block on, in the caller's batch and in as many writes however many it
+// drops; the ID entries it leaves are invisible to every method, a dropped block accepted again
+// is indexed anew, and Forget removes the stale entries only.
 func TestTruncate(t *testing.T) {
 	t.Parallel()
 	db := openDB(t, filepath.Join(t.TempDir(), "db"))
 	x := newIndexer(t, db, on, clock.Real{})
 	h := xIndexes(t, x)
 	var blocks []chains.Container
-	for i := range 5 {
+	for i := range 50 {
 		blk := container(fmt.Appendf(nil, "block %d", i))
 		accept(t, db, x, xChainID, blk)
 		blocks = append(blocks, blk)
 	}
+	type entry struct {
+		ID    ids.ID
+		Index string
+	}
 
+	// Dropping 48 blocks, 1 of them with its ID entry: a range deletion, the ID entry and the
+	// next index.
 	b := db.NewBatch()
-	n, err := x.Truncate(t.Context(), b, xChainID, blocks[2].ID)
+	n, err := x.Truncate(t.Context(), b, xChainID, blocks[2].ID, []ids.ID{blocks[3].ID})
 	require.NoError(t, err)
-	require.Equal(t, 3, n)
+	require.Equal(t, 48, n)
+	require.Equal(t, 3, b.Count())
 	got := mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
 	require.Equal(t, "4", got.Index, "nothing changes before the batch is committed")
 	require.NoError(t, b.Commit())
 
-	last := mustCall[struct {
-		ID    ids.ID
-		Index string
-	}](t, h[index.Block], "getLastAccepted", `{}`)
-	require.Equal(t, blocks[1].ID, last.ID)
-	require.Equal(t, "1", last.Index)
+	last := mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
+	require.Equal(t, entry{blocks[1].ID, "1"}, last)
 	for _, c := range blocks[2:] {
-		_, msg := call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, c.ID))
-		require.NotEmpty(t, msg, "a dropped block has no index")
+		id := fmt.Sprintf(`{"id":%q}`, c.ID)
+		_, msg := call(t, h[index.Block], "getIndex", id)
+		require.Equal(t, "not found", msg, "a dropped block has no index")
+		_, msg = call(t, h[index.Block], "getContainerByID", id)
+		require.Equal(t, "not found", msg)
+		acc := mustCall[struct{ IsAccepted bool }](t, h[index.Block], "isAccepted", id)
+		require.False(t, acc.IsAccepted)
 	}
 	_, msg := call(t, h[index.Block], "getContainerByIndex", `{"index":2}`)
 	require.Equal(t, "no container at index 2", msg)
+	_, msg = call(t, h[index.Block], "getContainerRange", `{"startIndex":2,"numToFetch":5}`)
+	require.Equal(t, "start index (2) > last accepted index (1)", msg)
 
-	// The next block takes index 2; a block not in the index truncates nothing.
+	// The next block takes index 2; a dropped block accepted again takes the next one, although
+	// its stale ID entry named index 4.
 	next := container([]byte("block 2 again"))
 	accept(t, db, x, xChainID, next)
-	got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, next.ID))
-	require.Equal(t, "2", got.Index)
+	accept(t, db, x, xChainID, blocks[4])
+	for i, c := range []chains.Container{next, blocks[4]} {
+		got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, c.ID))
+		require.Equal(t, fmt.Sprint(2+i), got.Index)
+	}
+	last = mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
+	require.Equal(t, entry{blocks[4].ID, "3"}, last)
+	_, msg = call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[2].ID))
+	require.Equal(t, "not found", msg, "a stale entry whose index holds another block")
+
+	// Forget removes the stale entries and keeps the block accepted again.
+	b = db.NewBatch()
+	require.NoError(t, x.Forget(t.Context(), b, xChainID, []ids.ID{blocks[2].ID, blocks[3].ID, blocks[4].ID, blocks[5].ID}))
+	require.Equal(t, 2, b.Count(), "blocks 2 and 5: 3 has no entry left, 4 is accepted again")
+	require.NoError(t, b.Commit())
+	got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
+	require.Equal(t, "3", got.Index)
+
+	// A block not in the index truncates nothing; dropped IDs must be among the truncated.
 	b = db.NewBatch()
 	defer b.Close()
-	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID)
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[40].ID, nil)
 	require.NoError(t, err)
 	require.Zero(t, n)
-	n, err = x.Truncate(t.Context(), b, ids.ID{9}, blocks[0].ID)
+	_, err = x.Truncate(t.Context(), b, xChainID, next.ID, []ids.ID{blocks[0].ID})
+	require.ErrorContains(t, err, "not among the containers from index 2 on")
+	n, err = x.Truncate(t.Context(), b, ids.ID{9}, blocks[0].ID, nil)
 	require.NoError(t, err)
 	require.Zero(t, n, "an unregistered chain has no index")
+	require.NoError(t, x.Forget(t.Context(), b, ids.ID{9}, []ids.ID{blocks[0].ID}))
 }

@@ -54,20 +54,12 @@ func (s *service) GetContainerByIndex(_ context.Context, args *GetContainerByInd
 
 // GetContainerByID returns the container args.ID, or `not found`.
 func (s *service) GetContainerByID(_ context.Context, args *GetContainerByIDArgs) (*Container, error) {
-	i, found, err := s.ix.indexOf(args.ID)
+	i, c, found, err := s.ix.lookup(args.ID)
 	if err != nil {
 		return nil, s.internal("getContainerByID", err)
 	}
 	if !found {
 		return nil, errNotFound
-	}
-	c, found, err := s.ix.at(i)
-	if err != nil {
-		return nil, s.internal("getContainerByID", err)
-	}
-	if !found {
-		// The ID map and the containers are written in one batch: this is damage.
-		return nil, s.internal("getContainerByID", errCorrupt)
 	}
 	fc, err := format(c, i, args.Encoding)
 	if err != nil {
@@ -130,7 +122,7 @@ func (s *service) GetContainerRange(ctx context.Context, args *GetContainerRange
 
 // GetIndex returns the index of the container args.ID, or `not found`.
 func (s *service) GetIndex(_ context.Context, args *GetIndexArgs) (*GetIndexReply, error) {
-	i, found, err := s.ix.indexOf(args.ID)
+	i, _, found, err := s.ix.lookup(args.ID)
 	if err != nil {
 		return nil, s.internal("getIndex", err)
 	}

@@ -3,8 +3,10 @@ package jsonrpc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"sync"
 )
 
 // DefaultBatchResponse is the default of [Limits]' batch response cap, in bytes: 25,000,000, as
@@ -89,55 +91,93 @@ func (l *Limits) release() {
 	}
 }
 
-// Gate bounds the heavy requests of another JSON-RPC server (go-ethereum's, on the EVM chains) by
-// the [Limits] of the request's context: a POST whose body is a batch, or a single call whose
-// method heavy reports true for, waits for a heavy-call slot and holds it until h returns. A
-// request that cannot get one before its context is done gets 503 [textBusy]. Everything else
-// goes to h at once and untouched; h reads the same body bytes either way. Bodies larger than
-// MaxBodySize are passed on unread beyond that, for h to refuse by its own rules.
-func Gate(h http.Handler, heavy func(method []byte) bool) http.Handler {
+// Call is a single JSON-RPC call that [Gate] found in a request body, in the engine's plain form:
+// a JSON object of the keys jsonrpc, method, params and id, each at most once, without escapes,
+// and nothing but white space after it. Its fields point into the body and hold what any JSON-RPC
+// server decodes from it: Version and Method the strings' content, Params and ID the raw values
+// (nil when absent or null). They are valid until the handler returns.
+type Call struct {
+	Version, Method, Params, ID []byte
+}
+
+// Front may answer a single call itself, in front of the server behind a [Gate]: it gets the
+// request, whose body Gate has read, and the call; it reports whether it answered. When it did
+// not, it must have written nothing, and the server answers as if Front were not there.
+type Front func(w http.ResponseWriter, r *http.Request, c *Call) bool
+
+// Gate is the front of another JSON-RPC server (go-ethereum's, on the EVM chains). It reads a
+// POST's body once and parses it once, for two things:
+//   - It bounds the heavy requests by the [Limits] of the request's context: a body that is a
+//     batch, or a single call whose method heavy reports true for, waits for a heavy-call slot and
+//     holds it until h returns. A request that cannot get one before its context is done gets 503
+//     [textBusy].
+//   - A single call in the plain form ([Call]) that is not heavy goes to front first (nil: none).
+//
+// Everything else goes to h at once and untouched; h reads the same body bytes either way. Bodies
+// larger than MaxBodySize are passed on unread beyond that, for h to refuse by its own rules.
+func Gate(h http.Handler, heavy func(method []byte) bool, front Front) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l := LimitsFrom(r.Context())
-		if l.heavy == nil || r.Method != http.MethodPost || r.Body == nil || r.ContentLength > MaxBodySize {
+		if (l.heavy == nil && front == nil) || r.Method != http.MethodPost || r.Body == nil || r.ContentLength > MaxBodySize {
 			h.ServeHTTP(w, r)
 			return
 		}
-		body, rest, err := peekBody(r)
-		r.Body = rest
+		buf := bodies.Get().(*bytes.Buffer)
+		defer putBody(buf)
+		body, err := peekBody(r, buf)
 		// On a read error h meets the same error.
-		if err != nil || !isHeavyBody(body, heavy) {
+		if err != nil {
 			h.ServeHTTP(w, r)
 			return
 		}
-		if err := l.acquire(r.Context()); err != nil {
-			writeText(w, http.StatusServiceUnavailable, textBusy)
-			return
+		i := skipSpace(body, 0)
+		batch := i < len(body) && body[i] == '['
+		env, plain := scanEnvelope(body)
+		if !batch && !plain {
+			env = decodeEnvelope(body)
 		}
-		defer l.release()
+		if batch || env.parseErr == nil && heavy(env.method) {
+			if err := l.acquire(r.Context()); err != nil {
+				writeText(w, http.StatusServiceUnavailable, textBusy)
+				return
+			}
+			defer l.release()
+		} else if front != nil && plain && json.Valid(body) {
+			c := Call{Version: env.version, Method: env.method, Params: env.params, ID: env.id}
+			if front(w, r, &c) {
+				return
+			}
+		}
 		h.ServeHTTP(w, r)
 	})
 }
 
-// isHeavyBody reports whether a request body is a batch or a call of a heavy method.
-func isHeavyBody(body []byte, heavy func(method []byte) bool) bool {
-	i := skipSpace(body, 0)
-	if i < len(body) && body[i] == '[' {
-		return true
+// bodies holds request body buffers of Gate for reuse.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBody returns a body buffer to the pool, unless a large request grew it past pooledCap.
+func putBody(b *bytes.Buffer) {
+	if b.Cap() > pooledCap {
+		return
 	}
-	env := parseEnvelope(body)
-	return env.parseErr == nil && heavy(env.method)
+	b.Reset()
+	bodies.Put(b)
 }
 
-// peekBody reads r's body, at most MaxBodySize bytes, and returns what it read with a body that
-// gives those bytes again and then whatever was left unread.
-func peekBody(r *http.Request) ([]byte, io.ReadCloser, error) {
-	var buf bytes.Buffer
+// peekBody reads r's body into buf, at most MaxBodySize bytes, and returns what it read, with
+// r.Body replaced by a body that gives those bytes again and then whatever was left unread.
+func peekBody(r *http.Request, buf *bytes.Buffer) ([]byte, error) {
 	if n := r.ContentLength; n > 0 {
 		buf.Grow(int(n))
 	}
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodySize))
-	rest := replayBody{Reader: io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body), Closer: r.Body}
-	return buf.Bytes(), rest, err
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodySize))
+	if err == nil && n < MaxBodySize {
+		// The whole body was read.
+		r.Body = replayBody{Reader: bytes.NewReader(buf.Bytes()), Closer: r.Body}
+	} else {
+		r.Body = replayBody{Reader: io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body), Closer: r.Body}
+	}
+	return buf.Bytes(), err
 }
 
 // replayBody is a request body made of bytes already read and the original body's remainder;

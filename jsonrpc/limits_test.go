@@ -1,6 +1,7 @@
 package jsonrpc_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -202,7 +203,7 @@ func TestGate(t *testing.T) {
 	t.Parallel()
 	inner := &echoHandler{started: make(chan struct{}, 10), release: make(chan struct{})}
 	heavy := func(m []byte) bool { return string(m) == "eth_getLogs" }
-	g := jsonrpc.Gate(inner, heavy)
+	g := jsonrpc.Gate(inner, heavy, nil)
 	l := jsonrpc.NewLimits(0, 1)
 
 	const logs = `{"jsonrpc":"2.0","method":"eth_getLogs","params":[{}],"id":1}`
@@ -231,4 +232,52 @@ func TestGate(t *testing.T) {
 	// Without a bound, nothing waits or is read ahead.
 	rec = postWith(t.Context(), g, jsonrpc.NewLimits(0, 0), `[`+logs+`]`)
 	require.Equal(t, `[`+logs+`]`, rec.Body.String())
+}
+
+// TestGateFront: a single call in the plain form that is not heavy goes to the front, with its
+// fields; when the front declines, or for anything else (a batch, a heavy call, escapes, bytes
+// after the object, another key), the server gets the body untouched. The body is read once
+// even without a heavy-call bound.
+func TestGateFront(t *testing.T) {
+	t.Parallel()
+	inner := &echoHandler{}
+	var got []jsonrpc.Call
+	front := func(w http.ResponseWriter, _ *http.Request, c *jsonrpc.Call) bool {
+		got = append(got, jsonrpc.Call{Version: bytes.Clone(c.Version), Method: bytes.Clone(c.Method), Params: bytes.Clone(c.Params), ID: bytes.Clone(c.ID)})
+		if string(c.Method) != "eth_call" {
+			return false
+		}
+		_, _ = io.WriteString(w, "front")
+		return true
+	}
+	heavy := func(m []byte) bool { return string(m) == "eth_getLogs" }
+	g := jsonrpc.Gate(inner, heavy, front)
+	for _, l := range []*jsonrpc.Limits{jsonrpc.NewLimits(0, 0), jsonrpc.NewLimits(0, 1)} {
+		got = nil
+		rec := postWith(t.Context(), g, l, ` {"jsonrpc":"2.0","method":"eth_call","params":[{"to":"0x01"},"latest"],"id":"a"} `)
+		require.Equal(t, "front", rec.Body.String())
+		require.Equal(t, []jsonrpc.Call{{Version: []byte("2.0"), Method: []byte("eth_call"), Params: []byte(`[{"to":"0x01"},"latest"]`), ID: []byte(`"a"`)}}, got)
+
+		declined := `{"jsonrpc":"2.0","method":"eth_chainId","id":null}`
+		rec = postWith(t.Context(), g, l, declined)
+		require.Equal(t, declined, rec.Body.String())
+		require.Len(t, got, 2)
+		require.Nil(t, got[1].ID)
+		require.Nil(t, got[1].Params)
+
+		for _, body := range []string{
+			`[{"jsonrpc":"2.0","method":"eth_call","id":1}]`,
+			`{"jsonrpc":"2.0","method":"eth_getLogs","params":[{}],"id":1}`,
+			`{"jsonrpc":"2.0","method":"eth_\u0063all","id":1}`,
+			`{"jsonrpc":"2.0","method":"eth_call","id":1} x`,
+			`{"jsonrpc":"2.0","method":"eth_call","id":1,"extra":0}`,
+			`{"jsonrpc":"2.0","method":"eth_call","id":1,"id":2}`,
+			`{"method":`,
+			``,
+		} {
+			rec := postWith(t.Context(), g, l, body)
+			require.Equal(t, body, rec.Body.String())
+		}
+		require.Len(t, got, 2, "no other body reaches the front")
+	}
 }

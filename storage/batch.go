@@ -61,6 +61,26 @@ func (b *Batch) Delete(key []byte) error {
 	return nil
 }
 
+// DeleteRange records the removal of every key in [start, end), copying both; with Pebble's
+// range deletion this costs the same however many keys the range holds. start must sort before
+// end. Both are relative to the batch's view and must not be empty (ErrEmptyKey), so that the
+// range stays inside the view's key space.
+func (b *Batch) DeleteRange(start, end []byte) error {
+	if b.st.done {
+		return ErrBatchDone
+	}
+	if len(start) == 0 || len(end) == 0 {
+		return ErrEmptyKey
+	}
+	if string(start) >= string(end) {
+		return fmt.Errorf("batch delete range: start %x not before end %x", start, end)
+	}
+	if err := b.st.pb.DeleteRange(concat(b.prefix, start), concat(b.prefix, end), nil); err != nil {
+		return fmt.Errorf("batch delete range: %w", err)
+	}
+	return nil
+}
+
 // Count returns the number of writes recorded so far.
 func (b *Batch) Count() int {
 	if b.st.done {

@@ -197,3 +197,28 @@ func BenchmarkBatchCommit(b *testing.B) {
 		})
 	}
 }
+
+// DeleteRange removes the keys of its range inside the batch's view, and only those, atomically
+// with the batch's other writes.
+func TestBatchDeleteRange(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	v := db.root.Prefixed([]byte("v"))
+	next := db.root.Prefixed([]byte("w")) // the key space after v's
+	for _, k := range []string{"a", "b1", "b2", "b3", "c"} {
+		require.NoError(t, v.Put([]byte(k), []byte("x")))
+	}
+	require.NoError(t, next.Put([]byte("a"), []byte("y")))
+
+	b := v.NewBatch()
+	require.NoError(t, b.DeleteRange([]byte("b1"), []byte("b3")))
+	require.NoError(t, b.Put([]byte("d"), []byte("z")))
+	require.ErrorIs(t, b.DeleteRange(nil, []byte("b")), ErrEmptyKey)
+	require.ErrorIs(t, b.DeleteRange([]byte("b"), nil), ErrEmptyKey)
+	require.ErrorContains(t, b.DeleteRange([]byte("b"), []byte("b")), "not before end")
+	require.Len(t, collect(t, v, nil, nil), 5, "nothing is visible before Commit")
+	require.NoError(t, b.Commit())
+	require.Equal(t, map[string]string{"a": "x", "b3": "x", "c": "x", "d": "z"}, collect(t, v, nil, nil))
+	require.Equal(t, map[string]string{"a": "y"}, collect(t, next, nil, nil))
+	require.ErrorIs(t, b.DeleteRange([]byte("a"), []byte("b")), ErrBatchDone)
+}

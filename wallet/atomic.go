@@ -26,9 +26,8 @@ func (b *XBuilder) Export(key *Key, utxos []*xtxs.UTXO, destination ids.ID, to i
 		return nil, err
 	}
 	return SignTx(&xtxs.ExportTx{
-		BaseTx:           *base,
-		DestinationChain: destination,
-		ExportedOuts:     []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, amount, to)},
+		BaseTx: *base,
+		Export: xtxs.Export{DestinationChain: destination, ExportedOuts: []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, amount, to)}},
 	}, keys...)
 }
 
@@ -64,8 +63,7 @@ func (b *XBuilder) Import(key *Key, atomicUTXOs []*xtxs.UTXO, source ids.ID, to 
 			Outs:         []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, total-b.TxFee, to)},
 			Memo:         []byte{},
 		},
-		SourceChain: source,
-		ImportedIns: ins,
+		Import: xtxs.Import{SourceChain: source, ImportedIns: ins},
 	}, keys...)
 }
 
@@ -77,9 +75,8 @@ func (b *PBuilder) Export(key *Key, utxos []*txs.UTXO, destination ids.ID, to id
 	}
 	return b.build(key, utxos, amount, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &txs.ExportTx{
-			BaseTx:           base,
-			DestinationChain: destination,
-			ExportedOuts:     []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, amount, to)},
+			BaseTx: base,
+			Export: txs.Export{DestinationChain: destination, ExportedOuts: []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, amount, to)}},
 		}
 	})
 }
@@ -116,8 +113,7 @@ func (b *PBuilder) Import(key *Key, atomicUTXOs []*txs.UTXO, source ids.ID, to i
 				Outs:      []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, total-fee, to)},
 				Memo:      []byte{},
 			},
-			SourceChain: source,
-			ImportedIns: ins,
+			Import: txs.Import{SourceChain: source, ImportedIns: ins},
 		}, len(ins), key, nil)
 		if err != nil {
 			return nil, err

@@ -106,6 +106,12 @@ func (c *C) fee(ctx context.Context) (*big.Int, error) {
 	return new(big.Int).Mul(fee.ToInt(), big.NewInt(feeMargin)), nil
 }
 
+// AtomicUTXOs returns the UTXOs the chain source ("X", "P") exported to the key's C-Chain address
+// that are not imported yet (avax.getUTXOs with sourceChain).
+func (c *C) AtomicUTXOs(ctx context.Context, source string) ([]*xtxs.UTXO, error) {
+	return fetchUTXOs(ctx, c.api(), c.key.ChainAddress(cAlias, c.builder.NetworkID), source, xtxs.ParseUTXO)
+}
+
 // Import builds and signs an ImportTx of every AVAX UTXO the chain from (X or P) exported to the
 // C-Chain that the key alone owns, crediting the key's C-Chain address with their sum less the
 // fee, which it returns too. It does not issue it.
@@ -114,7 +120,7 @@ func (c *C) Import(ctx context.Context, from string) (*CTx, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	utxos, err := fetchUTXOs(ctx, c.api(), c.key.ChainAddress(cAlias, c.builder.NetworkID), from, xtxs.ParseUTXO)
+	utxos, err := c.AtomicUTXOs(ctx, from)
 	if err != nil {
 		return nil, 0, err
 	}

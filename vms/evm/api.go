@@ -12,7 +12,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -95,9 +94,9 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 // rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server, each
 // reply ending in a newline (newlineHandler), behind the node's heavy-call
 // bound (jsonrpc.Gate), which batches and the calls isHeavyRPC names wait
-// for.
+// for, with eth_call's common form answered in front of it (serveCall).
 func (vm *VM) rpcHandler() http.Handler {
-	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC)
+	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC, vm.serveCall)
 }
 
 // isHeavyRPC reports whether a method's reply may run to megabytes: log
@@ -337,11 +336,7 @@ func (a *ethAPI) GetBlockTransactionCountByHash(_ context.Context, h common.Hash
 // GetTransactionByHash is eth_getTransactionByHash: an accepted or a
 // pooled transaction, null if neither.
 func (a *ethAPI) GetTransactionByHash(_ context.Context, h common.Hash) (map[string]any, error) {
-	if tx, blockHash, number, index := rawdb.ReadCanonicalTransaction(a.vm.db, h); tx != nil && number <= a.vm.currentHead().NumberU64() {
-		blk := a.vm.blockByHash(blockHash)
-		if blk == nil {
-			return nil, nil
-		}
+	if tx, blk, index := a.vm.canonicalTx(h); tx != nil {
 		return a.vm.marshalTx(tx, blk, index)
 	}
 	if ptx := a.vm.pool.get(h); ptx != nil {
@@ -372,17 +367,13 @@ func (a *ethAPI) GetTransactionByBlockHashAndIndex(_ context.Context, h common.H
 // GetTransactionReceipt is eth_getTransactionReceipt; null until the
 // transaction is accepted.
 func (a *ethAPI) GetTransactionReceipt(_ context.Context, h common.Hash) (map[string]any, error) {
-	_, blockHash, number, index := rawdb.ReadCanonicalTransaction(a.vm.db, h)
-	if blockHash == (common.Hash{}) || number > a.vm.currentHead().NumberU64() {
-		return nil, nil
-	}
-	blk := a.vm.blockByHash(blockHash)
-	if blk == nil {
+	tx, blk, index := a.vm.canonicalTx(h)
+	if tx == nil {
 		return nil, nil
 	}
 	receipts := a.vm.receipts(blk)
 	if int(index) >= len(receipts) {
-		return nil, fmt.Errorf("receipt %d of block %s missing", index, blockHash)
+		return nil, fmt.Errorf("receipt %d of block %s missing", index, blk.Hash())
 	}
 	return a.vm.marshalReceipt(blk, receipts[index], int(index)), nil
 }

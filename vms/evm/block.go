@@ -428,6 +428,10 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	forced := false
 	if d := vm.dev; d != nil {
 		d.runOps(ctx)
+	}
+	// What roll-backs left behind goes a chunk at a time, here where no block is in flight.
+	vm.sweepStep(ctx)
+	if d := vm.dev; d != nil {
 		build, f := d.building()
 		if !build {
 			return nil, chains.ErrNoWork

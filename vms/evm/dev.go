@@ -16,10 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/rlp"
 
-	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -194,9 +191,13 @@ func (vm *VM) rootOf(hash, root common.Hash) common.Hash {
 	return root
 }
 
-// stateOfBlock opens the state after blk, its edits included.
+// stateOfBlock opens the state after blk, its edits included; the head's through its cache.
 func (vm *VM) stateOfBlock(blk *types.Block) (*state.StateDB, error) {
-	return vm.stateAt(vm.rootOf(blk.Hash(), blk.Root()))
+	root := vm.rootOf(blk.Hash(), blk.Root())
+	if blk.Hash() == vm.currentHead().Hash() {
+		return vm.headStateAt(root)
+	}
+	return vm.stateAt(root)
 }
 
 // do runs fn on the engine goroutine and returns its result; ctx bounds the wait.
@@ -497,7 +498,7 @@ func (d *devState) reset(ctx context.Context) error {
 
 // rollBack makes block hash at height the last accepted one, with root the state root in
 // effect after it: the blocks above it are dropped with their receipts and transaction lookups
-// (through the chain's Rewind, which truncates the index in the same batch).
+// (through the chain's Rewind, which truncates the index in the same batch; rewind.go).
 func (d *devState) rollBack(ctx context.Context, height uint64, hash, root common.Hash) error {
 	vm := d.vm
 	head := vm.currentHead()
@@ -508,54 +509,24 @@ func (d *devState) rollBack(ctx context.Context, height uint64, hash, root commo
 	if blk == nil {
 		return fmt.Errorf("roll back to block %s at height %d: block missing", hash, height)
 	}
-	dropped := make([]common.Hash, 0, head.NumberU64()-height)
 	if head.NumberU64() > height {
 		if vm.rewind == nil {
 			return errors.New("roll back: the chain cannot be rewound")
 		}
-		stage := func(batch *storage.Batch) error {
-			vm.kv.setSink(batch)
-			defer vm.kv.clearSink()
-			eb := vm.db.NewBatch()
-			bodies, err := vm.droppedBodies(height + 1)
-			if err != nil {
-				return err
+		// The dropped blocks whose state was edited: few, as edits are.
+		var edited []common.Hash
+		d.mu.Lock()
+		for h := range d.roots {
+			if n, ok := rawdb.ReadHeaderNumber(vm.db, h); ok && n > height {
+				edited = append(edited, h)
 			}
-			for _, b := range bodies {
-				for _, tx := range b.txs {
-					rawdb.DeleteTxLookupEntry(eb, tx)
-				}
-				if atomicTxs, err := vm.kv.Has(atomicBlockKey(b.hash)); err != nil || atomicTxs {
-					return errors.Join(err, rewindAtomicError(b.number))
-				}
-				rawdb.DeleteBlock(eb, b.hash, b.number)
-				rawdb.DeleteCanonicalHash(eb, b.number)
-				if err := errors.Join(eb.Delete(gasCostKey(b.hash)), eb.Delete(devKey(devRootPrefix, b.hash[:]))); err != nil {
-					return err
-				}
-				dropped = append(dropped, b.hash)
-			}
-			if uint64(len(bodies)) != head.NumberU64()-height {
-				return fmt.Errorf("found %d blocks above height %d, want %d", len(bodies), height, head.NumberU64()-height)
-			}
-			rawdb.WriteHeadHeaderHash(eb, hash)
-			rawdb.WriteHeadBlockHash(eb, hash)
-			rawdb.WriteHeadFastBlockHash(eb, hash)
-			if root == blk.Root() {
-				if err := eb.Delete(devKey(devRootPrefix, hash[:])); err != nil {
-					return err
-				}
-			} else if err := eb.Put(devKey(devRootPrefix, hash[:]), root[:]); err != nil {
-				return err
-			}
-			return eb.Write()
 		}
-		first := rawdb.ReadCanonicalHash(vm.db, height+1)
-		if err := vm.rewind(ctx, chains.Rewind{To: ids.ID(hash), Height: height, FirstDropped: ids.ID(first), Stage: stage}); err != nil {
+		d.mu.Unlock()
+		if err := vm.rollBackChain(ctx, blk, root, edited); err != nil {
 			return err
 		}
 		d.mu.Lock()
-		for _, h := range dropped {
+		for _, h := range edited {
 			delete(d.roots, h)
 		}
 		if root == blk.Root() {
@@ -660,40 +631,4 @@ func (s devSigner) Sender(tx *types.Transaction) (common.Address, error) {
 func (s devSigner) Equal(o types.Signer) bool {
 	d, ok := o.(devSigner)
 	return ok && d.dev == s.dev && s.Signer.Equal(d.Signer)
-}
-
-// droppedBody is what a roll-back needs of a block it drops.
-type droppedBody struct {
-	number uint64
-	hash   common.Hash
-	txs    []common.Hash
-}
-
-// droppedBodies returns the canonical blocks from height from on, read in one pass over the
-// stored bodies (a roll-back of thousands of blocks would otherwise cost three point reads a
-// block). Only canonical blocks are stored: every accepted block is.
-func (vm *VM) droppedBodies(from uint64) ([]droppedBody, error) {
-	prefix := []byte("b") // go-ethereum's block body prefix: "b" + number + hash
-	it := vm.db.NewIterator(prefix, binary.BigEndian.AppendUint64(nil, from))
-	defer it.Release()
-	var out []droppedBody
-	for it.Next() {
-		k := it.Key()
-		if len(k) != 1+8+common.HashLength {
-			continue
-		}
-		var body struct {
-			Transactions []*types.Transaction
-			Rest         []rlp.RawValue `rlp:"tail"`
-		}
-		if err := rlp.DecodeBytes(it.Value(), &body); err != nil {
-			return nil, fmt.Errorf("decode body at height %d: %w", binary.BigEndian.Uint64(k[1:9]), err)
-		}
-		b := droppedBody{number: binary.BigEndian.Uint64(k[1:9]), hash: common.BytesToHash(k[9:])}
-		for _, tx := range body.Transactions {
-			b.txs = append(b.txs, tx.Hash())
-		}
-		out = append(out, b)
-	}
-	return out, it.Error()
 }

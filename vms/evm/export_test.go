@@ -1,6 +1,11 @@
 package evm
 
-import "context"
+import (
+	"context"
+	"net/http"
+
+	"github.com/cornice-node/cornice/jsonrpc"
+)
 
 // BuildBlockNoFeeCheck builds a block as BuildBlock does but without the
 // block fee check, and without remembering it as the block built last, so
@@ -11,3 +16,11 @@ func (vm *VM) BuildBlockNoFeeCheck(ctx context.Context) (*Block, error) {
 
 // SetGasCost changes the block gas cost a built block claims.
 func SetGasCost(b *Block, cost uint64) { b.gasCost = cost }
+
+// ServeCall is the chain's eth_call front (serveCall).
+func (vm *VM) ServeCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
+	return vm.serveCall(w, r, c)
+}
+
+// GethHandler is the chain's /rpc without its front: go-ethereum's server with the newline.
+func (vm *VM) GethHandler() http.Handler { return newlineHandler(vm.rpc) }

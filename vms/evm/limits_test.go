@@ -72,7 +72,7 @@ func TestHeavyRPCWaits(t *testing.T) {
 			<-release
 		})
 		req := httptest.NewRequestWithContext(jsonrpc.WithLimits(t.Context(), l), http.MethodPost, "/", strings.NewReader(`[]`))
-		jsonrpc.Gate(blocker, isHeavyRPC).ServeHTTP(httptest.NewRecorder(), req)
+		jsonrpc.Gate(blocker, isHeavyRPC, nil).ServeHTTP(httptest.NewRecorder(), req)
 	}()
 	<-taken
 	defer close(release)

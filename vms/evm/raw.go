@@ -5,7 +5,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -46,7 +45,7 @@ func rawTxAt(blk *types.Block, index hexutil.Uint) hexutil.Bytes {
 
 // rawTx encodes the accepted or pooled transaction h, nil if neither.
 func (vm *VM) rawTx(h common.Hash) (hexutil.Bytes, error) {
-	if tx, _, number, _ := rawdb.ReadCanonicalTransaction(vm.db, h); tx != nil && number <= vm.currentHead().NumberU64() {
+	if tx, _, _ := vm.canonicalTx(h); tx != nil {
 		return tx.MarshalBinary()
 	}
 	if ptx := vm.pool.get(h); ptx != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 	gethvm "github.com/ethereum/go-ethereum/core/vm"
@@ -115,12 +114,8 @@ type debugAPI struct{ vm *VM }
 // TraceTransaction is debug_traceTransaction: the trace of an accepted
 // transaction, re-executed on the state its block left before it.
 func (a *debugAPI) TraceTransaction(ctx context.Context, hash common.Hash, cfg *traceConfig) (any, error) {
-	_, blockHash, number, index := rawdb.ReadCanonicalTransaction(a.vm.db, hash)
-	if blockHash == (common.Hash{}) || number > a.vm.currentHead().NumberU64() {
-		return nil, errTxNotFound
-	}
-	blk := a.vm.blockByHash(blockHash)
-	if blk == nil {
+	tx, blk, index := a.vm.canonicalTx(hash)
+	if tx == nil {
 		return nil, errTxNotFound
 	}
 	res, err := a.vm.traceBlock(ctx, blk, int(index), cfg)

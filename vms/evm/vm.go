@@ -29,6 +29,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
@@ -103,6 +104,11 @@ type VM struct {
 	// (nearly always the head): block building, checks and admission all
 	// ask for the head's.
 	childRulesCache atomic.Pointer[childRules]
+	// headCache keeps what reads of the head's state found (statecache.go).
+	headCache atomic.Pointer[stateCache]
+	// stopped is set when Close stops the rpc server: serveCall then
+	// leaves every call to it, as it answers none.
+	stopped atomic.Bool
 	// proc holds the processing blocks and the preference (processing.go).
 	proc processingSet
 	// atomic is the C-Chain's atomic-tx side (atomicvm.go); nil on L1s and
@@ -112,6 +118,8 @@ type VM struct {
 	dev *devState
 	// rewind rolls the chain back (chains.Context.Rewind), for dev.
 	rewind func(context.Context, chains.Rewind) error
+	// purge removes what roll-backs left behind (chains.Context.Purge; rewind.go).
+	purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -192,6 +200,7 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		work:         make(chan struct{}, 1),
 		feeds:        newFeeds(),
 		senders:      lru.NewCache[common.Hash, common.Address](senderCacheSize),
+		purge:        c.Purge,
 	}
 	if cfg.DevMethods {
 		dev, err := newDevState(vm, cfg.DevIDs)
@@ -515,6 +524,7 @@ func (vm *VM) Close() error {
 	}
 	vm.closed = true
 	vm.mu.Unlock()
+	vm.stopped.Store(true)
 	vm.stopRetry()
 	if vm.dev != nil {
 		vm.dev.close()

@@ -122,9 +122,8 @@ func TestAtomicRefusals(t *testing.T) {
 	start := n.balance(ewoqX, "AVAX")
 	importOf := func(source ids.ID, ref xtxs.TransferableInput, amount uint64) *xtxs.Tx {
 		return sign(t, &xtxs.ImportTx{
-			BaseTx:      *n.baseTx([]xtxs.TransferableOutput{out(avax, amount-fee, ewoq)}),
-			SourceChain: source,
-			ImportedIns: []xtxs.TransferableInput{ref},
+			BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, amount-fee, ewoq)}),
+			Import: xtxs.Import{SourceChain: source, ImportedIns: []xtxs.TransferableInput{ref}},
 		}, ewoqKey)
 	}
 	// An import from a chain that exported nothing.
@@ -138,9 +137,8 @@ func TestAtomicRefusals(t *testing.T) {
 	// An export larger than the balance.
 	amount := start + 1
 	tooMuch := sign(t, &xtxs.ExportTx{
-		BaseTx:           *n.baseTx(nil, in(genesisUTXO)),
-		DestinationChain: ids.Empty,
-		ExportedOuts:     []xtxs.TransferableOutput{out(avax, amount, ewoq)},
+		BaseTx: *n.baseTx(nil, in(genesisUTXO)),
+		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{out(avax, amount, ewoq)}},
 	}, ewoqKey)
 	require.Equal(t, "insufficient funds: asset "+avax.String()+": inputs 300000000000000000 < outputs plus fee 300000000001000001",
 		n.issueError(tooMuch))

@@ -25,9 +25,7 @@ type Block struct {
 	effs []*effects
 	// verifiedOn is the block effs were computed on.
 	verifiedOn ids.ID
-	// view is the UTXO set the block leaves while it is processing (processing.go), nil
-	// otherwise; built is the builder's overlay of a built block until it is verified.
-	view  *blockView
+	// built is the builder's overlay of a built block until it is verified.
 	built *overlay
 }
 
@@ -91,8 +89,8 @@ func (b *Block) Verify(ctx context.Context) error {
 		return ErrMerkleRoot
 	case len(blk.Txs()) == 0:
 		return ErrNoTxs
-	case blk.Time() < parent.Time() || blk.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
-		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, blk.Time(), parent.Time(), now.Unix())
+	case blk.Time() < parent.blk.Time() || blk.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
+		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, blk.Time(), parent.blk.Time(), now.Unix())
 	}
 	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
 		// Built on parent, and verified by the builder.

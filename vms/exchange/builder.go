@@ -7,6 +7,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
 // IssueTx verifies tx against the accepted state and the pending txs and adds it to the
@@ -58,13 +59,12 @@ func (vm *VM) issue(tx *txs.Tx) error {
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.preferredLocked()
+	parent, view, ok := vm.proc.Preferred()
 	if !ok { // none, or it was accepted since
 		parent, view = vm.last, vm.state
 	}
-	t := max(vm.now(), parent.Time())
+	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
-	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		picked []*txs.Tx
@@ -76,7 +76,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		if pview.inProcessing(tx.ID()) {
+		if processing.InProcessing(view, tx.ID()) {
 			continue // it leaves the mempool when its block is accepted
 		}
 		eff, err := vm.verifyTx(tx, ov, view, t, seen)

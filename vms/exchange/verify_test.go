@@ -70,15 +70,15 @@ func TestSyntactic(t *testing.T) {
 		{"asset no state", asset1(func(tx *txs.CreateAssetTx) { tx.States = nil }), 1, ErrNoInitialStates},
 		{"asset unknown fx", asset1(func(tx *txs.CreateAssetTx) { tx.States[0].FxIndex = 1 }), 1, ErrUnknownFx},
 		{"asset states unsorted", asset1(func(tx *txs.CreateAssetTx) { tx.States = append(tx.States, tx.States[0]) }), 1, ErrStatesNotSortedUnique},
-		{"import ok", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(1)}), ImportedIns: []txs.TransferableInput{inp(0, 11)}}, 1, nil},
+		{"import ok", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(1)}), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(0, 11)}}}, 1, nil},
 		{"import nothing", &txs.ImportTx{BaseTx: b}, 1, ErrNoImportInputs},
-		{"import fee not covered", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(2)}), ImportedIns: []txs.TransferableInput{inp(0, 11)}}, 1, ErrInsufficientFunds},
-		{"import credentials", &txs.ImportTx{BaseTx: b, ImportedIns: []txs.TransferableInput{inp(1, 11)}}, 1, ErrWrongNumberOfCredentials},
-		{"imported unsorted", &txs.ImportTx{BaseTx: base(nil), ImportedIns: []txs.TransferableInput{inp(1, 11), inp(0, 11)}}, 2, ErrInputsNotSortedUnique},
-		{"export ok", &txs.ExportTx{BaseTx: base(nil, inp(0, 11)), ExportedOuts: []txs.TransferableOutput{outp(1)}}, 1, nil},
+		{"import fee not covered", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(2)}), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(0, 11)}}}, 1, ErrInsufficientFunds},
+		{"import credentials", &txs.ImportTx{BaseTx: b, Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(1, 11)}}}, 1, ErrWrongNumberOfCredentials},
+		{"imported unsorted", &txs.ImportTx{BaseTx: base(nil), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(1, 11), inp(0, 11)}}}, 2, ErrInputsNotSortedUnique},
+		{"export ok", &txs.ExportTx{BaseTx: base(nil, inp(0, 11)), Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(1)}}}, 1, nil},
 		{"export nothing", &txs.ExportTx{BaseTx: b}, 1, ErrNoExportOutputs},
-		{"export more than the inputs", &txs.ExportTx{BaseTx: b, ExportedOuts: []txs.TransferableOutput{outp(1)}}, 1, ErrInsufficientFunds},
-		{"exported unsorted", &txs.ExportTx{BaseTx: base(nil, inp(0, 20)), ExportedOuts: []txs.TransferableOutput{outp(2), outp(1)}}, 1, ErrOutputsNotSorted},
+		{"export more than the inputs", &txs.ExportTx{BaseTx: b, Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(1)}}}, 1, ErrInsufficientFunds},
+		{"exported unsorted", &txs.ExportTx{BaseTx: base(nil, inp(0, 20)), Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(2), outp(1)}}}, 1, ErrOutputsNotSorted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,12 +67,12 @@ type VM struct {
 
 	mu sync.Mutex // guards the fields below
 	// last is the last accepted block.
-	last *txs.StandardBlock
+	last *Block
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
-	// proc holds the processing blocks and the preference (processing.go).
-	proc processing.Set[*Block]
+	// proc holds the processing blocks, the views they leave and the preference (processing.go).
+	proc processing.Tree[*Block, chainView]
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -166,7 +166,7 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 		if err := b.Commit(); err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		vm.last = vm.genesis
+		vm.last = &Block{vm: vm, blk: vm.genesis}
 		return nil
 	}
 	genesisID, found, err := vm.state.blockIDAt(0)
@@ -183,12 +183,12 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 	case !found:
 		return fmt.Errorf("exchange: last accepted block %s is missing", lastID)
 	}
-	vm.last = last
+	vm.last = &Block{vm: vm, blk: last}
 	return nil
 }
 
 // lastAccepted returns the last accepted block.
-func (vm *VM) lastAccepted() *txs.StandardBlock {
+func (vm *VM) lastAccepted() *Block {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	return vm.last
@@ -251,7 +251,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	}
 	vm.mu.Lock()
 	vm.acceptedLocked(b)
-	vm.last = b.blk
+	vm.last = b
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()
 	vm.mu.Unlock()

@@ -125,9 +125,8 @@ func TestAtomicRefusals(t *testing.T) {
 		ref := in(ux)
 		ref.TxID = ids.ID{'n', 'o', 'n', 'e'}
 		return sign(t, &txs.ImportTx{
-			BaseTx:      txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{out(avax, amountOf(ux)-burn, ewoq)}},
-			SourceChain: source,
-			ImportedIns: []txs.TransferableInput{ref},
+			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{out(avax, amountOf(ux)-burn, ewoq)}},
+			Import: txs.Import{SourceChain: source, ImportedIns: []txs.TransferableInput{ref}},
 		}, ewoqKey)
 	}
 	prefix := func(tx *txs.Tx) string {
@@ -141,8 +140,10 @@ func TestAtomicRefusals(t *testing.T) {
 	require.Equal(t, prefix(tx)+`failed to get subnet of "`+ids.ID{9}.String()+`": not found`, n.issueError(tx))
 
 	base := n.baseTx(ux, 0, ewoq, ewoq)
-	tooMuch := sign(t, &txs.ExportTx{BaseTx: base, DestinationChain: n.g.XChainID,
-		ExportedOuts: []txs.TransferableOutput{out(avax, amountOf(ux), ewoq)}}, ewoqKey)
+	tooMuch := sign(t, &txs.ExportTx{
+		BaseTx: base,
+		Export: txs.Export{DestinationChain: n.g.XChainID, ExportedOuts: []txs.TransferableOutput{out(avax, amountOf(ux), ewoq)}},
+	}, ewoqKey)
 	// The outputs: the change, the exported whole UTXO and the fee (its gas at the price).
 	require.Regexp(t, "^"+prefix(tooMuch)+"insufficient funds: asset "+avax.String()+": inputs 20000000000000000 < outputs plus fee 3999999999900[0-9]{4}$",
 		n.issueError(tooMuch))

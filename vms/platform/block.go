@@ -114,9 +114,7 @@ type chainBlock struct {
 	decision   *effects
 	fees       feeState
 	verifiedOn ids.ID
-	// view is the state the block leaves while it is processing (processing.go), nil otherwise;
 	// built is the builder's overlay of a built block until it is verified.
-	view  *blockView
 	built *overlay
 }
 

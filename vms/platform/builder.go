@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -65,7 +66,7 @@ func (vm *VM) pending(id ids.ID) bool {
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.preferredLocked()
+	parent, view, ok := vm.proc.Preferred()
 	if !ok { // none, or it was accepted since
 		parent, view = vm.last, vm.accepted
 	}
@@ -93,7 +94,6 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	price := fees.price(&vm.rules.fees)
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
-	pview, _ := view.(*blockView)
 	seen := make(map[ids.ID]struct{})
 	var (
 		picked []*txs.Tx
@@ -106,7 +106,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
 			break
 		}
-		if pview.inProcessing(tx.ID()) {
+		if processing.InProcessing(view, tx.ID()) {
 			continue // it leaves the mempool when its block is accepted
 		}
 		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, seen)

@@ -130,8 +130,8 @@ type VM struct {
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
-	// proc holds the processing blocks and the preference (processing.go).
-	proc processing.Set[*chainBlock]
+	// proc holds the processing blocks, the views they leave and the preference (processing.go).
+	proc processing.Tree[*chainBlock, chainView]
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer

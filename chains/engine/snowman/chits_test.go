@@ -25,22 +25,14 @@ type recordingSender struct {
 	chits     []chits
 	ancestors [][][]byte
 	gets      map[ids.ID]uint32 // request ID by block
-	frontiers []ids.ID
-	accepted  [][]ids.ID
-}
-
-func (s *recordingSender) SendAcceptedFrontier(_ context.Context, _ ids.NodeID, _ uint32, blockID ids.ID) {
-	s.frontiers = append(s.frontiers, blockID)
-}
-
-func (s *recordingSender) SendAccepted(_ context.Context, _ ids.NodeID, _ uint32, blockIDs []ids.ID) {
-	s.accepted = append(s.accepted, blockIDs)
 }
 
 func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint32, blocks [][]byte) {
 	s.ancestors = append(s.ancestors, blocks)
 }
 
+func (s *recordingSender) SendAcceptedFrontier(context.Context, ids.NodeID, uint32, ids.ID)    {}
+func (s *recordingSender) SendAccepted(context.Context, ids.NodeID, uint32, []ids.ID)          {}
 func (s *recordingSender) SendPushQuery(context.Context, []ids.NodeID, uint32, []byte, uint64) {}
 func (s *recordingSender) SendPullQuery(context.Context, []ids.NodeID, uint32, ids.ID, uint64) {}
 func (s *recordingSender) SendGet(_ context.Context, _ ids.NodeID, requestID uint32, blockID ids.ID) {

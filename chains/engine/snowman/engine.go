@@ -2,7 +2,9 @@
 // it issues blocks into the Snowman core (consensus/snowman), polls samples of stake with
 // PushQuery and PullQuery, answers the queries of others with Chits, fetches missing blocks with
 // Get and Put, and applies the core's decisions through the chain's accept path
-// (reference/network-consensus-warp.md §2.3–2.4).
+// (reference/network-consensus-warp.md §2.3–2.4). The requests of nodes that bootstrap from it
+// (GetAcceptedFrontier, GetAccepted, GetAncestors) and Gets are answered by its embedded Getter
+// (chains/engine/getter), the bootstrapper's too.
 //
 // It never imports the network: it declares the Sender it sends with and the Validators it
 // samples, and the node's router calls its message methods (PullQuery, Chits, ...), injecting
@@ -25,6 +27,7 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine/getter"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/consensus/sampler"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
@@ -32,28 +35,16 @@ import (
 )
 
 // Sender sends this chain's consensus messages to other nodes (and to this node itself, which
-// the router delivers in process, §1.8). Sends do not block on the peer and report no error: a
-// request that gets no answer times out into QueryFailed or GetFailed.
+// the router delivers in process, §1.8), and the answers of its Getter. Sends do not block on
+// the peer and report no error: a request that gets no answer times out into QueryFailed or
+// GetFailed.
 type Sender interface {
+	getter.Sender
 	SendPushQuery(ctx context.Context, to []ids.NodeID, requestID uint32, block []byte, requestedHeight uint64)
 	SendPullQuery(ctx context.Context, to []ids.NodeID, requestID uint32, blockID ids.ID, requestedHeight uint64)
 	SendChits(ctx context.Context, to ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64)
 	SendGet(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
-	SendPut(ctx context.Context, to ids.NodeID, requestID uint32, block []byte)
-	SendAncestors(ctx context.Context, to ids.NodeID, requestID uint32, blocks [][]byte)
-	SendAcceptedFrontier(ctx context.Context, to ids.NodeID, requestID uint32, blockID ids.ID)
-	SendAccepted(ctx context.Context, to ids.NodeID, requestID uint32, blockIDs []ids.ID)
 }
-
-// The caps of an Ancestors answer (network-consensus-warp.md §3.3): at most
-// MaxAncestorsContainers blocks (--bootstrap-ancestors-max-containers-sent), and at most
-// maxAncestorsBytes in all, each block counted with 4 more bytes: 4/5 of the 2 MiB message cap,
-// so that the answer fits a message.
-const (
-	MaxAncestorsContainers = 2000
-	maxAncestorsBytes      = 2 << 20 * 4 / 5
-	ancestorsOverhead      = 4
-)
 
 // Validators gives the weights of the chain's validators, which polls sample.
 type Validators interface {
@@ -92,8 +83,11 @@ type Deps struct {
 	Clock clock.Clock
 }
 
-// Engine is one chain's Snowman engine.
+// Engine is one chain's Snowman engine. Its embedded Getter answers GetAcceptedFrontier,
+// GetAccepted, GetAncestors and Get, as the bootstrapper's does.
 type Engine struct {
+	*getter.Getter
+
 	cfg Config
 	d   Deps
 
@@ -141,6 +135,7 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		return nil, fmt.Errorf("snowman engine: %w", err)
 	}
 	return &Engine{
+		Getter:     getter.New(d.VM, d.Acceptor, d.Sender),
 		cfg:        cfg,
 		d:          d,
 		core:       core,
@@ -250,67 +245,6 @@ func (e *Engine) QueryFailed(ctx context.Context, from ids.NodeID, requestID uin
 		e.drop(requestID, from)
 	}
 	return e.flush(ctx)
-}
-
-// Get answers from with the block if we have it, and with nothing if not (§2.3).
-func (e *Engine) Get(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error {
-	blk, err := e.d.VM.GetBlock(ctx, blockID)
-	if err != nil {
-		return nil
-	}
-	e.d.Sender.SendPut(ctx, from, requestID, blk.Bytes())
-	return nil
-}
-
-// GetAncestors answers from with blockID and its ancestors, newest first, as many as the caps
-// allow, stopping at a block we do not have; an unknown blockID gets an empty answer (§3.3). The
-// reference also stops after 50 ms of lookups; this engine has no clock and relies on the caps.
-func (e *Engine) GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error {
-	var blocks [][]byte
-	size := 0
-	for id := blockID; len(blocks) < MaxAncestorsContainers; {
-		blk, err := e.d.VM.GetBlock(ctx, id)
-		if err != nil {
-			break
-		}
-		size += len(blk.Bytes()) + ancestorsOverhead
-		if size > maxAncestorsBytes {
-			break
-		}
-		blocks = append(blocks, blk.Bytes())
-		if blk.Height() == 0 {
-			break
-		}
-		id = blk.Parent()
-	}
-	e.d.Sender.SendAncestors(ctx, from, requestID, blocks)
-	return nil
-}
-
-// GetAcceptedFrontier answers from with our last accepted block, for its bootstrapping
-// (network-consensus-warp.md §3.2).
-func (e *Engine) GetAcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32) error {
-	lastID, _ := e.core.LastAccepted()
-	e.d.Sender.SendAcceptedFrontier(ctx, from, requestID, lastID)
-	return nil
-}
-
-// GetAccepted answers from with those of blockIDs we have accepted: each is the accepted block
-// at its height (§3.2).
-func (e *Engine) GetAccepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error {
-	_, lastHeight := e.core.LastAccepted()
-	var accepted []ids.ID
-	for _, id := range blockIDs {
-		blk, err := e.d.VM.GetBlock(ctx, id)
-		if err != nil || blk.Height() > lastHeight {
-			continue
-		}
-		if at, err := e.d.VM.GetBlockIDAtHeight(ctx, blk.Height()); err == nil && at == id {
-			accepted = append(accepted, id)
-		}
-	}
-	e.d.Sender.SendAccepted(ctx, from, requestID, accepted)
-	return nil
 }
 
 // Put is the answer to our Get requestID: the block is issued, or waits for its own parent. A

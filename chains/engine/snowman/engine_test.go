@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine/enginetest"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -155,82 +156,17 @@ func (a testAcceptor) Accept(_ context.Context, blk chains.Block) error {
 	return nil
 }
 
-// testNet connects engines through a queue of messages the test delivers, in a random order;
-// messages to a node that is down are lost, and a lost request comes back as a failure, as the
-// router's timeout would inject it.
+// testNet connects engines through the engine test kit's fake network: messages are delivered
+// in a random order, messages to a node that is down are lost, and a lost or unanswered request
+// comes back as a failure, as the router's timeout would inject it.
 type testNet struct {
+	*enginetest.Net
 	t       *testing.T
 	rng     *rand.Rand
 	nodes   []ids.NodeID
 	engines map[ids.NodeID]*Engine
 	vms     map[ids.NodeID]*testVM
-	down    map[ids.NodeID]bool
-	queue   []queued
 }
-
-type queued struct {
-	to      ids.NodeID
-	deliver Message
-	// fail is what the router injects when the request is lost; nil for answers.
-	fail Message
-}
-
-// sender is one node's Sender on the testNet.
-type sender struct {
-	n    *testNet
-	from ids.NodeID
-}
-
-func (s sender) post(to ids.NodeID, deliver, fail Message) {
-	s.n.queue = append(s.n.queue, queued{to: to, deliver: deliver, fail: fail})
-}
-
-func (s sender) SendPushQuery(_ context.Context, to []ids.NodeID, requestID uint32, block []byte, h uint64) {
-	for _, n := range to {
-		s.post(n, func(ctx context.Context, e *Engine) error { return e.PushQuery(ctx, s.from, requestID, block, h) },
-			s.failQuery(requestID, n))
-	}
-}
-
-func (s sender) SendPullQuery(_ context.Context, to []ids.NodeID, requestID uint32, blockID ids.ID, h uint64) {
-	for _, n := range to {
-		s.post(n, func(ctx context.Context, e *Engine) error { return e.PullQuery(ctx, s.from, requestID, blockID, h) },
-			s.failQuery(requestID, n))
-	}
-}
-
-// failQuery is the QueryFailed the router gives back to the sender when to does not answer.
-func (s sender) failQuery(requestID uint32, to ids.NodeID) Message {
-	return func(ctx context.Context, _ *Engine) error {
-		return s.n.engines[s.from].QueryFailed(ctx, to, requestID)
-	}
-}
-
-func (s sender) SendChits(_ context.Context, to ids.NodeID, requestID uint32, pref, prefAtHeight, accepted ids.ID, acceptedHeight uint64) {
-	s.post(to, func(ctx context.Context, e *Engine) error {
-		return e.Chits(ctx, s.from, requestID, pref, prefAtHeight, accepted, acceptedHeight)
-	}, s.failQuery(requestID, s.from))
-}
-
-func (s sender) SendGet(_ context.Context, to ids.NodeID, requestID uint32, blockID ids.ID) {
-	failed := func(ctx context.Context, _ *Engine) error { return s.n.engines[s.from].GetFailed(ctx, to, requestID) }
-	s.post(to, func(ctx context.Context, e *Engine) error {
-		if _, err := e.d.VM.GetBlock(ctx, blockID); err != nil {
-			// No answer (§2.3): the router's timeout tells the asker.
-			s.post(s.from, failed, nil)
-		}
-		return e.Get(ctx, s.from, requestID, blockID)
-	}, failed)
-}
-
-func (s sender) SendPut(_ context.Context, to ids.NodeID, requestID uint32, block []byte) {
-	s.post(to, func(ctx context.Context, e *Engine) error { return e.Put(ctx, s.from, requestID, block) },
-		func(ctx context.Context, _ *Engine) error { return s.n.engines[to].GetFailed(ctx, s.from, requestID) })
-}
-
-func (s sender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte)      {}
-func (s sender) SendAcceptedFrontier(context.Context, ids.NodeID, uint32, ids.ID) {}
-func (s sender) SendAccepted(context.Context, ids.NodeID, uint32, []ids.ID)       {}
 
 // validators is a fixed weight list.
 type validators map[ids.NodeID]uint64
@@ -238,8 +174,8 @@ type validators map[ids.NodeID]uint64
 func (v validators) Weights(ids.ID) (map[ids.NodeID]uint64, error) { return v, nil }
 
 func newTestNet(t *testing.T, seed uint64, weights []uint64, p consensus.Parameters) *testNet {
-	n := &testNet{t: t, rng: rand.New(rand.NewPCG(seed, 1)), engines: make(map[ids.NodeID]*Engine),
-		vms: make(map[ids.NodeID]*testVM), down: make(map[ids.NodeID]bool)}
+	n := &testNet{Net: enginetest.New(t, seed), t: t, rng: rand.New(rand.NewPCG(seed, 2)),
+		engines: make(map[ids.NodeID]*Engine), vms: make(map[ids.NodeID]*testVM)}
 	vals := validators{}
 	for i, w := range weights {
 		id := ids.NodeID{byte(i + 1)}
@@ -248,26 +184,26 @@ func newTestNet(t *testing.T, seed uint64, weights []uint64, p consensus.Paramet
 	}
 	for _, id := range n.nodes {
 		vm := newTestVM()
-		e, err := New(Config{Params: p}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: sender{n, id},
+		e, err := New(Config{Params: p}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: n.Sender(id),
 			Validators: vals, Rand: rand.New(rand.NewPCG(seed, uint64(id[0]))), Log: slog.New(slog.DiscardHandler)})
 		require.NoError(t, err)
 		n.engines[id], n.vms[id] = e, vm
+		n.Set(id, e)
 	}
 	return n
 }
 
 // deliverAll delivers queued messages in a random order until none is left or max were
-// delivered; a message to a node that is down is lost and its failure, if any, delivered. Each
-// time the queue runs dry every node gossips, up to gossipRounds times, as the 100 ms ticker
-// would make them.
+// delivered. Each time the queue runs dry every node up gossips, up to gossipRounds times, as
+// the 100 ms ticker would make them.
 func (n *testNet) deliverAll(max int) {
 	ctx := n.t.Context()
 	const gossipRounds = 10
-	for i, g := 0, 0; len(n.queue) > 0 || g < gossipRounds; i++ {
-		if len(n.queue) == 0 {
+	for i, g := 0, 0; n.Len() > 0 || g < gossipRounds; i++ {
+		if n.Len() == 0 {
 			g++
 			for _, id := range n.nodes {
-				if !n.down[id] {
+				if !n.Down[id] {
 					require.NoError(n.t, n.engines[id].Gossip(ctx))
 				}
 			}
@@ -276,15 +212,7 @@ func (n *testNet) deliverAll(max int) {
 		if i >= max {
 			return // a stalled chain polls for ever
 		}
-		j := n.rng.IntN(len(n.queue))
-		m := n.queue[j]
-		n.queue = append(n.queue[:j], n.queue[j+1:]...)
-		switch {
-		case !n.down[m.to]:
-			require.NoError(n.t, m.deliver(ctx, n.engines[m.to]))
-		case m.fail != nil:
-			require.NoError(n.t, m.fail(ctx, nil))
-		}
+		n.Step(ctx)
 	}
 }
 
@@ -298,7 +226,7 @@ func (n *testNet) build(node ids.NodeID) {
 func (n *testNet) requireAgreement(h int) {
 	var want []*testBlock
 	for _, id := range n.nodes {
-		if n.down[id] {
+		if n.Down[id] {
 			continue
 		}
 		got := n.vms[id].accepted
@@ -362,7 +290,7 @@ func TestEnginesResolveConflicts(t *testing.T) {
 // five down: 60% answers, and nothing is accepted (§6.4); the blocks stay processing.
 func TestEnginesFaultyMinority(t *testing.T) {
 	n := newTestNet(t, 1, equal(5, 2000), consensus.DefaultParameters())
-	n.down[n.nodes[4]] = true
+	n.Down[n.nodes[4]] = true
 	for h := 1; h <= 3; h++ {
 		n.build(n.nodes[0])
 		n.deliverAll(1_000_000)
@@ -370,7 +298,7 @@ func TestEnginesFaultyMinority(t *testing.T) {
 	}
 
 	n = newTestNet(t, 2, equal(5, 2000), consensus.DefaultParameters())
-	n.down[n.nodes[3]], n.down[n.nodes[4]] = true, true
+	n.Down[n.nodes[3]], n.Down[n.nodes[4]] = true, true
 	n.build(n.nodes[0])
 	n.deliverAll(30_000)
 	for _, id := range n.nodes[:3] {
@@ -384,13 +312,13 @@ func TestEnginesFaultyMinority(t *testing.T) {
 func TestEngineFetchesMissingAncestors(t *testing.T) {
 	n := newTestNet(t, 3, equal(5, 2000), consensus.DefaultParameters())
 	late := n.nodes[4]
-	n.down[late] = true
+	n.Down[late] = true
 	for range 3 {
 		n.build(n.nodes[0])
 		n.deliverAll(1_000_000)
 	}
 	n.requireAgreement(3)
-	n.down[late] = false
+	n.Down[late] = false
 	n.build(n.nodes[0])
 	n.deliverAll(1_000_000)
 	n.requireAgreement(4)
@@ -403,12 +331,12 @@ func TestEngineAnswersQueries(t *testing.T) {
 	ctx := t.Context()
 	// A Get for an unknown block gets no answer (§2.3).
 	require.NoError(t, n.engines[a].Get(ctx, b, 7, ids.ID{1}))
-	require.Empty(t, n.queue)
+	require.Zero(t, n.Len())
 	// A Put nobody asked for is dropped.
 	require.NoError(t, n.engines[a].Put(ctx, b, 8, n.vms[a].genesis().bytes))
-	require.Empty(t, n.queue)
+	require.Zero(t, n.Len())
 	// A pushed block that does not parse is dropped after the Chits.
 	require.NoError(t, n.engines[a].PushQuery(ctx, b, 9, []byte("junk"), 1))
-	require.Len(t, n.queue, 1, "chits only")
+	require.Equal(t, 1, n.Len(), "chits only")
 	require.Zero(t, n.engines[a].NumProcessing())
 }

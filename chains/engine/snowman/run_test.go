@@ -45,10 +45,10 @@ func (s loopSender) SendChits(ctx context.Context, _ ids.NodeID, requestID uint3
 }
 
 func (s loopSender) SendGet(context.Context, ids.NodeID, uint32, ids.ID)              {}
-func (s loopSender) SendPut(context.Context, ids.NodeID, uint32, []byte)              {}
-func (s loopSender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte)      {}
 func (s loopSender) SendAcceptedFrontier(context.Context, ids.NodeID, uint32, ids.ID) {}
 func (s loopSender) SendAccepted(context.Context, ids.NodeID, uint32, []ids.ID)       {}
+func (s loopSender) SendPut(context.Context, ids.NodeID, uint32, []byte)              {}
+func (s loopSender) SendAncestors(context.Context, ids.NodeID, uint32, [][]byte)      {}
 
 // signalingAcceptor tells the test of each acceptance.
 type signalingAcceptor struct {

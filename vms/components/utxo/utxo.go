@@ -5,16 +5,17 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-// Outputs reads and writes a chain's outputs, each as its type ID and body. A chain passes a
-// zero-size type whose methods call its own union of output kinds.
-type Outputs[O any] interface {
-	Write(p *codec.Packer, out O)
-	Read(u *codec.Unpacker) O
+// Kinds reads and writes one of a chain's interface fields (an output, an input), each value as
+// its type ID and body. A chain passes a zero-size type whose methods call its own union of kinds
+// (package vms/internal/union), so the type IDs and their bytes stay the chain's.
+type Kinds[T any] interface {
+	Write(p *codec.Packer, v T)
+	Read(u *codec.Unpacker) T
 }
 
 // UTXO is an unspent output: output OutputIndex of tx TxID, of asset AssetID (§2.2). O is the
-// chain's output type and C the Outputs that encode it; each chain names its instance UTXO.
-type UTXO[O any, C Outputs[O]] struct {
+// chain's output type and C the Kinds that encode it; each chain names its instance UTXO.
+type UTXO[O any, C Kinds[O]] struct {
 	UTXOID
 	AssetID ids.ID
 	Out     O
@@ -47,7 +48,7 @@ func (ux *UTXO[O, C]) Bytes() ([]byte, error) {
 
 // Parse decodes UTXO bytes written by Bytes from u, which must hold exactly one UTXO. The UTXO
 // may alias u's input.
-func Parse[O any, C Outputs[O]](u *codec.Unpacker) (*UTXO[O, C], error) {
+func Parse[O any, C Kinds[O]](u *codec.Unpacker) (*UTXO[O, C], error) {
 	u.Version()
 	ux := &UTXO[O, C]{}
 	ux.Unmarshal(u)

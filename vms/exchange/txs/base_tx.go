@@ -2,20 +2,17 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
-	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/internal/union"
+	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
-// BaseTx moves funds (type ID 0). Its fields start every other tx kind (§6.2).
-type BaseTx struct {
-	NetworkID uint32
-	// BlockchainID is the X-Chain's ID; it is empty in the genesis asset.
-	BlockchainID ids.ID
-	Outs         []TransferableOutput
-	Ins          []TransferableInput
-	// Memo is at most 256 bytes (checked by the chain, §6.2).
-	Memo []byte
-}
+// baseFields is the BaseTx fields and their encoding, shared with the P-Chain.
+type baseFields = utxo.BaseTx[*secp256k1fx.TransferOutput, transferOutputKind, *secp256k1fx.TransferInput, transferInputKind]
+
+// BaseTx moves funds (type ID 0). Its fields start every other tx kind (§6.2): the network ID,
+// the X-Chain's ID (empty in a genesis asset), the outputs, the inputs and a memo of at most 256
+// bytes (checked by the chain, §6.2).
+type BaseTx baseFields
 
 // Base returns tx itself; the kinds that embed BaseTx inherit it.
 func (tx *BaseTx) Base() *BaseTx { return tx }
@@ -26,19 +23,7 @@ func (*BaseTx) isUnsignedTx() {}
 func (tx *BaseTx) Visit(v Visitor) error { return v.BaseTx(tx) }
 
 // Marshal writes network ID, blockchain ID, outputs, inputs and memo.
-func (tx *BaseTx) Marshal(p *codec.Packer) {
-	p.Uint32(tx.NetworkID)
-	p.ID(tx.BlockchainID)
-	union.WriteList(p, tx.Outs)
-	union.WriteList(p, tx.Ins)
-	p.VarBytes(tx.Memo)
-}
+func (tx *BaseTx) Marshal(p *codec.Packer) { (*baseFields)(tx).Marshal(p) }
 
 // Unmarshal reads the fields written by Marshal.
-func (tx *BaseTx) Unmarshal(u *codec.Unpacker) {
-	tx.NetworkID = u.Uint32()
-	tx.BlockchainID = u.ID()
-	tx.Outs = union.ReadList[TransferableOutput](u, minTransferableOutputSize)
-	tx.Ins = union.ReadList[TransferableInput](u, minTransferableInputSize)
-	tx.Memo = u.VarBytes()
-}
+func (tx *BaseTx) Unmarshal(u *codec.Unpacker) { (*baseFields)(tx).Unmarshal(u) }

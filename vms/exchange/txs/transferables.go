@@ -2,7 +2,6 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
-	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -14,65 +13,36 @@ type Output interface {
 	codec.Marshaler
 }
 
-// Encoded sizes used to bound slice counts before allocating.
-const (
-	minOutputSize             = 4 + 8 + 4 + 4 // type ID and a MintOutput with no addresses
-	minTransferableOutputSize = ids.IDLen + 4 + secp256k1fx.MinTransferOutputSize
-	minTransferableInputSize  = utxo.IDSize + ids.IDLen + 4 + secp256k1fx.MinTransferInputSize
-)
+// minOutputSize bounds slice counts before allocating: a type ID and a MintOutput with no
+// addresses.
+const minOutputSize = 4 + 8 + 4 + 4
 
 // TransferableOutput is an amount of AssetID, as it appears in a tx's outputs (§3.1). Only a
-// secp256k1fx TransferOutput (type ID 7) can be transferred. The reference's FxID is not
-// serialized and not kept.
-type TransferableOutput struct {
-	AssetID ids.ID
-	Out     *secp256k1fx.TransferOutput
-}
-
-// Marshal writes the asset ID, then the output's type ID and body.
-func (o *TransferableOutput) Marshal(p *codec.Packer) {
-	p.ID(o.AssetID)
-	if o.Out == nil {
-		p.Fail(codec.UnregisteredTypeError("transferable output", nil))
-		return
-	}
-	p.TypeID(TypeIDTransferOutput)
-	o.Out.Marshal(p)
-}
-
-// Unmarshal reads the fields written by Marshal.
-func (o *TransferableOutput) Unmarshal(u *codec.Unpacker) {
-	o.AssetID = u.ID()
-	union.Expect(u, "transferable output", TypeIDTransferOutput)
-	o.Out = &secp256k1fx.TransferOutput{}
-	o.Out.Unmarshal(u)
-}
+// secp256k1fx TransferOutput (type ID 7) can be transferred.
+type TransferableOutput = utxo.TransferableOutput[*secp256k1fx.TransferOutput, transferOutputKind]
 
 // TransferableInput spends the UTXO UTXOID, of asset AssetID (§3.1). Only a secp256k1fx
 // TransferInput (type ID 5) can spend.
-type TransferableInput struct {
-	utxo.UTXOID
-	AssetID ids.ID
-	In      *secp256k1fx.TransferInput
+type TransferableInput = utxo.TransferableInput[*secp256k1fx.TransferInput, transferInputKind]
+
+// transferOutputKind encodes a TransferableOutput's output, which can only be a TransferOutput.
+type transferOutputKind struct{}
+
+func (transferOutputKind) Write(p *codec.Packer, out *secp256k1fx.TransferOutput) {
+	union.WriteOne(p, "transferable output", TypeIDTransferOutput, out)
 }
 
-// Marshal writes the UTXO reference, the asset ID, then the input's type ID and body.
-func (in *TransferableInput) Marshal(p *codec.Packer) {
-	in.UTXOID.Marshal(p)
-	p.ID(in.AssetID)
-	if in.In == nil {
-		p.Fail(codec.UnregisteredTypeError("transferable input", nil))
-		return
-	}
-	p.TypeID(TypeIDTransferInput)
-	in.In.Marshal(p)
+func (transferOutputKind) Read(u *codec.Unpacker) *secp256k1fx.TransferOutput {
+	return union.ReadOne[secp256k1fx.TransferOutput](u, "transferable output", TypeIDTransferOutput)
 }
 
-// Unmarshal reads the fields written by Marshal.
-func (in *TransferableInput) Unmarshal(u *codec.Unpacker) {
-	in.UTXOID.Unmarshal(u)
-	in.AssetID = u.ID()
-	union.Expect(u, "transferable input", TypeIDTransferInput)
-	in.In = &secp256k1fx.TransferInput{}
-	in.In.Unmarshal(u)
+// transferInputKind encodes a TransferableInput's input, which can only be a TransferInput.
+type transferInputKind struct{}
+
+func (transferInputKind) Write(p *codec.Packer, in *secp256k1fx.TransferInput) {
+	union.WriteOne(p, "transferable input", TypeIDTransferInput, in)
+}
+
+func (transferInputKind) Read(u *codec.Unpacker) *secp256k1fx.TransferInput {
+	return union.ReadOne[secp256k1fx.TransferInput](u, "transferable input", TypeIDTransferInput)
 }

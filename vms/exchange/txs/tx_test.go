@@ -190,18 +190,24 @@ func TestOtherKinds(t *testing.T) {
 		},
 		{
 			name: "import",
-			tx: &ImportTx{BaseTx: base, SourceChain: ids.ID{11}, ImportedIns: []TransferableInput{{
-				UTXOID: utxo.UTXOID{TxID: ids.ID{12}}, AssetID: ids.ID{2},
-				In: &secp256k1fx.TransferInput{Amount: 1, Input: secp256k1fx.Input{SigIndices: []uint32{}}},
-			}}},
+			tx: &ImportTx{
+				BaseTx: base,
+				Import: Import{SourceChain: ids.ID{11}, ImportedIns: []TransferableInput{{
+					UTXOID: utxo.UTXOID{TxID: ids.ID{12}}, AssetID: ids.ID{2},
+					In: &secp256k1fx.TransferInput{Amount: 1, Input: secp256k1fx.Input{SigIndices: []uint32{}}},
+				}}},
+			},
 			typeID:    TypeIDImportTx,
 			wantUTXOs: 1,
 		},
 		{
 			name: "export",
-			tx: &ExportTx{BaseTx: base, DestinationChain: ids.ID{13}, ExportedOuts: []TransferableOutput{{
-				AssetID: ids.ID{2}, Out: &secp256k1fx.TransferOutput{Amount: 1, OutputOwners: owners(ewoq)},
-			}}},
+			tx: &ExportTx{
+				BaseTx: base,
+				Export: Export{DestinationChain: ids.ID{13}, ExportedOuts: []TransferableOutput{{
+					AssetID: ids.ID{2}, Out: &secp256k1fx.TransferOutput{Amount: 1, OutputOwners: owners(ewoq)},
+				}}},
+			},
 			typeID:    TypeIDExportTx,
 			wantUTXOs: 1,
 		},

@@ -1,9 +1,12 @@
 // Package processing keeps a chain's processing blocks, those verified and neither accepted nor
 // rejected, and its preferred block: the part of chains.Block's contract that every VM keeps the
-// same way (chains/vm.go). What a processing block leaves (UTXOs, state) is the VM's own.
+// same way (chains/vm.go). A Set holds the blocks alone (the EVM); a Tree also holds the view each
+// processing block leaves, and a Lineage is the part of such a view the UTXO chains (X and P)
+// share: its parent's view and its txs. What the view holds besides (UTXOs, state) is the VM's
+// own.
 //
-// A Set is not safe for concurrent use: the VM guards it with the lock that guards its last
-// accepted block.
+// A Set or Tree is not safe for concurrent use: the VM guards it with the lock that guards its
+// last accepted block.
 package processing
 
 import (

@@ -146,3 +146,29 @@ func ReadList[E any, P interface {
 	}
 	return vs
 }
+
+// WriteOne writes v, of the only type a field may hold, as type ID id and its body: for fields
+// such as a transferable output that can only be a TransferOutput. A nil v fails the Packer with
+// codec.ErrNilValue, as Write does.
+func WriteOne[E any, P interface {
+	*E
+	codec.Marshaler
+}](p *codec.Packer, field string, id uint32, v P) {
+	if v == nil {
+		p.Fail(codec.UnregisteredTypeError(field, nil))
+		return
+	}
+	p.TypeID(id)
+	v.Marshal(p)
+}
+
+// ReadOne reads what WriteOne writes: a type ID that must be id (Expect), then the body of an E.
+func ReadOne[E any, P interface {
+	*E
+	Unmarshal(u *codec.Unpacker)
+}](u *codec.Unpacker, field string, id uint32) P {
+	Expect(u, field, id)
+	v := P(new(E))
+	v.Unmarshal(u)
+	return v
+}

@@ -156,3 +156,25 @@ func FuzzRead(f *testing.F) {
 		require.Equal(t, in, b)
 	})
 }
+
+func TestOne(t *testing.T) {
+	t.Parallel()
+	p := codec.NewPacker(nil)
+	union.WriteOne(p, "square", 7, &square{side: 3})
+	b, err := p.Bytes()
+	require.NoError(t, err)
+	require.Equal(t, append(typeID(7), 0, 0, 0, 3), b)
+
+	u := codec.NewUnpacker(b, codec.MaxSize)
+	require.Equal(t, &square{side: 3}, union.ReadOne[square](u, "square", 7))
+	require.NoError(t, u.Done())
+
+	p = codec.NewPacker(nil)
+	union.WriteOne[square](p, "square", 7, nil)
+	_, err = p.Bytes()
+	require.ErrorIs(t, err, codec.ErrNilValue)
+
+	u = codec.NewUnpacker(b, codec.MaxSize)
+	union.ReadOne[square](u, "square", 8)
+	require.ErrorIs(t, u.Err(), codec.ErrUnknownTypeID)
+}

@@ -2,6 +2,7 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -17,23 +18,13 @@ type LockOut struct {
 // Marshal writes the locktime, then the inner output's type ID and body.
 func (o *LockOut) Marshal(p *codec.Packer) {
 	p.Uint64(o.Locktime)
-	if o.Out == nil {
-		p.Fail(codec.UnregisteredTypeError("locked output", nil))
-		return
-	}
-	p.TypeID(TypeIDTransferOutput)
-	o.Out.Marshal(p)
+	union.WriteOne(p, "locked output", TypeIDTransferOutput, o.Out)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (o *LockOut) Unmarshal(u *codec.Unpacker) {
 	o.Locktime = u.Uint64()
-	if id := u.TypeID(); u.Err() == nil && id != TypeIDTransferOutput {
-		u.Fail(codec.UnknownTypeIDError("locked output", id))
-		return
-	}
-	o.Out = &secp256k1fx.TransferOutput{}
-	o.Out.Unmarshal(u)
+	o.Out = union.ReadOne[secp256k1fx.TransferOutput](u, "locked output", TypeIDTransferOutput)
 }
 
 // LockIn spends a LockOut; type ID 21 (§3.1).
@@ -46,21 +37,11 @@ type LockIn struct {
 // Marshal writes the locktime, then the inner input's type ID and body.
 func (in *LockIn) Marshal(p *codec.Packer) {
 	p.Uint64(in.Locktime)
-	if in.In == nil {
-		p.Fail(codec.UnregisteredTypeError("locked input", nil))
-		return
-	}
-	p.TypeID(TypeIDTransferInput)
-	in.In.Marshal(p)
+	union.WriteOne(p, "locked input", TypeIDTransferInput, in.In)
 }
 
 // Unmarshal reads the fields written by Marshal.
 func (in *LockIn) Unmarshal(u *codec.Unpacker) {
 	in.Locktime = u.Uint64()
-	if id := u.TypeID(); u.Err() == nil && id != TypeIDTransferInput {
-		u.Fail(codec.UnknownTypeIDError("locked input", id))
-		return
-	}
-	in.In = &secp256k1fx.TransferInput{}
-	in.In.Unmarshal(u)
+	in.In = union.ReadOne[secp256k1fx.TransferInput](u, "locked input", TypeIDTransferInput)
 }

@@ -1,0 +1,100 @@
+package evm
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/cornice-node/cornice/jsonrpc"
+)
+
+// maxFastCallBody is the largest request body serveCall answers; larger calls (long call data)
+// go to go-ethereum's server, whose own body limit is larger.
+const maxFastCallBody = 64 << 10
+
+// serveCall answers eth_call in its common form without go-ethereum's rpc server, as that
+// server answers it, byte for byte: a call with a JSON content type, an id that is a number or a
+// string, and params of the call's arguments and at most a block, that succeeds. It is the
+// jsonrpc.Front of the chain's /rpc. go-ethereum's server would parse the arguments by
+// reflection and run the call on a goroutine of its own, whose stack grows through the EVM on
+// every call: a third of an eth_call's CPU under load (docs/benchmarks.md). Everything else
+// (other methods, state or block overrides, a call that fails or reverts, a body that is not
+// plain) is declined before anything is written, and go-ethereum's server answers it; a call
+// that failed then runs again there, which a read of the state allows.
+func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) (answered bool) {
+	if string(c.Method) != "eth_call" || string(c.Version) != "2.0" || c.ID == nil || c.ID[0] == '{' || c.ID[0] == '[' ||
+		r.ContentLength <= 0 || r.ContentLength > maxFastCallBody || r.Header.Get("Content-Type") != "application/json" ||
+		vm.stopped.Load() {
+		return false
+	}
+	// go-ethereum's reading of the params (parsePositionalArguments): an array, each element
+	// decoded with encoding/json into the method's argument; the arguments are not optional.
+	var params []json.RawMessage
+	if json.Unmarshal(c.Params, &params) != nil || len(params) == 0 || len(params) > 2 || string(params[0]) == "null" {
+		return false
+	}
+	var args callArgs
+	if json.Unmarshal(params[0], &args) != nil {
+		return false
+	}
+	var bnh *blockNumberOrHash
+	if len(params) == 2 && json.Unmarshal(params[1], &bnh) != nil {
+		return false
+	}
+	// A panic declines: go-ethereum's server runs the call again and answers its crash.
+	defer func() {
+		if recover() != nil {
+			answered = false
+		}
+	}()
+	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout.
+	ctx := r.Context()
+	timeout, ok := rpc.ContextRequestTimeout(ctx)
+	var cancel context.CancelFunc = func() {}
+	if ok {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	res, err := vm.call(ctx, args, bnh, nil, nil)
+	if ok && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		writeTimedOut(w, c.ID)
+		return true
+	}
+	if err != nil || res.Err != nil {
+		return false
+	}
+	out := res.Return()
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":"0x"}`)+len(c.ID)+2*len(out)+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, c.ID...)
+	b = append(b, `,"result":"0x`...)
+	b = hex.AppendEncode(b, out)
+	b = append(b, "\"}\n"...)
+	h := w.Header()
+	h["Content-Type"] = headerJSON
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	_, _ = w.Write(b)
+	return true
+}
+
+// headerJSON is go-ethereum's reply content type, shared by every reply of serveCall.
+var headerJSON = []string{"application/json"}
+
+// writeTimedOut answers a call that ran out of time, as go-ethereum's server does (-32002
+// "request timed out", flushed at once) with the newline of newlineHandler.
+func writeTimedOut(w http.ResponseWriter, id []byte) {
+	b := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"error":{"code":-32002,"message":"request timed out"}}`+"\n"...)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("Transfer-Encoding", "identity")
+	_, _ = w.Write(b)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,97 @@
+package evm_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/evm"
+)
+
+// TestServeCallAsGeth: the eth_call front answers byte for byte as go-ethereum's server does
+// (status, content type and length, body with its newline), and declines what it does not
+// answer, which go-ethereum's server then answers as before.
+func TestServeCallAsGeth(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir())
+	cvm, ok := n.m.VM(cChainID)
+	require.True(t, ok)
+	vm := cvm.(*evm.VM)
+	head, err := n.client.HeaderByNumber(t.Context(), nil)
+	require.NoError(t, err)
+
+	const (
+		identity = `"to":"0x0000000000000000000000000000000000000004"`
+		eoa      = `"to":"0x1000000000000000000000000000000000000001"`
+	)
+	call := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"eth_call","params":` + params + `}`
+	}
+	for _, tc := range []struct {
+		body   string
+		answer bool // the front answers it
+	}{
+		{call(`1`, `[{`+identity+`,"data":"0x1234"},"latest"]`), true},
+		{call(`"abc"`, `[{`+identity+`,"input":"0xabcdef"}]`), true},
+		{call(`"a\"b<>&"`, `[{`+identity+`,"data":"0x01"},"accepted"]`), true},
+		{call(`1.5e3`, `[{`+identity+`},"0x0"]`), true},
+		{call(`-7`, `[{`+eoa+`},null]`), true},
+		{call(`true`, `[{`+eoa+`,"gas":"0x5208"},{"blockHash":"`+head.Hash().Hex()+`"}]`), true},
+		{" \n" + call(`2`, `[ {"data":"0x61beef6000526002601ef3"} , "latest" ]`) + "\n ", true},
+		{call(`3`, `[{"data":"0x61beef6000526002601efd"}]`), false},                                          // init code that reverts with 0xbeef
+		{call(`4`, `[{"to":"0x12"}]`), false},                                                                // bad address
+		{call(`5`, `[{`+identity+`},"latest",{}]`), false},                                                   // state overrides
+		{call(`6`, `[{`+identity+`},"0x99"]`), false},                                                        // no such block
+		{call(`7`, `[]`), false},                                                                             // no arguments
+		{call(`8`, `[null]`), false},                                                                         // null arguments
+		{call(`9`, `{}`), false},                                                                             // not an array
+		{call(`10`, `[{`+identity+`},"latest","x","y"]`), false},                                             // too many
+		{call(`11`, `[{`+eoa+`,"value":"0x1","from":"0x2000000000000000000000000000000000000002"}]`), false}, // no funds
+		{call(`12`, `[{"gasPrice":"0x1","maxFeePerGas":"0x1"}]`), false},                                     // both fee fields
+		{call(`null`, `[{`+identity+`}]`), false},                                                            // id null
+		{`{"jsonrpc":"2.0","method":"eth_call","params":[{` + identity + `}]}`, false},                       // a notification
+		{`{"jsonrpc":"1.0","id":1,"method":"eth_call","params":[{` + identity + `}]}`, false},
+		{`{"jsonrpc":"2.0","id":{},"method":"eth_call","params":[{` + identity + `}]}`, false},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			var answered bool
+			front := func(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
+				answered = vm.ServeCall(w, r, c)
+				return answered
+			}
+			fast := postTo(t.Context(), jsonrpc.Gate(vm.GethHandler(), func([]byte) bool { return false }, front), tc.body)
+			slow := postTo(t.Context(), vm.GethHandler(), tc.body)
+			require.Equal(t, tc.answer, answered)
+			require.Equal(t, slow.Code, fast.Code)
+			require.Equal(t, slow.Header(), fast.Header())
+			require.Equal(t, slow.Body.String(), fast.Body.String())
+			if tc.answer {
+				require.True(t, strings.HasSuffix(fast.Body.String(), "}\n"), fast.Body.String())
+			}
+		})
+	}
+
+	// A call that runs out of time is answered as go-ethereum's server answers it.
+	ctx, cancel := context.WithDeadline(t.Context(), time.Unix(0, 0))
+	defer cancel()
+	fast := postTo(ctx, jsonrpc.Gate(vm.GethHandler(), func([]byte) bool { return false }, vm.ServeCall), call(`1`, `[{`+identity+`}]`))
+	require.Equal(t, http.StatusOK, fast.Code)
+	require.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"request timed out"}}`+"\n", fast.Body.String())
+	require.Equal(t, "application/json", fast.Header().Get("Content-Type"))
+	require.Equal(t, "identity", fast.Header().Get("Transfer-Encoding"))
+}
+
+// postTo sends body to h as a JSON POST with ctx.
+func postTo(ctx context.Context, h http.Handler, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}

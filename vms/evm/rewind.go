@@ -1,0 +1,312 @@
+package evm
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+)
+
+// A roll-back (a developer's evm_revert or anvil_reset, dev.go) costs the same however many
+// blocks it drops (docs/decisions.md, "Roll-back"). Its one batch moves the head pointers,
+// removes the dropped heights' headers, canonical hashes and receipts with range deletions
+// (go-ethereum keys them by height first), and records the heights whose block bodies may be
+// dropped ones (droppedKey). What a range cannot reach, because it is keyed by hash, is left
+// behind: the bodies, the hash → height entries, the transaction lookups, the block gas costs
+// and the index's ID entries of the dropped blocks. Every reader already ignores them (a block
+// or transaction counts only when it is canonical at or below the head: blockByHash,
+// canonicalTx; the index checks its entries), and the sweep removes them later, a chunk at a
+// time, on the engine goroutine, resumed after a restart from the record. A roll-back of a few
+// blocks sweeps them in its own batch.
+
+// droppedKey holds the heights [lo, hi] (two u64, big-endian) whose block bodies may belong to
+// dropped blocks, until the sweep has been through them; absent when there is nothing to sweep.
+var droppedKey = []byte("cornice-dropped-heights")
+
+const (
+	// inlineDrop is the most blocks a roll-back sweeps in its own batch: a bounded cost, and
+	// the common revert of one test's few blocks then leaves nothing behind.
+	inlineDrop = 64
+	// sweepChunk is about how many dropped blocks one sweep batch removes: small enough that
+	// a block waiting behind it on the engine goroutine waits little.
+	sweepChunk = 1024
+)
+
+// heightKey returns prefix followed by n as go-ethereum encodes block numbers in its keys.
+func heightKey(prefix byte, n uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{prefix}, n)
+}
+
+// heightKeyed are the prefixes of go-ethereum's records keyed by height first whose dropped
+// heights a roll-back removes with range deletions: headers with their canonical hashes and
+// total difficulties ("h"), and receipts ("r"). Bodies ("b") stay for the sweep, which finds
+// the dropped blocks' transactions in them.
+var heightKeyed = []byte{'h', 'r'}
+
+// stageRollBack writes into batch the roll-back of the chain from its head, at height top, to
+// blk, whose state root in effect is root, and returns the IDs of the dropped blocks it swept in
+// the same batch. It refuses to drop a block that carries atomic txs.
+func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, root common.Hash) ([]ids.ID, error) {
+	height, hash := blk.NumberU64(), blk.Hash()
+	if err := vm.checkNoAtomicAbove(height); err != nil {
+		return nil, err
+	}
+	w := vm.kv.view.Wrap(batch)
+	for _, p := range heightKeyed {
+		if err := w.DeleteRange(heightKey(p, height+1), heightKey(p, top+1)); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if root == blk.Root() {
+		err = w.Delete(devKey(devRootPrefix, hash[:]))
+	} else {
+		err = w.Put(devKey(devRootPrefix, hash[:]), root[:])
+	}
+	if err != nil {
+		return nil, err
+	}
+	vm.kv.setSink(batch)
+	eb := vm.db.NewBatch()
+	rawdb.WriteHeadHeaderHash(eb, hash)
+	rawdb.WriteHeadBlockHash(eb, hash)
+	rawdb.WriteHeadFastBlockHash(eb, hash)
+	err = eb.Write()
+	vm.kv.clearSink()
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, pending, err := vm.droppedHeights()
+	if err != nil {
+		return nil, err
+	}
+	if !pending && top-height <= inlineDrop {
+		// Nothing is left from earlier roll-backs (every block body left behind is in the
+		// record's heights), so the bodies above height are exactly the blocks dropped now.
+		dropped, _, err := vm.sweep(w, height+1, top, height, top-height)
+		return dropped, err
+	}
+	if pending {
+		lo, hi = min(lo, height+1), max(hi, top)
+	} else {
+		lo, hi = height+1, top
+	}
+	return nil, w.Put(droppedKey, encodeHeights(lo, hi))
+}
+
+// encodeHeights is droppedKey's value.
+func encodeHeights(lo, hi uint64) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(make([]byte, 0, 16), lo), hi)
+}
+
+// droppedHeights reads droppedKey; pending is false when there is nothing to sweep.
+func (vm *VM) droppedHeights() (lo, hi uint64, pending bool, err error) {
+	v, err := vm.kv.view.Get(droppedKey)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return 0, 0, false, nil
+	case err != nil:
+		return 0, 0, false, fmt.Errorf("read dropped heights: %w", err)
+	case len(v) != 16:
+		return 0, 0, false, fmt.Errorf("read dropped heights: %d bytes", len(v))
+	}
+	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), true, nil
+}
+
+// checkNoAtomicAbove refuses a roll-back below a block that carries atomic txs: what they did to
+// the other chains' shared memory is not rolled back with it. Only accepted blocks have atomic
+// records and a roll-back never drops one, so the records are few and all canonical.
+func (vm *VM) checkNoAtomicAbove(height uint64) error {
+	if vm.atomic == nil {
+		return nil
+	}
+	it, err := vm.kv.view.NewIterator(atomicBlockPrefix, nil)
+	if err != nil {
+		return err
+	}
+	lowest := uint64(0)
+	for it.Next() {
+		n, ok := rawdb.ReadHeaderNumber(vm.db, common.BytesToHash(it.Key()[len(atomicBlockPrefix):]))
+		if ok && n > height && (lowest == 0 || n < lowest) {
+			lowest = n
+		}
+	}
+	if err := errors.Join(it.Err(), it.Close()); err != nil {
+		return err
+	}
+	if lowest != 0 {
+		return rewindAtomicError(lowest)
+	}
+	return nil
+}
+
+// sweep writes into w the removal of what dropped blocks left behind at heights from to to: of
+// each block body there that is not canonical at or below head, the body, its hash → height
+// entry, its gas cost record, and the lookups of its transactions that still name its height
+// while the canonical block there does not hold them. It stops at the first height after it has
+// removed limit blocks, and returns the IDs of the blocks it removed and the last height it went
+// through.
+func (vm *VM) sweep(w *storage.Batch, from, to, head, limit uint64) (dropped []ids.ID, last uint64, err error) {
+	it := vm.db.NewIterator([]byte("b"), binary.BigEndian.AppendUint64(nil, from))
+	defer it.Release()
+	var (
+		at        uint64 // the height in hand
+		started   bool
+		canonical common.Hash          // the canonical block at that height, zero above head
+		holds     map[common.Hash]bool // that block's transactions, read when needed
+	)
+	for it.Next() {
+		k := it.Key()
+		if len(k) != 1+8+common.HashLength {
+			continue // not a body key: go-ethereum's bodies are "b" ‖ height ‖ hash
+		}
+		n, hash := binary.BigEndian.Uint64(k[1:9]), common.BytesToHash(k[9:])
+		if n > to {
+			break
+		}
+		if !started || n != at {
+			if uint64(len(dropped)) >= limit {
+				return dropped, at, it.Error()
+			}
+			at, started, canonical, holds = n, true, common.Hash{}, nil
+			if n <= head {
+				canonical = rawdb.ReadCanonicalHash(vm.db, n)
+			}
+		}
+		if hash == canonical {
+			continue // a live block
+		}
+		txs, err := bodyTxHashes(it.Value())
+		if err != nil {
+			return nil, 0, fmt.Errorf("decode body at height %d: %w", n, err)
+		}
+		for _, tx := range txs {
+			if l := rawdb.ReadTxLookupEntry(vm.db, tx); l == nil || *l != n {
+				continue // no lookup, or the transaction's block now is at another height
+			}
+			if canonical != (common.Hash{}) {
+				if holds == nil {
+					holds = make(map[common.Hash]bool)
+					if body := rawdb.ReadBody(vm.db, canonical, n); body != nil {
+						for _, t := range body.Transactions {
+							holds[t.Hash()] = true
+						}
+					}
+				}
+				if holds[tx] {
+					continue // accepted again at the same height
+				}
+			}
+			if err := w.Delete(append([]byte("l"), tx[:]...)); err != nil {
+				return nil, 0, err
+			}
+		}
+		if err := errors.Join(w.Delete(k), w.Delete(append([]byte("H"), hash[:]...)), w.Delete(gasCostKey(hash))); err != nil {
+			return nil, 0, err
+		}
+		dropped = append(dropped, ids.ID(hash))
+	}
+	return dropped, to, it.Error()
+}
+
+// bodyTxHashes returns the hashes of the transactions of a stored block body.
+func bodyTxHashes(body []byte) ([]common.Hash, error) {
+	var b struct {
+		Transactions []*types.Transaction
+		Rest         []rlp.RawValue `rlp:"tail"`
+	}
+	if err := rlp.DecodeBytes(body, &b); err != nil {
+		return nil, err
+	}
+	out := make([]common.Hash, len(b.Transactions))
+	for i, tx := range b.Transactions {
+		out[i] = tx.Hash()
+	}
+	return out, nil
+}
+
+// sweepStep runs on the engine goroutine (BuildBlock): it removes one chunk of what roll-backs
+// left behind, in one batch with the index's entries of the same blocks, and signals work again
+// while some is left.
+func (vm *VM) sweepStep(ctx context.Context) {
+	if vm.purge == nil {
+		return
+	}
+	if _, _, pending, err := vm.droppedHeights(); err != nil || !pending {
+		if err != nil {
+			vm.log.Warn("reading what a roll-back left behind failed", "err", err)
+		}
+		return
+	}
+	more := false
+	err := vm.purge(ctx, func(batch *storage.Batch) ([]ids.ID, error) {
+		lo, hi, pending, err := vm.droppedHeights()
+		if err != nil || !pending {
+			return nil, err
+		}
+		w := vm.kv.view.Wrap(batch)
+		dropped, last, err := vm.sweep(w, lo, hi, vm.currentHead().NumberU64(), sweepChunk)
+		if err != nil {
+			return nil, err
+		}
+		if last >= hi {
+			return dropped, w.Delete(droppedKey)
+		}
+		more = true
+		return dropped, w.Put(droppedKey, encodeHeights(last+1, hi))
+	})
+	if err != nil {
+		vm.log.Warn("removing what a roll-back left behind failed; it is retried after a restart", "err", err)
+		return
+	}
+	if more {
+		vm.signal()
+	}
+}
+
+// canonicalTx finds the accepted transaction h: in the canonical block at or below the head
+// whose height its lookup entry names. A lookup left behind by a roll-back (sweep) names a
+// height whose canonical block, if any, does not hold it, and gives nothing.
+func (vm *VM) canonicalTx(h common.Hash) (tx *types.Transaction, blk *types.Block, index uint64) {
+	n := rawdb.ReadTxLookupEntry(vm.db, h)
+	if n == nil {
+		return nil, nil, 0
+	}
+	blk = vm.blockByNumber(*n)
+	if blk == nil {
+		return nil, nil, 0
+	}
+	for i, t := range blk.Transactions() {
+		if t.Hash() == h {
+			return t, blk, uint64(i)
+		}
+	}
+	return nil, nil, 0
+}
+
+// rollBackChain makes blk the last accepted block through the chain's Rewind, with root the
+// state root in effect after it; edited are the dropped blocks that have a root in effect of
+// their own, whose records go in the same batch.
+func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.Hash, edited []common.Hash) error {
+	height := blk.NumberU64()
+	top := vm.currentHead().NumberU64()
+	first := rawdb.ReadCanonicalHash(vm.db, height+1)
+	return vm.rewind(ctx, chains.Rewind{To: ids.ID(blk.Hash()), Height: height, FirstDropped: ids.ID(first), Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+		w := vm.kv.view.Wrap(batch)
+		for _, h := range edited {
+			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {
+				return nil, err
+			}
+		}
+		return vm.stageRollBack(batch, blk, top, root)
+	}})
+}
