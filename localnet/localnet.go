@@ -122,6 +122,27 @@ func Start(ctx context.Context, cfg Config) ([]Node, error) {
 	return st.Nodes, nil
 }
 
+// StartNode starts node name of the existing network in dir, if it is not running, with binary,
+// and waits until it is ready or ctx ends: for tests that bring back one node of several.
+func StartNode(ctx context.Context, binary, dir, name string) error {
+	st, err := load(dir)
+	if err != nil {
+		return fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	for i, n := range st.Nodes {
+		if n.Name != name {
+			continue
+		}
+		if _, running := pid(dir, n); !running {
+			if err := startNode(binary, dir, st, i); err != nil {
+				return err
+			}
+		}
+		return waitReady(ctx, dir, n)
+	}
+	return fmt.Errorf("no node %s", name)
+}
+
 // create writes a new network's description and its stakers' identities.
 func create(cfg Config) (*state, error) {
 	if cfg.Nodes == 0 {
