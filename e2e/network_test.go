@@ -33,7 +33,7 @@ type localNetwork struct {
 }
 
 // freePorts returns a base port p such that p … p+2n−1 are free on loopback now.
-func freePorts(t *testing.T, n int) int {
+func freePorts(t testing.TB, n int) int {
 	t.Helper()
 	for range 100 {
 		base := 20000 + 2*rand.IntN(15000)
@@ -57,7 +57,7 @@ func freePorts(t *testing.T, n int) int {
 }
 
 // startNetwork runs `cornice network start` for n nodes and checks what it prints.
-func startNetwork(t *testing.T, n int) *localNetwork {
+func startNetwork(t testing.TB, n int) *localNetwork {
 	t.Helper()
 	dir := t.TempDir()
 	base := freePorts(t, n)
@@ -84,7 +84,7 @@ func startNetwork(t *testing.T, n int) *localNetwork {
 }
 
 // call calls a JSON-RPC method on node i.
-func (nw *localNetwork) call(t *testing.T, i int, path, method string, params, result any) error {
+func (nw *localNetwork) call(t testing.TB, i int, path, method string, params, result any) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -99,7 +99,7 @@ type container struct {
 }
 
 // index returns node i's index entries of path (e.g. /ext/index/X/block), in order.
-func (nw *localNetwork) index(t *testing.T, i int, path string) []container {
+func (nw *localNetwork) index(t testing.TB, i int, path string) []container {
 	t.Helper()
 	var last container
 	if err := nw.call(t, i, path, "index.getLastAccepted", map[string]string{"encoding": "hex"}, &last); err != nil {
@@ -118,7 +118,7 @@ func (nw *localNetwork) index(t *testing.T, i int, path string) []container {
 
 // requireSameIndexes waits until every node's index of each path holds the same containers as
 // node 0's, and at least want of them.
-func (nw *localNetwork) requireSameIndexes(t *testing.T, want int, paths ...string) {
+func (nw *localNetwork) requireSameIndexes(t testing.TB, want int, paths ...string) {
 	t.Helper()
 	for _, path := range paths {
 		require.Eventually(t, func() bool {
@@ -138,7 +138,7 @@ func (nw *localNetwork) requireSameIndexes(t *testing.T, want int, paths ...stri
 
 // sendCTransfer sends a transfer of the local key's on node i's C-Chain with nonce and returns
 // its hash.
-func (nw *localNetwork) sendCTransfer(t *testing.T, i int, nonce uint64) common.Hash {
+func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.Hash {
 	t.Helper()
 	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/C/rpc")
 	require.NoError(t, err)
@@ -158,7 +158,7 @@ func (nw *localNetwork) sendCTransfer(t *testing.T, i int, nonce uint64) common.
 
 // requireCReceiptEverywhere waits until every node has tx's receipt, and checks that all put it
 // in the same block at the same height.
-func (nw *localNetwork) requireCReceiptEverywhere(t *testing.T, tx common.Hash) {
+func (nw *localNetwork) requireCReceiptEverywhere(t testing.TB, tx common.Hash) {
 	t.Helper()
 	var first *types.Receipt
 	for i, n := range nw.nodes {
@@ -227,7 +227,7 @@ func TestNetworkFiveValidators(t *testing.T) {
 // requireNoCReceipt checks, after every transfer sent before it had time to settle, that no
 // running node accepted tx: with fewer than αc of K votes reachable no poll can succeed, however
 // long one waits; the check looks a few times over a second.
-func (nw *localNetwork) requireNoCReceipt(t *testing.T, tx common.Hash, nodes ...int) {
+func (nw *localNetwork) requireNoCReceipt(t testing.TB, tx common.Hash, nodes ...int) {
 	t.Helper()
 	for range 10 {
 		for _, i := range nodes {
@@ -279,4 +279,43 @@ func TestNetworkFaults(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	nw.requireCReceiptEverywhere(t, stalled)
 	nw.requireSameIndexes(t, 2, "/ext/index/C/block")
+}
+
+// BenchmarkNetworkCTransfer measures a C-Chain transfer on a network started with `cornice
+// network start`: from signing and sending it to node 1 until every node has its receipt; five
+// validators (Snowman) beside one node alone (solo), in one run.
+func BenchmarkNetworkCTransfer(b *testing.B) {
+	for _, n := range []int{1, 5} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) { benchmarkCTransfer(b, n) })
+	}
+}
+
+func benchmarkCTransfer(b *testing.B, n int) {
+	nw := startNetwork(b, n)
+	clients := make([]*ethclient.Client, len(nw.nodes))
+	for i, n := range nw.nodes {
+		c, err := ethclient.DialContext(b.Context(), n.URI()+"/ext/bc/C/rpc")
+		require.NoError(b, err)
+		defer c.Close()
+		clients[i] = c
+	}
+	var latencies []time.Duration
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		tx := nw.sendCTransfer(b, 0, uint64(i))
+		for _, c := range clients {
+			for {
+				if _, err := c.TransactionReceipt(b.Context(), tx); err == nil {
+					break
+				}
+				if time.Since(start) > networkWait {
+					b.Fatalf("transfer %d not accepted everywhere", i)
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+		latencies = append(latencies, time.Since(start))
+	}
+	slices.Sort(latencies)
+	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
 }
