@@ -4,7 +4,7 @@
 //
 // The network-level messages (Handshake, Ping, Pong, GetPeerList, PeerList) are parsed into Go
 // structs; chain messages (bootstrapping, consensus, app, state sync) keep their op and body bytes
-// for whoever handles them. The bootstrapping ones (§3.2) parse from there with ParseBootstrap and
-// encode with Bootstrap.Message. Decoding never panics: every input either parses or fails with an
+// for whoever handles them. The bootstrapping and consensus ones (§2.3, §3.2) parse from there with
+// ParseChain and encode with NewChain. Decoding never panics: every input either parses or fails with an
 // error wrapping ErrParse or ErrTooLarge.
 package wire
