@@ -130,6 +130,7 @@ func (e *peerEvents) Connected(nodeID ids.NodeID, _ []ids.ID) {
 	for _, tr := range e.trackers {
 		tr.Connect(nodeID)
 	}
+	e.router.Connected(nodeID)
 }
 
 func (e *peerEvents) Disconnected(nodeID ids.NodeID) {
