@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -22,14 +23,14 @@ const MaxFutureBlockTime = 10 * time.Second
 // already (committed, or in a processing ancestor).
 func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	seen[tx.ID()] = struct{}{}
 	if err := vm.rules.syntactic(tx); err != nil {
 		return nil, err
 	}
 	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
-	if errors.Is(err, ErrConflictsWithOtherTx) {
+	if errors.Is(err, mempool.ErrConflictsWithOtherTx) {
 		return nil, err // a mempool conflict, not a failed execution (issueError)
 	}
 	if err != nil {
@@ -41,7 +42,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 	case err != nil:
 		return nil, err
 	case committed:
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	return eff, nil
 }
@@ -156,9 +157,9 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, blk)
 	}
-	parent, view, ok := vm.parent(blk.Parent())
+	parent, view, ok := vm.ParentOf(blk.Parent())
 	if !ok {
-		last := vm.lastAccepted()
+		last := vm.Last()
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
 			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
 	}
