@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/api/health"
@@ -158,6 +159,9 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build the local genesis: %w", err)
 	}
+	if n.networked {
+		n.genesisStakers = genesisStakers(g)
+	}
 	if err := n.chains.PreAlias(g.XChainID, "X", "avm"); err != nil {
 		return nil, fmt.Errorf("alias the X-Chain: %w", err)
 	}
@@ -180,17 +184,19 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Aliases: n.chains,
 			Uptimes: n.primaryUptime,
 		},
-		Genesis: g.PGenesis,
+		Genesis:     g.PGenesis,
+		MinBlockGap: n.networkedGap(),
 	}}}
 	if factory, ok := vms[genesis.AVMID]; ok {
 		run = append(run, Chain{
 			Spec: chains.Spec{
-				Chain:      chains.Chain{ID: g.XChainID, SubnetID: ids.Empty, VMID: genesis.AVMID, Name: genesis.XChainName},
-				Aliases:    []string{"X", "avm"},
-				APIAliases: []string{"X", "avm"},
-				Prefix:     storage.PrefixExchange,
-				Factory:    factory,
-				Genesis:    g.XGenesis,
+				Chain:       chains.Chain{ID: g.XChainID, SubnetID: ids.Empty, VMID: genesis.AVMID, Name: genesis.XChainName},
+				Aliases:     []string{"X", "avm"},
+				APIAliases:  []string{"X", "avm"},
+				Prefix:      storage.PrefixExchange,
+				Factory:     factory,
+				Genesis:     g.XGenesis,
+				MinBlockGap: n.networkedGap(),
 			},
 			// The X-Chain has a transaction index, and a vertex index that stays empty
 			// (reference/README.md).
@@ -212,4 +218,31 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 		}})
 	}
 	return run, nil
+}
+
+// networkedBlockGap is the least time between two P- or X-Chain blocks when other validators
+// share the chain: the reference's minimum block delay (network-consensus-warp.md §2.8). The
+// C-Chain and L1s have none; a lone node builds the moment a transaction arrives.
+const networkedBlockGap = time.Second
+
+// networkedGap returns the P- and X-Chains' minimum block gap: networkedBlockGap among other
+// validators, none alone.
+func (n *Node) networkedGap() time.Duration {
+	if n.networked {
+		return networkedBlockGap
+	}
+	return 0
+}
+
+// genesisStakers returns the Primary Network's validators the genesis g names, with their
+// stake: the validators of a node that runs among others (docs/decisions.md, "One node or
+// many"). This is the one place they are derived.
+func genesisStakers(g *genesis.Genesis) map[ids.NodeID]uint64 {
+	out := make(map[ids.NodeID]uint64, len(g.P.Validators))
+	for _, tx := range g.P.Validators {
+		if v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx); ok {
+			out[v.Validator.NodeID] += v.Validator.Weight
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -230,7 +231,7 @@ func (s *subnets) fail(bc platform.Blockchain, err error) {
 // refreshValidators sets the validator set of each subnet in subnetIDs, and of every subnet
 // refreshed before, to the P-Chain's: its L1 validators that are active (weight and balance
 // above 0) plus its current legacy validators, a node's weights added up; and the Primary
-// Network's, which the P-Chain reports as this node.
+// Network's, which the P-Chain reports as this node (weights).
 func (s *subnets) refreshValidators(subnetIDs map[ids.ID]struct{}) error {
 	subnetIDs[ids.Empty] = struct{}{}
 	for id := range s.known {
@@ -239,13 +240,23 @@ func (s *subnets) refreshValidators(subnetIDs map[ids.ID]struct{}) error {
 	var errs []error
 	for subnetID := range subnetIDs {
 		s.known[subnetID] = struct{}{}
-		want, err := subnetWeights(s.p, subnetID)
+		want, err := s.weights(subnetID)
 		if err != nil {
 			return errors.Join(append(errs, err)...)
 		}
 		errs = append(errs, setWeights(s.n.validators, subnetID, want))
 	}
 	return errors.Join(errs...)
+}
+
+// weights returns the weight of each validator of subnetID: the P-Chain's, except for the
+// Primary Network of a node among other validators, whose validators are the genesis stakers
+// (docs/decisions.md, "One node or many"): the P-Chain counts this node as holding their stake.
+func (s *subnets) weights(subnetID ids.ID) (map[ids.NodeID]uint64, error) {
+	if subnetID == ids.Empty && s.n.genesisStakers != nil {
+		return maps.Clone(s.n.genesisStakers), nil
+	}
+	return subnetWeights(s.p, subnetID)
 }
 
 // subnetWeights returns the weight of each validator of subnetID on the P-Chain: the current

@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/network"
 	"github.com/cornice-node/cornice/network/wire"
+	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
 	"github.com/cornice-node/cornice/validators"
@@ -76,6 +77,16 @@ func (n *Node) buildNetwork() error {
 	if err != nil {
 		return err
 	}
+	n.router, err = router.New(router.Config{NodeID: n.nodeID}, router.Deps{
+		Network: net_,
+		Clock:   n.clock,
+		Log:     n.log.With("component", "router"),
+		Metrics: n.metrics,
+	})
+	if err != nil {
+		return err
+	}
+	n.peerEvents.router = n.router
 	addr, err := net_.Listen()
 	if err != nil {
 		return err
@@ -89,11 +100,11 @@ func (n *Node) buildNetwork() error {
 func (n *Node) StakingAddr() net.Addr { return n.stakingAddr }
 
 // peerEvents is what the network tells the node: peers coming and going reach every uptime
-// tracker (so isConnected and uptimes see them), chain messages are dropped until chains have
-// engines to take them.
+// tracker (so isConnected and uptimes see them) and the router, chain messages the router.
 type peerEvents struct {
-	self ids.NodeID
-	log  *slog.Logger
+	self   ids.NodeID
+	log    *slog.Logger
+	router *router.Router
 
 	mu        sync.Mutex // guards the fields below
 	connected map[ids.NodeID]bool
@@ -119,6 +130,7 @@ func (e *peerEvents) Connected(nodeID ids.NodeID, _ []ids.ID) {
 	for _, tr := range e.trackers {
 		tr.Connect(nodeID)
 	}
+	e.router.Connected(nodeID)
 }
 
 func (e *peerEvents) Disconnected(nodeID ids.NodeID) {
@@ -128,12 +140,14 @@ func (e *peerEvents) Disconnected(nodeID ids.NodeID) {
 	for _, tr := range e.trackers {
 		tr.Disconnect(nodeID)
 	}
+	// Requests in flight to the peer fail now rather than at their deadline.
+	e.router.Disconnected(nodeID)
 }
 
-// HandleInbound drops a chain message: cornice's chains do not yet take part in consensus with
-// peers (the engine issue's work). The peer stays connected.
+// HandleInbound hands a chain message to the router, which delivers it to its chain's engine
+// or drops it.
 func (e *peerEvents) HandleInbound(nodeID ids.NodeID, msg *wire.Message) {
-	e.log.Debug("dropping chain message", "nodeID", nodeID, "op", msg.Op.String())
+	e.router.HandleInbound(nodeID, msg)
 }
 
 // primaryUptime is this node's measurement of the Primary Network validators' uptime, persisted

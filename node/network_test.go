@@ -12,6 +12,8 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/network/wire"
+	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
 	"github.com/cornice-node/cornice/validators"
@@ -27,7 +29,10 @@ func TestPeerEventsFeedTrackers(t *testing.T) {
 	defer db.Close()
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
 	self, peer := ids.NodeID{1}, ids.NodeID{2}
-	e := &peerEvents{self: self, connected: map[ids.NodeID]bool{}, log: slog.New(slog.DiscardHandler)}
+	r, err := router.New(router.Config{NodeID: self}, router.Deps{Network: noNetwork{}})
+	require.NoError(t, err)
+	defer r.Close()
+	e := &peerEvents{self: self, connected: map[ids.NodeID]bool{}, log: slog.New(slog.DiscardHandler), router: r}
 
 	early, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed([]byte{1}), clk)
 	require.NoError(t, err)
@@ -47,6 +52,11 @@ func TestPeerEventsFeedTrackers(t *testing.T) {
 	require.False(t, late.IsConnected(peer))
 	require.True(t, late.IsConnected(self))
 }
+
+// noNetwork sends nothing.
+type noNetwork struct{}
+
+func (noNetwork) Send(ids.NodeID, *wire.Message) bool { return false }
 
 // The Primary Network uptime sent in pings is the measured share of time since the validator
 // started, 0 for a node that is not a validator.

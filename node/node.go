@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/network"
+	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
 )
@@ -75,6 +77,13 @@ type Node struct {
 	primaryUptime *primaryUptime
 	// stopNetwork stops a running network and waits for it; nil until Run starts it.
 	stopNetwork func() error
+	// router hands the network's chain messages to the chains' engines.
+	router *router.Router
+	// networked is set when the node runs among other validators (it was given bootstrap
+	// peers); genesisStakers are then the Primary Network's validators, from the local genesis
+	// (docs/decisions.md, "One node or many").
+	networked      bool
+	genesisStakers map[ids.NodeID]uint64
 
 	nodeID  ids.NodeID
 	tlsCert *tls.Certificate
@@ -133,10 +142,12 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	}
 
 	n.validators = validators.New()
-	// The Primary Network's only validator is this node, holding the local genesis's whole
-	// initial stake: the P-Chain is built with it (platform.Factory below). Every set, the
+	n.networked = len(n.cfg.P2P.BootstrapIDs) > 0
+	// Alone, the Primary Network's only validator is this node, holding the local genesis's
+	// whole initial stake: the P-Chain is built with it (platform.Factory below). Every set, the
 	// Primary Network's included, is then read from the P-Chain at start-up and after every
 	// accepted block (startSubnets); this seed stands for nodes whose P-Chain runs another VM.
+	// Among other validators, the Primary Network's are the genesis's stakers (primaryNetwork).
 	if err := n.validators.Add(ids.Empty, n.nodeID, config.LocalGenesisStake); err != nil {
 		return fmt.Errorf("seed validator set: %w", err)
 	}
@@ -160,9 +171,15 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		Registry: n.chains,
 		Routes:   chainRoutes{srv: n.http, n: n},
 		Indexer:  n.index,
-		Engines:  engine.Factory{NodeID: n.nodeID, Validators: n.validators},
-		Clock:    n.clock,
-		Log:      n.log.With("component", "chains"),
+		Engines: engine.Factory{
+			NodeID:     n.nodeID,
+			Validators: n.validators,
+			Solo:       !n.networked,
+			Router:     n.router,
+			Params:     n.cfg.Snow.Parameters(),
+		},
+		Clock: n.clock,
+		Log:   n.log.With("component", "chains"),
 
 		BLSKey:         n.signer,
 		WarpValidators: warpValidators{n},
@@ -173,6 +190,11 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	primary, err := n.primaryNetwork(vms)
 	if err != nil {
 		return err
+	}
+	if n.genesisStakers != nil {
+		if err := setWeights(n.validators, ids.Empty, maps.Clone(n.genesisStakers)); err != nil {
+			return err
+		}
 	}
 	if err := n.createChains(context.Background(), append(primary, extra...)); err != nil {
 		return err
@@ -307,6 +329,11 @@ func (n *Node) close() error {
 			err = errors.Join(err, fmt.Errorf("close chains: %w", cerr))
 		}
 		n.manager = nil
+	}
+	// The engines are stopped: no one sends any more.
+	if n.router != nil {
+		n.router.Close()
+		n.router = nil
 	}
 	if n.primaryUptime != nil {
 		if cerr := n.primaryUptime.tracker.Close(); cerr != nil {

@@ -21,6 +21,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -80,6 +82,15 @@ type Chain interface {
 	Deliver(ctx context.Context, m Message) error
 }
 
+// Connections is implemented by a registered Chain that wants to know which peers are
+// connected (a bootstrapper waits for enough of its beacons, §3.1). The router calls Connected
+// for every peer connected when the chain registers, then on each change, in order, from the
+// network's goroutines: the methods should queue the news for the chain's goroutine.
+type Connections interface {
+	Connected(ctx context.Context, nodeID ids.NodeID) error
+	Disconnected(ctx context.Context, nodeID ids.NodeID) error
+}
+
 // Config holds the router's settings.
 type Config struct {
 	// NodeID is this node's: messages to it are delivered in process.
@@ -109,6 +120,10 @@ type Router struct {
 	mu      sync.Mutex // guards the fields below
 	chains  map[ids.ID]Chain
 	pending map[requestKey]*time.Timer
+	// connected are the connected peers, as Connected and Disconnected told.
+	connected map[ids.NodeID]bool
+	// connMu orders the connection news each Connections chain gets: held while telling them.
+	connMu sync.Mutex
 }
 
 // requestKey names a request in flight by what its answer must match (§1.8).
@@ -141,20 +156,57 @@ func New(cfg Config, d Deps) (*Router, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Router{
 		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel,
-		chains:  make(map[ids.ID]Chain),
-		pending: make(map[requestKey]*time.Timer),
+		chains:    make(map[ids.ID]Chain),
+		pending:   make(map[requestKey]*time.Timer),
+		connected: make(map[ids.NodeID]bool),
 	}, nil
 }
 
-// Register routes chainID's messages to c from now on, and returns the Sender of its engine.
+// Register routes chainID's messages to c from now on, and returns the Sender of its engine. A
+// c that implements Connections is told of every peer connected now.
 func (r *Router) Register(chainID ids.ID, c Chain) (*Sender, error) {
+	r.connMu.Lock()
+	defer r.connMu.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if _, ok := r.chains[chainID]; ok {
+		r.mu.Unlock()
 		return nil, fmt.Errorf("router: chain %s is registered already", chainID)
 	}
 	r.chains[chainID] = c
+	peers := slices.Collect(maps.Keys(r.connected))
+	r.mu.Unlock()
+	if conn, ok := c.(Connections); ok {
+		for _, nodeID := range peers {
+			if err := conn.Connected(r.ctx, nodeID); err != nil {
+				r.d.Log.Debug("connection news dropped", "chainID", chainID.String(), "err", err)
+			}
+		}
+	}
 	return &Sender{r: r, chainID: chainID}, nil
+}
+
+// Connected tells the chains that implement Connections that nodeID connected.
+func (r *Router) Connected(nodeID ids.NodeID) {
+	r.connMu.Lock()
+	defer r.connMu.Unlock()
+	r.mu.Lock()
+	r.connected[nodeID] = true
+	r.mu.Unlock()
+	r.tell(func(c Connections) error { return c.Connected(r.ctx, nodeID) })
+}
+
+// tell calls f on each registered chain that implements Connections; connMu is held.
+func (r *Router) tell(f func(c Connections) error) {
+	r.mu.Lock()
+	chains := slices.Collect(maps.Values(r.chains))
+	r.mu.Unlock()
+	for _, c := range chains {
+		if conn, ok := c.(Connections); ok {
+			if err := f(conn); err != nil {
+				r.d.Log.Debug("connection news dropped", "err", err)
+			}
+		}
+	}
 }
 
 // Unregister stops routing chainID's messages, and forgets its requests in flight.
@@ -196,15 +248,20 @@ func (r *Router) HandleInbound(from ids.NodeID, msg *wire.Message) {
 	r.route(from, msg.Op, c)
 }
 
-// Disconnected fails at once every request in flight to nodeID: it cannot answer any more.
+// Disconnected fails at once every request in flight to nodeID, which cannot answer any more,
+// and tells the chains that implement Connections.
 func (r *Router) Disconnected(nodeID ids.NodeID) {
+	r.connMu.Lock()
+	defer r.connMu.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	delete(r.connected, nodeID)
 	for k, t := range r.pending {
 		if k.nodeID == nodeID {
 			t.Reset(0)
 		}
 	}
+	r.mu.Unlock()
+	r.tell(func(c Connections) error { return c.Disconnected(r.ctx, nodeID) })
 }
 
 // route hands a decoded message to its chain: a request at once, an answer only if it matches a

@@ -409,3 +409,41 @@ func FuzzHandleInbound(f *testing.F) {
 		r.HandleInbound(peer, &wire.Message{Op: wire.Op(op), Body: body})
 	})
 }
+
+// connChain is a testChain that hears of connections.
+type connChain struct {
+	*testChain
+	news chan string
+}
+
+func (c connChain) Connected(_ context.Context, nodeID ids.NodeID) error {
+	c.news <- "connected " + nodeID.String()
+	return nil
+}
+
+func (c connChain) Disconnected(_ context.Context, nodeID ids.NodeID) error {
+	c.news <- "disconnected " + nodeID.String()
+	return nil
+}
+
+// A chain that implements Connections hears of the peers connected when it registers, then of
+// each change; a chain that does not is not bothered.
+func TestConnections(t *testing.T) {
+	t.Parallel()
+	r, _, _ := newRouter(t, waitFor)
+	other := ids.NodeID{3}
+	r.Connected(peer)
+	r.Connected(other)
+	r.Disconnected(other)
+	c := connChain{testChain: newTestChain(t, 10, true), news: make(chan string, 10)}
+	_, err := r.Register(chain, c)
+	require.NoError(t, err)
+	_, err = r.Register(ids.ID{8}, newTestChain(t, 10, false))
+	require.NoError(t, err)
+	require.Equal(t, "connected "+peer.String(), <-c.news)
+	r.Connected(other)
+	r.Disconnected(peer)
+	require.Equal(t, "connected "+other.String(), <-c.news)
+	require.Equal(t, "disconnected "+peer.String(), <-c.news)
+	require.Empty(t, c.news)
+}

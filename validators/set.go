@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"maps"
 	"math/bits"
 	"slices"
 	"sync"
@@ -172,4 +173,17 @@ func (s *Set) List(subnetID ids.ID) []Validator {
 	}
 	slices.SortFunc(out, func(a, b Validator) int { return a.NodeID.Compare(b.NodeID) })
 	return out
+}
+
+// Weights returns subnetID's validators and their weights, for sampling (snowman.Validators);
+// the map belongs to the caller. The error is always nil for a Set.
+func (s *Set) Weights(subnetID ids.ID) (map[ids.NodeID]uint64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+
+	out := make(map[ids.NodeID]uint64)
+	if sn := s.subnets[subnetID]; sn != nil {
+		maps.Copy(out, sn.weights)
+	}
+	return out, nil
 }

@@ -207,6 +207,22 @@ func TestSetListIsACopy(t *testing.T) {
 	require.Equal(t, uint64(5), s.GetWeight(subnetA, node1))
 }
 
+// Weights maps each validator to its weight, in a copy of the caller's.
+func TestSetWeights(t *testing.T) {
+	t.Parallel()
+	s := New()
+	w, err := s.Weights(subnetA)
+	require.NoError(t, err)
+	require.Empty(t, w)
+	require.NoError(t, s.Add(subnetA, node1, 5))
+	require.NoError(t, s.Add(subnetA, node2, 7))
+	w, err = s.Weights(subnetA)
+	require.NoError(t, err)
+	require.Equal(t, map[ids.NodeID]uint64{node1: 5, node2: 7}, w)
+	w[node1] = 99
+	require.Equal(t, uint64(5), s.GetWeight(subnetA, node1))
+}
+
 func TestSetConcurrent(t *testing.T) {
 	t.Parallel()
 	s := New()

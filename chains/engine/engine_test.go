@@ -2,16 +2,21 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/engine"
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/chains/engine/solo"
+	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/validators"
 )
 
@@ -30,17 +35,31 @@ var errBoom = errors.New("boom")
 
 func (failingValidators) TotalWeight(ids.ID) (uint64, error) { return 0, errBoom }
 
+// fakeRouter records the chains registered.
+type fakeRouter struct{ registered, unregistered []ids.ID }
+
+func (r *fakeRouter) Register(chainID ids.ID, _ router.Chain) (*router.Sender, error) {
+	r.registered = append(r.registered, chainID)
+	return &router.Sender{}, nil
+}
+
+func (r *fakeRouter) Unregister(chainID ids.ID) { r.unregistered = append(r.unregistered, chainID) }
+
 func TestFactory(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name     string
-		weights  map[ids.NodeID]uint64
-		wantWarn bool
+		name        string
+		weights     map[ids.NodeID]uint64
+		solo        bool
+		wantSnowman bool
+		wantWarn    bool
 	}{
-		{"all the weight", map[ids.NodeID]uint64{self: 20}, false},
-		{"no validator", nil, false},
-		{"a share of the weight", map[ids.NodeID]uint64{self: 20, other: 5}, true},
-		{"not a validator", map[ids.NodeID]uint64{other: 5}, true},
+		{"all the weight", map[ids.NodeID]uint64{self: 20}, false, false, false},
+		{"no validator", nil, false, false, false},
+		{"a share of the weight", map[ids.NodeID]uint64{self: 20, other: 5}, false, true, false},
+		{"not a validator", map[ids.NodeID]uint64{other: 5}, false, true, false},
+		{"a share of the weight, alone", map[ids.NodeID]uint64{self: 20, other: 5}, true, false, true},
+		{"not a validator, alone", map[ids.NodeID]uint64{other: 5}, true, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,13 +69,26 @@ func TestFactory(t *testing.T) {
 				require.NoError(t, set.Add(subnet, id, w))
 			}
 			var logs bytes.Buffer
-			f := engine.Factory{NodeID: self, Validators: set}
-			e, err := f.NewEngine(t.Context(), chains.EngineContext{
-				Chain: chains.Chain{ID: ids.FromName("chain"), SubnetID: subnet},
-				Log:   slog.New(slog.NewTextHandler(&logs, nil)),
-			})
-			require.NoError(t, err)
-			require.IsType(t, &solo.Engine{}, e, "cornice has no other engine yet")
+			r := &fakeRouter{}
+			f := engine.Factory{NodeID: self, Validators: set, Solo: tt.solo, Router: r, Params: consensus.DefaultParameters()}
+			var made chains.Engine
+			env := chainstest.NewEnv(t, t.TempDir(), nil, chains.EngineFactoryFunc(func(ctx context.Context, c chains.EngineContext) (chains.Engine, error) {
+				c.Log = slog.New(slog.NewTextHandler(&logs, nil))
+				e, err := f.NewEngine(ctx, c)
+				made = e
+				return e, err
+			}))
+			chain := ids.FromName("chain")
+			env.Create(chain, func(s *chains.Spec) { s.Chain.SubnetID = subnet })
+			env.Close()
+			if tt.wantSnowman {
+				require.NotEqual(t, reflect.TypeOf(&solo.Engine{}), reflect.TypeOf(made))
+				require.Equal(t, []ids.ID{chain}, r.registered)
+				require.Equal(t, []ids.ID{chain}, r.unregistered, "a chain that stops leaves the router")
+			} else {
+				require.IsType(t, &solo.Engine{}, made)
+				require.Empty(t, r.registered)
+			}
 			require.Equal(t, tt.wantWarn, bytes.Contains(logs.Bytes(), []byte("level=WARN")), logs.String())
 		})
 	}

@@ -1,7 +1,8 @@
 // Command cornice is the cornice node's command line: `cornice run` starts a node (and with --l1
 // creates L1s on it), `cornice x` sends and creates assets on a node's X-Chain, `cornice p` does
 // the same for the P-Chain's subnets, chains and L1s, `cornice l1 create` makes an EVM L1 in one
-// step, `cornice keys` prints a key's addresses and `cornice version` prints the version.
+// step, `cornice keys` prints a key's addresses, `cornice network` runs a local network of node
+// processes and `cornice version` prints the version.
 //
 // The CLI is thin: it parses flags and an optional config file into a config.Config, then hands
 // it to package node; the wallet commands hand their flags to package wallet. It is the only code
@@ -144,7 +145,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout),
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout), newNetworkCmd(stdout),
 		newTransferCmd(stdout))
 	return root
 }

@@ -637,7 +637,11 @@ func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header,
 	if ferr != nil {
 		return childFees{}, nil, ferr
 	}
-	desired, err := verifyFees(f, h)
+	var atomicGas uint64
+	for _, tx := range b.atomicTxs {
+		atomicGas += tx.GasUsed()
+	}
+	desired, err := verifyFees(f, h, atomicGas)
 	if err != nil {
 		return childFees{}, nil, err
 	}
@@ -693,9 +697,10 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, b *Bl
 	return nil
 }
 
-// verifyFees checks h's base fee and Extra against its fees f, and returns
-// the target excess h's builder moved toward.
-func verifyFees(f childFees, h *types.Header) (*uint64, error) {
+// verifyFees checks h's base fee and Extra against its fees f, the block's
+// EVM txs and its atomic txs (atomicGas) consuming gas as its builder counted
+// them, and returns the target excess h's builder moved toward.
+func verifyFees(f childFees, h *types.Header, atomicGas uint64) (*uint64, error) {
 	if h.BaseFee == nil || h.BaseFee.Cmp(f.baseFee) != 0 {
 		return nil, headerError("base fee", h.BaseFee, f.baseFee)
 	}
@@ -705,7 +710,7 @@ func verifyFees(f childFees, h *types.Header) (*uint64, error) {
 			desired = &claimed.TargetExcess
 		}
 	}
-	extra, err := f.extra(h.GasUsed, desired)
+	extra, err := f.extra(h.GasUsed+atomicGas, desired)
 	if err != nil {
 		return nil, err
 	}

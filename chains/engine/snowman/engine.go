@@ -13,9 +13,10 @@
 // goroutine at a time, the chain's; Runner.Run is that goroutine when messages arrive through
 // Deliver.
 //
-// Bootstrapping comes before it: engine.Consensus runs the bootstrapper (chains/engine/bootstrap),
-// then this engine under a Runner. Not done yet (issue #13): the connected-stake guard of §2.1,
-// and the wiring in node/.
+// Bootstrapping comes before it in engine.Consensus, which runs the bootstrapper
+// (chains/engine/bootstrap), then this engine under a Runner; the node's Factory does not make
+// Consensus yet and routes to this engine directly (package router). Not done yet (issue #13):
+// the connected-stake guard of §2.1.
 package snowman
 
 import (
@@ -25,9 +26,11 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/engine/getter"
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/consensus/sampler"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
@@ -64,6 +67,9 @@ type Config struct {
 	// Params are the consensus parameters (config.Snow); K is capped at the validators' total
 	// weight (consensus.Parameters.ForWeight).
 	Params consensus.Parameters
+	// MinBlockGap is the least time between two blocks this engine builds (the reference's
+	// minimum block delay, §2.8); zero means none.
+	MinBlockGap time.Duration
 }
 
 // Deps are the Engine's collaborators.
@@ -75,6 +81,8 @@ type Deps struct {
 	// Rand draws the samples.
 	Rand sampler.Source
 	Log  *slog.Logger
+	// Clock times MinBlockGap; nil means clock.Real{}.
+	Clock clock.Clock
 }
 
 // Engine is one chain's Snowman engine. Its embedded Getter answers GetAcceptedFrontier,
@@ -107,6 +115,9 @@ type Engine struct {
 	// ready are the results of finished polls not yet recorded, oldest first; flush records
 	// them.
 	ready []consensus.Votes
+	// builtAt is when this engine last built a block; buildAt, when not zero, is when building
+	// waits for: the VM may have work, but MinBlockGap has not passed.
+	builtAt, buildAt time.Time
 }
 
 // parkedVote is a validator's answer to a poll, waiting for the block it names.
@@ -117,6 +128,9 @@ type parkedVote struct {
 
 // New returns the engine of a chain whose last accepted block is the Acceptor's.
 func New(cfg Config, d Deps) (*Engine, error) {
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
 	lastID, height := d.Acceptor.LastAccepted()
 	core, err := consensus.New(cfg.Params, lastID, height)
 	if err != nil {
@@ -152,15 +166,21 @@ func (e *Engine) Build(ctx context.Context) error {
 }
 
 func (e *Engine) build(ctx context.Context) error {
+	e.buildAt = time.Time{}
 	for e.core.NumProcessing() < e.cfg.Params.OptimalProcessing {
+		if next := e.builtAt.Add(e.cfg.MinBlockGap); e.cfg.MinBlockGap > 0 && e.d.Clock.Now().Before(next) {
+			e.buildAt = next
+			return nil
+		}
 		blk, err := e.d.VM.BuildBlock(ctx)
 		switch {
-		case errors.Is(err, chains.ErrNoWork):
+		case errors.Is(err, chains.ErrNoWork), ctx.Err() != nil:
 			return nil
 		case err != nil:
 			e.d.Log.Warn("block building failed", "err", err)
 			return nil
 		}
+		e.builtAt = e.d.Clock.Now()
 		issued, err := e.issue(ctx, blk)
 		if err != nil || !issued {
 			return err
@@ -172,6 +192,10 @@ func (e *Engine) build(ctx context.Context) error {
 	}
 	return nil
 }
+
+// BuildAt returns when Build should be called again, if building waits for MinBlockGap to
+// pass.
+func (e *Engine) BuildAt() (time.Time, bool) { return e.buildAt, !e.buildAt.IsZero() }
 
 // PushQuery answers from's query with our Chits, then issues the block it carries.
 func (e *Engine) PushQuery(ctx context.Context, from ids.NodeID, requestID uint32, block []byte, requestedHeight uint64) error {

@@ -34,16 +34,6 @@ func NewRunner(e *Engine, setState func(chains.State) error, clk clock.Clock) *R
 	return &Runner{e: e, setState: setState, clock: clk, inbox: make(chan Message, 1024)}
 }
 
-// Deliver queues m for the Run goroutine; it blocks while the queue is full, until ctx is done.
-func (r *Runner) Deliver(ctx context.Context, m Message) error {
-	select {
-	case r.inbox <- m:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // TryDeliver queues m for the Run goroutine without waiting; false if the queue is full.
 func (r *Runner) TryDeliver(m Message) bool {
 	select {
@@ -51,6 +41,16 @@ func (r *Runner) TryDeliver(m Message) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// Deliver queues m for the Run goroutine; it blocks while the queue is full, until ctx is done.
+func (r *Runner) Deliver(ctx context.Context, m Message) error {
+	select {
+	case r.inbox <- m:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -74,11 +74,28 @@ func (r *Runner) Run(ctx context.Context) error {
 	}
 	gossip := r.clock.NewTimer(GossipFrequency)
 	defer gossip.Stop()
+	// build fires when building waits for the minimum gap between blocks; nil when it does not.
+	var build *time.Timer
+	defer func() {
+		if build != nil {
+			build.Stop()
+		}
+	}()
 	for {
+		var buildC <-chan time.Time
+		if at, ok := r.e.BuildAt(); ok {
+			if build == nil {
+				build = r.clock.NewTimer(at.Sub(r.clock.Now()))
+			}
+			buildC = build.C
+		}
 		var err error
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-buildC:
+			build = nil
+			err = r.e.Build(ctx)
 		case <-work:
 			err = r.e.Build(ctx)
 		case m := <-r.inbox:

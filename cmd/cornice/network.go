@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cornice-node/cornice/localnet"
+)
+
+// newNetworkCmd builds `cornice network start|status|stop`: a local network of node processes
+// (package localnet), in ~/.cornice/network unless --dir says otherwise.
+func newNetworkCmd(stdout io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "network",
+		Short: "Start, inspect or stop a local network of cornice nodes, each a process of its own",
+		Args:  cobra.NoArgs,
+	}
+	var dir string
+	cmd.PersistentFlags().StringVar(&dir, "dir", "", "the network's directory (default ~/.cornice/network)")
+	resolve := func() (string, error) {
+		if dir != "" {
+			return filepath.Abs(dir)
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("--dir: no home directory: %w", err)
+		}
+		return filepath.Join(home, ".cornice", "network"), nil
+	}
+
+	var nodes, httpPort, stakingPort int
+	var wait time.Duration
+	start := &cobra.Command{
+		Use:   "start",
+		Short: "Start the local network's nodes (creating the network on first use) and wait until their chains are ready",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			d, err := resolve()
+			if err != nil {
+				return err
+			}
+			bin, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find the cornice binary: %w", err)
+			}
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(c.Context(), wait)
+			defer cancel()
+			started, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: d, Nodes: nodes, HTTPPort: httpPort, StakingPort: stakingPort})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "local network of %d nodes in %s is ready\n", len(started), d)
+			return printNodes(stdout, d)
+		},
+	}
+	fs := start.Flags()
+	fs.IntVar(&nodes, "nodes", localnet.DefaultNodes, "how many nodes a new network has: the first five are the local genesis's stakers, more join as non-validators")
+	fs.IntVar(&httpPort, "http-port", localnet.DefaultHTTPPort, "node 1's HTTP port; node i's is this + 2(i-1)")
+	fs.IntVar(&stakingPort, "staking-port", localnet.DefaultStakingPort, "node 1's staking port; node i's is this + 2(i-1)")
+	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for every node's chains")
+
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "List the local network's nodes and whether each runs",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			d, err := resolve()
+			if err != nil {
+				return err
+			}
+			return printNodes(stdout, d)
+		},
+	}
+
+	var stopWait time.Duration
+	stop := &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the local network's nodes; their data stays, and start resumes them",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			d, err := resolve()
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(c.Context(), stopWait)
+			defer cancel()
+			if err := localnet.Stop(ctx, d); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "local network in %s stopped\n", d)
+			return err
+		},
+	}
+	stop.Flags().DurationVar(&stopWait, "wait", 30*time.Second, "how long to wait for the nodes to exit before killing them")
+
+	cmd.AddCommand(start, status, stop)
+	return cmd
+}
+
+// printNodes prints one line per node: name, NodeID, URI and whether it runs.
+func printNodes(w io.Writer, dir string) error {
+	nodes, err := localnet.Status(dir)
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		state := "stopped"
+		if n.Running {
+			state = fmt.Sprintf("running (pid %d)", n.PID)
+		}
+		id := n.NodeID
+		if id == "" {
+			id = "(non-validator)"
+		}
+		if _, err := fmt.Fprintf(w, "%s  %s  %s  staking 127.0.0.1:%d  %s\n", n.Name, id, n.URI(), n.StakingPort, state); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,414 @@
+// Package localnet runs a local network of cornice nodes, each a `cornice run` process of its
+// own, as avalanche-cli's `network start` and the reference's tmpnet do: the first five nodes
+// are the local genesis's five initial stakers (their certificates and BLS keys are embedded),
+// so the Primary Network's validator set is exactly them; each node is given the others as
+// bootstrap peers, which is how a node knows it runs among other validators (docs/decisions.md,
+// "One node or many"). Node i (from 1) has its data in <dir>/node<i>, its HTTP API on
+// HTTPPort + 2(i−1) and its staking port on StakingPort + 2(i−1).
+//
+// Start writes each node's identity on first use and starts every node that is not running, as
+// a process that outlives the caller (its own process group, its output in <dir>/node<i>/log),
+// then waits until the P-, X- and C-Chains of every node are bootstrapped. Stop ends them with
+// SIGTERM and waits; their data stays, and Start resumes them. Status says which run.
+//
+// The package is a tool: it imports no node package, and talks to the nodes over HTTP.
+package localnet
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cornice-node/cornice/crypto/staking"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+)
+
+// Defaults of `cornice network start`: the reference's ports, one pair per node.
+const (
+	DefaultNodes       = 5
+	DefaultHTTPPort    = 9650
+	DefaultStakingPort = 9651
+	// Stakers is how many initial stakers the local genesis has: nodes beyond them join as
+	// non-validators.
+	Stakers = 5
+	// MaxNodes bounds a network's size.
+	MaxNodes = 64
+)
+
+// stateFile is the network's description in its directory.
+const stateFile = "network.json"
+
+//go:embed stakers
+var stakers embed.FS
+
+// Config says what network to start.
+type Config struct {
+	// Binary is the cornice binary the nodes run.
+	Binary string
+	// Dir holds the network: its description and each node's data.
+	Dir string
+	// Nodes is the number of nodes, 1 to MaxNodes; zero means DefaultNodes. A network started
+	// before keeps its size and ports: Start resumes it.
+	Nodes int
+	// HTTPPort and StakingPort are node 1's; zero means the defaults.
+	HTTPPort, StakingPort int
+	// Args are more `cornice run` flags for every node.
+	Args []string
+}
+
+// Node is one node of a network.
+type Node struct {
+	// Name is node<i>.
+	Name string `json:"name"`
+	// NodeID is the node's ID; empty for a non-validator until it first ran.
+	NodeID      string `json:"nodeID,omitempty"`
+	HTTPPort    int    `json:"httpPort"`
+	StakingPort int    `json:"stakingPort"`
+}
+
+// URI is the node's HTTP API.
+func (n Node) URI() string { return "http://127.0.0.1:" + strconv.Itoa(n.HTTPPort) }
+
+// state is what network.json holds.
+type state struct {
+	Nodes []Node   `json:"nodes"`
+	Args  []string `json:"args,omitempty"`
+}
+
+// NodeStatus is a node and whether its process runs.
+type NodeStatus struct {
+	Node
+	PID     int
+	Running bool
+}
+
+// Start starts every node of the network in cfg.Dir that is not running, creating the network
+// on first use, and waits until all are ready or ctx ends. It returns the nodes.
+func Start(ctx context.Context, cfg Config) ([]Node, error) {
+	st, err := load(cfg.Dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		st, err = create(cfg)
+		if err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, err
+	}
+	for i, n := range st.Nodes {
+		if _, running := pid(cfg.Dir, n); running {
+			continue
+		}
+		if err := startNode(cfg.Binary, cfg.Dir, st, i); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range st.Nodes {
+		if err := waitReady(ctx, cfg.Dir, n); err != nil {
+			return nil, err
+		}
+	}
+	return st.Nodes, nil
+}
+
+// StartNode starts node name of the existing network in dir, if it is not running, with binary,
+// and waits until it is ready or ctx ends: for tests that bring back one node of several.
+func StartNode(ctx context.Context, binary, dir, name string) error {
+	st, err := load(dir)
+	if err != nil {
+		return fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	for i, n := range st.Nodes {
+		if n.Name != name {
+			continue
+		}
+		if _, running := pid(dir, n); !running {
+			if err := startNode(binary, dir, st, i); err != nil {
+				return err
+			}
+		}
+		return waitReady(ctx, dir, n)
+	}
+	return fmt.Errorf("no node %s", name)
+}
+
+// create writes a new network's description and its stakers' identities.
+func create(cfg Config) (*state, error) {
+	if cfg.Nodes == 0 {
+		cfg.Nodes = DefaultNodes
+	}
+	if cfg.Nodes < 1 || cfg.Nodes > MaxNodes {
+		return nil, fmt.Errorf("a local network has 1 to %d nodes, not %d", MaxNodes, cfg.Nodes)
+	}
+	if cfg.HTTPPort == 0 {
+		cfg.HTTPPort = DefaultHTTPPort
+	}
+	if cfg.StakingPort == 0 {
+		cfg.StakingPort = DefaultStakingPort
+	}
+	st := &state{Args: cfg.Args}
+	for i := range cfg.Nodes {
+		n := Node{Name: fmt.Sprintf("node%d", i+1), HTTPPort: cfg.HTTPPort + 2*i, StakingPort: cfg.StakingPort + 2*i}
+		if n.HTTPPort > 65535 || n.StakingPort > 65535 {
+			return nil, fmt.Errorf("%s's ports %d and %d: a port is at most 65535", n.Name, n.HTTPPort, n.StakingPort)
+		}
+		dir := filepath.Join(cfg.Dir, n.Name, "staking")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		if i < Stakers {
+			id, err := writeStaker(dir, i+1)
+			if err != nil {
+				return nil, err
+			}
+			n.NodeID = id.String()
+		}
+		st.Nodes = append(st.Nodes, n)
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Dir, stateFile), append(b, '\n'), 0o600); err != nil {
+		return nil, fmt.Errorf("write the network's description: %w", err)
+	}
+	return st, nil
+}
+
+// writeStaker writes local staker k's (1–5) certificate, key and BLS key into dir, where
+// `cornice run` reads a node's identity by default, and returns its NodeID.
+func writeStaker(dir string, k int) (ids.NodeID, error) {
+	files := map[string]string{
+		fmt.Sprintf("staker%d.crt", k): "staker.crt",
+		fmt.Sprintf("staker%d.key", k): "staker.key",
+		fmt.Sprintf("signer%d.key", k): "signer.key",
+	}
+	var nodeID ids.NodeID
+	for from, to := range files {
+		b, err := stakers.ReadFile("stakers/" + from)
+		if err != nil {
+			return nodeID, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o600); err != nil {
+			return nodeID, fmt.Errorf("write staker %d's identity: %w", k, err)
+		}
+	}
+	cert, err := staking.LoadOrGenerate(filepath.Join(dir, "staker.key"), filepath.Join(dir, "staker.crt"), false, nil)
+	if err != nil {
+		return nodeID, fmt.Errorf("read staker %d's certificate: %w", k, err)
+	}
+	return staking.NodeIDFromCert(cert.Leaf.Raw), nil
+}
+
+func load(dir string) (*state, error) {
+	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return nil, err
+	}
+	var st state
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, stateFile), err)
+	}
+	return &st, nil
+}
+
+// args are node i's `cornice run` flags: its data dir and ports, and every staker but itself as
+// a bootstrap peer.
+func args(dir string, st *state, i int) []string {
+	n := st.Nodes[i]
+	var ips, nodeIDs []string
+	for j, o := range st.Nodes {
+		if j == i || j >= Stakers {
+			continue
+		}
+		ips = append(ips, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(o.StakingPort)).String())
+		nodeIDs = append(nodeIDs, o.NodeID)
+	}
+	a := []string{"run",
+		"--network-id=local",
+		"--data-dir=" + filepath.Join(dir, n.Name),
+		"--http-port=" + strconv.Itoa(n.HTTPPort),
+		"--staking-port=" + strconv.Itoa(n.StakingPort),
+	}
+	if len(ips) > 0 {
+		a = append(a, "--bootstrap-ips="+strings.Join(ips, ","), "--bootstrap-ids="+strings.Join(nodeIDs, ","))
+	}
+	return append(a, st.Args...)
+}
+
+// startNode starts node i as a process of its own group, so that it outlives the caller and a
+// Ctrl-C in the caller's terminal does not reach it; its pid goes to <node dir>/pid.
+func startNode(binary, dir string, st *state, i int) error {
+	n := st.Nodes[i]
+	nodeDir := filepath.Join(dir, n.Name)
+	logFile, err := os.OpenFile(filepath.Join(nodeDir, "log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s's log: %w", n.Name, err)
+	}
+	defer logFile.Close()
+	cmd := exec.Command(binary, args(dir, st, i)...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", n.Name, err)
+	}
+	if err := os.WriteFile(filepath.Join(nodeDir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600); err != nil {
+		_ = cmd.Process.Kill()
+		return fmt.Errorf("record %s's pid: %w", n.Name, err)
+	}
+	// Reap the process when it exits, whoever stops it, while this process lives.
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
+
+// pid returns node n's recorded pid and whether that process runs.
+func pid(dir string, n Node) (int, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, n.Name, "pid"))
+	if err != nil {
+		return 0, false
+	}
+	p, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || p <= 0 {
+		return 0, false
+	}
+	return p, alive(p)
+}
+
+// alive reports whether process p runs (a zombie does not).
+func alive(p int) bool {
+	if syscall.Kill(p, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+	if err != nil {
+		return true // no procfs: trust the signal
+	}
+	// The state follows the command name in parentheses.
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+// readyChains are the chains a node must have bootstrapped to be ready.
+var readyChains = []string{"P", "X", "C"}
+
+// waitReady waits until node n's chains are bootstrapped; it fails early if the process exits.
+func waitReady(ctx context.Context, dir string, n Node) error {
+	c := jsonrpc.NewClient(n.URI(), nil)
+	for {
+		if _, running := pid(dir, n); !running {
+			return fmt.Errorf("%s exited; the end of its log (%s):\n%s", n.Name, filepath.Join(dir, n.Name, "log"), tail(filepath.Join(dir, n.Name, "log")))
+		}
+		ready := true
+		for _, chain := range readyChains {
+			var res struct {
+				IsBootstrapped bool `json:"isBootstrapped"`
+			}
+			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			err := c.Call(cctx, "/ext/info", "info.isBootstrapped", map[string]string{"chain": chain}, &res)
+			cancel()
+			if err != nil || !res.IsBootstrapped {
+				ready = false
+				break
+			}
+		}
+		if ready {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s is not ready: %w", n.Name, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// tail returns the last lines of a log file.
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-20):], "\n")
+}
+
+// Status returns each node of the network in dir and whether it runs.
+func Status(dir string) ([]NodeStatus, error) {
+	st, err := load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	out := make([]NodeStatus, len(st.Nodes))
+	for i, n := range st.Nodes {
+		p, running := pid(dir, n)
+		out[i] = NodeStatus{Node: n, PID: p, Running: running}
+	}
+	return out, nil
+}
+
+// Stop sends SIGTERM to every running node of the network in dir and waits until all have
+// exited, or ctx ends (then the rest get SIGKILL). Their data stays.
+func Stop(ctx context.Context, dir string) error {
+	nodes, err := Status(dir)
+	if err != nil {
+		return err
+	}
+	var running []int
+	for _, n := range nodes {
+		if n.Running {
+			if err := syscall.Kill(n.PID, syscall.SIGTERM); err == nil {
+				running = append(running, n.PID)
+			}
+		}
+	}
+	for _, p := range running {
+		for alive(p) {
+			select {
+			case <-ctx.Done():
+				_ = syscall.Kill(p, syscall.SIGKILL)
+				return fmt.Errorf("node process %d did not stop: killed: %w", p, ctx.Err())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// Kill sends SIGKILL to node name of the network in dir, for tests of faults: its data stays,
+// and Start brings it back.
+func Kill(dir, name string) error {
+	nodes, err := Status(dir)
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		if n.Name != name {
+			continue
+		}
+		if !n.Running {
+			return fmt.Errorf("%s is not running", name)
+		}
+		if err := syscall.Kill(n.PID, syscall.SIGKILL); err != nil {
+			return fmt.Errorf("kill %s: %w", name, err)
+		}
+		for alive(n.PID) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		return nil
+	}
+	return fmt.Errorf("no node %s", name)
+}
