@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/chains/engine"
 	"github.com/cornice-node/cornice/chains/chainstest"
+	"github.com/cornice-node/cornice/chains/engine"
 	"github.com/cornice-node/cornice/chains/engine/solo"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
