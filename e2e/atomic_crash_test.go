@@ -76,6 +76,9 @@ func TestAtomicKill(t *testing.T) {
 			mu     sync.Mutex
 			errs   []error
 			killed atomic.Bool // from then on, the node's silence is no error
+			// moved counts each source's completed moves: the kill waits for minMoves of each,
+			// so that a slow machine (a loaded CI) still kills among accepted txs.
+			moved [3]atomic.Int64
 		)
 		// One goroutine per source chain, exporting to the other two in turn and importing there:
 		// only it spends its chain's UTXOs (or, on C, the account's nonce) and only it imports
@@ -84,17 +87,27 @@ func TestAtomicKill(t *testing.T) {
 			wg.Go(func() {
 				for n := 0; ctx.Err() == nil; n++ {
 					dest := atomicChains[(i+1+n%2)%len(atomicChains)]
-					if err := moveAVAX(ctx, w.mover(source), w.mover(dest), dest, source); err != nil && ctx.Err() == nil && !killed.Load() {
+					err := moveAVAX(ctx, w.mover(source), w.mover(dest), dest, source)
+					if err != nil && ctx.Err() == nil && !killed.Load() {
 						mu.Lock()
 						errs = append(errs, fmt.Errorf("%s→%s: %w", source, dest, err))
 						mu.Unlock()
 						return
+					}
+					if err == nil {
+						moved[i].Add(1)
 					}
 				}
 			})
 		}
 		delay := time.Duration(rng.IntN(1500)+100) * time.Millisecond
 		pause(t.Context(), delay)
+		// Then at least minMoves of each source, bounded: a source that stopped on an error
+		// has nothing more to wait for.
+		waitCtx, waitCancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		for fewMoves(&moved) && !failed(&mu, &errs) && pause(waitCtx, 10*time.Millisecond) {
+		}
+		waitCancel()
 		killed.Store(true)
 		child.kill()
 		cancel()
@@ -102,6 +115,28 @@ func TestAtomicKill(t *testing.T) {
 		require.Empty(t, errs, "the node refused a transaction")
 		t.Logf("run %d: killed after %s", run, delay)
 	}
+}
+
+// minMoves is how many moves each source completes, at least, before TestAtomicKill kills the
+// node: with the kills' count, enough accepted atomic txs on every chain for the test to mean
+// something.
+const minMoves = 2
+
+// fewMoves reports whether a source has completed fewer than minMoves moves.
+func fewMoves(moved *[3]atomic.Int64) bool {
+	for i := range moved {
+		if moved[i].Load() < minMoves {
+			return true
+		}
+	}
+	return false
+}
+
+// failed reports whether errs, guarded by mu, holds an error.
+func failed(mu *sync.Mutex, errs *[]error) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return len(*errs) > 0
 }
 
 // atomicChains are the aliases of the chains AVAX moves between.
