@@ -6,21 +6,25 @@
 #   1. builds cornice and bench/evmload, and installs anvil 1.7.1 from the npm registry with
 #      `npm ci --prefix e2e/foundry` unless it is there;
 #   2. starts anvil (its defaults: automine, in memory, its own request log on) and `cornice run`
-#      (network local alone, so the developer methods are on; its C-Chain with its real fees,
-#      ACP-176; a fresh data dir), each on 127.0.0.1 at a port the OS chooses, and gives the
-#      well-known local key 1,000,000 ether on anvil with anvil_setBalance (cornice's genesis
-#      funds it); then `evmload node` (the same node as cornice run, but a C-Chain gas target no
-#      load reaches), for one row of transfers without the fee market;
+#      (network local alone, so the developer methods are on: its C-Chain with ACP-176 at the dev
+#      gas target, 1G gas a second from the first block; a fresh data dir), each on 127.0.0.1 at a
+#      port the OS chooses, and gives the well-known local key 1,000,000 ether on anvil with
+#      anvil_setBalance (cornice's genesis funds it); for the l1 rows, two more `cornice run --l1
+#      examples/l1-genesis.json` (the example L1 with its own fee config, untouched), one a row;
 #   3. loads each with the same evmload mode in turn, anvil first, and prints one table a
-#      measurement:
-#      - transfers accepted per second: $N pre-signed transfers from 100 senders, in JSON-RPC
-#        batches of 100 on 2 connections, timed from the first call until the chain has accepted
-#        the last (anvil mines each in its own block);
-#      - evm_mine round trip: 1,000 evm_mine calls in a row on one connection;
-#      - eth_call calls/s: get() of a storage contract on 1 and on 16 connections, 10 s each;
-#      - evm_snapshot and evm_revert on a chain of $BLOCKS blocks: a snapshot, anvil_mine of
-#        $BLOCKS empty blocks (timed), 20 rounds of evm_snapshot, evm_mine and evm_revert on
-#        that long chain, then the evm_revert that drops all $BLOCKS blocks (timed);
+#      measurement (ROWS picks them):
+#      - transfers: transfers accepted per second: $N pre-signed transfers from 100 senders, in
+#        JSON-RPC batches of 100 on 2 connections, in waves of $WAVE, each timed from its first
+#        call until the chain has accepted its last (anvil mines each call's transfer at once,
+#        several to a block); the waves keep anvil's pool small: given 10,000 at once, anvil
+#        1.7.1 grew to 3.5 GB and had mined 190 blocks after 19 minutes on this machine; l1 adds the same on the example
+#        L1 (evmload -allow-senders: the local key, its allow list's admin, enables the senders),
+#        with a fee cap of 1,000 gwei and then of 10⁸ gwei, as its fee config prices a burst;
+#      - mine: evm_mine round trip: 1,000 evm_mine calls in a row on one connection;
+#      - call: eth_call calls/s: get() of a storage contract on 1 and on 16 connections, 10 s each;
+#      - snapshot: evm_snapshot and evm_revert on a chain of $BLOCKS blocks: a snapshot,
+#        anvil_mine of $BLOCKS empty blocks (timed), 20 rounds of evm_snapshot, evm_mine and
+#        evm_revert on that long chain, then the evm_revert that drops all $BLOCKS blocks (timed);
 #   4. stops anvil and the nodes (SIGTERM, SIGKILL after 15 s) and deletes its temporary directory.
 #
 # A measurement that fails is printed as a row with its error rather than stopping the script.
@@ -28,28 +32,28 @@
 # blocks takes minutes on a loaded machine), each call level by -duration.
 #
 # Usage (from anywhere in the repository): bash bench/anvil.sh
-# Environment: N (transfers, default 2000), BLOCKS (default 10000), CORNICE_BIN (a cornice binary
-# instead of building ./cmd/cornice), ONLY (the measurements to take, a comma-separated list of
-# transfers, mine, call and snapshot; default all; anvil_mine of 10,000 blocks alone takes anvil
-# many minutes), ROUNDS (how many times the eth_call rows are taken, anvil and cornice in
-# alternation; default 1).
+# Environment: N (transfers, default 10000: anvil takes about 20 s of them on a loaded machine,
+# long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
+# commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the eth_call rows are
+# taken, anvil and cornice in alternation; default 1), CORNICE_BIN (a cornice binary instead of
+# building ./cmd/cornice).
 set -euo pipefail
 shopt -s inherit_errexit
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-n=${N:-2000}
+n=${N:-10000}
+wave=${WAVE:-1000}
 blocks=${BLOCKS:-10000}
-only=${ONLY:-transfers,mine,call,snapshot}
 rounds=${ROUNDS:-1}
-for m in ${only//,/ }; do
-	case $m in
-	transfers | mine | call | snapshot) ;;
-	*)
-		echo "bench: ONLY lists transfers, mine, call or snapshot, not $m" >&2
-		exit 2
-		;;
+rows=,${ROWS:-transfers,l1,mine,call,snapshot},
+for r in ${rows//,/ }; do
+	case $r in
+	transfers | l1 | mine | call | snapshot) ;;
+	*) echo "bench: unknown row $r in ROWS (transfers, l1, mine, call, snapshot)" >&2 && exit 2 ;;
 	esac
 done
+# want ROW: whether ROWS has ROW.
+want() { [[ $rows == *,$1,* ]]; }
 work=$(mktemp -d /tmp/cornice-anvil.XXXXXX)
 pids=()
 
@@ -92,16 +96,15 @@ start() {
 	return 1
 }
 
-# want M: whether measurement M is among $only.
-want() { [[ ,$only, == *,$1,* ]]; }
-
 # load URL LABEL FLAGS...: one evmload run; its rows go to stdout, or a row with the error.
 load() {
-	local target=$1 label=$2 err
+	local target=$1 label=$2 err waves
 	shift 2
 	if ! "$work/evmload" -url "$target" -label "$label" -header=false -timeout 30m "$@" 2>"$work/load.err"; then
-		err=$(grep '^evmload: ' "$work/load.err" | grep -v ': wave \|: funding \|: signing ' | tail -n 1)
-		echo "| $label | failed: ${err#evmload: } |"
+		err=$(grep '^evmload: ' "$work/load.err" | grep -v ': wave \|: funding \|: signing \|: enabling ' | tail -n 1)
+		waves=$(grep -c ': wave ' "$work/load.err" || true)
+		[[ $waves == 0 ]] && waves= || waves=" after $waves waves accepted in full"
+		echo "| $label | failed$waves: ${err#evmload: } |"
 	fi
 }
 
@@ -122,21 +125,41 @@ start "$work/anvil.log" 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p'
 anvil_url=$url
 curl -s --max-time 10 -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"anvil_setBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","0xd3c21bcecceda1000000"]}' \
 	"$anvil_url" | grep -q '"result":null' || { echo "bench: anvil_setBalance failed" >&2; exit 1; }
-start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
-	"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
-cornice_url=$url
-if want transfers; then
-	start "$work/bench-node.log" 's/^evmload: node serves \(.*\)$/\1/p' \
-		"$work/evmload" -data-dir "$work/bench-data" -timeout 2h node
-	bench_url=$url
+if want transfers || want mine || want call || want snapshot; then
+	start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
+		"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
+	cornice_url=$url
+fi
+if want l1; then
+	# Two nodes with the example L1, one for each fee cap: a run leaves transfers its fee cap
+	# cannot pay in the mempool, which the next run's could not replace (same senders and tips).
+	# The banner lists the L1's RPC URL once the L1 exists; the C-Chain's alias is one letter.
+	l1_urls=()
+	for d in l1a l1b; do
+		start "$work/$d.log" 's/^    rpc  *\(http:\/\/.*\/ext\/bc\/[^/][^/][^/]*\/rpc\)$/\1/p' \
+			"$cornice" run --data-dir "$work/$d" --http-host 127.0.0.1 --http-port 0 --staking-port 0 \
+			--l1 examples/l1-genesis.json
+		l1_urls+=("$url")
+	done
+fi
 
-	echo "### Transfers accepted per second ($n transfers, 100 senders, batches of 100 calls, 2 connections)"
+if want transfers || want l1; then
+	echo "### Transfers accepted per second ($n transfers in waves of $wave, 100 senders, batches of 100 calls, 2 connections)"
 	echo
 	echo "| target | transfers | batch | c | senders | time s | accepted/s | sent/s | blocks | txs/block | max txs/block |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-	load "$anvil_url" "anvil 1.7.1" -as-is -n "$n" -batch 100 -c 2 transfers
-	load "$cornice_url" "cornice run (ACP-176 fees)" -n "$n" -batch 100 -c 2 transfers
-	load "$bench_url" "cornice, evmload node (gas target never reached)" -n "$n" -batch 100 -c 2 transfers
+	load "$anvil_url" "anvil 1.7.1" -as-is -n "$n" -wave "$wave" -batch 100 -c 2 transfers
+	if want transfers; then
+		load "$cornice_url" "cornice run (C-Chain, dev gas target)" -n "$n" -wave "$wave" -batch 100 -c 2 transfers
+	fi
+	if want l1; then
+		# Its fee config prices a burst by the window (25 gwei and up): first with evmload's
+		# usual fee cap (1,000 gwei, a wallet's), then with one no base fee of the run reaches.
+		load "${l1_urls[0]}" "cornice run --l1 examples/l1-genesis.json (the L1), fee cap 1,000 gwei" \
+			-allow-senders -n "$n" -wave "$wave" -batch 100 -c 2 transfers
+		load "${l1_urls[1]}" "the same on another node, fee cap 10⁸ gwei" \
+			-allow-senders -fee-cap-gwei 100000000 -n "$n" -wave "$wave" -batch 100 -c 2 transfers
+	fi
 	echo
 fi
 if want mine; then

@@ -3,8 +3,10 @@
 #
 # What it does, in order:
 #   1. builds cornice and bench/evmload;
-#   2. starts `cornice run` (the C-Chain with its real fees, ACP-176) on a fresh data dir, on
-#      127.0.0.1 at a port the OS chooses, and sends 4,000 pre-signed transfers (84M gas: the first
+#   2. starts `cornice run --dev-methods=false` (the C-Chain with its real fees, ACP-176 at the
+#      reference's target: with developer methods on, a lone local node's default, its target
+#      would be 1G gas a second from the first block, docs/configuration.md) on a fresh data dir,
+#      on 127.0.0.1 at a port the OS chooses, and sends 4,000 pre-signed transfers (84M gas: the first
 #      10M at once, then ACP-176's 2M gas a second) in JSON-RPC batches of 100, then not batched;
 #      then the same not batched on a node started with --evm-block-time 50ms. Each on a fresh
 #      node; every transfer has the fee cap of FEE_CAP_GWEI;
@@ -103,7 +105,7 @@ for run in "batch 100 0s" "batch 1 0s" "batch 1 50ms"; do
 	read -r _ batch block_time <<<"$run"
 	rm -rf "$work/data"
 	start_node "$work/node.log" "$work/cornice" run --data-dir "$work/data" --http-host 127.0.0.1 \
-		--http-port 0 --staking-port 0 --evm-block-time "$block_time"
+		--http-port 0 --staking-port 0 --evm-block-time "$block_time" --dev-methods=false
 	c=4
 	((batch > 1)) && c=2
 	load "cornice run, --evm-block-time $block_time" -n 4000 -batch "$batch" -c "$c" \

@@ -25,6 +25,15 @@ type Engine interface {
 	Run(ctx context.Context) error
 }
 
+// Progresser is implemented by an engine that tells how far its bootstrapping has come: the
+// chain's health check shows it while the chain bootstraps. Progress must be safe for
+// concurrent use; its value is marshalled to JSON.
+type Progresser interface {
+	// Progress returns the bootstrapping progress, and false when the engine is not
+	// bootstrapping.
+	Progress() (any, bool)
+}
+
 // EngineContext is what the manager hands the engine of a chain.
 type EngineContext struct {
 	// Chain is the chain the engine drives.

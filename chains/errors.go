@@ -98,6 +98,9 @@ var (
 	// ErrHalted: the chain stopped after a failed acceptance, or its engine
 	// failed; it accepts nothing more until the node restarts.
 	ErrHalted = errors.New("chain halted")
+	// ErrBootstrapping: the chain's health check fails while it catches up with the network
+	// (the reference's "bootstrapped" check fails likewise, naming the subnets).
+	ErrBootstrapping = errors.New("chain is bootstrapping")
 )
 
 // invalidSpecError names what is wrong with a setting.

@@ -500,12 +500,16 @@ type Status struct {
 	LastAccepted ids.ID `json:"lastAccepted"`
 	// Height is its height.
 	Height uint64 `json:"height"`
+	// Bootstrapping is how far bootstrapping has come, while the chain bootstraps and its
+	// engine tells (Progresser); absent otherwise.
+	Bootstrapping any `json:"bootstrapping,omitempty"`
 }
 
 // Health is chain chainID's health check, in the shape the node's health
 // checker takes (api/health.Check, once given the chain ID): the details
 // are its Status, and the error, wrapping ErrHalted, says why the chain
-// halted. A chain not created fails with ErrNoChain.
+// halted, or, wrapping ErrBootstrapping, that it is not in normal operation
+// yet. A chain not created fails with ErrNoChain.
 func (m *Manager) Health(ctx context.Context, chainID ids.ID) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -518,6 +522,12 @@ func (m *Manager) Health(ctx context.Context, chainID ids.ID) (any, error) {
 	st := Status{LastAccepted: id, Height: height}
 	if halted != nil {
 		return st, fmt.Errorf("%w: %w", ErrHalted, halted)
+	}
+	if s, _ := m.registry.State(chainID); s != NormalOperation {
+		if p, ok := c.engine.(Progresser); ok {
+			st.Bootstrapping, _ = p.Progress()
+		}
+		return st, ErrBootstrapping
 	}
 	return st, nil
 }

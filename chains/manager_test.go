@@ -3,6 +3,7 @@ package chains_test
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -470,6 +471,39 @@ func TestHealth(t *testing.T) {
 	require.ErrorIs(t, err, chains.ErrNoChain)
 	_, _, ok := e.Manager.LastAccepted(chainB)
 	require.False(t, ok)
+}
+
+// progressEngine is an idle engine that tells its bootstrapping progress.
+type progressEngine struct{ chains.Engine }
+
+func (progressEngine) Progress() (any, bool) { return map[string]int{"fetched": 7}, true }
+
+// A chain that is not in normal operation fails its health check with ErrBootstrapping, and
+// shows its engine's progress.
+func TestHealthWhileBootstrapping(t *testing.T) {
+	t.Parallel()
+	idle := &chainstest.Idle{}
+	engines := chains.EngineFactoryFunc(func(ctx context.Context, c chains.EngineContext) (chains.Engine, error) {
+		e, err := idle.NewEngine(ctx, c)
+		if c.Chain.ID == chainB {
+			return progressEngine{e}, err
+		}
+		return e, err
+	})
+	e := chainstest.NewEnv(t, t.TempDir(), nil, engines)
+	defer e.Close()
+	e.Create(chainA, nil)
+	e.Create(chainB, nil)
+	genesis := e.VM(chainA).Genesis().ID()
+	details, err := e.Manager.Health(t.Context(), chainA)
+	require.ErrorIs(t, err, chains.ErrBootstrapping)
+	require.Equal(t, chains.Status{LastAccepted: genesis}, details)
+	details, err = e.Manager.Health(t.Context(), chainB)
+	require.ErrorIs(t, err, chains.ErrBootstrapping)
+	require.Equal(t, chains.Status{LastAccepted: e.VM(chainB).Genesis().ID(), Bootstrapping: map[string]int{"fetched": 7}}, details)
+	b, err := json.Marshal(details)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"bootstrapping":{"fetched":7}`)
 }
 
 // TestContextFiles checks that a Spec's upgrade and config files reach the VM's Context.

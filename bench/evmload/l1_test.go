@@ -75,7 +75,8 @@ func TestRPCURL(t *testing.T) {
 // TestRunL1 runs `evmload -l1 node` and loads the L1 it prints, end to end over HTTP: the
 // chain is created through the P-Chain and answers; transfers from the enabled senders are
 // accepted (the tool checks every sender's nonce); the allow list is on: it reads Enabled for a
-// sender and None for anyone else, and refuses a transfer from a sender it does not list.
+// sender and None for anyone else, and refuses a transfer from a sender it does not list until
+// -allow-senders enables it.
 func TestRunL1(t *testing.T) {
 	t.Parallel()
 	const senders = 5
@@ -131,4 +132,9 @@ func TestRunL1(t *testing.T) {
 	err := run(t.Context(), clock.Real{}, args, io.Discard, io.Discard)
 	require.ErrorContains(t, err, "1 of 6 eth_sendRawTransaction calls failed")
 	require.ErrorContains(t, err, "non-allow listed address")
+
+	// -allow-senders enables them first, from the local key, the allow list's admin.
+	args = []string{"-url", url, "-n", "6", "-senders", "6", "-allow-senders", "transfers"}
+	require.NoError(t, run(t.Context(), clock.Real{}, args, io.Discard, io.Discard))
+	require.Equal(t, uint64(1), readRole(addrs[senders]))
 }

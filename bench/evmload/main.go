@@ -8,7 +8,9 @@
 //	                            (sender i%senders, in nonce order), send them over -c connections,
 //	                            -batch calls per JSON-RPC request (1: not batched), in waves of
 //	                            -wave, and time each wave from its first call until the chain has
-//	                            accepted as many transactions; prints transfers/s
+//	                            accepted as many transactions; prints transfers/s. With
+//	                            -allow-senders the local key first enables the senders in the
+//	                            chain's tx allow list (an L1 whose genesis makes it the admin)
 //	evmload [flags] call        deploy a storage contract and call its get() with eth_call on -c
 //	                            connections until -n calls or -duration; prints calls/s and latency
 //	evmload [flags] mine        call evm_mine -n times in a row on one connection; prints
@@ -92,9 +94,11 @@ type cliConfig struct {
 	blockTime  time.Duration
 	header     bool
 	l1         bool
-	cpuProfile string
-	blocks     int
-	rounds     int
+	// allowSenders enables the senders in the chain's tx allow list before the transfers.
+	allowSenders bool
+	cpuProfile   string
+	blocks       int
+	rounds       int
 	// asIs takes -url as the chain's RPC URL even without a path (anvil serves at /).
 	asIs bool
 	// rpcURL is the loaded chain's eth_* endpoint, from url.
@@ -125,6 +129,7 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 	fs.IntVar(&cfg.blocks, "blocks", 10000, "snapshot mode: length of the chain to snapshot and revert")
 	fs.IntVar(&cfg.rounds, "rounds", 20, "snapshot mode: snapshot-and-revert rounds on the long chain")
 	fs.BoolVar(&cfg.asIs, "as-is", false, "use -url as the chain's RPC URL even without a path (anvil, which serves at /)")
+	fs.BoolVar(&cfg.allowSenders, "allow-senders", false, "transfers mode: enable the senders in the chain's tx allow list first, from the local key (its admin)")
 	fs.BoolVar(&cfg.l1, "l1", false, "node mode: create an L1 with the tx allow list on the node and print its RPC URL")
 	if err := fs.Parse(args); err != nil {
 		return cliConfig{}, err
@@ -192,9 +197,10 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "evmload: "+format+"\n", args...) }
 	// A request gets a minute, but the snapshot mode's anvil_mine of many blocks and its revert
-	// of them all get -timeout: anvil takes minutes to mine 10,000 blocks on a loaded machine.
+	// of them all get -timeout: anvil takes minutes to mine 10,000 blocks on a loaded machine;
+	// and so does a transfers batch, which anvil mines one block per call.
 	reqTimeout := time.Minute
-	if cfg.mode == "snapshot" {
+	if cfg.mode == "snapshot" || cfg.mode == "transfers" {
 		reqTimeout = cfg.timeout
 	}
 	c := newRPCClient(cfg.rpcURL, cfg.conns+1, reqTimeout)

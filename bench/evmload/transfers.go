@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/cornice-node/cornice/clock"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
 
 // localKeyHex is the well-known local key; its address is funded in the local C-Chain genesis.
@@ -242,6 +243,17 @@ func fund(ctx context.Context, clk clock.Clock, c *rpcClient, ch chain, addrs []
 		}
 		reqs[i] = newRequest(i, "eth_sendRawTransaction", hexutil.Encode(raw))
 	}
+	if cfg.allowSenders {
+		// The local key is the allow list's admin: it enables each sender after funding it.
+		for i, a := range addrs {
+			raw, err := ch.sign(key, start[0]+uint64(len(addrs)+i), l1params.TxAllowListAddress, new(big.Int), allowGas, setEnabledData(a))
+			if err != nil {
+				return err
+			}
+			reqs = append(reqs, newRequest(len(addrs)+i, "eth_sendRawTransaction", hexutil.Encode(raw)))
+		}
+		logf("enabling %d senders in the tx allow list", len(addrs))
+	}
 	logf("funding %d senders with %s wei each", len(addrs), amount)
 	replies, err := c.batch(ctx, reqs)
 	if err != nil {
@@ -252,7 +264,16 @@ func fund(ctx context.Context, clk clock.Clock, c *rpcClient, ch chain, addrs []
 			return fmt.Errorf("fund senders: %w", r.Error)
 		}
 	}
-	return waitNonce(ctx, clk, c, from, start[0]+uint64(len(addrs)))
+	return waitNonce(ctx, clk, c, from, start[0]+uint64(len(reqs)))
+}
+
+// allowGas is the gas of a setEnabled call: the precompile's read and write of a role
+// (l1-evm.md §5.1) and the call's data, with room to spare.
+const allowGas = 100_000
+
+// setEnabledData is the call data of the tx allow list's setEnabled(a).
+func setEnabledData(a common.Address) []byte {
+	return append(crypto.Keccak256([]byte("setEnabled(address)"))[:4:4], common.LeftPadBytes(a[:], 32)...)
 }
 
 // waveResult is the outcome of one wave.

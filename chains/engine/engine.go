@@ -1,14 +1,16 @@
 // Package engine makes each chain's engine, which drives the chain from its creation through
 // bootstrapping to normal operation (chains.Engine): solo while this node holds all of the
-// chain's validator weight, and in time the bootstrapper and the Snowman engine
-// (reference/network-consensus-warp.md §2–3) when other validators share it.
+// chain's validator weight, and Consensus — the bootstrapper (chains/engine/bootstrap), then the
+// Snowman engine (chains/engine/snowman) — when other validators share it
+// (reference/network-consensus-warp.md §2–3).
 //
 // It declares what the engines need from the rest of the node, so that it never imports the
-// network: today the validator weights (Validators). The Snowman engine (chains/engine/snowman)
-// declares the Sender it sends its queries with; this Factory does not make it yet (issue #13).
-// The choice of engine is made once, when the chain is created.
+// network or the router: the validator weights (Validators), the Sender of a chain's messages,
+// and the Handler and Message through which the router hands them over (Consensus.TryDeliver
+// and Deliver). This Factory does not make Consensus engines yet (issue #13: the node's wiring
+// to the router). The choice of engine is made once, when the chain is created.
 //
-// A Factory is safe for concurrent use if its Validators is.
+// A Factory is safe for concurrent use if its Validators is; so is a Consensus's delivery.
 package engine
 
 import (

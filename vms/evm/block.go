@@ -475,7 +475,7 @@ func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, err
 		return nil, err
 	}
 	defer e.release()
-	e.price(fees, nil) // this node keeps the parent's gas target
+	e.price(fees, vm.desiredTarget) // this node's preferred target (cfees.go)
 	if vm.dev != nil {
 		if gl := vm.dev.gasLimitOverride(); gl != 0 {
 			e.gp = core.NewGasPool(gl)

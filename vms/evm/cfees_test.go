@@ -3,6 +3,7 @@ package evm_test
 import (
 	"encoding/json"
 	"log/slog"
+	"math"
 	"math/big"
 	"net/http/httptest"
 	"testing"
@@ -33,13 +34,21 @@ const cChainGenesisTime = 0x5FCB13D0
 // upgrades (nil: the local network's), driven by the test as l1Node drives an L1.
 func startCChain(t *testing.T, dir string, clk *clock.Fake, upgrades *config.Upgrades) *l1Node {
 	t.Helper()
+	return startCChainWith(t, dir, clk, evm.Config{Upgrades: upgrades}, nil)
+}
+
+// startCChainWith is startCChain with the VM config cfg and the chain's config.json file (nil:
+// none).
+func startCChainWith(t *testing.T, dir string, clk *clock.Fake, cfg evm.Config, file []byte) *l1Node {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
-	vm, err := evm.New(t.Context(), evm.Config{Upgrades: upgrades}, chains.Context{
+	vm, err := evm.New(t.Context(), cfg, chains.Context{
 		NetworkID: config.LocalID,
 		Chain:     chains.Chain{ID: cChainID, Name: "C-Chain"},
 		Genesis:   cChainGenesis(t),
+		Config:    file,
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clk,
@@ -220,6 +229,115 @@ func TestACP176BlocksFromElsewhere(t *testing.T) {
 	// Its children's gas limit follows the new target.
 	cSend(t, n, common.HexToAddress("0xf5"))
 	require.Equal(t, uint64(10_009_770), n.build(t).GasLimit())
+}
+
+// TestACP176GasTarget: with gas-target in the C-Chain's config.json and developer methods off,
+// the reference's rule holds exactly: each block this node builds moves the target excess by
+// 2^15 toward the smallest one whose target reaches the preference (up, then, after a restart
+// with a lower preference, down), the excess scaled with the target and the gas limit of the
+// next block following it.
+func TestACP176GasTarget(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(time.Unix(cChainGenesisTime+1000, 0))
+	n := startCChainWith(t, dir, clk, evm.Config{}, []byte(`{"gas-target": 2000000}`))
+	to := common.HexToAddress("0xf7")
+	step := func(want uint64) *types.Block {
+		t.Helper()
+		head, err := n.client.HeaderByNumber(t.Context(), nil)
+		require.NoError(t, err)
+		var before acp176.State
+		if head.Number.Sign() > 0 {
+			before = feeState(t, head)
+		}
+		cSend(t, n, to)
+		clk.Advance(time.Second)
+		b := n.build(t)
+		before.AdvanceSeconds(b.Time() - head.Time)
+		require.Equal(t, before.MaxCapacity(), b.GasLimit(), "block %d gas limit", b.Number())
+		after := before
+		require.NoError(t, after.ConsumeGas(b.GasUsed()))
+		after.UpdateTargetExcess(acp176.DesiredTargetExcess(2_000_000))
+		require.Equal(t, want, feeState(t, b.Header()).TargetExcess, "block %d target excess", b.Number())
+		require.Equal(t, after, feeState(t, b.Header()), "block %d fee state", b.Number())
+		return b
+	}
+	for i := range uint64(3) {
+		step((i + 1) * acp176.MaxTargetExcessDiff)
+	}
+	n.stop()
+
+	// A preference below the parent's target: down by 2^15.
+	n = startCChainWith(t, dir, clk, evm.Config{}, []byte(`{"gas-target": 1000000}`))
+	cSend(t, n, to)
+	clk.Advance(time.Second)
+	require.Equal(t, uint64(2*acp176.MaxTargetExcessDiff), feeState(t, n.build(t).Header()).TargetExcess)
+}
+
+// TestACP176DevTarget: with developer methods on, the C-Chain's first block sets the target
+// excess to the one of DevGasTarget in one step, so that the burst TestACP176Burst takes 37 s
+// at the reference's target is in by the next second, at the minimum price; gas-target in
+// config.json replaces DevGasTarget; and a block from elsewhere may move the target any distance.
+func TestACP176DevTarget(t *testing.T) {
+	t.Parallel()
+	dev := acp176.DesiredTargetExcess(evm.DevGasTarget)
+	require.Equal(t, uint64(231_785_805), dev) // acp176's vector high_1b_target
+	clk := clock.NewFake(time.Unix(cChainGenesisTime+1000, 0))
+	n := startCChainWith(t, t.TempDir(), clk, evm.Config{DevMethods: true}, nil)
+	ctx := t.Context()
+	key, to := fundedKey(t), common.HexToAddress("0x00000000000000000000000000000000000000f8")
+	signer := types.LatestSignerForChainID(chainID)
+	const total = 4000
+	for i := range total {
+		require.NoError(t, n.vm.SendTx(types.MustSignNewTx(key, signer, &types.DynamicFeeTx{
+			ChainID: chainID, Nonce: uint64(i), GasTipCap: big.NewInt(0), GasFeeCap: big.NewInt(25_000_000_000),
+			Gas: 21_000, To: &to, Value: big.NewInt(1),
+		})))
+	}
+	// The first block: the genesis's capacity (10M gas at the reference's first target), and
+	// after it the target of DevGasTarget.
+	b1 := n.build(t)
+	require.Equal(t, big.NewInt(1), b1.BaseFee())
+	require.Equal(t, uint64(10_000_000), b1.GasLimit())
+	require.Len(t, b1.Transactions(), 10_000_000/21_000)
+	s1 := feeState(t, b1.Header())
+	require.Equal(t, dev, s1.TargetExcess)
+	require.Equal(t, uint64(evm.DevGasTarget+6), s1.Target())
+	// A second later the capacity has 2G gas more: the rest goes in one block.
+	clk.Advance(time.Second)
+	b2 := n.build(t)
+	require.Equal(t, big.NewInt(1), b2.BaseFee())
+	require.Equal(t, 10*s1.Target(), b2.GasLimit())
+	require.Len(t, b2.Transactions(), total-len(b1.Transactions()))
+	require.Equal(t, dev, feeState(t, b2.Header()).TargetExcess)
+	nonce, err := n.client.NonceAt(ctx, fundedAddr, nil)
+	require.NoError(t, err)
+	require.Equal(t, uint64(total), nonce)
+	var baseFee hexutil.Big
+	require.NoError(t, n.rpc.Call(&baseFee, "eth_baseFee"))
+	require.Equal(t, big.NewInt(1), baseFee.ToInt(), "the excess of 84M gas is nothing at this target")
+
+	// A block from elsewhere may set any target excess; the next one this node builds moves it
+	// back at once.
+	cSend(t, n, to)
+	built, err := n.vm.BuildBlockNoFeeCheck(ctx)
+	require.NoError(t, err)
+	h := built.Eth().Header()
+	state := feeState(t, h)
+	state.MoveTargetExcess(7, math.MaxUint64)
+	h.Extra = state.Bytes()
+	raw, err := rlp.EncodeToBytes(built.Eth().WithSeal(h))
+	require.NoError(t, err)
+	blk, err := n.vm.ParseBlock(ctx, raw)
+	require.NoError(t, err)
+	require.Equal(t, uint64(7), feeState(t, n.accept(t, blk).Header()).TargetExcess)
+	cSend(t, n, to)
+	require.Equal(t, dev, feeState(t, n.build(t).Header()).TargetExcess)
+
+	// gas-target replaces DevGasTarget, still in one step.
+	n = startCChainWith(t, t.TempDir(), clk, evm.Config{DevMethods: true}, []byte(`{"gas-target": 3000000}`))
+	cSend(t, n, to)
+	require.Equal(t, uint64(36_863_312), feeState(t, n.build(t).Header()).TargetExcess) // acp176's vector 3m_target
 }
 
 // hexOf is s's encoding as the invalid-extra text shows it.

@@ -16,6 +16,7 @@ func TestParseChainFile(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
+		cChain  bool // the C-Chain's keys, not an L1's
 		want    chainFile
 		wantErr string
 	}{
@@ -28,6 +29,20 @@ func TestParseChainFile(t *testing.T) {
 			want: chainFile{feeRecipient: &recipient, rpcGasCap: u64(100_000), apiMaxBlocksPerRequest: i64(7)},
 		},
 		{name: "empty fee recipient", in: `{"feeRecipient":""}`, want: chainFile{}},
+		{
+			name: "every C-Chain key", cChain: true,
+			in:   `{"gas-target":1000000000,"rpc-gas-cap":100000,"api-max-blocks-per-request":7}`,
+			want: chainFile{gasTarget: u64(1_000_000_000), rpcGasCap: u64(100_000), apiMaxBlocksPerRequest: i64(7)},
+		},
+		{name: "gas target null: no preference", cChain: true, in: `{"gas-target":null}`, want: chainFile{}},
+		{name: "gas target 0", cChain: true, in: `{"gas-target":0}`, want: chainFile{gasTarget: u64(0)}},
+		{
+			name: "the other kind's keys are unknown", cChain: true,
+			in:   `{"feeRecipient":"0x00000000000000000000000000000000000fee02"}`,
+			want: chainFile{unknown: []string{"feeRecipient"}},
+		},
+		{name: "gas target on an L1: unknown", in: `{"gas-target":5}`, want: chainFile{unknown: []string{"gas-target"}}},
+		{name: "gas target negative", cChain: true, in: `{"gas-target":-1}`, wantErr: "gas-target: json: cannot unmarshal number -1 into Go value of type uint64"},
 		{
 			name: "unknown keys, sorted",
 			in:   `{"pruning-enabled":false,"log-level":"debug","rpc-gas-cap":0}`,
@@ -42,7 +57,11 @@ func TestParseChainFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseChainFile([]byte(tt.in))
+			keys := l1FileKeys
+			if tt.cChain {
+				keys = cChainFileKeys
+			}
+			got, err := parseChainFile([]byte(tt.in), keys)
 			if tt.wantErr != "" {
 				require.EqualError(t, err, tt.wantErr)
 				return
@@ -67,6 +86,7 @@ func TestChainFileApply(t *testing.T) {
 		{"nothing: the node's", chainFile{}, node},
 		{"fee recipient", chainFile{feeRecipient: &recipient}, Config{Coinbase: recipient, RPCGasCap: 10, LogsBlockRangeCap: 20}},
 		{"caps", chainFile{rpcGasCap: u64(5), apiMaxBlocksPerRequest: i64(6)}, Config{Coinbase: common.Address{1}, RPCGasCap: 5, LogsBlockRangeCap: 6}},
+		{"gas target", chainFile{gasTarget: u64(7)}, Config{Coinbase: common.Address{1}, RPCGasCap: 10, LogsBlockRangeCap: 20, GasTarget: u64(7)}},
 		{"zero caps: none", chainFile{rpcGasCap: u64(0), apiMaxBlocksPerRequest: i64(0)}, Config{Coinbase: common.Address{1}, RPCGasCap: math.MaxUint64 / 2, LogsBlockRangeCap: -1}},
 	}
 	for _, tt := range tests {
@@ -84,8 +104,12 @@ func FuzzParseChainFile(f *testing.F) {
 	f.Add([]byte(`{"rpc-gas-cap":0,"api-max-blocks-per-request":0,"other":[1,2]}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"feeRecipient":1}`))
+	f.Add([]byte(`{"gas-target":1000000000}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		cf, err := parseChainFile(b)
+		cf, err := parseChainFile(b, l1FileKeys)
+		if c, cerr := parseChainFile(b, cChainFileKeys); cerr == nil {
+			require.NoError(t, c.apply(Config{}).withDefaults().validate())
+		}
 		if err != nil {
 			return
 		}

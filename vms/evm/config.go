@@ -31,6 +31,12 @@ const (
 	// DefaultLogsBlockRangeCap is how many blocks one eth_getLogs or
 	// eth_getFilterLogs query may span (issue #4 §3).
 	DefaultLogsBlockRangeCap = 2048
+	// DevGasTarget is the C-Chain's preferred gas target, in gas per second, with developer
+	// methods on and no gas-target in its config.json (Config.GasTarget): so far above what
+	// one node executes (about 400M gas a second of transfers on a quiet 2-core machine) that
+	// ACP-176's capacity and price never hold a developer's load back, while the gas limit it
+	// gives (10 s of it: 10G gas) still fits every client's integers. docs/decisions.md.
+	DevGasTarget = 1_000_000_000
 )
 
 // Config holds an EVM chain's settings besides its genesis. The zero value
@@ -46,6 +52,13 @@ type Config struct {
 	// nil means config.UpgradesFor the chain's network. An L1 ignores it:
 	// its upgrades come from its genesis and upgrade file.
 	Upgrades *config.Upgrades
+	// GasTarget is the gas per second this node prefers as the C-Chain's ACP-176 target
+	// (coreth's gas-target, l1-evm.md §8): the blocks it builds move the target excess toward
+	// the smallest one whose target reaches it, by at most 2^15 a block. nil keeps the
+	// parent's target, or, with DevMethods, prefers DevGasTarget. With DevMethods a block may
+	// move the target excess any distance, so the preference holds from the next block on
+	// (cfees.go). An L1 ignores it: its fees are its genesis's.
+	GasTarget *uint64
 	// Coinbase receives every C-Chain block's fees; zero means
 	// BlackholeAddr. On an L1 it is the node's fee recipient, used when
 	// the chain lets block producers choose (allowFeeRecipients, or the

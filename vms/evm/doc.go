@@ -22,7 +22,9 @@
 // New makes the C-Chain (a go-ethereum genesis, ACP-176 from the Fortuna
 // time of Config.Upgrades and Config's fee config before it, the
 // blackhole as coinbase, no stateful precompiles, the local network's
-// rules: P256VERIFY from genesis). NewL1 (L1Factory) makes
+// rules: P256VERIFY from genesis; its config.json's gas-target is the
+// ACP-176 target its blocks move toward, and with developer methods on
+// they reach 1G gas a second at once, cfees.go). NewL1 (L1Factory) makes
 // a Subnet-EVM chain from its genesis and upgrade file (package l1params,
 // l1-evm.md §4), and the VM keeps its l1params.ChainConfig. Per block
 // (built or verified) the rules of l1-evm.md §3.4–§3.9 follow the parent

@@ -54,12 +54,9 @@ func (f L1Factory) New(ctx context.Context, c chains.Context) (chains.VM, error)
 // previous start (l1params.CheckCompatible at the head's time), refusing
 // to start on an incompatible change, and resumes at the stored head.
 func NewL1(_ context.Context, cfg Config, c chains.Context) (*VM, error) {
-	file, err := parseChainFile(c.Config)
+	file, err := readChainFile(c, l1FileKeys)
 	if err != nil {
-		return nil, chainFileError(c.Chain.ID.String(), err)
-	}
-	if len(file.unknown) > 0 && c.Log != nil {
-		c.Log.Warn("ignoring unsupported keys of the chain's config.json", "keys", file.unknown)
+		return nil, err
 	}
 	cfg = file.apply(cfg).withDefaults()
 	if err := cfg.validate(); err != nil {

@@ -78,6 +78,10 @@ type VM struct {
 	// seconds, from which ACP-176 prices its blocks (cfees.go); unused on
 	// L1s.
 	fortuna uint64
+	// desiredTarget is the ACP-176 target excess the C-Chain blocks this node builds move
+	// toward (nil: their parent's), targetStep the most a block may move it (cfees.go).
+	desiredTarget *uint64
+	targetStep    uint64
 	// cChainConfig is eth_getChainConfig's answer on the C-Chain.
 	cChainConfig json.RawMessage
 	// blockchainID is the chain's Avalanche blockchain ID, which the warp
@@ -142,11 +146,16 @@ type VM struct {
 var _ chains.VM = (*VM)(nil)
 
 // New makes the VM of chain c, the C-Chain or any chain with a
-// go-ethereum genesis (ParseGenesis): on an empty key space it writes the
-// genesis (in one batch of its own), otherwise it resumes at the stored
-// head.
+// go-ethereum genesis (ParseGenesis), whose config.json (c.Config: gas-target,
+// rpc-gas-cap and api-max-blocks-per-request, with coreth's meanings)
+// overrides cfg: on an empty key space it writes the genesis (in one batch
+// of its own), otherwise it resumes at the stored head.
 func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
-	cfg = cfg.withDefaults()
+	file, err := readChainFile(c, cChainFileKeys)
+	if err != nil {
+		return nil, err
+	}
+	cfg = file.apply(cfg).withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -164,6 +173,7 @@ func New(ctx context.Context, cfg Config, c chains.Context) (*VM, error) {
 	}
 	return newVM(cfg, c, g.Config, nil, func(vm *VM) error {
 		vm.fortuna, vm.cChainConfig = unixSeconds(upgrades.FortunaTime), chainConfig
+		vm.setTargetRule(cfg)
 		if cfg.Atomic != nil && c.SharedMemory != nil {
 			vm.atomic = newAtomicSide(c.NetworkID, c.Chain.ID, cfg.Atomic, c.SharedMemory)
 		}

@@ -17,10 +17,10 @@
 //     answer.
 //  3. Accepted: GetAccepted with the candidates to every beacon; a candidate counts if the
 //     beacons that answered it hold at least ⌊W/2⌋+1. Each beacon is counted once per
-//     candidate, and IDs it was not asked about are ignored. If none counts, the round starts
-//     over at 2.
+//     candidate, and IDs it was not asked about are ignored. If none counts, the bootstrapper
+//     is Stalled, and its engine starts the next round (Retry) after a pause.
 //  4. Fetch: each counted block we lack is asked for with GetAncestors, from the connected
-//     beacons in turn. An answer holds the asked block first and its ancestors newest first;
+//     beacons other than this node, in turn (with none connected, the blocks wait for one). An answer holds the asked block first and its ancestors newest first;
 //     at most getter.MaxAncestorsContainers are read. The blocks are parsed (not verified) and
 //     kept while each is the parent of the one before, one height lower, and above our last
 //     accepted height; the first block that breaks the chain ends the answer. An answer whose
@@ -29,7 +29,7 @@
 //     for next, from the same beacon.
 //  5. Execute: with nothing left to fetch, the kept blocks are verified and accepted one by
 //     one in height order, each on its parent, the last accepted block. A block that does not
-//     verify is not accepted: the blocks above it are dropped and the round starts over.
+//     verify is not accepted: the blocks above it are dropped and the bootstrapper is Stalled.
 //  6. Repeat: as the reference, a round that executed blocks, fewer than half as many as the
 //     previous round, starts another; a round that executed none (the normal end: nothing new)
 //     or that did not shrink (the network builds about as fast as we catch up; consensus
@@ -37,6 +37,12 @@
 //
 // The fetched blocks are kept in memory until executed; a restart fetches them again (the
 // reference keeps them on disk).
+//
+// # Progress
+//
+// Progress tells the blocks fetched, executed and known to remain, with an estimate of the time
+// left; the log has a "bootstrapping" line with them at most every ProgressInterval, and the
+// Metrics (bs_fetched, bs_executed, bs_eta_seconds, bs_done) count them per chain.
 //
 // # Concurrency
 //
@@ -147,9 +153,13 @@ type Bootstrapper struct {
 	candidates map[ids.ID]bool
 	votes      map[ids.ID]uint64
 
-	// fetches are the GetAncestors in flight, by request ID; turn picks the next beacon.
+	// fetches are the GetAncestors in flight, by request ID; turn picks the next beacon;
+	// parked are the blocks to fetch while no beacon is connected.
 	fetches map[uint32]fetch
 	turn    int
+	parked  []ids.ID
+	// stalled is set when a round ended without progress, until Retry.
+	stalled bool
 	// byID and byHeight hold the fetched blocks not yet executed, all above the last accepted
 	// height. Invariant: byHeight[b.Height()] == b for every b in byID.
 	byID     map[ids.ID]chains.Block
@@ -200,7 +210,30 @@ func (b *Bootstrapper) Start(ctx context.Context) error {
 // for every peer already connected when the engine starts, then on each change.
 func (b *Bootstrapper) Connected(ctx context.Context, nodeID ids.NodeID) error {
 	b.connected[nodeID] = true
+	if b.phase == fetching && len(b.parked) > 0 {
+		parked := b.parked
+		b.parked = nil
+		for _, id := range parked {
+			b.fetchNext(ctx, id)
+		}
+	}
 	return b.maybeStart(ctx)
+}
+
+// Stalled reports whether the last round ended without progress (no frontier block held a
+// majority, or a fetched block did not verify): Retry starts the next one. The engine retries
+// after a pause, so that beacons that disagree or cannot be reached are not asked in a tight
+// loop.
+func (b *Bootstrapper) Stalled() bool { return b.stalled }
+
+// Retry starts a new round after a stall.
+func (b *Bootstrapper) Retry(ctx context.Context) error {
+	if !b.stalled {
+		return nil
+	}
+	b.stalled = false
+	b.startRound(ctx)
+	return nil
 }
 
 // Disconnected: see Connected. Requests in flight to nodeID fail through the router.
@@ -237,6 +270,7 @@ func (b *Bootstrapper) maybeStart(ctx context.Context) error {
 // startRound asks every beacon for its accepted frontier (step 2).
 func (b *Bootstrapper) startRound(ctx context.Context) {
 	b.phase = frontier
+	b.stalled = false
 	b.candidates = make(map[ids.ID]bool)
 	b.poll()
 	b.d.Sender.SendGetAcceptedFrontier(ctx, b.order, b.pollID)
@@ -330,35 +364,38 @@ func (b *Bootstrapper) acceptedDone(ctx context.Context) error {
 		}
 	}
 	if len(blocks) == 0 {
-		b.d.Log.Debug("no accepted frontier block holds a majority of the beacon weight; asking again",
+		b.d.Log.Debug("no accepted frontier block holds a majority of the beacon weight; asking again after a pause",
 			"candidates", len(b.candidates))
-		b.startRound(ctx)
+		b.stalled = true
 		return nil
 	}
 	b.phase = fetching
 	slices.SortFunc(blocks, ids.ID.Compare)
 	for _, id := range blocks {
 		if !b.have(ctx, id) {
-			b.fetch(ctx, id, b.nextBeacon())
+			b.fetchNext(ctx, id)
 		}
 	}
 	return b.fetched(ctx)
 }
 
-// nextBeacon picks the beacon for the next GetAncestors: the connected ones in turn (all of
-// them when none is connected; the requests then fail and are retried).
-func (b *Bootstrapper) nextBeacon() ids.NodeID {
+// fetchNext asks the next connected beacon, in turn, for blockID and its ancestors; with no
+// beacon connected but this node, the block waits in parked for one to connect.
+func (b *Bootstrapper) fetchNext(ctx context.Context, blockID ids.ID) {
 	var up []ids.NodeID
 	for _, id := range b.order {
-		if b.connected[id] {
+		if id != b.self && b.connected[id] {
 			up = append(up, id)
 		}
 	}
 	if len(up) == 0 {
-		up = b.order
+		if !slices.Contains(b.parked, blockID) {
+			b.parked = append(b.parked, blockID)
+		}
+		return
 	}
 	b.turn++
-	return up[b.turn%len(up)]
+	b.fetch(ctx, blockID, up[b.turn%len(up)])
 }
 
 // fetch asks to for blockID and its ancestors.
@@ -423,7 +460,7 @@ func (b *Bootstrapper) Ancestors(ctx context.Context, from ids.NodeID, requestID
 	if len(kept) == 0 {
 		b.d.Log.Debug("GetAncestors answer without the block asked for; asking another beacon",
 			"nodeID", from.String(), "blockID", f.blockID.String(), "blocks", len(blocks))
-		b.fetch(ctx, f.blockID, b.nextBeacon())
+		b.fetchNext(ctx, f.blockID)
 		return nil
 	}
 	if oldest := kept[len(kept)-1]; oldest.Height() == lastHeight+1 && want != lastID {
@@ -431,7 +468,7 @@ func (b *Bootstrapper) Ancestors(ctx context.Context, from ids.NodeID, requestID
 		// majority accepted the top block, so its ancestors are ours).
 		b.d.Log.Warn("GetAncestors answer does not extend the last accepted block; asking another beacon",
 			"nodeID", from.String(), "blockID", f.blockID.String())
-		b.fetch(ctx, f.blockID, b.nextBeacon())
+		b.fetchNext(ctx, f.blockID)
 		return nil
 	}
 	b.progress.target = max(b.progress.target, kept[0].Height())
@@ -458,20 +495,20 @@ func (b *Bootstrapper) GetAncestorsFailed(ctx context.Context, from ids.NodeID, 
 		return nil
 	}
 	delete(b.fetches, requestID)
-	b.fetch(ctx, f.blockID, b.nextBeacon())
+	b.fetchNext(ctx, f.blockID)
 	return nil
 }
 
 // fetched executes the fetched blocks once nothing is in flight (step 5), then decides
 // whether to go round again (step 6).
 func (b *Bootstrapper) fetched(ctx context.Context) error {
-	if len(b.fetches) > 0 {
+	if len(b.fetches) > 0 || len(b.parked) > 0 {
 		return nil
 	}
 	n, err := b.execute(ctx)
 	switch {
 	case errors.Is(err, errUnverified):
-		b.startRound(ctx)
+		b.stalled = true
 		return nil
 	case err != nil:
 		return err

@@ -13,8 +13,9 @@
 // goroutine at a time, the chain's; Runner.Run is that goroutine when messages arrive through
 // Deliver.
 //
-// Not done yet (issue #13): bootstrapping (Start goes straight to normal operation), the
-// connected-stake guard of §2.1, and the wiring in node/.
+// Bootstrapping comes before it: engine.Consensus runs the bootstrapper (chains/engine/bootstrap),
+// then this engine under a Runner. Not done yet (issue #13): the connected-stake guard of §2.1,
+// and the wiring in node/.
 package snowman
 
 import (

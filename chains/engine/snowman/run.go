@@ -44,8 +44,18 @@ func (r *Runner) Deliver(ctx context.Context, m Message) error {
 	}
 }
 
-// Start implements chains.Engine. There is no bootstrapper yet (issue #13 §2): the chain goes to
-// normal operation from the blocks it has.
+// TryDeliver queues m for the Run goroutine without waiting; false if the queue is full.
+func (r *Runner) TryDeliver(m Message) bool {
+	select {
+	case r.inbox <- m:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start implements chains.Engine. A Runner alone does not bootstrap (engine.Consensus bootstraps
+// first, then runs a Runner): the chain goes to normal operation from the blocks it has.
 func (r *Runner) Start(context.Context) error {
 	for _, s := range []chains.State{chains.Bootstrapping, chains.NormalOperation} {
 		if err := r.setState(s); err != nil {

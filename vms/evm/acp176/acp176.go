@@ -122,8 +122,14 @@ func (s *State) ConsumeGas(gas uint64) error {
 // by new target / old target so that the price stays the same, and clamps the capacity to
 // the new maximum.
 func (s *State) UpdateTargetExcess(desired uint64) {
+	s.MoveTargetExcess(desired, MaxTargetExcessDiff)
+}
+
+// MoveTargetExcess is UpdateTargetExcess with maxDiff in place of Q: the reference's rule is
+// maxDiff = Q, and math.MaxUint64 sets the target excess to desired in one step.
+func (s *State) MoveTargetExcess(desired, maxDiff uint64) {
 	before := s.Target()
-	change := min(absDiff(s.TargetExcess, desired), MaxTargetExcessDiff)
+	change := min(absDiff(s.TargetExcess, desired), maxDiff)
 	if s.TargetExcess < desired {
 		s.TargetExcess += change
 	} else {

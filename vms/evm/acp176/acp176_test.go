@@ -132,6 +132,35 @@ func TestUpdateTargetExcess(t *testing.T) {
 	}
 }
 
+// TestMoveTargetExcess: without the bound of Q the target excess reaches desired in one step,
+// up or down, with the excess scaled so that the price stays the same and the capacity clamped
+// to the new maximum; with Q as the bound it is UpdateTargetExcess.
+func TestMoveTargetExcess(t *testing.T) {
+	const oneBillion = 231_785_805 // the smallest target excess of a target of 1,000,000,000 gas/s
+	up := State{Capacity: 7_000_000, Excess: 2_000_000}
+	up.MoveTargetExcess(oneBillion, math.MaxUint64)
+	require.Equal(t, uint64(1_000_000_006), up.Target())
+	require.Equal(t, State{Capacity: 7_000_000, Excess: 2_000_000_012, TargetExcess: oneBillion}, up)
+	require.Equal(t, State{Excess: 2_000_000}.GasPrice(), up.GasPrice(), "the price stays the same")
+
+	down := State{Capacity: 10_000_000_060, Excess: 2_000_000_012, TargetExcess: oneBillion}
+	down.MoveTargetExcess(0, math.MaxUint64)
+	require.Equal(t, State{Capacity: 10_000_000, Excess: 2_000_000}, down)
+
+	for _, v := range []struct {
+		initial State
+		desired uint64
+	}{
+		{State{Excess: 2_000_000}, oneBillion},
+		{State{Excess: 2_000_000_000, TargetExcess: 2 * MaxTargetExcessDiff}, 0},
+	} {
+		bounded, reference := v.initial, v.initial
+		bounded.MoveTargetExcess(v.desired, MaxTargetExcessDiff)
+		reference.UpdateTargetExcess(v.desired)
+		require.Equal(t, reference, bounded)
+	}
+}
+
 func TestParseAndBytes(t *testing.T) {
 	_, err := ParseState(make([]byte, StateSize-1))
 	require.EqualError(t, err, "insufficient length for fee state: expected at least 24 bytes but got 23 bytes")
