@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,15 +53,46 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	return m, nil
 }
 
-// methodLabel bounds the method label to the standard methods.
-func methodLabel(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
-		return m
-	default:
-		return "other"
+// methodLabels are the values of the method label: the standard methods, and "other" for the
+// rest, so that the label's values stay bounded.
+var methodLabels = [...]string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+	http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace, "other",
+}
+
+// methodIndex returns the index of m's label in methodLabels.
+func methodIndex(m string) int {
+	for i, l := range methodLabels[:len(methodLabels)-1] {
+		if m == l {
+			return i
+		}
 	}
+	return len(methodLabels) - 1
+}
+
+// routeSeries holds one route's series of the request metrics, one per method label, each
+// looked up in the vectors on its first request: a lookup hashes the label values and takes the
+// vector's lock, on every request otherwise. A series appears in the output once it has
+// counted a request, as before.
+type routeSeries [len(methodLabels)]atomic.Pointer[series]
+
+// series are the request counter and duration histogram of one route and method.
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// of returns the series of route label and method index i, looking them up the first time.
+func (rs *routeSeries) of(m *metrics, label string, i int) *series {
+	if s := rs[i].Load(); s != nil {
+		return s
+	}
+	s := &series{
+		requests: m.requests.WithLabelValues(label, methodLabels[i]),
+		duration: m.duration.WithLabelValues(label, methodLabels[i]),
+	}
+	rs[i].Store(s)
+	return s
 }
 
 // dispatch routes the request, sets its deadline, and records metrics and one Debug log line
@@ -74,8 +106,7 @@ type dispatch struct {
 }
 
 func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h, label := d.router.lookup(r)
-	method := methodLabel(r.Method)
+	h, label, rs := d.router.lookup(r)
 
 	d.metrics.inFlight.Inc()
 	defer d.metrics.inFlight.Dec()
@@ -98,8 +129,9 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(w, r)
 
 	elapsed := d.clock.Now().Sub(start)
-	d.metrics.requests.WithLabelValues(label, method).Inc()
-	d.metrics.duration.WithLabelValues(label, method).Observe(elapsed.Seconds())
+	s := rs.of(d.metrics, label, methodIndex(r.Method))
+	s.requests.Inc()
+	s.duration.Observe(elapsed.Seconds())
 	if !logged {
 		return
 	}

@@ -24,6 +24,8 @@ type route struct {
 	handler http.Handler
 	// label is the route's full path, used in metrics and logs.
 	label string
+	// series are the route's request metrics, shared by the snapshots that hold the route.
+	series *routeSeries
 }
 
 // table is an immutable snapshot of the routes. It is never changed after it is published.
@@ -41,6 +43,9 @@ type router struct {
 	current atomic.Pointer[table]
 
 	mu sync.Mutex // serialises writers; readers never take it
+
+	// notFound and redirect are the series of the requests that matched no route.
+	notFound, redirect routeSeries
 }
 
 func newRouter() *router {
@@ -144,7 +149,7 @@ func (rt *router) publishLocked(
 	}
 	next := &table{routes: maps.Clone(old.routes), aliases: maps.Clone(old.aliases)}
 	for _, p := range paths {
-		next.routes[prefix+p] = route{handler: handler(p), label: prefix + p}
+		next.routes[prefix+p] = route{handler: handler(p), label: prefix + p, series: new(routeSeries)}
 	}
 	for base, as := range newAliases {
 		// Append to a fresh slice: the old one is shared with the previous snapshot.
@@ -154,16 +159,17 @@ func (rt *router) publishLocked(
 	return nil
 }
 
-// lookup returns the handler for r and the label to record it under. It never returns nil.
-func (rt *router) lookup(r *http.Request) (http.Handler, string) {
+// lookup returns the handler for r, and the label and series to record it under. It never
+// returns nil.
+func (rt *router) lookup(r *http.Request) (http.Handler, string, *routeSeries) {
 	p := r.URL.Path
 	if c := cleanPath(p); c != p {
-		return redirectHandler(c), labelRedirect
+		return redirectHandler(c), labelRedirect, &rt.redirect
 	}
 	if rte, ok := rt.current.Load().routes[p]; ok {
-		return rte.handler, rte.label
+		return rte.handler, rte.label, rte.series
 	}
-	return http.NotFoundHandler(), labelNotFound
+	return http.NotFoundHandler(), labelNotFound, &rt.notFound
 }
 
 // cleanPath returns the canonical form of p: rooted, without "//", "." or ".." elements, keeping

@@ -29,13 +29,27 @@
 #
 # Usage (from anywhere in the repository): bash bench/anvil.sh
 # Environment: N (transfers, default 2000), BLOCKS (default 10000), CORNICE_BIN (a cornice binary
-# instead of building ./cmd/cornice).
+# instead of building ./cmd/cornice), ONLY (the measurements to take, a comma-separated list of
+# transfers, mine, call and snapshot; default all; anvil_mine of 10,000 blocks alone takes anvil
+# many minutes), ROUNDS (how many times the eth_call rows are taken, anvil and cornice in
+# alternation; default 1).
 set -euo pipefail
 shopt -s inherit_errexit
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 n=${N:-2000}
 blocks=${BLOCKS:-10000}
+only=${ONLY:-transfers,mine,call,snapshot}
+rounds=${ROUNDS:-1}
+for m in ${only//,/ }; do
+	case $m in
+	transfers | mine | call | snapshot) ;;
+	*)
+		echo "bench: ONLY lists transfers, mine, call or snapshot, not $m" >&2
+		exit 2
+		;;
+	esac
+done
 work=$(mktemp -d /tmp/cornice-anvil.XXXXXX)
 pids=()
 
@@ -78,6 +92,9 @@ start() {
 	return 1
 }
 
+# want M: whether measurement M is among $only.
+want() { [[ ,$only, == *,$1,* ]]; }
+
 # load URL LABEL FLAGS...: one evmload run; its rows go to stdout, or a row with the error.
 load() {
 	local target=$1 label=$2 err
@@ -108,39 +125,49 @@ curl -s --max-time 10 -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","
 start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
 	"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 cornice_url=$url
-start "$work/bench-node.log" 's/^evmload: node serves \(.*\)$/\1/p' \
-	"$work/evmload" -data-dir "$work/bench-data" -timeout 2h node
-bench_url=$url
+if want transfers; then
+	start "$work/bench-node.log" 's/^evmload: node serves \(.*\)$/\1/p' \
+		"$work/evmload" -data-dir "$work/bench-data" -timeout 2h node
+	bench_url=$url
 
-echo "### Transfers accepted per second ($n transfers, 100 senders, batches of 100 calls, 2 connections)"
-echo
-echo "| target | transfers | batch | c | senders | time s | accepted/s | sent/s | blocks | txs/block | max txs/block |"
-echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-load "$anvil_url" "anvil 1.7.1" -as-is -n "$n" -batch 100 -c 2 transfers
-load "$cornice_url" "cornice run (ACP-176 fees)" -n "$n" -batch 100 -c 2 transfers
-load "$bench_url" "cornice, evmload node (gas target never reached)" -n "$n" -batch 100 -c 2 transfers
-echo
-echo "### evm_mine round trip (1,000 calls in a row, one connection)"
-echo
-echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
-load "$anvil_url" "anvil 1.7.1" -as-is -n 1000 mine
-load "$cornice_url" "cornice run" -n 1000 mine
-echo
-echo "### eth_call calls/s (get() of a storage contract, 10 s a row)"
-echo
-echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
-for c in 1 16; do
-	load "$anvil_url" "anvil 1.7.1" -as-is -n 1000000 -duration 10s -c "$c" call
-	load "$cornice_url" "cornice run" -n 1000000 -duration 10s -c "$c" call
-done
-echo
-echo "### evm_snapshot and evm_revert on a chain of $blocks blocks"
-echo
-echo "| target | step | times | p50 ms | p99 ms |"
-echo "|---|---|---:|---:|---:|"
-load "$anvil_url" "anvil 1.7.1" -as-is -blocks "$blocks" -rounds 20 snapshot
-load "$cornice_url" "cornice run" -blocks "$blocks" -rounds 20 snapshot
-echo
+	echo "### Transfers accepted per second ($n transfers, 100 senders, batches of 100 calls, 2 connections)"
+	echo
+	echo "| target | transfers | batch | c | senders | time s | accepted/s | sent/s | blocks | txs/block | max txs/block |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	load "$anvil_url" "anvil 1.7.1" -as-is -n "$n" -batch 100 -c 2 transfers
+	load "$cornice_url" "cornice run (ACP-176 fees)" -n "$n" -batch 100 -c 2 transfers
+	load "$bench_url" "cornice, evmload node (gas target never reached)" -n "$n" -batch 100 -c 2 transfers
+	echo
+fi
+if want mine; then
+	echo "### evm_mine round trip (1,000 calls in a row, one connection)"
+	echo
+	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	load "$anvil_url" "anvil 1.7.1" -as-is -n 1000 mine
+	load "$cornice_url" "cornice run" -n 1000 mine
+	echo
+fi
+if want call; then
+	echo "### eth_call calls/s (get() of a storage contract, 10 s a row)"
+	echo
+	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	for _ in $(seq "$rounds"); do
+		for c in 1 16; do
+			load "$anvil_url" "anvil 1.7.1" -as-is -n 1000000 -duration 10s -c "$c" call
+			load "$cornice_url" "cornice run" -n 1000000 -duration 10s -c "$c" call
+		done
+	done
+	echo
+fi
+if want snapshot; then
+	echo "### evm_snapshot and evm_revert on a chain of $blocks blocks"
+	echo
+	echo "| target | step | times | p50 ms | p99 ms |"
+	echo "|---|---|---:|---:|---:|"
+	load "$anvil_url" "anvil 1.7.1" -as-is -blocks "$blocks" -rounds 20 snapshot
+	load "$cornice_url" "cornice run" -blocks "$blocks" -rounds 20 snapshot
+	echo
+fi
 echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end."

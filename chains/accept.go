@@ -35,6 +35,8 @@ type Acceptor struct {
 	// the VM's genesis block when there is none.
 	lastID ids.ID
 	height uint64
+	// lastTime is that block's timestamp.
+	lastTime time.Time
 	// halted is why the chain stopped accepting, nil while it accepts.
 	halted error
 }
@@ -43,6 +45,13 @@ type Acceptor struct {
 func (a *Acceptor) LastAccepted() (ids.ID, uint64) {
 	id, height, _ := a.status()
 	return id, height
+}
+
+// LastAcceptedTime returns the timestamp of the last block whose batch is committed.
+func (a *Acceptor) LastAcceptedTime() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastTime
 }
 
 // status returns the last accepted block and why the chain halted.
@@ -105,7 +114,7 @@ func (a *Acceptor) accept(ctx context.Context, blk Block) error {
 	}
 
 	a.mu.Lock()
-	a.lastID, a.height = blkID, height
+	a.lastID, a.height, a.lastTime = blkID, height, blk.Timestamp()
 	a.mu.Unlock()
 	if a.log.Enabled(ctx, slog.LevelInfo) {
 		// One line per block at info, so that a user sees the chain move; a block holds many

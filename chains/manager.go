@@ -334,7 +334,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		}
 	}()
 
-	lastID, height, err := m.checkRecovery(ctx, id, vm)
+	last, err := m.checkRecovery(ctx, id, vm)
 	if err != nil {
 		return nil, err
 	}
@@ -358,13 +358,14 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 	}
 	log = log.With("alias", aliases[0])
 	acceptor := &Acceptor{
-		m:       m,
-		chainID: id,
-		vm:      vm,
-		indexed: spec.Indexed && m.indexer != nil,
-		log:     log,
-		lastID:  lastID,
-		height:  height,
+		m:        m,
+		chainID:  id,
+		vm:       vm,
+		indexed:  spec.Indexed && m.indexer != nil,
+		log:      log,
+		lastID:   last.ID(),
+		height:   last.Height(),
+		lastTime: last.Timestamp(),
 	}
 	acc.Store(acceptor)
 	engine, err := m.engines.NewEngine(ctx, EngineContext{
@@ -383,38 +384,38 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		return nil, fmt.Errorf("start engine of chain %s: %w", id, err)
 	}
 	// The one line per chain at info: the registry's own events are at debug.
-	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", lastID.String(), "height", height, "routes", len(handlers))
+	log.Info("chain created", "vmID", spec.Chain.VMID.String(), "lastAccepted", last.ID().String(), "height", last.Height(), "routes", len(handlers))
 	return &chain{id: id, vm: vm, acceptor: acceptor, engine: engine}, nil
 }
 
 // checkRecovery checks, at start-up, that the VM's last accepted block is the
 // one the accept path last committed, and returns it.
-func (m *Manager) checkRecovery(ctx context.Context, id ids.ID, vm VM) (ids.ID, uint64, error) {
+func (m *Manager) checkRecovery(ctx context.Context, id ids.ID, vm VM) (Block, error) {
 	storedID, storedHeight, stored, err := m.loadPointer(id)
 	if err != nil {
-		return ids.ID{}, 0, err
+		return nil, err
 	}
 	if r, ok := vm.(Recoverer); ok && stored {
 		if err := r.Recover(ctx, storedID, storedHeight); err != nil {
-			return ids.ID{}, 0, fmt.Errorf("recover chain %s to block %s at height %d: %w", id, storedID, storedHeight, err)
+			return nil, fmt.Errorf("recover chain %s to block %s at height %d: %w", id, storedID, storedHeight, err)
 		}
 	}
 	lastID, err := vm.LastAccepted(ctx)
 	if err != nil {
-		return ids.ID{}, 0, fmt.Errorf("last accepted block of chain %s: %w", id, err)
+		return nil, fmt.Errorf("last accepted block of chain %s: %w", id, err)
 	}
 	blk, err := vm.GetBlock(ctx, lastID)
 	if err != nil {
-		return ids.ID{}, 0, fmt.Errorf("get last accepted block %s of chain %s: %w", lastID, id, err)
+		return nil, fmt.Errorf("get last accepted block %s of chain %s: %w", lastID, id, err)
 	}
 	height := blk.Height()
 	switch {
 	case !stored && height != 0:
-		return ids.ID{}, 0, newChainRecoveryError(id, lastID, height)
+		return nil, newChainRecoveryError(id, lastID, height)
 	case stored && (lastID != storedID || height != storedHeight):
-		return ids.ID{}, 0, recoveryError(id, storedID, storedHeight, lastID, height)
+		return nil, recoveryError(id, storedID, storedHeight, lastID, height)
 	}
-	return lastID, height, nil
+	return blk, nil
 }
 
 // loadPointer reads chain id's last-accepted pointer; ok is false if the
@@ -481,6 +482,16 @@ func (m *Manager) LastAccepted(chainID ids.ID) (ids.ID, uint64, bool) {
 	}
 	id, height := c.acceptor.LastAccepted()
 	return id, height, true
+}
+
+// LastAcceptedTime returns the timestamp of chain chainID's last accepted block, as committed,
+// and false if the chain was not created.
+func (m *Manager) LastAcceptedTime(chainID ids.ID) (time.Time, bool) {
+	c := m.chain(chainID)
+	if c == nil {
+		return time.Time{}, false
+	}
+	return c.acceptor.LastAcceptedTime(), true
 }
 
 // Status is the details of a chain's health check.

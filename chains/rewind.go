@@ -53,6 +53,10 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	case r.Height >= height:
 		return fmt.Errorf("rewind chain %s to height %d: not below the last accepted height %d", a.chainID, r.Height, height)
 	}
+	to, err := a.vm.GetBlock(ctx, r.To)
+	if err != nil {
+		return fmt.Errorf("rewind chain %s to block %s: %w", a.chainID, r.To, err)
+	}
 	batch := a.m.db.NewBatch()
 	defer batch.Close() // no-op once committed
 	dropped, err := r.Stage(batch)
@@ -76,7 +80,7 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
 	}
 	a.mu.Lock()
-	a.lastID, a.height = r.To, r.Height
+	a.lastID, a.height, a.lastTime = r.To, r.Height, to.Timestamp()
 	a.mu.Unlock()
 	a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
 		"to", r.To.String(), "height", r.Height, "indexEntriesRemoved", removed)

@@ -66,6 +66,18 @@ func TestRewind(t *testing.T) {
 		second, err := vm.GetBlockIDAtHeight(t.Context(), 2)
 		require.NoError(t, err)
 
+		lastTime := func(id ids.ID) {
+			t.Helper()
+			blk, err := vm.GetBlock(t.Context(), id)
+			require.NoError(t, err)
+			got, ok := e.Manager.LastAcceptedTime(chainA)
+			require.True(t, ok)
+			require.Equal(t, blk.Timestamp(), got)
+		}
+		third, err := vm.GetBlockIDAtHeight(t.Context(), 3)
+		require.NoError(t, err)
+		lastTime(third)
+
 		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
@@ -78,6 +90,7 @@ func TestRewind(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, first, lastID)
 		require.Equal(t, uint64(1), height)
+		lastTime(first)
 		e.Close()
 
 		e = chainstest.NewEnv(t, dir, x, nil)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -185,6 +186,8 @@ func TestL1Chains(t *testing.T) {
 	_, err = xn.uptime(tracked)
 	require.ErrorContains(t, err, "node is not a validator", "a tracked subnet has no validators")
 	require.Empty(t, xn.chainValidators(chainA))
+	// An L1 chain has the proposervm API too: a block built now would carry the P-Chain's height.
+	require.Equal(t, strconv.FormatUint(xn.lcHeight(), 10), xn.proposerVM(chainA.String()).height)
 	// platform.getBlockchainStatus: A runs on a tracked subnet, B on one this node validates.
 	for id, want := range map[ids.ID]string{chainA: "Syncing", chainB: "Validating"} {
 		var status api.GetBlockchainStatusReply

@@ -34,10 +34,10 @@
 #        it; it resets both chains to genesis, so it runs last. Last line
 #        `testclient: N passed, M failed`;
 #      - e2e/js/avalanche-sdk.mjs (the official Avalanche TypeScript SDK, @avalanche-sdk/client
-#        0.1.1 over @avalabs/avalanchejs 5.2.0; issue #14 §4), after the test client's reset: info
-#        and index reads, a P- and an X-Chain BaseTx, a subnet, a chain on it and its conversion to
-#        an L1 with this node as validator, a validator (a local staker's node ID and BLS proof of
-#        possession) and a delegator read back, AVAX moved P→X, X→P, X→C and C→X (export, then
+#        0.1.1 over @avalabs/avalanchejs 5.2.0; issue #14 §4), after the test client's reset: info,
+#        index and proposervm reads (P and C), a P- and an X-Chain BaseTx, a subnet, a chain on it
+#        and its conversion to an L1 with this node as validator, a validator (a node ID and BLS
+#        proof of possession made for the test) and a delegator read back, AVAX moved P→X, X→P, X→C and C→X (export, then
 #        import) with the balances checked on both sides, and a C-Chain atomic tx's status, nonce
 #        and index entry. Last line `avalanche-sdk: N passed, M failed`;
 #   4. starts anvil 1.7.1 (from e2e/foundry's packages; chain ID 43112, the local C-Chain's) on a

@@ -248,8 +248,9 @@ func (ix *index) scan(ctx context.Context, start, n uint64, fn func(i uint64, c 
 
 // truncate writes into w the removal of the container id and every later one, and of the ID
 // entries of dropped, which must be among them, and returns how many containers it removes; none
-// when id is not in the index. The containers go with one range deletion, so its cost does not
-// grow with their number; the ID entries of those not in dropped stay, stale, until forget.
+// when id is not in the index. Many containers go with one range deletion (removeContainers), so
+// its cost does not grow with their number; the ID entries of those not in dropped stay, stale,
+// until forget.
 func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, error) {
 	start, _, found, err := ix.lookup(id)
 	if err != nil || !found {
@@ -262,8 +263,7 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, e
 	if start >= next {
 		return 0, fmt.Errorf("%w: container %s at index %d, next index %d", errCorrupt, id, start, next)
 	}
-	from, to := containerKey(start), containerKey(next)
-	if err := w.DeleteRange(from[:], to[:]); err != nil {
+	if err := removeContainers(w, start, next); err != nil {
 		return 0, fmt.Errorf("remove containers %d to %d: %w", start, next-1, err)
 	}
 	for _, d := range dropped {
@@ -285,6 +285,27 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, e
 		return 0, fmt.Errorf("stage next index: %w", err)
 	}
 	return int(next - start), nil
+}
+
+// pointDeletes is the most containers truncate removes key by key: Pebble's range deletions
+// cost every later read a little until compaction drops them, and a developer's test suite
+// reverts a few blocks after every test.
+const pointDeletes = 64
+
+// removeContainers writes into w the removal of the containers at indices start to next-1: key
+// by key when they are few, else with one range deletion, whose cost does not grow with theirs.
+func removeContainers(w *storage.Batch, start, next uint64) error {
+	if next-start > pointDeletes {
+		from, to := containerKey(start), containerKey(next)
+		return w.DeleteRange(from[:], to[:])
+	}
+	for i := start; i < next; i++ {
+		k := containerKey(i)
+		if err := w.Delete(k[:]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // forget writes into w the removal of the stale ID entries of dropped: those a truncation left.

@@ -503,7 +503,7 @@ func TestTruncate(t *testing.T) {
 	x := newIndexer(t, db, on, clock.Real{})
 	h := xIndexes(t, x)
 	var blocks []chains.Container
-	for i := range 50 {
+	for i := range 100 {
 		blk := container(fmt.Appendf(nil, "block %d", i))
 		accept(t, db, x, xChainID, blk)
 		blocks = append(blocks, blk)
@@ -513,12 +513,12 @@ func TestTruncate(t *testing.T) {
 		Index string
 	}
 
-	// Dropping 48 blocks, 1 of them with its ID entry: a range deletion, the ID entry and the
+	// Dropping 98 blocks, 1 of them with its ID entry: a range deletion, the ID entry and the
 	// next index.
 	b := db.NewBatch()
 	n, err := x.Truncate(t.Context(), b, xChainID, blocks[2].ID, []ids.ID{blocks[3].ID})
 	require.NoError(t, err)
-	require.Equal(t, 48, n)
+	require.Equal(t, 98, n)
 	require.Equal(t, 3, b.Count())
 	got := mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
 	require.Equal(t, "4", got.Index, "nothing changes before the batch is committed")
@@ -562,10 +562,23 @@ func TestTruncate(t *testing.T) {
 	got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
 	require.Equal(t, "3", got.Index)
 
+	// A few blocks go key by key: their containers, and the next index.
+	b = db.NewBatch()
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, 2, b.Count())
+	require.NoError(t, b.Commit())
+	last = mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
+	require.Equal(t, entry{next.ID, "2"}, last)
+	_, msg = call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
+	require.Equal(t, "not found", msg)
+	accept(t, db, x, xChainID, blocks[4])
+
 	// A block not in the index truncates nothing; dropped IDs must be among the truncated.
 	b = db.NewBatch()
 	defer b.Close()
-	n, err = x.Truncate(t.Context(), b, xChainID, blocks[40].ID, nil)
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[90].ID, nil)
 	require.NoError(t, err)
 	require.Zero(t, n)
 	_, err = x.Truncate(t.Context(), b, xChainID, next.ID, []ids.ID{blocks[0].ID})

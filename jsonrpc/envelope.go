@@ -15,6 +15,8 @@ type envelope struct {
 	// parseErr is encoding/json's error; the other fields then hold what was decoded before it
 	// (type errors keep decoding the other fields).
 	parseErr error
+	// end is the index after the object in the body, set by scanEnvelope only.
+	end int
 }
 
 // parseEnvelope decodes the first JSON value of body as the reference does: json.Decoder.Decode into
@@ -80,6 +82,7 @@ func scanEnvelope(body []byte) (env envelope, ok bool) {
 	}
 	i = skipSpace(body, i+1)
 	if i < len(body) && body[i] == '}' {
+		env.end = i + 1
 		return env, true
 	}
 	var seen int
@@ -127,6 +130,7 @@ func scanEnvelope(body []byte) (env envelope, ok bool) {
 			i = skipSpace(body, i+1)
 		case '}':
 			// Bytes after the value are ignored, as by json.Decoder.
+			env.end = i + 1
 			return env, true
 		default:
 			return envelope{}, false

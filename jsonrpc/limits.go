@@ -3,7 +3,6 @@ package jsonrpc
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"sync"
@@ -100,6 +99,20 @@ type Call struct {
 	Version, Method, Params, ID []byte
 }
 
+// Args appends the elements of Params, when it is an array, to dst and returns them; ok is
+// false when Params is anything else. Params must be valid JSON, as Gate gives it. The elements
+// point into the body.
+func (c *Call) Args(dst [][]byte) (args [][]byte, ok bool) {
+	p := c.Params
+	if len(p) == 0 || p[0] != '[' {
+		return dst, false
+	}
+	for i, more := firstElement(p); more; i, more = nextElement(p, i) {
+		dst = append(dst, p[i:valueEnd(p, i)])
+	}
+	return dst, true
+}
+
 // Front may answer a single call itself, in front of the server behind a [Gate]: it gets the
 // request, whose body Gate has read, and the call; it reports whether it answered. When it did
 // not, it must have written nothing, and the server answers as if Front were not there.
@@ -124,10 +137,18 @@ func Gate(h http.Handler, heavy func(method []byte) bool, front Front) http.Hand
 		}
 		buf := bodies.Get().(*bytes.Buffer)
 		defer putBody(buf)
-		body, err := peekBody(r, buf)
-		// On a read error h meets the same error.
-		if err != nil {
+		body, whole, err := peekBody(r, buf)
+		// h reads the same bytes, and on a read error meets the same error.
+		serve := func() {
+			if whole {
+				r.Body = replayBody{Reader: bytes.NewReader(body), Closer: r.Body}
+			} else {
+				r.Body = replayBody{Reader: io.MultiReader(bytes.NewReader(body), r.Body), Closer: r.Body}
+			}
 			h.ServeHTTP(w, r)
+		}
+		if err != nil {
+			serve()
 			return
 		}
 		i := skipSpace(body, 0)
@@ -142,13 +163,13 @@ func Gate(h http.Handler, heavy func(method []byte) bool, front Front) http.Hand
 				return
 			}
 			defer l.release()
-		} else if front != nil && plain && json.Valid(body) {
+		} else if front != nil && plain && skipSpace(body, env.end) == len(body) {
 			c := Call{Version: env.version, Method: env.method, Params: env.params, ID: env.id}
 			if front(w, r, &c) {
 				return
 			}
 		}
-		h.ServeHTTP(w, r)
+		serve()
 	})
 }
 
@@ -164,20 +185,14 @@ func putBody(b *bytes.Buffer) {
 	bodies.Put(b)
 }
 
-// peekBody reads r's body into buf, at most MaxBodySize bytes, and returns what it read, with
-// r.Body replaced by a body that gives those bytes again and then whatever was left unread.
-func peekBody(r *http.Request, buf *bytes.Buffer) ([]byte, error) {
+// peekBody reads r's body into buf, at most MaxBodySize bytes, and returns what it read; whole
+// reports that this is the whole body.
+func peekBody(r *http.Request, buf *bytes.Buffer) (body []byte, whole bool, err error) {
 	if n := r.ContentLength; n > 0 {
 		buf.Grow(int(n))
 	}
 	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodySize))
-	if err == nil && n < MaxBodySize {
-		// The whole body was read.
-		r.Body = replayBody{Reader: bytes.NewReader(buf.Bytes()), Closer: r.Body}
-	} else {
-		r.Body = replayBody{Reader: io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body), Closer: r.Body}
-	}
-	return buf.Bytes(), err
+	return buf.Bytes(), err == nil && n < MaxBodySize, err
 }
 
 // replayBody is a request body made of bytes already read and the original body's remainder;

@@ -281,3 +281,28 @@ func TestGateFront(t *testing.T) {
 		require.Len(t, got, 2, "no other body reaches the front")
 	}
 }
+
+func TestCallArgs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		params string
+		want   []string
+		ok     bool
+	}{
+		{`[]`, nil, true},
+		{`[ ]`, nil, true},
+		{`[{"a":[1,"]"]},"latest"]`, []string{`{"a":[1,"]"]}`, `"latest"`}, true},
+		{` [ -1.5e3 , true,null,"a\"b" ,[[]] ] `[1:], []string{`-1.5e3`, `true`, `null`, `"a\"b"`, `[[]]`}, true},
+		{`{}`, nil, false},
+		{``, nil, false},
+		{`"x"`, nil, false},
+	} {
+		args, ok := (&jsonrpc.Call{Params: []byte(tc.params)}).Args(nil)
+		require.Equal(t, tc.ok, ok, tc.params)
+		var got []string
+		for _, a := range args {
+			got = append(got, string(a))
+		}
+		require.Equal(t, tc.want, got, tc.params)
+	}
+}

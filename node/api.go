@@ -76,7 +76,7 @@ func (n *Node) buildAPI() error {
 		}
 	}
 	if n.cfg.APIAdminEnabled {
-		svc := admin.New(n.chains, chainRoutes{srv}, n.log.With("service", "admin"))
+		svc := admin.New(n.chains, chainRoutes{srv: srv}, n.log.With("service", "admin"))
 		if err := srv.AddRoute("admin", svc.Handler()); err != nil {
 			return fmt.Errorf("mount admin API: %w", err)
 		}
@@ -153,8 +153,12 @@ func (n *Node) mountHealth() error {
 	return nil
 }
 
-// chainRoutes lets admin.aliasChain make /ext/bc/<alias> serve a chain's routes.
-type chainRoutes struct{ srv *api.Server }
+// chainRoutes serves the chains' routes (chains.Routes) and lets admin.aliasChain make
+// /ext/bc/<alias> serve a chain's routes. n, when set, adds the node's own routes of each chain.
+type chainRoutes struct {
+	srv *api.Server
+	n   *Node
+}
 
 func (r chainRoutes) AliasChainRoutes(id ids.ID, alias string) error {
 	return r.srv.AddAliases("bc/"+id.String(), "bc/"+alias)

@@ -114,8 +114,15 @@ func chainName(s chains.Spec) string {
 }
 
 // AddChainRoutes serves a chain's handlers at /ext/bc/<chainID><ext> and under each alias base,
-// answering the reference's 503 until the chain is in normal operation (node-api.md §2.3).
+// answering the reference's 503 until the chain is in normal operation (node-api.md §2.3). On the
+// node's manager it adds the proposervm API (withProposerVM).
 func (r chainRoutes) AddChainRoutes(chainID ids.ID, handlers map[string]http.Handler, aliasBases []string, ready func() bool) error {
+	if r.n != nil {
+		var err error
+		if handlers, err = r.n.withProposerVM(chainID, handlers); err != nil {
+			return err
+		}
+	}
 	base := "bc/" + chainID.String()
 	for ext, h := range handlers {
 		if err := r.srv.AddRoute(base+ext, api.RequireBootstrapped(ready, h)); err != nil {

@@ -158,7 +158,7 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 	n.manager, err = chains.NewManager(chains.ManagerConfig{NetworkID: n.cfg.NetworkID}, chains.ManagerDeps{
 		DB:       db,
 		Registry: n.chains,
-		Routes:   chainRoutes{n.http},
+		Routes:   chainRoutes{srv: n.http, n: n},
 		Indexer:  n.index,
 		Engines:  engine.Factory{NodeID: n.nodeID, Validators: n.validators},
 		Clock:    n.clock,

@@ -13,6 +13,7 @@ import (
 
 	refapi "github.com/ava-labs/avalanchego/api"
 	refids "github.com/ava-labs/avalanchego/ids"
+	refvalidators "github.com/ava-labs/avalanchego/snow/validators"
 	refconstants "github.com/ava-labs/avalanchego/utils/constants"
 	refavax "github.com/ava-labs/avalanchego/vms/components/avax"
 	refgas "github.com/ava-labs/avalanchego/vms/components/gas"
@@ -268,11 +269,12 @@ func TestPlatformClient(t *testing.T) {
 	require.Len(t, page, 1)
 	require.Equal(t, refids.ID(utxos[1].InputID()), endUTXO)
 
-	// This node is the Primary Network's only validator, for a year from the genesis.
+	// The Primary Network's validators are the five genesis stakers; this node is staker1, whose
+	// stake lasts a year from the genesis.
 	primary := primaryValidatorCheck(t, n, g)
 	vals, err := c.GetCurrentValidators(ctx, refconstants.PrimaryNetworkID, nil)
 	require.NoError(t, err)
-	require.Len(t, vals, 1)
+	require.Len(t, vals, 5)
 	primary(vals[0])
 	vals, err = c.GetCurrentValidators(ctx, refconstants.PrimaryNetworkID, []refids.NodeID{nodeID})
 	require.NoError(t, err)
@@ -285,9 +287,9 @@ func TestPlatformClient(t *testing.T) {
 
 	at, err := c.GetValidatorsAt(ctx, refconstants.PrimaryNetworkID, refpapi.Height(0))
 	require.NoError(t, err)
-	require.Len(t, at, 1)
+	require.Len(t, at, 5)
 	require.Equal(t, nodeID, at[nodeID].NodeID)
-	require.Equal(t, config.LocalGenesisStake, at[nodeID].Weight)
+	require.Equal(t, config.LocalGenesisStake/5, at[nodeID].Weight)
 	require.Equal(t, staker1PublicKey, "0x"+hex.EncodeToString(at[nodeID].PublicKey.Compress()))
 	proposed, err := c.GetValidatorsAt(ctx, refconstants.PrimaryNetworkID, refpapi.Height(refpapi.ProposedHeight))
 	require.NoError(t, err)
@@ -544,10 +546,10 @@ func primaryValidatorCheck(t *testing.T, n *running, g *genesis.Genesis) func(re
 	return func(v refplatformvm.ClientPermissionlessValidator) {
 		t.Helper()
 		require.Equal(t, refids.NodeID(n.NodeID()), v.NodeID)
-		require.Equal(t, refids.Empty, v.TxID, "cornice's genesis validator has no staking tx")
+		require.Equal(t, refids.ID(g.P.Validators[3].ID()), v.TxID, "staker1's genesis tx, fourth in the genesis's heap order")
 		require.Equal(t, g.P.Timestamp, v.StartTime)
 		require.Equal(t, g.P.Timestamp+31_536_000, v.EndTime)
-		require.Equal(t, config.LocalGenesisStake, v.Weight)
+		require.Equal(t, config.LocalGenesisStake/5, v.Weight)
 		require.NotNil(t, v.Signer)
 		require.NoError(t, v.Signer.Verify())
 		require.Equal(t, staker1PublicKey, "0x"+hex.EncodeToString(v.Signer.PublicKey[:]))
@@ -556,9 +558,9 @@ func primaryValidatorCheck(t *testing.T, n *running, g *genesis.Genesis) func(re
 		require.InDelta(t, 100, *v.Uptime, 0)
 		require.NotNil(t, v.Connected)
 		require.True(t, *v.Connected)
-		require.Zero(t, v.DelegationFee)
+		require.InDelta(t, 100, v.DelegationFee, 0)
 		require.NotNil(t, v.PotentialReward)
-		require.Zero(t, *v.PotentialReward)
+		require.Equal(t, uint64(239_043_697_070_926), *v.PotentialReward, "§4.10 on the supply the stakers before it left")
 		require.NotNil(t, v.AccruedDelegateeReward)
 		require.Zero(t, *v.AccruedDelegateeReward)
 		require.NotNil(t, v.DelegatorCount)
@@ -566,8 +568,11 @@ func primaryValidatorCheck(t *testing.T, n *running, g *genesis.Genesis) func(re
 		require.NotNil(t, v.DelegatorWeight)
 		require.Zero(t, *v.DelegatorWeight)
 		require.Nil(t, v.ValidationID, "not an L1 validator")
-		require.Nil(t, v.ValidationRewardOwner)
-		require.Nil(t, v.DelegationRewardOwner)
+		_, ewoq := ewoqKey(t)
+		for _, o := range []*refplatformvm.ClientOwner{v.ValidationRewardOwner, v.DelegationRewardOwner} {
+			require.NotNil(t, o)
+			require.Equal(t, []refids.ShortID{refids.ShortID(ewoq)}, o.Addresses)
+		}
 	}
 }
 
@@ -596,7 +601,7 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 	require.Equal(t, config.LocalGenesisStake, total)
 	supply, height, err := c.GetCurrentSupply(ctx, refconstants.PrimaryNetworkID)
 	require.NoError(t, err)
-	require.Equal(t, g.P.InitialSupply, supply)
+	require.Equal(t, uint64(361_196_333_750_752_149), supply, "the initial supply and the genesis stakers' potential rewards")
 	require.Zero(t, height)
 	_, _, err = c.GetCurrentSupply(ctx, refids.ID(g.XChainID))
 	require.ErrorContains(t, err, "fetching current supply failed: not found")
@@ -614,7 +619,7 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 
 	sample, err := c.SampleValidators(ctx, refconstants.PrimaryNetworkID, 2)
 	require.NoError(t, err)
-	require.Equal(t, []refids.NodeID{nodeID, nodeID}, sample, "two units of this node's weight")
+	require.Len(t, sample, 2, "two units of the genesis stakers' weight")
 	sample, err = c.SampleValidators(ctx, refconstants.PrimaryNetworkID, 0)
 	require.NoError(t, err)
 	require.Empty(t, sample)
@@ -626,10 +631,11 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 	require.Len(t, sets, 1)
 	ws := sets[refconstants.PrimaryNetworkID]
 	require.Equal(t, config.LocalGenesisStake, ws.TotalWeight)
-	require.Len(t, ws.Validators, 1)
-	require.Equal(t, staker1PublicKey, "0x"+hex.EncodeToString(ws.Validators[0].PublicKey.Compress()))
-	require.Equal(t, config.LocalGenesisStake, ws.Validators[0].Weight)
-	require.Equal(t, []refids.NodeID{nodeID}, ws.Validators[0].NodeIDs)
+	require.Len(t, ws.Validators, 5)
+	i := slices.IndexFunc(ws.Validators, func(v *refvalidators.Warp) bool { return slices.Equal(v.NodeIDs, []refids.NodeID{nodeID}) })
+	require.NotEqual(t, -1, i)
+	require.Equal(t, staker1PublicKey, "0x"+hex.EncodeToString(ws.Validators[i].PublicKey.Compress()))
+	require.Equal(t, config.LocalGenesisStake/5, ws.Validators[i].Weight)
 	_, err = c.GetAllValidatorsAt(ctx, refpapi.Height(7))
 	require.ErrorContains(t, err, "failed to get validator sets at 7")
 
@@ -673,7 +679,7 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 		require.Len(t, staked, 1)
 		require.NotZero(t, staked[avax])
 	}
-	require.Equal(t, config.LocalGenesisStake, sum, "the genesis stake backs this node's weight")
+	require.Equal(t, config.LocalGenesisStake, sum, "the genesis stakers' stake")
 	_, ewoq := ewoqKey(t)
 	staked, outs, err := c.GetStake(ctx, []refids.ShortID{refids.ShortID(ewoq)}, false)
 	require.NoError(t, err)

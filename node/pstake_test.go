@@ -11,9 +11,11 @@ import (
 	refinfo "github.com/ava-labs/avalanchego/api/info"
 	refids "github.com/ava-labs/avalanchego/ids"
 	refconstants "github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/ava-labs/avalanchego/utils/crypto/bls/signer/localsigner"
 	refsecp "github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	refavax "github.com/ava-labs/avalanchego/vms/components/avax"
 	refplatformvm "github.com/ava-labs/avalanchego/vms/platformvm"
+	refsigner "github.com/ava-labs/avalanchego/vms/platformvm/signer"
 	refptxs "github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	refsecp256k1fx "github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	refpwallet "github.com/ava-labs/avalanchego/wallet/chain/p"
@@ -26,12 +28,13 @@ import (
 	"github.com/cornice-node/cornice/config"
 )
 
-// TestReferenceWalletStaking issues a Primary Network validator (the node itself, its node ID and
-// proof of possession from info.getNodeID) and a delegator to it with avalanchego v1.14.2's own
-// P-Chain wallet (wallet/subnet/primary), then reads them back with its P-Chain client: the
-// validator with its delegator, potential rewards, uptime and connection, the stake, the
-// supply and the validator set. A delegation beyond the validator's cap is refused with the
-// reference's text.
+// TestReferenceWalletStaking issues a Primary Network validator (a new node ID, with a proof of
+// possession of a new BLS key: this node is staker1, a genesis validator already) and a delegator
+// to it with avalanchego v1.14.2's own P-Chain wallet (wallet/subnet/primary), then reads them
+// back with its P-Chain client: the validator with its delegator, potential rewards, uptime and
+// connection (a node that never connected), the stake, the supply and the validator set. A
+// validator for this node is refused as a duplicate, and a delegation beyond the validator's cap,
+// with the reference's texts.
 func TestReferenceWalletStaking(t *testing.T) {
 	t.Parallel()
 	n, _ := startPX(t)
@@ -44,7 +47,12 @@ func TestReferenceWalletStaking(t *testing.T) {
 	c := refplatformvm.NewClient(n.url)
 	wallet := referencePWallet(t, n.url, c, kc)
 
-	nodeID, pop, err := refinfo.NewClient(n.url).GetNodeID(ctx)
+	self, selfPoP, err := refinfo.NewClient(n.url).GetNodeID(ctx)
+	require.NoError(t, err)
+	nodeID := refids.GenerateTestNodeID()
+	sk, err := localsigner.New()
+	require.NoError(t, err)
+	pop, err := refsigner.NewProofOfPossession(sk)
 	require.NoError(t, err)
 	avax, err := c.GetStakingAssetID(ctx, refconstants.PrimaryNetworkID)
 	require.NoError(t, err)
@@ -59,6 +67,11 @@ func TestReferenceWalletStaking(t *testing.T) {
 		Subnet:    refconstants.PrimaryNetworkID,
 	}, pop, avax, owner, owner, 20_000)
 	require.NoError(t, err)
+	_, err = wallet.IssueAddPermissionlessValidatorTx(&refptxs.SubnetValidator{
+		Validator: refptxs.Validator{NodeID: self, Start: uint64(now.Unix()), End: end, Wght: 2_000 * 1_000_000_000},
+		Subnet:    refconstants.PrimaryNetworkID,
+	}, selfPoP, avax, owner, owner, 20_000)
+	require.ErrorContains(t, err, "duplicate validator: "+self.String())
 	dtx, err := wallet.IssueAddPermissionlessDelegatorTx(&refptxs.SubnetValidator{
 		Validator: refptxs.Validator{NodeID: nodeID, Start: uint64(now.Unix()), End: end - 3600, Wght: 25 * 1_000_000_000},
 		Subnet:    refconstants.PrimaryNetworkID,
@@ -72,16 +85,16 @@ func TestReferenceWalletStaking(t *testing.T) {
 
 	vals, err := c.GetCurrentValidators(ctx, refconstants.PrimaryNetworkID, []refids.NodeID{nodeID})
 	require.NoError(t, err)
-	require.Len(t, vals, 2) // the genesis stake, then the staking validator
-	v := vals[1]
+	require.Len(t, vals, 1)
+	v := vals[0]
 	require.Equal(t, vtx.ID(), v.TxID)
 	require.Equal(t, end, v.EndTime)
 	require.Equal(t, uint64(2_000*1_000_000_000), v.Weight)
 	require.NotNil(t, v.PotentialReward)
 	require.Positive(t, *v.PotentialReward)
 	require.Equal(t, float32(2), v.DelegationFee)
-	require.Equal(t, float32(100), *v.Uptime)
-	require.True(t, *v.Connected)
+	require.Zero(t, *v.Uptime)
+	require.False(t, *v.Connected)
 	require.Equal(t, pop, v.Signer)
 	require.Equal(t, []refids.ShortID{key.Address()}, v.ValidationRewardOwner.Addresses)
 	require.Equal(t, uint64(1), *v.DelegatorCount)

@@ -133,12 +133,12 @@ const cToX = {
   importTx: async (utxos) => avm.newImportTx(context, context.cBlockchainID, utxos, [xpBytes], [xpBytes]),
 };
 
-// A local staker's node ID and BLS proof of possession (testdata/codec-vectors-2.json, staker2):
-// not a validator of this node's genesis, so it can be added.
+// A node ID and the BLS proof of possession of a key made for this test (the local stakers are
+// the genesis's validators already, so they cannot be added again).
 const staker = {
-  nodeID: "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ",
-  publicKey: "0xa058ff27a4c570664bfa28e34939368539a1340867951943d0f56fa8aac13bc09ff64f341acf8cc0cef74202c2d6f9c0",
-  pop: "0xac52195616344127df74d924e11701ca5e0867647ae36171d168fcf95d536e94061659b3edb924fffdb69dd5aa5cb2d703f8920c825c8f7b74dd0112c9c27814790bfcfa3a08e1d9358da1c54e1f6c0b4d9772432f79d7dceaa3a95c3a7e6adc",
+  nodeID: "NodeID-ERrW1L9n1x5S8gqftgEjny5QGwjPsk6qM",
+  publicKey: "0x934cf059fccf3035591d4fd7806bf17e67a4c9c14e0d9f253c926f68df6aca7a2335c705d02c6cfad964ea1c3dad37e7",
+  pop: "0xacb39d028c95859f1c9324ca94f83a06364db9e70e6b2e2a7beed6c93826ca77208f91ca08f499628987f5f7ca7144371469c89847fc989ecdc7662304343df12019f46410a763c7b0f4866da6dd8a097f5ce02cf27dd802f40b47dafd56cd6c",
 };
 
 // The node's own identity: the L1's one validator.
@@ -159,6 +159,21 @@ const checks = [
       const { isBootstrapped } = await client.info.isBootstrapped({ chain: "P" });
       assert(isBootstrapped, "P not bootstrapped");
       assert(nodeID.startsWith("NodeID-") && nodePOP.publicKey.length === 98, `getNodeID ${nodeID}`);
+    },
+  ],
+  [
+    "proposervm reads",
+    async () => {
+      // Cornice has no proposer VM: a block built now would carry the P-Chain's last accepted
+      // height, and the next block would open the chain's first epoch (docs/api.md).
+      const { height } = await client.pChain.getHeight();
+      for (const [name, api] of [["P", client.proposervm.pChain], ["C", client.proposervm.cChain]]) {
+        const proposed = await api.getProposedHeight();
+        assert(proposed.height === height, `${name}: proposed height ${proposed.height}, P-Chain height ${height}`);
+        const epoch = await api.getCurrentEpoch();
+        assert(epoch.number === "1" && epoch.pChainHeight === height && BigInt(epoch.startTime) > 0n,
+          `${name}: epoch ${JSON.stringify(epoch)}`);
+      }
     },
   ],
   [

@@ -537,9 +537,8 @@ func (a *ethAPI) EstimateGas(ctx context.Context, args callArgs, bnh *blockNumbe
 // state overrides applied, and the block context, with the block overrides
 // applied.
 type callEnv struct {
-	state  *state.StateDB
-	header *types.Header
-	bctx   gethvm.BlockContext
+	state *state.StateDB
+	bctx  gethvm.BlockContext
 	// precompiles is the precompile set after the state overrides moved
 	// some; nil means the standard set.
 	precompiles gethvm.PrecompiledContracts
@@ -552,12 +551,11 @@ func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *block
 	if err != nil {
 		return nil, err
 	}
-	header := blk.Header()
-	bctx := vm.blockContext(header)
+	bctx := vm.blockContext(blk.Header())
 	if err := bo.apply(vm, &bctx); err != nil {
 		return nil, err
 	}
-	env := &callEnv{state: st, header: header, bctx: bctx}
+	env := &callEnv{state: st, bctx: bctx}
 	if so != nil {
 		env.precompiles = vm.standardPrecompiles(bctx)
 		if err := so.apply(st, env.precompiles); err != nil {

@@ -242,3 +242,15 @@ func TestAtomicImportExport(t *testing.T) {
 	require.NoError(t, err)
 	issueAndAccept(t, n, again)
 }
+
+// TestAvaxVersion checks that avax.version answers as the reference v1.14.2, whose C-Chain avax
+// service no longer has the deprecated method: gorilla's unknown-method error (node-api.md §1.2).
+func TestAvaxVersion(t *testing.T) {
+	t.Parallel()
+	n := startNodeConfig(t, t.TempDir(), cChainGenesis(t), atomicConfig())
+	err := avax(t, n, "version", struct{}{}, new(struct{}))
+	var e *jsonrpc.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, `rpc: can't find method "avax.Version"`, e.Message)
+	require.Equal(t, -32000, e.Code)
+}

@@ -384,6 +384,10 @@ func (d *devState) edit(method string, params any, fn func(*state.StateDB) error
 	defer vm.kv.clearSink()
 	rules := vm.chainCfg.Rules(head.Number(), true, head.Time())
 	rules.IsCancun = false // an edit may replace an account's storage (setCode, loadState)
+	// An edit keeps the accounts it makes even when they look empty (no nonce, balance or code):
+	// anvil_setStorageAt on a fresh address must leave its slot there, as anvil's does. EIP-158
+	// deletes such an account only when a transaction touches it.
+	rules.IsEIP158 = false
 	to, err := st.Commit(rules, head.NumberU64())
 	if err != nil {
 		return fmt.Errorf("%s: commit state: %w", method, err)

@@ -74,6 +74,18 @@
 // the signing methods answer as a go-ethereum node without the sender's
 // key (accounts.go).
 //
+// eth_call in its common form (a JSON content type, an id that is a
+// number or a string, the call's arguments and at most a block) is
+// answered in front of go-ethereum's server (fastcall.go, the
+// jsonrpc.Gate's Front), byte for byte as that server answers it, without
+// its reflective argument parsing and goroutine per call; anything else,
+// and a call that fails or reverts, goes to go-ethereum's server. Reads
+// of the head's state (calls, balances, transaction admission) share one
+// cache of the accounts and slots they found, kept for the head's state
+// root (statecache.go): a root names its content for good, so a new
+// block, a developer method's edit or a roll-back, which change the root,
+// need no invalidation.
+//
 // # Storage and atomicity
 //
 // Chain data lives in the node's Pebble database under the VM's
@@ -107,7 +119,9 @@
 // BuildBlock (dev.go): mining requests build blocks even when empty, state
 // edits commit a new root recorded as the head's root in effect (rootOf),
 // and evm_revert/anvil_reset roll the chain back through
-// chains.Context.Rewind, which truncates the index in the same batch.
+// chains.Context.Rewind, which truncates the index in the same batch, in a
+// time that does not grow with the blocks dropped: what a large roll-back
+// leaves behind is swept later, a chunk per BuildBlock (rewind.go).
 // Impersonated transactions carry a stand-in signature and a recorded
 // sender (devSigner). docs/decisions.md, "Developer methods", says why.
 //

@@ -32,10 +32,16 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		vm.stopped.Load() {
 		return false
 	}
+	// A panic declines: go-ethereum's server runs the call again and answers its crash.
+	defer func() {
+		if recover() != nil {
+			answered = false
+		}
+	}()
 	// go-ethereum's reading of the params (parsePositionalArguments): an array, each element
 	// decoded with encoding/json into the method's argument; the arguments are not optional.
-	var params []json.RawMessage
-	if json.Unmarshal(c.Params, &params) != nil || len(params) == 0 || len(params) > 2 || string(params[0]) == "null" {
+	params, ok := c.Args(make([][]byte, 0, 3))
+	if !ok || len(params) == 0 || len(params) > 2 || string(params[0]) == "null" {
 		return false
 	}
 	var args callArgs
@@ -46,22 +52,18 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 	if len(params) == 2 && json.Unmarshal(params[1], &bnh) != nil {
 		return false
 	}
-	// A panic declines: go-ethereum's server runs the call again and answers its crash.
-	defer func() {
-		if recover() != nil {
-			answered = false
-		}
-	}()
-	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout.
-	ctx := r.Context()
-	timeout, ok := rpc.ContextRequestTimeout(ctx)
-	var cancel context.CancelFunc = func() {}
-	if ok {
+	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout;
+	// so does this one. Its context has only that timeout: a client that leaves does not stop
+	// its call, which the timeout and the gas cap bound, and the request's own deadline arms no
+	// second timer (api's deadlineCtx arms one when asked for Done).
+	timeout, limited := rpc.ContextRequestTimeout(r.Context())
+	ctx, cancel := context.WithoutCancel(r.Context()), context.CancelFunc(func() {})
+	if limited {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
 	res, err := vm.call(ctx, args, bnh, nil, nil)
-	if ok && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if limited && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		writeTimedOut(w, c.ID)
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/rlp"
 
 	"github.com/cornice-node/cornice/chains"
@@ -26,7 +27,7 @@ import (
 // or transaction counts only when it is canonical at or below the head: blockByHash,
 // canonicalTx; the index checks its entries), and the sweep removes them later, a chunk at a
 // time, on the engine goroutine, resumed after a restart from the record. A roll-back of a few
-// blocks sweeps them in its own batch.
+// blocks removes them key by key in its own batch instead, and leaves nothing behind.
 
 // droppedKey holds the heights [lo, hi] (two u64, big-endian) whose block bodies may belong to
 // dropped blocks, until the sweep has been through them; absent when there is nothing to sweep.
@@ -47,41 +48,35 @@ func heightKey(prefix byte, n uint64) []byte {
 }
 
 // heightKeyed are the prefixes of go-ethereum's records keyed by height first whose dropped
-// heights a roll-back removes with range deletions: headers with their canonical hashes and
-// total difficulties ("h"), and receipts ("r"). Bodies ("b") stay for the sweep, which finds
-// the dropped blocks' transactions in them.
+// heights a large roll-back removes with range deletions: headers with their canonical hashes
+// ("h"), and receipts ("r"). Bodies ("b") stay for the sweep, which finds the dropped blocks'
+// transactions in them.
 var heightKeyed = []byte{'h', 'r'}
 
 // stageRollBack writes into batch the roll-back of the chain from its head, at height top, to
-// blk, whose state root in effect is root, and returns the IDs of the dropped blocks it swept in
-// the same batch. It refuses to drop a block that carries atomic txs.
+// blk, whose state root in effect is root, and returns the IDs of the dropped blocks it removed
+// in the same batch. It refuses to drop a block that carries atomic txs.
+//
+// A roll-back of at most inlineDrop blocks with nothing left to sweep removes them key by key
+// (Pebble's range deletions cost every later read a little until they are compacted away, and a
+// test suite reverts after every test); a larger one removes their height-keyed records with
+// range deletions and leaves the rest to the sweep.
 func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, root common.Hash) ([]ids.ID, error) {
 	height, hash := blk.NumberU64(), blk.Hash()
 	if err := vm.checkNoAtomicAbove(height); err != nil {
 		return nil, err
 	}
 	w := vm.kv.view.Wrap(batch)
-	for _, p := range heightKeyed {
-		if err := w.DeleteRange(heightKey(p, height+1), heightKey(p, top+1)); err != nil {
-			return nil, err
-		}
-	}
-	var err error
-	if root == blk.Root() {
-		err = w.Delete(devKey(devRootPrefix, hash[:]))
-	} else {
-		err = w.Put(devKey(devRootPrefix, hash[:]), root[:])
-	}
-	if err != nil {
-		return nil, err
-	}
-	vm.kv.setSink(batch)
-	eb := vm.db.NewBatch()
+	eb := vm.db.NewBatch() // rawdb's writers end the process on a write error; a buffer cannot fail
 	rawdb.WriteHeadHeaderHash(eb, hash)
 	rawdb.WriteHeadBlockHash(eb, hash)
 	rawdb.WriteHeadFastBlockHash(eb, hash)
-	err = eb.Write()
-	vm.kv.clearSink()
+	var err error
+	if root == blk.Root() {
+		err = eb.Delete(devKey(devRootPrefix, hash[:]))
+	} else {
+		err = eb.Put(devKey(devRootPrefix, hash[:]), root[:])
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,15 +87,30 @@ func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, 
 	if !pending && top-height <= inlineDrop {
 		// Nothing is left from earlier roll-backs (every block body left behind is in the
 		// record's heights), so the bodies above height are exactly the blocks dropped now.
-		dropped, _, err := vm.sweep(w, height+1, top, height, top-height)
-		return dropped, err
+		for n := height + 1; n <= top; n++ {
+			rawdb.DeleteCanonicalHash(eb, n)
+		}
+		dropped, _, err := vm.sweep(eb, height+1, top, height, top-height)
+		if err != nil {
+			return nil, err
+		}
+		return dropped, eb.Replay(w)
+	}
+	for _, p := range heightKeyed {
+		if err := w.DeleteRange(heightKey(p, height+1), heightKey(p, top+1)); err != nil {
+			return nil, err
+		}
 	}
 	if pending {
 		lo, hi = min(lo, height+1), max(hi, top)
 	} else {
 		lo, hi = height+1, top
 	}
-	return nil, w.Put(droppedKey, encodeHeights(lo, hi))
+	if err := eb.Put(droppedKey, encodeHeights(lo, hi)); err != nil {
+		return nil, err
+	}
+	vm.sweeping.Store(true)
+	return nil, eb.Replay(w)
 }
 
 // encodeHeights is droppedKey's value.
@@ -150,12 +160,12 @@ func (vm *VM) checkNoAtomicAbove(height uint64) error {
 }
 
 // sweep writes into w the removal of what dropped blocks left behind at heights from to to: of
-// each block body there that is not canonical at or below head, the body, its hash → height
-// entry, its gas cost record, and the lookups of its transactions that still name its height
-// while the canonical block there does not hold them. It stops at the first height after it has
-// removed limit blocks, and returns the IDs of the blocks it removed and the last height it went
-// through.
-func (vm *VM) sweep(w *storage.Batch, from, to, head, limit uint64) (dropped []ids.ID, last uint64, err error) {
+// each block body there that is not canonical at or below head, the block (body, header,
+// receipts, hash → height entry), its gas cost record, and the lookups of its transactions that
+// still name its height while the canonical block there does not hold them. It stops at the
+// first height after it has removed limit blocks, and returns the IDs of the blocks it removed
+// and the last height it went through.
+func (vm *VM) sweep(w ethdb.KeyValueWriter, from, to, head, limit uint64) (dropped []ids.ID, last uint64, err error) {
 	it := vm.db.NewIterator([]byte("b"), binary.BigEndian.AppendUint64(nil, from))
 	defer it.Release()
 	var (
@@ -206,11 +216,10 @@ func (vm *VM) sweep(w *storage.Batch, from, to, head, limit uint64) (dropped []i
 					continue // accepted again at the same height
 				}
 			}
-			if err := w.Delete(append([]byte("l"), tx[:]...)); err != nil {
-				return nil, 0, err
-			}
+			rawdb.DeleteTxLookupEntry(w, tx)
 		}
-		if err := errors.Join(w.Delete(k), w.Delete(append([]byte("H"), hash[:]...)), w.Delete(gasCostKey(hash))); err != nil {
+		rawdb.DeleteBlock(w, hash, n)
+		if err := w.Delete(gasCostKey(hash)); err != nil {
 			return nil, 0, err
 		}
 		dropped = append(dropped, ids.ID(hash))
@@ -238,13 +247,7 @@ func bodyTxHashes(body []byte) ([]common.Hash, error) {
 // left behind, in one batch with the index's entries of the same blocks, and signals work again
 // while some is left.
 func (vm *VM) sweepStep(ctx context.Context) {
-	if vm.purge == nil {
-		return
-	}
-	if _, _, pending, err := vm.droppedHeights(); err != nil || !pending {
-		if err != nil {
-			vm.log.Warn("reading what a roll-back left behind failed", "err", err)
-		}
+	if vm.purge == nil || !vm.sweeping.Load() {
 		return
 	}
 	more := false
@@ -253,21 +256,25 @@ func (vm *VM) sweepStep(ctx context.Context) {
 		if err != nil || !pending {
 			return nil, err
 		}
-		w := vm.kv.view.Wrap(batch)
-		dropped, last, err := vm.sweep(w, lo, hi, vm.currentHead().NumberU64(), sweepChunk)
+		eb := vm.db.NewBatch()
+		dropped, last, err := vm.sweep(eb, lo, hi, vm.currentHead().NumberU64(), sweepChunk)
+		if err == nil && last < hi {
+			more = true
+			err = eb.Put(droppedKey, encodeHeights(last+1, hi))
+		} else if err == nil {
+			err = eb.Delete(droppedKey)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if last >= hi {
-			return dropped, w.Delete(droppedKey)
-		}
-		more = true
-		return dropped, w.Put(droppedKey, encodeHeights(last+1, hi))
+		return dropped, eb.Replay(vm.kv.view.Wrap(batch))
 	})
 	if err != nil {
+		vm.sweeping.Store(false)
 		vm.log.Warn("removing what a roll-back left behind failed; it is retried after a restart", "err", err)
 		return
 	}
+	vm.sweeping.Store(more)
 	if more {
 		vm.signal()
 	}

@@ -213,7 +213,7 @@ func (vm *VM) traceCallEnv(ctx context.Context, bnh rpc.BlockNumberOrHash, cfg *
 	if err := cfg.BlockOverrides.apply(vm, &bctx); err != nil {
 		return nil, err
 	}
-	env := &callEnv{state: e.state, header: blk.Header(), bctx: bctx}
+	env := &callEnv{state: e.state, bctx: bctx}
 	if cfg.StateOverrides != nil {
 		env.precompiles = vm.standardPrecompiles(bctx)
 		if err := cfg.StateOverrides.apply(e.state, env.precompiles); err != nil {

@@ -120,6 +120,9 @@ type VM struct {
 	rewind func(context.Context, chains.Rewind) error
 	// purge removes what roll-backs left behind (chains.Context.Purge; rewind.go).
 	purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
+	// sweeping is set while a roll-back's record says that leftovers wait for the sweep
+	// (rewind.go); it spares BuildBlock a read of the record.
+	sweeping atomic.Bool
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -214,6 +217,12 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 	if err := load(vm); err != nil {
 		return nil, errors.Join(err, tdb.Close())
 	}
+	// A roll-back's leftovers wait for the sweep: the engine's first BuildBlock resumes it.
+	_, _, pending, err := vm.droppedHeights()
+	if err != nil {
+		return nil, errors.Join(err, tdb.Close())
+	}
+	vm.sweeping.Store(pending)
 	srv, err := vm.newRPCServer()
 	if err != nil {
 		return nil, errors.Join(err, tdb.Close())

@@ -10,8 +10,8 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
-	"github.com/cornice-node/cornice/vms/exchange"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -67,7 +67,7 @@ func TestAtomicPipeline(t *testing.T) {
 	require.NoError(t, err)
 	parsed, err := vm.ParseBlock(ctx, twice.Bytes())
 	require.NoError(t, err)
-	require.ErrorIs(t, parsed.Verify(ctx), exchange.ErrConflictsWithOtherTx)
+	require.ErrorIs(t, parsed.Verify(ctx), mempool.ErrConflictsWithOtherTx)
 
 	built, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)

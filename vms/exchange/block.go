@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
 // MaxFutureBlockTime is how far ahead of the node's clock a block's time may be (§6.1).
@@ -74,9 +75,9 @@ func (b *Block) Txs() []chains.Container {
 func (b *Block) Verify(ctx context.Context) error {
 	vm := b.vm
 	blk := b.blk
-	parent, view, ok := vm.parent(blk.Parent())
+	parent, view, ok := vm.ParentOf(blk.Parent())
 	if !ok {
-		last := vm.lastAccepted()
+		last := vm.Last()
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
 			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
 	}
@@ -161,7 +162,7 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 // in a processing ancestor).
 func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	seen[tx.ID()] = struct{}{}
 	kind, err := vm.rules.syntactic(tx)
@@ -180,7 +181,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, 
 	case err != nil:
 		return nil, err
 	case accepted:
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	return eff, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
@@ -14,13 +15,13 @@ import (
 // mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
 // already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if tx.Size() > MaxTxSize {
-		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	if err := mempool.CheckSize(tx); err != nil {
+		return err
 	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
-	vm.signal()
+	vm.Signal()
 	return nil
 }
 
@@ -39,10 +40,10 @@ func (vm *VM) issue(tx *txs.Tx) error {
 				return err
 			}
 		}
-		return ErrDuplicateTx
+		return mempool.ErrDuplicateTx
 	}
-	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
-		return ErrMempoolFull
+	if err := vm.pool.CheckRoom(tx); err != nil {
+		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
@@ -59,10 +60,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.proc.Preferred()
-	if !ok { // none, or it was accepted since
-		parent, view = vm.last, vm.state
-	}
+	parent, view := vm.Preferred()
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{})
@@ -73,7 +71,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		drop   = make(map[ids.ID]struct{})
 	)
 	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
+		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
 			break
 		}
 		if processing.InProcessing(view, tx.ID()) {

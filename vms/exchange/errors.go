@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
 // Verification errors: why a tx or a block is refused. avm.issueTx sends them to the client as
@@ -25,11 +26,6 @@ var (
 	// ErrUnsupportedTx refuses the tx kind this VM does not execute: OperationTx (no
 	// nftfx/propertyfx operations yet).
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
-	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
-	ErrOutputsNotSorted = errors.New("outputs not sorted")
-	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex), or spending a
-	// UTXO twice (§3.3).
-	ErrInputsNotSortedUnique = errors.New("inputs not sorted and unique")
 	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input (§3.3).
 	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
 	// ErrInsufficientFunds refuses a tx whose inputs do not cover its outputs plus the fee (§3.3).
@@ -52,21 +48,11 @@ var (
 	// that exports nothing (the reference's avm syntactic verifier).
 	ErrNoImportInputs  = errors.New("no import inputs")
 	ErrNoExportOutputs = errors.New("no export outputs")
-	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
-	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
-)
-
-// Mempool errors, sent raw by avm.issueTx.
-var (
-	// ErrDuplicateTx refuses a tx that is pending or accepted already.
-	ErrDuplicateTx = errors.New("duplicate tx")
-	// ErrTxTooLarge refuses a tx over MaxTxSize (§1.2).
-	ErrTxTooLarge = errors.New("tx too large")
-	// ErrMempoolFull refuses a tx when MaxMempoolSize bytes are pending.
-	ErrMempoolFull = errors.New("mempool is full")
-	// ErrConflictsWithOtherTx refuses an ImportTx whose atomic UTXO a pending tx (or an earlier
-	// tx of the block) imports already: the reference's mempool text.
-	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
+	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
+	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
+	// listed there once for both chains.
+	// The mempool's refusals (a duplicate, too large a tx, a full mempool, a conflicting import)
+	// are the sentinels of vms/internal/mempool, sent raw.
 )
 
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
@@ -100,7 +86,7 @@ func importError(txID ids.ID, err error) error {
 	case errors.Is(err, atomic.ErrNotFound):
 		return ErrUTXONotFound
 	case errors.Is(err, utxo.ErrDoubleSpend):
-		return fmt.Errorf("%w: %s", ErrConflictsWithOtherTx, txID)
+		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
 	}
 	return err
 }

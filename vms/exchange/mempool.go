@@ -6,16 +6,6 @@ import (
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
-// Mempool and block size limits (reference/platform-exchange.md §1.2).
-const (
-	// MaxTxSize is the largest tx the mempool takes: 64 KiB.
-	MaxTxSize = 64 * 1024
-	// MaxMempoolSize is how many bytes of txs may be pending at once.
-	MaxMempoolSize = 64 * 1024 * 1024
-	// targetBlockSize is the size the builder fills a block up to: 128 KiB.
-	targetBlockSize = 128 * 1024
-)
-
 // overlay is the UTXOs that pending txs (or the earlier txs of a block) spend and create, on top
 // of the UTXOs of base. It is not safe for concurrent use; the VM guards the mempool's.
 type overlay struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -56,7 +57,7 @@ func verifyCreateAsset(tx *txs.CreateAssetTx) error {
 			}
 			key := encodeOutput(out)
 			if prev != nil && bytes.Compare(prev, key) > 0 {
-				return ErrOutputsNotSorted
+				return utxo.ErrOutputsNotSorted
 			}
 			prev = key
 		}

@@ -1,15 +1,14 @@
 package exchange
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
-	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Limits of the X-Chain's txs (reference/platform-exchange.md §6.2).
@@ -68,12 +67,12 @@ func (r *rules) syntactic(tx *txs.Tx) (*syntacticCheck, error) {
 	}
 	// Each list is sorted on its own, as the reference checks them (§3.3).
 	for _, outs := range [][]txs.TransferableOutput{base.Outs, kind.exported} {
-		if err := verifyOutputs(outs); err != nil {
+		if err := utxo.VerifyOutputs(outs, (*secp256k1fx.TransferOutput).Verify); err != nil {
 			return nil, err
 		}
 	}
 	for _, ins := range [][]txs.TransferableInput{base.Ins, kind.imported} {
-		if err := verifyInputs(ins); err != nil {
+		if err := utxo.VerifyInputs(ins, (*secp256k1fx.TransferInput).Verify); err != nil {
 			return nil, err
 		}
 	}
@@ -81,38 +80,6 @@ func (r *rules) syntactic(tx *txs.Tx) (*syntacticCheck, error) {
 		return nil, ErrWrongNumberOfCredentials
 	}
 	return kind, r.checkFlow(base, kind)
-}
-
-// verifyOutputs checks that each output is valid and that they are sorted (§3.3).
-func verifyOutputs(outs []txs.TransferableOutput) error {
-	var prev []byte
-	for i := range outs {
-		out := &outs[i]
-		if err := out.Out.Verify(); err != nil {
-			return fmt.Errorf("output %d: %w", i, err)
-		}
-		key := outputSortKey(out)
-		if prev != nil && bytes.Compare(prev, key) > 0 {
-			return ErrOutputsNotSorted
-		}
-		prev = key
-	}
-	return nil
-}
-
-// verifyInputs checks that each input is valid and that they are sorted by UTXO and unique
-// (§3.3).
-func verifyInputs(ins []txs.TransferableInput) error {
-	for i := range ins {
-		in := &ins[i]
-		if err := in.In.Verify(); err != nil {
-			return fmt.Errorf("input %d: %w", i, err)
-		}
-		if i > 0 && utxo.Compare(&ins[i-1].UTXOID, &in.UTXOID) >= 0 {
-			return ErrInputsNotSortedUnique
-		}
-	}
-	return nil
 }
 
 // checkFlow checks that, for every asset, the inputs (imported ones included) consume at least
@@ -154,14 +121,6 @@ func (r *rules) checkFlow(base *txs.BaseTx, kind *syntacticCheck) error {
 		}
 	}
 	return nil
-}
-
-// outputSortKey returns the asset ID followed by the output's encoding (§3.3).
-func outputSortKey(out *txs.TransferableOutput) []byte {
-	p := codec.NewPacker(make([]byte, 0, 96))
-	out.Marshal(p)
-	b, _ := p.Bytes()
-	return b
 }
 
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping

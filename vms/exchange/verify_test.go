@@ -53,9 +53,9 @@ func TestSyntactic(t *testing.T) {
 		{"wrong chain", &txs.BaseTx{NetworkID: 5}, 0, ErrWrongChainID},
 		{"memo too large", &txs.BaseTx{NetworkID: 5, BlockchainID: chain, Memo: make([]byte, 257)}, 0, ErrMemoTooLarge},
 		{"fee not covered", func() txs.UnsignedTx { x := base([]txs.TransferableOutput{outp(2)}, inp(0, 11)); return &x }(), 1, ErrInsufficientFunds},
-		{"outputs unsorted", func() txs.UnsignedTx { x := base([]txs.TransferableOutput{outp(2), outp(1)}, inp(0, 13)); return &x }(), 1, ErrOutputsNotSorted},
-		{"inputs unsorted", func() txs.UnsignedTx { x := base(nil, inp(1, 11), inp(0, 11)); return &x }(), 2, ErrInputsNotSortedUnique},
-		{"inputs duplicate", func() txs.UnsignedTx { x := base(nil, inp(0, 11), inp(0, 11)); return &x }(), 2, ErrInputsNotSortedUnique},
+		{"outputs unsorted", func() txs.UnsignedTx { x := base([]txs.TransferableOutput{outp(2), outp(1)}, inp(0, 13)); return &x }(), 1, utxo.ErrOutputsNotSorted},
+		{"inputs unsorted", func() txs.UnsignedTx { x := base(nil, inp(1, 11), inp(0, 11)); return &x }(), 2, utxo.ErrInputsNotSortedUnique},
+		{"inputs duplicate", func() txs.UnsignedTx { x := base(nil, inp(0, 11), inp(0, 11)); return &x }(), 2, utxo.ErrInputsNotSortedUnique},
 		{"zero output", func() txs.UnsignedTx { x := base([]txs.TransferableOutput{outp(0)}, inp(0, 11)); return &x }(), 1, secp256k1fx.ErrNoValueOutput},
 		{"credentials missing", &b, 0, ErrWrongNumberOfCredentials},
 		{"overflow", func() txs.UnsignedTx { x := base(nil, inp(0, 1<<63), inp(1, 1<<63)); return &x }(), 2, ErrOverflow},
@@ -74,11 +74,11 @@ func TestSyntactic(t *testing.T) {
 		{"import nothing", &txs.ImportTx{BaseTx: b}, 1, ErrNoImportInputs},
 		{"import fee not covered", &txs.ImportTx{BaseTx: base([]txs.TransferableOutput{outp(2)}), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(0, 11)}}}, 1, ErrInsufficientFunds},
 		{"import credentials", &txs.ImportTx{BaseTx: b, Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(1, 11)}}}, 1, ErrWrongNumberOfCredentials},
-		{"imported unsorted", &txs.ImportTx{BaseTx: base(nil), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(1, 11), inp(0, 11)}}}, 2, ErrInputsNotSortedUnique},
+		{"imported unsorted", &txs.ImportTx{BaseTx: base(nil), Import: txs.Import{ImportedIns: []txs.TransferableInput{inp(1, 11), inp(0, 11)}}}, 2, utxo.ErrInputsNotSortedUnique},
 		{"export ok", &txs.ExportTx{BaseTx: base(nil, inp(0, 11)), Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(1)}}}, 1, nil},
 		{"export nothing", &txs.ExportTx{BaseTx: b}, 1, ErrNoExportOutputs},
 		{"export more than the inputs", &txs.ExportTx{BaseTx: b, Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(1)}}}, 1, ErrInsufficientFunds},
-		{"exported unsorted", &txs.ExportTx{BaseTx: base(nil, inp(0, 20)), Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(2), outp(1)}}}, 1, ErrOutputsNotSorted},
+		{"exported unsorted", &txs.ExportTx{BaseTx: base(nil, inp(0, 20)), Export: txs.Export{ExportedOuts: []txs.TransferableOutput{outp(2), outp(1)}}}, 1, utxo.ErrOutputsNotSorted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

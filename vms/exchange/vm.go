@@ -14,7 +14,6 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
@@ -62,17 +61,15 @@ type VM struct {
 	// assetAliases maps the genesis assets' aliases to their IDs, and assetNames the reverse.
 	assetAliases map[string]ids.ID
 	assetNames   map[ids.ID]string
-	work         chan struct{}
 	handler      http.Handler
+	// Chain holds the last accepted block, the processing blocks with the views they leave
+	// (processing.go) and the preference, and answers chains.VM's lookups.
+	*processing.Chain[*Block, chainView]
 
-	mu sync.Mutex // guards the fields below
-	// last is the last accepted block.
-	last *Block
+	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
-	// proc holds the processing blocks, the views they leave and the preference (processing.go).
-	proc processing.Tree[*Block, chainView]
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -108,7 +105,6 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		genesis:      txs.NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),
-		work:         make(chan struct{}, 1),
 	}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
@@ -134,7 +130,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		return nil, err
 	}
 	vm.handler = vm.newHandler()
-	vm.log.Debug("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+	vm.log.Debug("X-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.Last().Height(),
 		"feeAsset", feeAsset.String())
 	return vm, nil
 }
@@ -166,7 +162,7 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 		if err := b.Commit(); err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		vm.last = &Block{vm: vm, blk: vm.genesis}
+		vm.Chain = processing.NewChain(vm.store(), &Block{vm: vm, blk: vm.genesis}, chainView(vm.state))
 		return nil
 	}
 	genesisID, found, err := vm.state.blockIDAt(0)
@@ -183,64 +179,33 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 	case !found:
 		return fmt.Errorf("exchange: last accepted block %s is missing", lastID)
 	}
-	vm.last = &Block{vm: vm, blk: last}
+	vm.Chain = processing.NewChain(vm.store(), &Block{vm: vm, blk: last}, chainView(vm.state))
 	return nil
 }
 
-// lastAccepted returns the last accepted block.
-func (vm *VM) lastAccepted() *Block {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.last
-}
-
-// LastAccepted implements chains.VM.
-func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
-	return vm.lastAccepted().ID(), nil
-}
-
-// GetBlock implements chains.Getter: a processing or an accepted block.
-func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
-	if b, ok := vm.processingBlock(id); ok {
-		return b, nil
+// store is how the Chain reads accepted blocks and parses blocks.
+func (vm *VM) store() processing.Store[*Block] {
+	return processing.Store[*Block]{
+		Block: func(id ids.ID) (*Block, bool, error) {
+			blk, found, err := vm.state.getBlock(id)
+			if err != nil || !found {
+				return nil, found, err
+			}
+			return &Block{vm: vm, blk: blk}, true, nil
+		},
+		BlockIDAt: vm.state.blockIDAt,
+		Parse: func(b []byte) (*Block, error) {
+			blk, err := txs.ParseBlock(b)
+			if err != nil {
+				return nil, err
+			}
+			return &Block{vm: vm, blk: blk}, nil
+		},
 	}
-	blk, err := chainstate.Found(vm.state.getBlock(id))
-	if err != nil {
-		return nil, err
-	}
-	return &Block{vm: vm, blk: blk}, nil
-}
-
-// GetBlockIDAtHeight implements chains.VM.
-func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
-	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
-}
-
-// ParseBlock implements chains.Parser; a processing block is returned as it is.
-func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
-	blk, err := txs.ParseBlock(b)
-	if err != nil {
-		return nil, fmt.Errorf("parse block: %w", err)
-	}
-	if p, ok := vm.processingBlock(blk.ID()); ok {
-		return p, nil
-	}
-	return &Block{vm: vm, blk: blk}, nil
 }
 
 // now returns the node's time in unix seconds.
 func (vm *VM) now() uint64 { return uint64(vm.clock.Now().Unix()) }
-
-// WorkReady implements chains.VM.
-func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
-
-// signal tells the pipeline there are txs to build a block from.
-func (vm *VM) signal() {
-	select {
-	case vm.work <- struct{}{}:
-	default:
-	}
-}
 
 // Accepted implements chains.VM: blk's batch is committed. The block becomes the last accepted
 // one, and its txs, and any pending tx spending what they spent, leave the mempool.
@@ -250,13 +215,12 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("exchange: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
-	vm.acceptedLocked(b)
-	vm.last = b
+	vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.state) })
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()
 	vm.mu.Unlock()
 	if pending > 0 {
-		vm.signal()
+		vm.Signal()
 	}
 	return nil
 }

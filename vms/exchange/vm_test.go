@@ -3,7 +3,6 @@ package exchange_test
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"slices"
@@ -16,7 +15,6 @@ import (
 
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -26,6 +24,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -130,16 +129,9 @@ func vectorString(t *testing.T, vec map[string]json.RawMessage, key string) stri
 	return vectortest.RawString(t, vec, key)
 }
 
-func key(t *testing.T, h string) *ecdsa.PrivateKey {
-	t.Helper()
-	k, err := crypto.HexToECDSA(h)
-	require.NoError(t, err)
-	return k
-}
+func key(t testing.TB, h string) *ecdsa.PrivateKey { return utxovmtest.Key(t, h) }
 
-func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
-	return secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
-}
+func addrOf(k *ecdsa.PrivateKey) ids.ShortID { return utxovmtest.Addr(k) }
 
 func parseAddr(t *testing.T, s string) ids.ShortID {
 	t.Helper()
@@ -149,20 +141,9 @@ func parseAddr(t *testing.T, s string) ids.ShortID {
 }
 
 // sign signs unsigned with one key per input (§3.2).
-func sign(t *testing.T, unsigned xtxs.UnsignedTx, keys ...*ecdsa.PrivateKey) *xtxs.Tx {
+func sign(t testing.TB, unsigned xtxs.UnsignedTx, keys ...*ecdsa.PrivateKey) *xtxs.Tx {
 	t.Helper()
-	b, err := xtxs.UnsignedBytes(unsigned)
-	require.NoError(t, err)
-	h := sha256.Sum256(b)
-	creds := make([]secp256k1fx.Credential, len(keys))
-	for i, k := range keys {
-		sig, err := crypto.Sign(h[:], k)
-		require.NoError(t, err)
-		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
-	}
-	tx, err := xtxs.NewTx(unsigned, creds)
-	require.NoError(t, err)
-	return tx
+	return utxovmtest.Sign(t, unsigned, xtxs.UnsignedBytes, xtxs.NewTx, keys...)
 }
 
 func out(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {

@@ -16,7 +16,8 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange"
-	"github.com/cornice-node/cornice/vms/internal/vectortest"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -80,7 +81,7 @@ func TestPipelineContract(t *testing.T) {
 	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrDoubleSpend)
-	require.ErrorIs(t, vm.IssueTx(first), exchange.ErrDuplicateTx)
+	require.ErrorIs(t, vm.IssueTx(first), mempool.ErrDuplicateTx)
 	select {
 	case <-vm.WorkReady():
 	default:
@@ -123,7 +124,7 @@ func TestPipelineContract(t *testing.T) {
 		wantErr error
 	}{
 		{"double spend in a block", parent.ID(), 1, at, []*xtxs.Tx{first, conflict}, utxo.ErrDoubleSpend},
-		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, exchange.ErrDuplicateTx},
+		{"same tx twice", parent.ID(), 1, at, []*xtxs.Tx{first, first}, mempool.ErrDuplicateTx},
 		{"no txs", parent.ID(), 1, at, nil, exchange.ErrNoTxs},
 		{"wrong parent", ids.ID{1}, 1, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
 		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, exchange.ErrWrongParent},
@@ -167,46 +168,26 @@ func withSig(t *testing.T, tx *xtxs.Tx, sig secp256k1fx.Signature) *xtxs.Tx {
 	return forged
 }
 
-// TestForgedCredentials checks that the signers a tx remembers (signed.Tx.SignerAddress) never
-// let a bad signature through: a tx whose unsigned bytes are a valid tx's, but whose credential
-// is forged, is refused when issued and in a block parsed from bytes, even after the valid tx
-// was verified (issued and built into a block); and a pending tx whose signature changes is
-// recovered again by the builder and dropped.
+// TestForgedCredentials runs the UTXO chains' forged-credentials test on the X-Chain.
 func TestForgedCredentials(t *testing.T) {
 	t.Parallel()
 	vm, db, g := newUnitVM(t)
-	ctx := t.Context()
 	n := &node{t: t, g: g}
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
 	avax := g.AVAXAssetID
 	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
-	genesisUTXO := &utxos[1]
-
-	good := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
-	sig := good.Creds()[0].Sigs[0]
-	flipped := sig
-	flipped[40] ^= 1
-	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
-		func(s secp256k1fx.Signature) *xtxs.Tx { return withSig(t, good, s) },
-		sig, utxo.ErrWrongSig, utxo.ErrMutatedSig)
-	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
-		func(parent ids.ID, height, at uint64, tx *xtxs.Tx) ([]byte, error) {
-			blk, err := xtxs.NewStandardBlock(parent, height, at, []*xtxs.Tx{tx})
-			if err != nil {
-				return nil, err
-			}
-			return blk.Bytes(), nil
-		})
-
-	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
-	// recovered again by the builder, not answered from memory: it is dropped.
+	good := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
 	goodUTXOs := good.UTXOs()
-	next := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey)
-	require.NoError(t, vm.IssueTx(next))
-	next.Creds()[0].Sigs[0] = flipped
-	_, err := vm.BuildBlock(ctx)
-	require.ErrorIs(t, err, chains.ErrNoWork)
-	require.ErrorIs(t, vm.IssueTx(next), utxo.ErrWrongSig)
+	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*xtxs.Tx]{
+		VM:      vm,
+		DB:      db,
+		Good:    good,
+		Other:   sign(t, good.Unsigned(), vmrqKey),
+		WithSig: func(s secp256k1fx.Signature) *xtxs.Tx { return withSig(t, good, s) },
+		Next:    sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey),
+		Creds:   (*xtxs.Tx).Creds,
+		Block:   standardBlock,
+	})
 }

@@ -56,7 +56,7 @@ type SubnetInfo struct {
 func (vm *VM) Height() uint64 {
 	rec, found, err := vm.state.lastAccepted()
 	if err != nil || !found {
-		return vm.lastAccepted().Height()
+		return vm.Last().Height()
 	}
 	return rec.height
 }
@@ -243,9 +243,11 @@ func (s *state) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
 	return cc, nil
 }
 
-// primaryValidators returns the Primary Network's validators at chain time now, one per node:
-// this node (Factory), then each current staking validator's node in node ID order, with its
-// delegators' weight. A staking validator of this node adds its stake to this node's entry.
+// primaryValidators returns the Primary Network's validators at chain time now as this node runs
+// the network (ValidatorsAt), one per node: this node (Factory), then each current staking
+// validator's node in node ID order, with its delegators' weight. A staking validator of this
+// node adds its stake to this node's entry; the genesis's stakers (and the delegators to them) are
+// left out, this node holding their weight.
 func (vm *VM) primaryValidators(now uint64) ([]SubnetValidator, error) {
 	stakers, err := vm.state.allStakers()
 	if err != nil {
@@ -258,7 +260,16 @@ func (vm *VM) primaryValidators(now uint64) ([]SubnetValidator, error) {
 		byNode[v.nodeID] = &out[0]
 	}
 	var others []*SubnetValidator
+	leftOut := map[ids.NodeID]bool{}
 	for _, st := range stakers {
+		if vm.isGenesisStaker(st.txID) {
+			leftOut[st.nodeID] = true // and the delegators to it
+		}
+	}
+	for _, st := range stakers {
+		if leftOut[st.nodeID] {
+			continue
+		}
 		sv, ok := byNode[st.nodeID]
 		if !ok {
 			sv = &SubnetValidator{NodeID: st.nodeID, StartTime: st.start, EndTime: st.end}

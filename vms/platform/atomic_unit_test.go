@@ -11,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -51,7 +52,7 @@ func TestAtomicPipeline(t *testing.T) {
 	first, second := importOf(5_000_000_000-burn), importOf(4_000_000_000)
 	require.NoError(t, vm.IssueTx(first))
 	err = vm.IssueTx(second)
-	require.ErrorIs(t, err, platform.ErrConflictsWithOtherTx)
+	require.ErrorIs(t, err, mempool.ErrConflictsWithOtherTx)
 	require.EqualError(t, err, "tx conflicts with other tx: "+second.ID().String())
 
 	built, err := vm.BuildBlock(ctx)

@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -23,7 +24,7 @@ const MaxFutureBlockTime = 10 * time.Second
 // or in a processing ancestor).
 func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, accrued uint64, at warpAt, seen map[ids.ID]struct{}) (*effects, error) {
 	if _, dup := seen[tx.ID()]; dup {
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	seen[tx.ID()] = struct{}{}
 	if err := vm.rules.syntactic(tx); err != nil {
@@ -33,7 +34,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 		return nil, err
 	}
 	eff, err := vm.rules.semantic(tx, src, now, price, accrued)
-	if errors.Is(err, ErrConflictsWithOtherTx) {
+	if errors.Is(err, mempool.ErrConflictsWithOtherTx) {
 		return nil, err // a mempool conflict, not a failed execution (issueError)
 	}
 	if err != nil {
@@ -45,7 +46,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 	case err != nil:
 		return nil, err
 	case committed:
-		return nil, ErrDuplicateTx
+		return nil, mempool.ErrDuplicateTx
 	}
 	return eff, nil
 }
@@ -160,9 +161,9 @@ func (b *chainBlock) Verify(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %T", txs.ErrWrongBlockType, blk)
 	}
-	parent, view, ok := vm.parent(blk.Parent())
+	parent, view, ok := vm.ParentOf(blk.Parent())
 	if !ok {
-		last := vm.lastAccepted()
+		last := vm.Last()
 		return fmt.Errorf("%w: block %s at height %d on %s, last accepted %s at height %d",
 			ErrWrongParent, blk.ID(), blk.Height(), blk.Parent(), last.ID(), last.Height())
 	}
@@ -230,7 +231,7 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
 	effs := make([]*effects, 0, len(sb.Txs()))
-	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.lastAccepted().Height())}
+	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var gas uint64
 	for _, tx := range sb.Txs() {
 		if err := ctx.Err(); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -15,13 +16,13 @@ import (
 // txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
 // pending or committed already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if tx.Size() > MaxTxSize {
-		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
+	if err := mempool.CheckSize(tx); err != nil {
+		return err
 	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
-	vm.signal()
+	vm.Signal()
 	return nil
 }
 
@@ -29,18 +30,18 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.pool.Has(tx.ID()) {
-		return ErrDuplicateTx
+		return mempool.ErrDuplicateTx
 	}
-	if vm.pool.Size()+tx.Size() > MaxMempoolSize {
-		return ErrMempoolFull
+	if err := vm.pool.CheckRoom(tx); err != nil {
+		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t, err := vm.blockTime(vm.state, vm.last.fees)
+	t, err := vm.blockTime(vm.state, vm.Last().fees)
 	if err != nil {
 		return err
 	}
-	fees, _, err := vm.advance(vm.state, vm.last.fees, t)
+	fees, _, err := vm.advance(vm.state, vm.Last().fees, t)
 	if err != nil {
 		return err
 	}
@@ -66,10 +67,7 @@ func (vm *VM) pending(id ids.ID) bool {
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	vm.mu.Lock()
-	parent, view, ok := vm.proc.Preferred()
-	if !ok { // none, or it was accepted since
-		parent, view = vm.last, vm.accepted
-	}
+	parent, view := vm.Preferred()
 	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
 		vm.mu.Unlock()
 		return vm.buildOption(parent, pb, view)
@@ -95,7 +93,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
-	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.last.Height())}
+	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var (
 		picked []*txs.Tx
 		effs   []*effects
@@ -104,7 +102,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 		drop   = make(map[ids.ID]struct{})
 	)
 	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > targetBlockSize {
+		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
 			break
 		}
 		if processing.InProcessing(view, tx.ID()) {
@@ -188,7 +186,7 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextChange(vm.state, vm.last.fees)
+	next, ok, err := vm.nextChange(vm.state, vm.Last().fees)
 	switch {
 	case err != nil:
 		vm.log.Error("next L1 validator eviction or staker end", "err", err)
@@ -197,7 +195,7 @@ func (vm *VM) scheduleEviction() {
 		return
 	}
 	if now := vm.now(); next <= now {
-		vm.signal()
+		vm.Signal()
 		return
 	} else if d := time.Duration(next-now) * time.Second; d < evictionPoll {
 		vm.evictTimer = vm.clock.AfterFunc(d, vm.scheduleEviction)

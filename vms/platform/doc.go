@@ -31,10 +31,13 @@
 // The VM keeps its state under its chains.Context.DB (state.go lists the keys) and stages every
 // change of a block into the pipeline's batch in Block.Accept; its memory (the last accepted block,
 // the mempool) changes only in Accepted. The API reads committed state, so it never reports a
-// block's txs as committed before the block is. A fresh single-node network's Primary Network
-// validator set is this node alone, as the Factory describes it. Each block also records the
-// validators it changes, so that validator sets at past heights can be rebuilt (validatorset.go,
-// ValidatorsAt). The read accessors for the node (Height, Blockchains, Subnet, SubnetValidators,
-// L1Validators, L1Validator, ValidatesSubnet, ValidatorsAt) read the committed state and are safe
-// for concurrent use.
+// block's txs as committed before the block is. The genesis's validators are current stakers from
+// the genesis on. The Primary Network has two views: as the P-Chain records it (its stakers; the
+// API, RecordedValidatorsAt, PrimaryValidators) and as this node runs it (this node, as the
+// Factory describes it, holding the genesis stake, plus the stakers txs added; ValidatorsAt,
+// SubnetValidators, ValidatesSubnet). Each block also records the validators it changes, so that
+// validator sets at past heights can be rebuilt (validatorset.go). The read accessors for the
+// node (Height, Blockchains, Subnet, SubnetValidators, L1Validators, L1Validator,
+// ValidatesSubnet, ValidatorsAt, RecordedValidatorsAt, PrimaryValidators) read the committed
+// state and are safe for concurrent use.
 package platform

@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -29,11 +30,6 @@ var (
 	// transfers (locked outputs are only made by the genesis and staking).
 	ErrWrongOutputType = errors.New("output is not a secp256k1fx transfer output")
 	ErrWrongInputType  = errors.New("input is not a secp256k1fx transfer input")
-	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
-	ErrOutputsNotSorted = errors.New("outputs not sorted")
-	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex) or spending a UTXO
-	// twice (§3.3).
-	ErrInputsNotSortedUnique = errors.New("inputs not sorted and unique")
 	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input, plus one
 	// for its authorization (§3.3).
 	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
@@ -50,8 +46,10 @@ var (
 	// that exports nothing (the reference's platformvm txs).
 	ErrNoImportInputs  = errors.New("tx has no imported inputs")
 	ErrNoExportOutputs = errors.New("no export outputs")
-	// An input's spend check fails with the sentinels of vms/components/utxo (utxo.ErrWrongSig,
-	// utxo.ErrDoubleSpend, utxo.ErrTimelocked, ...), listed there once for both chains.
+	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
+	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
+	// listed there once for both chains. The mempool's refusals (a duplicate, too large a tx, a
+	// full mempool, a conflicting import) are the sentinels of vms/internal/mempool.
 
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
@@ -149,20 +147,6 @@ var (
 	ErrInvalidOwner = errors.New("invalid owner")
 )
 
-// Mempool errors, sent behind the issueTx prefix.
-var (
-	// ErrDuplicateTx refuses a tx that is pending or accepted already.
-	ErrDuplicateTx = errors.New("duplicate tx")
-	// ErrTxTooLarge refuses a tx over MaxTxSize (§1.2).
-	ErrTxTooLarge = errors.New("tx too large")
-	// ErrMempoolFull refuses a tx when MaxMempoolSize bytes are pending.
-	ErrMempoolFull = errors.New("mempool is full")
-	// ErrConflictsWithOtherTx refuses an ImportTx whose atomic UTXO a pending tx (or an earlier
-	// tx of the block) imports already: the reference's mempool text, which issueTx sends
-	// without the verification prefix.
-	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
-)
-
 // Block errors: a block that fails them is never accepted (the pipeline drops it).
 var (
 	// ErrNoTxs refuses a standard block without txs: "BanffStandardBlock performs no state
@@ -194,7 +178,7 @@ func importError(txID ids.ID, err error) error {
 	case errors.Is(err, atomic.ErrNotFound):
 		return fmt.Errorf("failed to get shared memory: %w", ErrUTXONotFound)
 	case errors.Is(err, utxo.ErrDoubleSpend):
-		return fmt.Errorf("%w: %s", ErrConflictsWithOtherTx, txID)
+		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
 	}
 	return err
 }
@@ -241,7 +225,7 @@ func parseTxError(err error) error {
 // verification: …` (§5.1), or, for a conflict with a pending tx, the reference mempool's
 // `couldn't issue tx: tx conflicts with other tx: <txID>`.
 func issueError(err error) error {
-	if errors.Is(err, ErrConflictsWithOtherTx) || errors.Is(err, ErrWarpVerification) {
+	if errors.Is(err, mempool.ErrConflictsWithOtherTx) || errors.Is(err, ErrWarpVerification) {
 		return fmt.Errorf("couldn't issue tx: %w", err)
 	}
 	return fmt.Errorf("couldn't issue tx: failed verification: %w", err)

@@ -11,7 +11,7 @@ import (
 // PutL1ValidatorsForTest records subnetID as converted and gives it n active L1 validators, each
 // with the given balance, committed in one batch at the last accepted height as a conversion
 // would write them. Benchmarks use it to reach sizes no single tx can carry (a
-// ConvertSubnetToL1Tx with 1,000 validators is over MaxTxSize).
+// ConvertSubnetToL1Tx with 1,000 validators is over mempool.MaxTxSize).
 func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) error {
 	rec, _, err := vm.state.lastAccepted()
 	if err != nil {

@@ -65,7 +65,7 @@ func (vm *VM) verifyWarpSignature(raw []byte, at warpAt) error {
 	if err != nil {
 		return err
 	}
-	vs, err := vm.validatorsAt(at.s, subnetID, at.height)
+	vs, err := vm.validatorsAt(at.s, subnetID, at.height, false)
 	if err != nil {
 		return err
 	}

@@ -7,16 +7,6 @@ import (
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
-// Mempool and block size limits (reference/platform-exchange.md §1.2).
-const (
-	// MaxTxSize is the largest tx the mempool takes: 64 KiB.
-	MaxTxSize = 64 * 1024
-	// MaxMempoolSize is how many bytes of txs may be pending at once.
-	MaxMempoolSize = 64 * 1024 * 1024
-	// targetBlockSize is the size the builder fills a block up to: 128 KiB.
-	targetBlockSize = 128 * 1024
-)
-
 // overlay is a state on top of another: the UTXOs that pending txs (or the earlier txs of a
 // block) spend and create (utxo.Overlay), and the subnets, conversions and L1 validators they
 // make. It is not safe for concurrent use; the VM guards the mempool's.

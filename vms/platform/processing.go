@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 
-	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -16,8 +14,8 @@ import (
 // Processing blocks (chains.Block's contract): a verified block that is neither accepted nor
 // rejected keeps the state it leaves as a blockView, an overlay of its txs' effects on the state
 // its parent leaves, so that a child can be verified and built on it before either is accepted.
-// The accepted state stays untouched until a block's batch is committed. vm.proc (a
-// processing.Tree) keeps the processing blocks, their views and the preference.
+// The accepted state stays untouched until a block's batch is committed. The VM's
+// processing.Chain keeps the processing blocks, their views and the preference.
 
 // chainView is a state a block can be verified on: the accepted state (*state) or the state a
 // processing block leaves (*blockView).
@@ -79,59 +77,20 @@ func (v *blockView) activeL1Validators() ([]activeL1, error) {
 	return out, nil
 }
 
-// parentLocked returns the block id names if it can be built or verified on: the last accepted
-// block or a processing one, with the view it leaves. vm.mu must be held.
-func (vm *VM) parentLocked(id ids.ID) (*chainBlock, chainView, bool) {
-	return vm.proc.Parent(id, vm.last, vm.accepted)
-}
-
-// parent is parentLocked, taking vm.mu.
-func (vm *VM) parent(id ids.ID) (*chainBlock, chainView, bool) {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.parentLocked(id)
+// rebase moves the view onto the accepted state s once its parent block is accepted.
+func (v *blockView) rebase(s *state) {
+	v.Rebase(s)
+	v.base = s
 }
 
 // processed records b as processing, with the view ov and its txs leave on parent.
 func (vm *VM) processed(b *chainBlock, parent chainView, ov *overlay) {
-	v := newBlockView(parent, ov, b.blk.Txs())
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	vm.proc.Add(b, v)
-}
-
-// acceptedLocked forgets accepted block b as processing, and moves its children's views onto
-// the accepted state, which now holds what b's view held. vm.mu must be held.
-func (vm *VM) acceptedLocked(b *chainBlock) {
-	for v := range vm.proc.Accepted(b) {
-		v := v.(*blockView)
-		v.Rebase(vm.accepted)
-		v.base = vm.accepted
-	}
-}
-
-// processingBlock returns processing block id.
-func (vm *VM) processingBlock(id ids.ID) (*chainBlock, bool) {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.proc.Get(id)
-}
-
-// SetPreference implements chains.Builder: BuildBlock builds on block id next.
-func (vm *VM) SetPreference(_ context.Context, id ids.ID) error {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	if !vm.proc.Prefer(id, vm.last) {
-		return fmt.Errorf("prefer block %s: %w", id, chains.ErrBlockNotFound)
-	}
-	return nil
+	vm.AddProcessing(b, newBlockView(parent, ov, b.blk.Txs()))
 }
 
 // Reject implements chains.Block: the block is forgotten; its txs stay in the mempool, which
 // they leave only when a block holding them is accepted.
 func (b *chainBlock) Reject(context.Context) error {
-	b.vm.mu.Lock()
-	defer b.vm.mu.Unlock()
-	b.vm.proc.Rejected(b)
+	b.vm.MarkRejected(b)
 	return nil
 }

@@ -449,8 +449,9 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *api.GetBlockchain
 }
 
 // GetCurrentValidators returns the validators of args.SubnetID, filtered by nodeIDs: for the
-// Primary Network this node's genesis stake, then the staking validators (service_stakers.go); for a subnet its current legacy validators as bare stakers
-// (tx ID order), then, for an L1, its L1 validators in validation ID order (§5.1).
+// Primary Network its staking validators, the genesis's included (service_stakers.go); for a
+// subnet its current legacy validators as bare stakers (tx ID order), then, for an L1, its L1
+// validators in validation ID order (§5.1).
 func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentValidatorsArgs) (*api.GetCurrentValidatorsReply, error) {
 	reply := &api.GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
 	if args.SubnetID != ids.Empty {
@@ -492,36 +493,8 @@ func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentVa
 	if err != nil {
 		return nil, s.internal("getCurrentValidators", err)
 	}
-	if v := &s.vm.validator; len(args.NodeIDs) == 0 || slices.Contains(args.NodeIDs, v.nodeID) {
-		reply.Validators = append(reply.Validators, s.genesisValidator(len(args.NodeIDs) == 1))
-	}
 	reply.Validators = append(reply.Validators, stakers...)
 	return reply, nil
-}
-
-// genesisValidator is this node as the holder of the genesis stake (Factory), with an empty
-// delegator list if listDelegators.
-func (s *service) genesisValidator(listDelegators bool) api.APIPrimaryValidator {
-	v := &s.vm.validator
-	apiV := api.APIPrimaryValidator{
-		StartTime:     jsonrpc.Uint64(v.start),
-		EndTime:       jsonrpc.Uint64(v.end),
-		Weight:        jsonrpc.Uint64(v.weight),
-		NodeID:        v.nodeID,
-		DelegationFee: "0.0000",
-		Uptime:        "100.0000",
-		Connected:     true,
-	}
-	if v.signer != nil {
-		apiV.Signer = &api.APISigner{
-			PublicKey:         "0x" + hex.EncodeToString(v.signer.PublicKey[:]),
-			ProofOfPossession: "0x" + hex.EncodeToString(v.signer.Signature[:]),
-		}
-	}
-	if listDelegators {
-		apiV.Delegators = &[]api.APIPrimaryDelegator{}
-	}
-	return apiV
 }
 
 // l1ValidatorJSON returns v as platform.getCurrentValidators shows it.
@@ -569,7 +542,7 @@ func (s *service) GetL1Validator(_ context.Context, args *api.GetL1ValidatorArgs
 }
 
 // GetValidatorsAt returns the validator set of a subnet (the primary network by default) as of an
-// accepted height, or of the last accepted block for "proposed" (§5.1, ValidatorsAt).
+// accepted height, or of the last accepted block for "proposed" (§5.1, RecordedValidatorsAt).
 func (s *service) GetValidatorsAt(_ context.Context, args *api.GetValidatorsAtArgs) (*api.GetValidatorsAtReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
@@ -582,7 +555,7 @@ func (s *service) GetValidatorsAt(_ context.Context, args *api.GetValidatorsAtAr
 	if height > rec.height {
 		return nil, unfinalizedHeightError(height, args.SubnetID, rec.height)
 	}
-	set, err := s.vm.ValidatorsAt(args.SubnetID, height)
+	set, err := s.vm.RecordedValidatorsAt(args.SubnetID, height)
 	if err != nil {
 		return nil, s.internal("getValidatorsAt", err)
 	}

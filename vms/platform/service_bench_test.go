@@ -45,7 +45,7 @@ func BenchmarkIssueTx(b *testing.B) {
 	avax := n.g.AVAXAssetID
 
 	// Split ewoq's largest UTXO into batch UTXOs of distinct amounts (outputs sorted by amount),
-	// in txs small enough for MaxTxSize.
+	// in txs small enough for mempool.MaxTxSize.
 	var coins []*txs.UTXO
 	for len(coins) < batch {
 		src := n.largest(ewoqP)

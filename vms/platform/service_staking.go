@@ -73,12 +73,13 @@ func (s *service) currentSet(subnetID ids.ID) ([]SetValidator, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	set, err := s.vm.ValidatorsAt(subnetID, rec.height)
+	set, err := s.vm.RecordedValidatorsAt(subnetID, rec.height)
 	return set, rec.height, err
 }
 
 // GetTotalStake returns the total weight of the current validators of a subnet (the Primary
-// Network by default: this node's weight); an unknown subnet weighs 0, as in the reference.
+// Network by default: its stakers', the genesis's included); an unknown subnet weighs 0, as in the
+// reference.
 func (s *service) GetTotalStake(_ context.Context, args *api.SubnetArgs) (*api.GetTotalStakeReply, error) {
 	set, _, err := s.currentSet(args.SubnetID)
 	if err != nil {
@@ -192,8 +193,8 @@ func (s *service) SampleValidators(_ context.Context, args *api.SampleValidators
 }
 
 // GetAllValidatorsAt returns, for the Primary Network and every subnet with a validator at an
-// accepted height (the last accepted one for "proposed"), its warp validator set: ValidatorsAt
-// grouped by BLS key, as the reference's getAllValidatorsAt does.
+// accepted height (the last accepted one for "proposed"), its warp validator set:
+// RecordedValidatorsAt grouped by BLS key, as the reference's getAllValidatorsAt does.
 func (s *service) GetAllValidatorsAt(ctx context.Context, args *api.GetAllValidatorsAtArgs) (*api.GetAllValidatorsAtReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
@@ -215,7 +216,7 @@ func (s *service) GetAllValidatorsAt(ctx context.Context, args *api.GetAllValida
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		set, err := s.vm.ValidatorsAt(id, height)
+		set, err := s.vm.RecordedValidatorsAt(id, height)
 		if err != nil {
 			return nil, s.internal("getAllValidatorsAt", err)
 		}
@@ -289,8 +290,8 @@ func compareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int {
 }
 
 // GetStake returns what the addresses have staked on the Primary Network: the stake outputs
-// they own of the current stakers' txs (validators' only with validatorsOnly) and of the
-// genesis's validator txs (§4.6), whose stake backs this node's genesis weight and never returns.
+// they own of the current stakers' txs (validators' only with validatorsOnly), the genesis's
+// validator txs (§4.6) included until they are rewarded.
 func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetStakeReply, error) {
 	if len(args.Addresses) > MaxGetStakeAddrs {
 		return nil, tooManyStakeAddrsError(len(args.Addresses))
@@ -303,7 +304,7 @@ func (s *service) GetStake(_ context.Context, args *api.GetStakeArgs) (*api.GetS
 	if err != nil {
 		return nil, s.internal("getStake", err)
 	}
-	txIDs := slices.Clone(s.vm.stakerTxIDs)
+	var txIDs []ids.ID
 	for _, st := range stakers {
 		if !args.ValidatorsOnly || !st.delegator {
 			txIDs = append(txIDs, st.txID)

@@ -3,6 +3,7 @@ package platform_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,6 @@ func TestStakingMethodsGenesis(t *testing.T) {
 	g := n.g
 	primary := ids.Empty.String()
 	x := g.XChainID.String()
-	thisKey := "0x01" + strings.Repeat("00", 47)
 
 	// The genesis stakers' stake outputs, as their owners should get them from getStake.
 	stakedBy := map[ids.ShortID]uint64{}
@@ -77,19 +77,13 @@ func TestStakingMethodsGenesis(t *testing.T) {
 		{"min stake", "getMinStake", `{}`, `{"minValidatorStake":"2000000000000","minDelegatorStake":"25000000000"}`},
 		{"total stake", "getTotalStake", `{}`, `{"stake":"10000000000000000","weight":"10000000000000000"}`},
 		{"total stake of an unknown subnet", "getTotalStake", `{"subnetID":"` + x + `"}`, `{"stake":"0","weight":"0"}`},
-		{"current supply", "getCurrentSupply", `{}`, `{"supply":"` + u64(g.P.InitialSupply) + `","height":"0"}`},
+		// The initial supply plus the five genesis stakers' potential rewards, each on the supply
+		// the ones before it left (§4.6, §4.10).
+		{"current supply", "getCurrentSupply", `{}`, `{"supply":"361196333750752149","height":"0"}`},
 		{"validated by X", "validatedBy", `{"blockchainID":"` + x + `"}`, `{"subnetID":"` + primary + `"}`},
 		{"validated by P", "validatedBy", `{"blockchainID":"` + primary + `"}`, `{"subnetID":"` + primary + `"}`},
 		{"validates", "validates", `{}`, `{"blockchainIDs":` + mustJSON(t, sortedIDs(g.XChainID, g.CChainID)) + `}`},
 		{"sample none", "sampleValidators", `{"size":"0"}`, `{"validators":[]}`},
-		{"sample units of weight", "sampleValidators", `{"size":3}`,
-			`{"validators":["` + strings.Repeat(thisNode.NodeID.String()+`","`, 2) + thisNode.NodeID.String() + `"]}`},
-		{"all validators at 0", "getAllValidatorsAt", `{"height":"0"}`,
-			`{"validatorSets":{"` + primary + `":{"validators":[{"publicKey":"` + thisKey + `","weight":"10000000000000000","nodeIDs":["` +
-				thisNode.NodeID.String() + `"]}],"totalWeight":"10000000000000000"}}}`},
-		{"all validators proposed", "getAllValidatorsAt", `{"height":"proposed"}`,
-			`{"validatorSets":{"` + primary + `":{"validators":[{"publicKey":"` + thisKey + `","weight":"10000000000000000","nodeIDs":["` +
-				thisNode.NodeID.String() + `"]}],"totalWeight":"10000000000000000"}}}`},
 		{"stake of a genesis staker", "getStake", `{"addresses":["` + stakerAddr + `"]}`,
 			`{"staked":"` + u64(stakerTotal) + `","stakeds":{"` + g.AVAXAssetID.String() + `":"` + u64(stakerTotal) +
 				`"},"stakedOutputs":` + string(stakerOuts) + `,"encoding":"hex"}`},
@@ -99,6 +93,32 @@ func TestStakingMethodsGenesis(t *testing.T) {
 		{"reward UTXOs", "getRewardUTXOs", `{"txID":"` + stakerTxID.String() + `"}`, `{"numFetched":"0","utxos":[],"encoding":"hex"}`},
 	} {
 		require.JSONEq(t, tt.want, n.RawResult(tt.method, tt.params), tt.name)
+	}
+
+	// Samples and warp sets are of the genesis stakers.
+	stakers := map[ids.NodeID]string{}
+	for _, tx := range g.P.Validators {
+		u := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
+		stakers[u.Validator.NodeID] = pkHex(u.Signer.(*txs.ProofOfPossession).PublicKey)
+	}
+	var sample api.SampleValidatorsReply
+	n.Result("sampleValidators", `{"size":3}`, &sample)
+	require.Len(t, sample.Validators, 3)
+	for _, id := range sample.Validators {
+		require.Contains(t, stakers, id)
+	}
+	for _, height := range []string{`"0"`, `"proposed"`} {
+		var all api.GetAllValidatorsAtReply
+		n.Result("getAllValidatorsAt", `{"height":`+height+`}`, &all)
+		require.Len(t, all.ValidatorSets, 1)
+		set := all.ValidatorSets[ids.Empty]
+		require.Equal(t, "10000000000000000", fmt.Sprint(uint64(set.TotalWeight)))
+		require.Len(t, set.Validators, 5)
+		for _, v := range set.Validators {
+			require.Len(t, v.NodeIDs, 1)
+			require.Equal(t, stakers[v.NodeIDs[0]], v.PublicKey)
+			require.Equal(t, "2000000000000000", fmt.Sprint(uint64(v.Weight)))
+		}
 	}
 
 	tooMany := make([]string, platform.MaxGetStakeAddrs+1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -146,8 +147,8 @@ func TestStakingRewards(t *testing.T) {
 		Validators []map[string]any `json:"validators"`
 	}
 	n.Result("getCurrentValidators", `{"nodeIDs":["`+self.String()+`"]}`, &cur)
-	require.Len(t, cur.Validators, 2)
-	v := cur.Validators[1]
+	require.Len(t, cur.Validators, 1)
+	v := cur.Validators[0]
 	require.Equal(t, val.ID().String(), v["txID"])
 	require.Equal(t, fmt.Sprint(valReward), v["potentialReward"])
 	require.Equal(t, "2.0000", v["delegationFee"])
@@ -164,7 +165,7 @@ func TestStakingRewards(t *testing.T) {
 		Weight string `json:"weight"`
 	}
 	n.Result("getValidatorsAt", `{"height":"proposed"}`, &at)
-	require.Equal(t, fmt.Sprint(thisNode.Weight+2_025*avax), at[self.String()].Weight)
+	require.Equal(t, fmt.Sprint(2_025*avax), at[self.String()].Weight)
 
 	// Bad staking txs: refused with the reference's texts, nothing changed.
 	balance, height := n.balance(ewoqP), n.Height()
@@ -218,8 +219,8 @@ func TestStakingRewards(t *testing.T) {
 	require.True(t, n.hasUTXO(vmrqP, del.ID(), 2, delReward-cut))
 	require.Equal(t, `{"status":"Committed"}`, n.RawResult("getTxStatus", `{"txID":"`+rewardTxID(t, del.ID()).String()+`"}`))
 	n.Result("getCurrentValidators", `{"nodeIDs":["`+self.String()+`"]}`, &cur)
-	require.Equal(t, fmt.Sprint(cut), cur.Validators[1]["accruedDelegateeReward"])
-	require.Equal(t, "0", cur.Validators[1]["delegatorCount"])
+	require.Equal(t, fmt.Sprint(cut), cur.Validators[0]["accruedDelegateeReward"])
+	require.Equal(t, "0", cur.Validators[0]["delegatorCount"])
 
 	// The lone validator's end: an abort. Its stake comes back, no reward, and the supply
 	// gives back what was reserved for it.
@@ -242,12 +243,11 @@ func TestStakingRewards(t *testing.T) {
 	require.True(t, n.hasUTXO(ewoqP, val.ID(), 1, 2_000*avax))
 	require.Equal(t, supply0+valReward+delReward, n.supply())
 	n.Result("getCurrentValidators", `{}`, &cur)
-	require.Len(t, cur.Validators, 1)
-	n.Result("getValidatorsAt", `{"height":"proposed"}`, &at)
+	require.Len(t, cur.Validators, len(n.g.P.Validators), "the genesis stakers are left")
 	at = nil
 	n.Result("getValidatorsAt", `{"height":"proposed"}`, &at)
-	require.Equal(t, fmt.Sprint(thisNode.Weight), at[self.String()].Weight)
-	require.Len(t, at, 1)
+	require.NotContains(t, at, self.String())
+	require.Len(t, at, len(n.g.P.Validators))
 }
 
 // TestStakersSurviveRestart adds a validator, restarts the node on its data: the staker, its
@@ -298,4 +298,76 @@ func TestRefusedStakingKinds(t *testing.T) {
 	}
 	require.Equal(t, height, n.Height())
 	require.Equal(t, balance, n.balance(ewoqP))
+}
+
+// TestGenesisStakersRewarded runs a node that is staker1 (§7.4) and moves the clock past the
+// genesis stakers' end times: each is decided through a proposal block and its option like any
+// staker. Staker1, this node and so up 100 %, is committed and paid its potential reward; the
+// other four, never connected, are aborted, their potential rewards leaving the supply. Every
+// stake comes back to its owner (vmRQ) at output index 0, the genesis txs having no outputs.
+func TestGenesisStakersRewarded(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(vectorTime)
+	staker1, err := ids.NodeIDFromString("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg")
+	require.NoError(t, err)
+	f := thisNode
+	f.NodeID = staker1
+	n := startNodeWith(t, t.TempDir(), clk, f)
+	g := n.g
+	require.Equal(t, uint64(361_196_333_750_752_149), n.supply())
+
+	clk.Set(time.Unix(int64(g.P.Timestamp), 0).Add(365 * 24 * time.Hour))
+	require.Eventually(t, func() bool { return n.RawResult("getCurrentValidators", `{}`) == `{"validators":[]}` },
+		20*time.Second, 5*time.Millisecond)
+	require.Equal(t, "10", n.Height(), "a proposal and an option block per staker")
+	supply, paid := g.P.InitialSupply, uint64(0)
+	for _, tx := range g.P.Validators {
+		v := tx.Unsigned().(*txs.AddPermissionlessValidatorTx).Validator
+		reward := expectedReward(time.Duration(v.End-v.Start)*time.Second, v.Weight, supply)
+		supply += reward
+		require.True(t, n.hasUTXO(vmrqP, tx.ID(), 0, v.Weight), v.NodeID)
+		status, rewards := "Aborted", n.rewardUTXOs(tx.ID())
+		if v.NodeID == staker1 {
+			status, paid = "Committed", reward
+			require.Len(t, rewards, 1)
+			require.Equal(t, reward, amountOf(rewards[0]))
+			require.Equal(t, []ids.ShortID{addrOf(key(t, ewoqKeyHex))}, rewards[0].Out.(*secp256k1fx.TransferOutput).Addrs)
+		} else {
+			require.Empty(t, rewards, v.NodeID)
+		}
+		require.Equal(t, `{"status":"`+status+`"}`, n.RawResult("getTxStatus", `{"txID":"`+rewardTxID(t, tx.ID()).String()+`"}`))
+	}
+	require.Equal(t, uint64(361_196_333_750_752_149), supply)
+	require.Equal(t, g.P.InitialSupply+paid, n.supply())
+	require.Equal(t, `{"stake":"0","weight":"0"}`, n.RawResult("getTotalStake", `{}`))
+}
+
+// TestDelegatorToGenesisStaker delegates to staker2, a genesis validator: the recorded view adds
+// the delegation to its weight; this node's view, which leaves the genesis stakers out, is still
+// this node alone.
+func TestDelegatorToGenesisStaker(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	staker2, err := ids.NodeIDFromString("NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ")
+	require.NoError(t, err)
+	del := n.addDelegator(t, staker2, 25*avax, uint64(vectorTime.Unix())+7*24*3600, addrOf(key(t, ewoqKeyHex)))
+	n.issue(del)
+	var at map[string]struct {
+		Weight string `json:"weight"`
+	}
+	n.Result("getValidatorsAt", `{"height":"proposed"}`, &at)
+	require.Equal(t, fmt.Sprint(2_000_000*avax+25*avax), at[staker2.String()].Weight)
+
+	cvm, ok := n.Manager.VM(ids.Empty)
+	require.True(t, ok)
+	vm := cvm.(*platform.VM)
+	set, err := vm.ValidatorsAt(ids.Empty, vm.Height())
+	require.NoError(t, err)
+	require.Len(t, set, 1)
+	require.Equal(t, thisNode.NodeID, set[0].NodeID)
+	require.Equal(t, thisNode.Weight, set[0].Weight)
+	own, err := vm.SubnetValidators(ids.Empty)
+	require.NoError(t, err)
+	require.Len(t, own, 1)
+	require.Equal(t, thisNode.NodeID, own[0].NodeID)
 }

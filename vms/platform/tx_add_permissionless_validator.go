@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -94,9 +95,9 @@ func verifyStake(stake []txs.TransferableOutput, weight uint64) error {
 		if out.AssetID != stake[0].AssetID {
 			return ErrMultipleStakedAssets
 		}
-		key := outputSortKey(out)
+		key := utxo.OutputSortKey(out)
 		if prev != nil && string(prev) > string(key) {
-			return ErrOutputsNotSorted
+			return utxo.ErrOutputsNotSorted
 		}
 		prev = key
 		if total, err = add(total, to.Amount); err != nil {

@@ -80,9 +80,12 @@ func (vm *VM) rewardEffects(src utxoSource, rt *txs.Tx, commit bool) (*effects, 
 	default:
 		return nil, fmt.Errorf("platform: staker %s was added by a %T", st.txID, u)
 	}
+	// The stake comes back as it was staked: a genesis staker's may be locked (§4.6).
 	for i := range stake {
-		out := stake[i].Out.(*secp256k1fx.TransferOutput) // verifyStake checked it
-		pay(out.Amount, &out.OutputOwners, false)
+		eff.Produced = append(eff.Produced, txs.UTXO{
+			UTXOID: utxo.UTXOID{TxID: st.txID, OutputIndex: next}, AssetID: stake[i].AssetID, Out: stake[i].Out,
+		})
+		next++
 	}
 	if !commit {
 		eff.supplyRemoved = st.potentialReward

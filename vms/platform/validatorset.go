@@ -185,26 +185,49 @@ type SetValidator = warp.Validator
 // ErrUnfinalizedHeight is wrapped by ValidatorsAt for a height above the last accepted block's.
 var ErrUnfinalizedHeight = errors.New("unfinalized height")
 
-// ValidatorsAt returns the validator set of subnetID as of the accepted block at height, sorted
-// by node ID, at most one entry per node ID (weights of entries sharing one are summed):
+// ValidatorsAt returns the validator set of subnetID as of the accepted block at height, as this
+// node runs the network: sorted by node ID, at most one entry per node ID (weights of entries
+// sharing one are summed):
 //
-//   - the primary network (ids.Empty): this node, at every height, and the stakers current at
-//     block height's time (a delegator's weight under its validator's node and key);
+//   - the primary network (ids.Empty): this node (Factory), standing for the genesis stake, at
+//     every height, and the stakers txs added that are current at block height's time (a
+//     delegator's weight under its validator's node and key); the genesis's own stakers are left
+//     out, since this node holds their weight (RecordedValidatorsAt lists them);
 //   - a subnet: its legacy validators whose window contains block height's time, with this
 //     node's BLS key when it is this node (a legacy validator's key is its Primary Network key),
 //     and its L1 validators of weight > 0: the active ones under their node IDs and keys, and
 //     the inactive ones' weights summed under the empty node ID with no key (§4.7).
 //
-// An unknown subnet has an empty set. A height above the last accepted block's gives an error
-// wrapping ErrUnfinalizedHeight. It reads only data that never changes once accepted, so it is
-// safe for concurrent use.
+// The node's validator set, warp verification and the network's BLS checks read it. An unknown
+// subnet has an empty set. A height above the last accepted block's gives an error wrapping
+// ErrUnfinalizedHeight. It reads only data that never changes once accepted, so it is safe for
+// concurrent use.
 func (vm *VM) ValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, error) {
-	return vm.validatorsAt(vm.state, subnetID, height)
+	return vm.validatorsAt(vm.state, subnetID, height, false)
 }
 
-// validatorsAt is ValidatorsAt over the accepted state s: the published one for the API and
-// the node, the live one on the pipeline goroutine.
-func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64) ([]SetValidator, error) {
+// RecordedValidatorsAt is ValidatorsAt as the P-Chain records the primary network: its current
+// stakers at height's time, the genesis's included, and not this node unless it stakes; the same
+// as ValidatorsAt for any other subnet. The platform API answers with it, as the reference does.
+func (vm *VM) RecordedValidatorsAt(subnetID ids.ID, height uint64) ([]SetValidator, error) {
+	return vm.validatorsAt(vm.state, subnetID, height, true)
+}
+
+// PrimaryValidators returns the Primary Network's current validators as the P-Chain records them
+// (RecordedValidatorsAt at the last accepted height): each staking validator's node ID, its
+// weight with its delegators' and its BLS public key, sorted by node ID. It is what a node that
+// runs consensus with the other validators reads; it is safe for concurrent use.
+func (vm *VM) PrimaryValidators() ([]SetValidator, error) {
+	rec, _, err := vm.state.lastAccepted()
+	if err != nil {
+		return nil, fmt.Errorf("read last accepted block: %w", err)
+	}
+	return vm.RecordedValidatorsAt(ids.Empty, rec.height)
+}
+
+// validatorsAt is ValidatorsAt, or RecordedValidatorsAt if recorded, over the accepted state s:
+// the published one for the API and the node, the live one on the pipeline goroutine.
+func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64, recorded bool) ([]SetValidator, error) {
 	rec, _, err := s.lastAccepted()
 	if err != nil {
 		return nil, fmt.Errorf("read last accepted block: %w", err)
@@ -234,7 +257,7 @@ func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64) ([]SetValid
 		}
 		sv.Weight = satAdd(sv.Weight, w)
 	}
-	if subnetID == ids.Empty {
+	if subnetID == ids.Empty && !recorded {
 		// This node, then the stakers current at height's time (stakers.go).
 		v := &vm.validator
 		var pk *[txs.BLSPublicKeyLen]byte
@@ -244,11 +267,18 @@ func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64) ([]SetValid
 		}
 		addWeight(v.nodeID, pk, v.weight)
 	}
+	// This node's view leaves out the genesis's stakers and the delegators to them.
+	leftOut := map[ids.NodeID]bool{}
+	for id, r := range diffs {
+		if subnetID == ids.Empty && !recorded && r.weight > 0 && r.start <= t && t < r.end && vm.isGenesisStaker(id) {
+			leftOut[r.nodeID] = true
+		}
+	}
 	for id, r := range diffs {
 		switch {
 		case r.weight == 0:
 		case r.kind == diffLegacy && subnetID == ids.Empty:
-			if r.start <= t && t < r.end {
+			if r.start <= t && t < r.end && !leftOut[r.nodeID] {
 				pk, err := vm.stakerKey(s, id)
 				if err != nil {
 					return nil, err
@@ -281,6 +311,9 @@ func (vm *VM) validatorsAt(s *state, subnetID ids.ID, height uint64) ([]SetValid
 	slices.SortFunc(out, func(a, b SetValidator) int { return a.NodeID.Compare(b.NodeID) })
 	return out, nil
 }
+
+// isGenesisStaker reports whether txID is one of the genesis's validator txs.
+func (vm *VM) isGenesisStaker(txID ids.ID) bool { return slices.Contains(vm.stakerTxIDs, txID) }
 
 // stakerKey returns the BLS key of the Primary Network staker added by tx txID: its signer's for
 // a validator, nil for a delegator (whose weight counts under its validator's key).

@@ -197,8 +197,8 @@ func TestGetValidatorsAt(t *testing.T) {
 		}
 		// Bare numbers are accepted too.
 		require.Equal(t, sorted(legacy), n.RawResult("getValidatorsAt", `{"height":2,"subnetID":"`+f.subnetID.String()+`"}`))
-		// The primary network (the default subnet) is this node at every height.
-		primary := `{"` + thisNode.NodeID.String() + `":{"publicKey":"` + pkHex(thisNode.Signer.PublicKey) + `","weight":"10000000000000000"}}`
+		// The primary network (the default subnet) is the genesis's stakers at every height.
+		primary := genesisValidatorsAt(f.n.g)
 		require.Equal(t, primary, n.RawResult("getValidatorsAt", `{"height":"0"}`))
 		require.Equal(t, primary, n.RawResult("getValidatorsAt", `{"height":"proposed","subnetID":"11111111111111111111111111111111LpoYY"}`))
 		// An unknown subnet has no validators.

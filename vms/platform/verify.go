@@ -1,13 +1,11 @@
 package platform
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
-	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -162,42 +160,25 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 
 // verifyOutputs checks that outs are valid secp256k1fx transfer outputs, sorted (§3.3).
 func verifyOutputs(outs []txs.TransferableOutput) error {
-	var prev []byte
-	for i := range outs {
-		out := &outs[i]
-		to, ok := out.Out.(*secp256k1fx.TransferOutput)
+	return utxo.VerifyOutputs(outs, func(out txs.Output) error {
+		to, ok := out.(*secp256k1fx.TransferOutput)
 		if !ok {
-			return fmt.Errorf("output %d: %w", i, ErrWrongOutputType)
+			return ErrWrongOutputType
 		}
-		if err := to.Verify(); err != nil {
-			return fmt.Errorf("output %d: %w", i, err)
-		}
-		key := outputSortKey(out)
-		if prev != nil && bytes.Compare(prev, key) > 0 {
-			return ErrOutputsNotSorted
-		}
-		prev = key
-	}
-	return nil
+		return to.Verify()
+	})
 }
 
 // verifyInputs checks that ins are valid secp256k1fx transfer inputs, sorted by UTXO and unique
 // (§3.3).
 func verifyInputs(ins []txs.TransferableInput) error {
-	for i := range ins {
-		in := &ins[i]
-		ti, ok := in.In.(*secp256k1fx.TransferInput)
+	return utxo.VerifyInputs(ins, func(in txs.Input) error {
+		ti, ok := in.(*secp256k1fx.TransferInput)
 		if !ok {
-			return fmt.Errorf("input %d: %w", i, ErrWrongInputType)
+			return ErrWrongInputType
 		}
-		if err := ti.Verify(); err != nil {
-			return fmt.Errorf("input %d: %w", i, err)
-		}
-		if i > 0 && utxo.Compare(&ins[i-1].UTXOID, &in.UTXOID) >= 0 {
-			return ErrInputsNotSortedUnique
-		}
-	}
-	return nil
+		return ti.Verify()
+	})
 }
 
 // semantic checks tx against src at chain time now (unix seconds) with the gas price and the
@@ -314,14 +295,6 @@ func mulOverflow(a, b uint64) (uint64, bool) {
 	}
 	p := a * b
 	return p, p/b != a
-}
-
-// outputSortKey returns the asset ID followed by the output's encoding (§3.3).
-func outputSortKey(out *txs.TransferableOutput) []byte {
-	p := codec.NewPacker(make([]byte, 0, 96))
-	out.Marshal(p)
-	b, _ := p.Bytes() // verified outputs always encode
-	return b
 }
 
 var (

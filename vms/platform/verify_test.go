@@ -14,8 +14,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
-	"github.com/cornice-node/cornice/vms/components/utxo"
-	"github.com/cornice-node/cornice/vms/internal/vectortest"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -58,47 +57,27 @@ func withSig(t *testing.T, tx *txs.Tx, sig secp256k1fx.Signature) *txs.Tx {
 	return forged
 }
 
-// TestForgedCredentials checks that the signers a tx remembers (signed.Tx.SignerAddress) never
-// let a bad signature through: a tx whose unsigned bytes are a valid tx's, but whose credential
-// is forged, is refused when issued and in a block parsed from bytes, even after the valid tx
-// was verified (issued and built into a block); and a pending tx whose signature changes is
-// recovered again by the builder and dropped.
+// TestForgedCredentials runs the UTXO chains' forged-credentials test on the P-Chain.
 func TestForgedCredentials(t *testing.T) {
 	t.Parallel()
 	vm, db, g := newUnitVM(t)
-	ctx := t.Context()
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
-	genesisUTXO := unlockedGenesisUTXO(t, g, ewoq)
 	n := &node{t: t, g: g}
-
-	good := sign(t, ptr(n.baseTx(genesisUTXO, 1_000, vmrq, ewoq)), ewoqKey)
-	sig := good.Creds()[0].Sigs[0]
-	flipped := sig
-	flipped[40] ^= 1
-	forged := vectortest.Forgeries(sign(t, good.Unsigned(), vmrqKey),
-		func(s secp256k1fx.Signature) *txs.Tx { return withSig(t, good, s) },
-		sig, utxo.ErrWrongSig, utxo.ErrMutatedSig)
-	vectortest.CheckForgedCredentials(t, vm, db, good, forged,
-		func(parent ids.ID, height, at uint64, tx *txs.Tx) ([]byte, error) {
-			blk, err := txs.NewStandardBlock(parent, height, at, []*txs.Tx{tx})
-			if err != nil {
-				return nil, err
-			}
-			return blk.Bytes(), nil
-		})
-
-	// A pending tx whose signature is changed in place (which the Tx contract forbids) is
-	// recovered again by the builder, not answered from memory: it is dropped.
+	good := sign(t, ptr(n.baseTx(unlockedGenesisUTXO(t, g, ewoq), 1_000, vmrq, ewoq)), ewoqKey)
 	change := good.UTXOs()[slices.IndexFunc(good.UTXOs(), func(u txs.UTXO) bool {
 		return u.Out.(*secp256k1fx.TransferOutput).Addrs[0] == ewoq
 	})]
-	next := sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey)
-	require.NoError(t, vm.IssueTx(next))
-	next.Creds()[0].Sigs[0] = flipped
-	_, err := vm.BuildBlock(ctx)
-	require.ErrorIs(t, err, chains.ErrNoWork)
-	require.ErrorIs(t, vm.IssueTx(next), utxo.ErrWrongSig)
+	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*txs.Tx]{
+		VM:      vm,
+		DB:      db,
+		Good:    good,
+		Other:   sign(t, good.Unsigned(), vmrqKey),
+		WithSig: func(s secp256k1fx.Signature) *txs.Tx { return withSig(t, good, s) },
+		Next:    sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey),
+		Creds:   (*txs.Tx).Creds,
+		Block:   standardBlock,
+	})
 }
 
 // TestWarpKindsMalformedMessage checks that the kinds carrying a warp message refuse one that

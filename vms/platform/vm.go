@@ -14,7 +14,6 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -43,11 +42,12 @@ type Uptimes interface {
 // Factory makes P-Chain VMs. The genesis (an encoded Genesis, §4.6) comes with the
 // chains.Context; the fields say who validates the network.
 //
-// A fresh single-node network's Primary Network validator set is this node alone (issue #5 §2):
-// NodeID, Signer and Weight describe it, and the genesis's own validator txs are kept only as
-// committed txs (platform.getTx finds them), not as current validators.
+// As this node runs the network, a fresh single-node network's Primary Network validator set is
+// this node alone (issue #5 §2), holding the genesis stake: NodeID, Signer and Weight describe it
+// (ValidatorsAt). As the P-Chain records it, the Primary Network's validators are its stakers, the
+// genesis's validators among them (RecordedValidatorsAt, PrimaryValidators).
 type Factory struct {
-	// NodeID is this node's ID, the Primary Network's only validator.
+	// NodeID is this node's ID, the validator of the network as this node runs it.
 	NodeID ids.NodeID
 	// Signer is this node's BLS public key and proof of possession; nil reports no signer.
 	Signer *txs.ProofOfPossession
@@ -107,7 +107,6 @@ type VM struct {
 	validator primaryValidator
 	aliases   AliasLookup
 	uptimes   Uptimes
-	work      chan struct{}
 	handler   http.Handler
 	staking   StakingConfig
 	// initialSupply is the genesis's initial AVAX supply; stakerTxIDs are the IDs of the genesis's
@@ -123,15 +122,16 @@ type VM struct {
 	rngMu sync.Mutex // guards rng
 	rng   *rand.Rand
 
-	mu sync.Mutex // guards the fields below
-	// last is the last accepted block, with the fee state after it.
-	last *chainBlock
+	// Chain holds the last accepted block (with the fee state after it), the processing blocks
+	// with the views they leave (processing.go) and the preference, and answers chains.VM's
+	// lookups.
+	*processing.Chain[*chainBlock, chainView]
+
+	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
 	pool     *mempool.Pool[*txs.Tx, *effects]
 	poolView *overlay
-	// proc holds the processing blocks, the views they leave and the preference (processing.go).
-	proc processing.Tree[*chainBlock, chainView]
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -204,7 +204,6 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		},
 		aliases:       f.Aliases,
 		uptimes:       f.Uptimes,
-		work:          make(chan struct{}, 1),
 		staking:       staking,
 		initialSupply: g.InitialSupply,
 		stakerTxIDs:   stakerTxIDs,
@@ -220,7 +219,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.handler = vm.newHandler()
 	vm.scheduleEviction()
-	vm.log.Debug("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.last.Height(),
+	vm.log.Debug("P-Chain ready", "genesis", vm.genesis.ID().String(), "height", vm.Last().Height(),
 		"validator", f.NodeID.String())
 	return vm, nil
 }
@@ -247,6 +246,9 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 				}
 			}
 		}
+		if err := w.putStakers(vm.state, []*effects{vm.genesisStakers(g)}); err != nil {
+			return fmt.Errorf("write genesis stakers: %w", err)
+		}
 		// The fee state starts empty at the genesis time, so the first block refills the
 		// capacity (§4.6).
 		fees := feeState{time: g.Timestamp}
@@ -256,7 +258,7 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 		if err := b.Commit(); err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		vm.last = &chainBlock{vm: vm, blk: vm.genesis, fees: fees}
+		vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: vm.genesis, fees: fees}, chainView(vm.accepted))
 		return nil
 	}
 	genesisID, found, err := vm.state.blockIDAt(0)
@@ -273,64 +275,56 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 	case !found:
 		return fmt.Errorf("platform: last accepted block %s is missing", rec.id)
 	}
-	vm.last = &chainBlock{vm: vm, blk: last, fees: rec.fees}
+	vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: last, fees: rec.fees}, chainView(vm.accepted))
 	return nil
 }
 
-// lastAccepted returns the last accepted block.
-func (vm *VM) lastAccepted() *chainBlock {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.last
+// genesisStakers returns the genesis's validators as current stakers (§4.6): each from its
+// tx's start to its end, its potential reward fixed on the supply the stakers before it (in the
+// genesis's order) left, as the reference's genesis does; from then on they are stakers like
+// any other, rewarded at their end (proposal.go).
+func (vm *VM) genesisStakers(g *txs.Genesis) *effects {
+	eff := &effects{}
+	supply := g.InitialSupply
+	for _, tx := range g.Validators {
+		u, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
+		if !ok {
+			continue // a pre-Durango AddValidatorTx, which this VM does not execute, stays a committed tx only
+		}
+		v := &u.Validator
+		reward := vm.staking.Reward.potentialReward(stakingPeriod(v.Start, v.End), v.Weight, supply)
+		supply += reward
+		eff.supplyAdded += reward
+		eff.stakers = append(eff.stakers, &staker{
+			txID: tx.ID(), nodeID: v.NodeID, start: v.Start, end: v.End, weight: v.Weight, potentialReward: reward,
+		})
+	}
+	return eff
 }
 
-// LastAccepted implements chains.VM.
-func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
-	return vm.lastAccepted().ID(), nil
-}
-
-// GetBlock implements chains.Getter: a processing or an accepted block.
-func (vm *VM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
-	if b, ok := vm.processingBlock(id); ok {
-		return b, nil
+// store is how the Chain reads accepted blocks and parses blocks.
+func (vm *VM) store() processing.Store[*chainBlock] {
+	return processing.Store[*chainBlock]{
+		Block: func(id ids.ID) (*chainBlock, bool, error) {
+			blk, found, err := vm.state.getBlock(id)
+			if err != nil || !found {
+				return nil, found, err
+			}
+			return &chainBlock{vm: vm, blk: blk}, true, nil
+		},
+		BlockIDAt: vm.state.blockIDAt,
+		Parse: func(b []byte) (*chainBlock, error) {
+			blk, err := txs.ParseBlock(b)
+			if err != nil {
+				return nil, err
+			}
+			return &chainBlock{vm: vm, blk: blk}, nil
+		},
 	}
-	blk, err := chainstate.Found(vm.state.getBlock(id))
-	if err != nil {
-		return nil, err
-	}
-	return &chainBlock{vm: vm, blk: blk}, nil
-}
-
-// GetBlockIDAtHeight implements chains.VM.
-func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, error) {
-	return chainstate.AcceptedBlockIDAt(vm.state.db, height)
-}
-
-// ParseBlock implements chains.Parser; a processing block is returned as it is.
-func (vm *VM) ParseBlock(_ context.Context, b []byte) (chains.Block, error) {
-	blk, err := txs.ParseBlock(b)
-	if err != nil {
-		return nil, fmt.Errorf("parse block: %w", err)
-	}
-	if p, ok := vm.processingBlock(blk.ID()); ok {
-		return p, nil
-	}
-	return &chainBlock{vm: vm, blk: blk}, nil
 }
 
 // now returns the node's time in unix seconds.
 func (vm *VM) now() uint64 { return uint64(max(vm.clock.Now().Unix(), 0)) }
-
-// WorkReady implements chains.VM.
-func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
-
-// signal tells the pipeline there are txs to build a block from.
-func (vm *VM) signal() {
-	select {
-	case vm.work <- struct{}{}:
-	default:
-	}
-}
 
 // Accepted implements chains.VM: blk's batch is committed. The block becomes the last accepted
 // one, and its txs, and any pending tx spending what they spent, leave the mempool.
@@ -340,13 +334,12 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 		return fmt.Errorf("platform: accepted block of type %T", cb)
 	}
 	vm.mu.Lock()
-	vm.acceptedLocked(b)
-	vm.last = b
+	vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.accepted) })
 	vm.pool.Accepted(b.effs)
 	pending := vm.pool.Len()
 	vm.mu.Unlock()
 	if _, proposal := b.blk.(*txs.ProposalBlock); pending > 0 || proposal {
-		vm.signal() // a proposal block's option is due at once
+		vm.Signal() // a proposal block's option is due at once
 	}
 	vm.scheduleEviction()
 	return nil

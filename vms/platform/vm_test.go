@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -19,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -47,6 +47,19 @@ var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
 	}
 	return genesis.Build(cfg, vectorTime)
 })
+
+// genesisValidatorsAt is platform.getValidatorsAt's Primary Network set from the genesis on: its
+// five stakers, 2e15 nAVAX each, under their BLS keys (§7.4).
+func genesisValidatorsAt(g *genesis.Genesis) string {
+	var entries []string
+	for _, tx := range g.P.Validators {
+		u := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
+		entries = append(entries, `"`+u.Validator.NodeID.String()+`":{"publicKey":"`+
+			pkHex(u.Signer.(*txs.ProofOfPossession).PublicKey)+`","weight":"2000000000000000"}`)
+	}
+	slices.Sort(entries)
+	return "{" + strings.Join(entries, ",") + "}"
+}
 
 // thisNode is the validator the tests' factory names.
 var thisNode = platform.Factory{
@@ -155,32 +168,14 @@ func liveError(t *testing.T, method, params string) string {
 	return resp.Error.Message
 }
 
-func key(t testing.TB, h string) *ecdsa.PrivateKey {
-	t.Helper()
-	k, err := crypto.HexToECDSA(h)
-	require.NoError(t, err)
-	return k
-}
+func key(t testing.TB, h string) *ecdsa.PrivateKey { return utxovmtest.Key(t, h) }
 
-func addrOf(k *ecdsa.PrivateKey) ids.ShortID {
-	return secp256k1fx.PublicKeyAddress(crypto.CompressPubkey(&k.PublicKey))
-}
+func addrOf(k *ecdsa.PrivateKey) ids.ShortID { return utxovmtest.Addr(k) }
 
 // sign signs unsigned with one credential per key, each holding that key's signature (§3.2).
 func sign(t testing.TB, unsigned txs.UnsignedTx, keys ...*ecdsa.PrivateKey) *txs.Tx {
 	t.Helper()
-	b, err := txs.UnsignedBytes(unsigned)
-	require.NoError(t, err)
-	h := sha256.Sum256(b)
-	creds := make([]secp256k1fx.Credential, len(keys))
-	for i, k := range keys {
-		sig, err := crypto.Sign(h[:], k)
-		require.NoError(t, err)
-		creds[i].Sigs = []secp256k1fx.Signature{secp256k1fx.Signature(sig)}
-	}
-	tx, err := txs.NewTx(unsigned, creds)
-	require.NoError(t, err)
-	return tx
+	return utxovmtest.Sign(t, unsigned, txs.UnsignedBytes, txs.NewTx, keys...)
 }
 
 func owner(to ids.ShortID) secp256k1fx.OutputOwners {
@@ -261,13 +256,45 @@ func TestGenesisState(t *testing.T) {
 	require.Equal(t, liveError(t, "platform.getBlockchainStatus", `{}`), n.CallError("getBlockchainStatus", `{}`))
 	require.Equal(t, `{"status":"Committed"}`, n.RawResult("getTxStatus", `{"txID":"`+g.XChainID.String()+`"}`))
 
+	// The five genesis stakers are current validators (§4.6, §7.4); staker1 stakes for a year.
 	start := g.P.Timestamp
-	require.Equal(t, `{"validators":[{"txID":"11111111111111111111111111111111LpoYY","startTime":"`+u64(start)+
-		`","endTime":"`+u64(start+31_536_000)+`","weight":"10000000000000000","nodeID":"`+thisNode.NodeID.String()+
-		`","potentialReward":"0","accruedDelegateeReward":"0","delegationFee":"0.0000","uptime":"100.0000","connected":true,`+
-		`"signer":{"publicKey":"0x01`+strings.Repeat("00", 47)+`","proofOfPossession":"0x02`+strings.Repeat("00", 95)+
-		`"},"delegatorCount":"0","delegatorWeight":"0"}]}`, n.RawResult("getCurrentValidators", `{}`))
-	require.Equal(t, `{"validators":[]}`, n.RawResult("getCurrentValidators", `{"nodeIDs":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"]}`))
+	var cur struct {
+		Validators []json.RawMessage `json:"validators"`
+	}
+	n.Result("getCurrentValidators", `{}`, &cur)
+	require.Len(t, cur.Validators, 5)
+	staker1 := `{"txID":"` + g.P.Validators[3].ID().String() + `","startTime":"` + u64(start) + `","endTime":"` + u64(start+31_536_000) +
+		`","weight":"2000000000000000","nodeID":"NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg",` +
+		`"validationRewardOwner":{"locktime":"0","threshold":"1","addresses":["` + ewoqP + `"]},` +
+		`"delegationRewardOwner":{"locktime":"0","threshold":"1","addresses":["` + ewoqP + `"]},` +
+		`"potentialReward":"239043697070926","accruedDelegateeReward":"0","delegationFee":"100.0000","uptime":"0.0000","connected":false,` +
+		`"signer":{"publicKey":"0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",` +
+		`"proofOfPossession":"0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2"},` +
+		`"delegatorCount":"0","delegatorWeight":"0"`
+	require.Equal(t, staker1+`}`, string(cur.Validators[0]))
+	require.Equal(t, `{"validators":[`+staker1+`,"delegators":[]}]}`,
+		n.RawResult("getCurrentValidators", `{"nodeIDs":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"]}`))
+	require.Equal(t, `{"validators":[]}`, n.RawResult("getCurrentValidators", `{"nodeIDs":["`+thisNode.NodeID.String()+`"]}`))
+
+	// As this node runs the network it is the Primary Network's validator, holding the genesis
+	// stake; as the P-Chain records it, the genesis stakers are, with their BLS keys.
+	pvm := vm.(*platform.VM)
+	tpk := thisNode.Signer.PublicKey
+	set, err := pvm.ValidatorsAt(ids.Empty, 0)
+	require.NoError(t, err)
+	require.Equal(t, []platform.SetValidator{{NodeID: thisNode.NodeID, PublicKey: &tpk, Weight: thisNode.Weight}}, set)
+	own, err := pvm.SubnetValidators(ids.Empty)
+	require.NoError(t, err)
+	require.Equal(t, []platform.SubnetValidator{{NodeID: thisNode.NodeID, Weight: thisNode.Weight, StartTime: start, EndTime: start + 31_536_000}}, own)
+	recorded, err := pvm.PrimaryValidators()
+	require.NoError(t, err)
+	require.Len(t, recorded, 5)
+	for _, tx := range g.P.Validators {
+		u := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
+		pk := u.Signer.(*txs.ProofOfPossession).PublicKey
+		require.Contains(t, recorded, platform.SetValidator{NodeID: u.Validator.NodeID, PublicKey: &pk, Weight: 2_000_000_000_000_000})
+	}
+	require.True(t, slices.IsSortedFunc(recorded, func(a, b platform.SetValidator) int { return a.NodeID.Compare(b.NodeID) }))
 
 	require.Equal(t, `{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}`,
 		n.RawResult("getFeeConfig", `{}`))

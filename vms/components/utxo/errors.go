@@ -9,8 +9,8 @@ import (
 )
 
 // Why a spend is refused (reference/platform-exchange.md §3.3). The chains send these texts to
-// clients behind their own prefixes, and name them from here, one list for both; they are worded after the reference node's vms/components/avax
-// and vms/secp256k1fx.
+// clients behind their own prefixes, and name them from here, one list for both; they are
+// worded after the reference node's vms/components/avax and vms/secp256k1fx.
 var (
 	// ErrAssetIDMismatch refuses an input whose asset is not its UTXO's.
 	ErrAssetIDMismatch = errors.New("asset IDs in the input don't match the utxo")
@@ -35,6 +35,15 @@ var (
 	// ErrDoubleSpend refuses a tx spending a UTXO that an earlier tx of the same block, or a
 	// pending tx, already spends.
 	ErrDoubleSpend = errors.New("double spend")
+)
+
+// Why a tx's outputs or inputs are refused before any state is read (§3.3), on both chains.
+var (
+	// ErrOutputsNotSorted refuses outputs out of the order of §3.3.
+	ErrOutputsNotSorted = errors.New("outputs not sorted")
+	// ErrInputsNotSortedUnique refuses inputs not sorted by (txID, outputIndex), or spending a
+	// UTXO twice (§3.3).
+	ErrInputsNotSortedUnique = errors.New("inputs not sorted and unique")
 )
 
 // doubleSpendError names the UTXO and the tx that spends it first.

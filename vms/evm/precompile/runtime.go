@@ -213,6 +213,11 @@ func (r *Runtime) Install(evm *vm.EVM, base vm.PrecompiledContracts) {
 	if base == nil {
 		base = StandardPrecompiles(evm.GetRules(), r.env.Rules)
 	}
+	if len(r.active) == 0 {
+		// base is the caller's: nothing to add, nothing to copy.
+		evm.SetPrecompiles(base)
+		return
+	}
 	set := make(vm.PrecompiledContracts, len(base)+len(r.active))
 	maps.Copy(set, base)
 	for addr := range r.active {

@@ -1,6 +1,7 @@
 // Package mempool is the part of the X- and P-Chain mempools that is the same job on both: the
-// verified txs waiting for a block, in arrival order, indexed by ID, with their total size
-// (reference/platform-exchange.md §1.2), and which pending txs leave when a block is accepted.
+// verified txs waiting for a block, in arrival order, indexed by ID, with their total size, the
+// limits on a tx, the pool and a block (reference/platform-exchange.md §1.2) and the refusals
+// issueTx gives for them, and which pending txs leave when a block is accepted.
 //
 // What a pending tx changes, and so what conflicts with it, stays with each VM: the pool keeps the
 // VM's View in step with the txs it holds, and asks it who spends a UTXO. A Pool is not safe for

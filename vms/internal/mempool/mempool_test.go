@@ -170,3 +170,22 @@ func TestPoolTxsStops(t *testing.T) {
 	}
 	require.Equal(t, 1, seen)
 }
+
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	small, _ := newTx(1, mempool.MaxTxSize)
+	require.NoError(t, mempool.CheckSize(small))
+	large, _ := newTx(2, mempool.MaxTxSize+1)
+	err := mempool.CheckSize(large)
+	require.ErrorIs(t, err, mempool.ErrTxTooLarge)
+	require.EqualError(t, err, "tx too large: "+large.ID().String()+" size (65537) > max size (65536)")
+
+	p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
+	almost, eff := newTx(3, mempool.MaxSize-1)
+	require.NoError(t, p.CheckRoom(almost))
+	p.Add(almost, eff)
+	last, _ := newTx(4, 1)
+	require.NoError(t, p.CheckRoom(last), "MaxSize bytes may be pending")
+	one, _ := newTx(5, 2)
+	require.ErrorIs(t, p.CheckRoom(one), mempool.ErrFull)
+}

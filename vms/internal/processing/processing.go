@@ -3,10 +3,12 @@
 // same way (chains/vm.go). A Set holds the blocks alone (the EVM); a Tree also holds the view each
 // processing block leaves, and a Lineage is the part of such a view the UTXO chains (X and P)
 // share: its parent's view and its txs. What the view holds besides (UTXOs, state) is the VM's
-// own.
+// own. A Chain, which the X- and P-Chain VMs embed, adds the last accepted block and answers
+// chains.VM's lookups (LastAccepted, GetBlock, GetBlockIDAtHeight, ParseBlock, SetPreference,
+// WorkReady) for both.
 //
 // A Set or Tree is not safe for concurrent use: the VM guards it with the lock that guards its
-// last accepted block.
+// last accepted block. A Chain has its own lock and is safe for concurrent use.
 package processing
 
 import (
