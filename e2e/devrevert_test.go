@@ -60,7 +60,14 @@ type devEndpoint struct {
 
 func (e devEndpoint) call(t testing.TB, result any, method string, args ...any) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), acceptWait)
+	e.callWithin(t, acceptWait, result, method, args...)
+}
+
+// callWithin is call with its own bound: mining thousands of blocks takes longer than one
+// block's wait on a loaded machine.
+func (e devEndpoint) callWithin(t testing.TB, d time.Duration, result any, method string, args ...any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), d)
 	defer cancel()
 	require.NoError(t, e.rpc.CallContext(ctx, result, method, args...), method)
 }
@@ -133,7 +140,7 @@ func prepareRevert(t *testing.T, e devEndpoint, sends, drop int) *revertScene {
 		s.txs = append(s.txs, raw)
 		e.sendSigned(t, raw)
 	}
-	e.call(t, &null, "anvil_mine", hexutil.Uint64(drop-sends))
+	e.callWithin(t, 5*time.Minute, &null, "anvil_mine", hexutil.Uint64(drop-sends))
 	require.Equal(t, s.base+uint64(drop), e.height(t))
 	for n := s.base + 1; n <= s.base+uint64(drop); n++ {
 		var h struct {
