@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/chains/engine/snowman"
 	"github.com/cornice-node/cornice/consensus/sampler"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/router"
 )
 
 // BootstrapRetry is the pause before a stalled bootstrapper goes round again (beacons without a
@@ -50,31 +51,14 @@ type ConsensusDeps struct {
 	Metrics *bootstrap.Metrics
 }
 
-// Handler is a chain's engine as the router drives it (the router's Handler, which it mirrors so
-// that the engines do not import the router): the requests any node may send, and the answers to
-// the queries and Gets the engine sends. While Consensus bootstraps, its handler also has the
-// bootstrapper's methods (AcceptedFrontier, Accepted, Ancestors and their failures), which the
-// router finds with a type assertion; after, it is the *snowman.Engine, which has not.
-type Handler interface {
-	PushQuery(ctx context.Context, from ids.NodeID, requestID uint32, block []byte, requestedHeight uint64) error
-	PullQuery(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID, requestedHeight uint64) error
-	Chits(ctx context.Context, from ids.NodeID, requestID uint32, preferredID, preferredIDAtHeight, acceptedID ids.ID, acceptedHeight uint64) error
-	QueryFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
-	Put(ctx context.Context, from ids.NodeID, requestID uint32, block []byte) error
-	GetFailed(ctx context.Context, from ids.NodeID, requestID uint32) error
-	// gets are the requests the getter answers in every phase.
-	gets
-}
-
-type gets interface {
-	Get(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
-	GetAncestors(ctx context.Context, from ids.NodeID, requestID uint32, blockID ids.ID) error
-	GetAcceptedFrontier(ctx context.Context, from ids.NodeID, requestID uint32) error
-	GetAccepted(ctx context.Context, from ids.NodeID, requestID uint32, blockIDs []ids.ID) error
-}
+// Handler is a chain's engine as the router drives it: the requests any node may send, and the
+// answers to the queries and Gets the engine sends. While Consensus bootstraps, its handler also
+// has the bootstrapper's methods (router.Bootstrapper), which the router finds with a type
+// assertion; after, it is the *snowman.Engine, which has not.
+type Handler = router.Handler
 
 // Message is one inbound message, as the chain's goroutine runs it on its current handler.
-type Message func(ctx context.Context, h Handler) error
+type Message = router.Message
 
 var (
 	_ Handler           = (*snowman.Engine)(nil)

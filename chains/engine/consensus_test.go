@@ -66,16 +66,13 @@ func (f from) Send(to ids.NodeID, m *wire.Message) bool {
 	return true
 }
 
-// routed is the router.Chain of a Consensus: the two Message types have the same shape.
+// routed is the router.Chain of a Consensus made after its registration (which gives the
+// Consensus its Sender).
 type routed struct{ c *engine.Consensus }
 
-func (r routed) TryDeliver(m router.Message) bool {
-	return r.c.TryDeliver(func(ctx context.Context, h engine.Handler) error { return m(ctx, h) })
-}
+func (r routed) TryDeliver(m router.Message) bool { return r.c.TryDeliver(m) }
 
-func (r routed) Deliver(ctx context.Context, m router.Message) error {
-	return r.c.Deliver(ctx, func(ctx context.Context, h engine.Handler) error { return m(ctx, h) })
-}
+func (r routed) Deliver(ctx context.Context, m router.Message) error { return r.c.Deliver(ctx, m) }
 
 // consensusNode is a node whose chain runs engine.Consensus behind a router.
 type consensusNode struct {
