@@ -34,8 +34,8 @@
 # Usage (from anywhere in the repository): bash bench/anvil.sh
 # Environment: N (transfers, default 10000: anvil takes about 20 s of them on a loaded machine,
 # long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
-# commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the eth_call rows are
-# taken, anvil and cornice in alternation; default 1), CORNICE_BIN (a cornice binary instead of
+# commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the mine, call and
+# snapshot rows are taken, anvil first in odd rounds and cornice first in even ones; default 1), CORNICE_BIN (a cornice binary instead of
 # building ./cmd/cornice).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -108,6 +108,21 @@ load() {
 	fi
 }
 
+# pair ROUND FLAGS...: the same evmload run on anvil and on cornice's C-Chain, anvil first in
+# odd rounds and cornice first in even ones, so that neither always runs on the machine the
+# other has just warmed or loaded.
+pair() {
+	local round=$1
+	shift
+	if ((round % 2)); then
+		load "$anvil_url" "anvil 1.7.1" -as-is "$@"
+		load "$cornice_url" "cornice run" "$@"
+	else
+		load "$cornice_url" "cornice run" "$@"
+		load "$anvil_url" "anvil 1.7.1" -as-is "$@"
+	fi
+}
+
 cd "$root"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: building" >&2
@@ -167,8 +182,9 @@ if want mine; then
 	echo
 	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|"
-	load "$anvil_url" "anvil 1.7.1" -as-is -n 1000 mine
-	load "$cornice_url" "cornice run" -n 1000 mine
+	for r in $(seq "$rounds"); do
+		pair "$r" -n 1000 mine
+	done
 	echo
 fi
 if want call; then
@@ -176,10 +192,9 @@ if want call; then
 	echo
 	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|"
-	for _ in $(seq "$rounds"); do
+	for r in $(seq "$rounds"); do
 		for c in 1 16; do
-			load "$anvil_url" "anvil 1.7.1" -as-is -n 1000000 -duration 10s -c "$c" call
-			load "$cornice_url" "cornice run" -n 1000000 -duration 10s -c "$c" call
+			pair "$r" -n 1000000 -duration 10s -c "$c" call
 		done
 	done
 	echo
@@ -189,8 +204,9 @@ if want snapshot; then
 	echo
 	echo "| target | step | times | p50 ms | p99 ms |"
 	echo "|---|---|---:|---:|---:|"
-	load "$anvil_url" "anvil 1.7.1" -as-is -blocks "$blocks" -rounds 20 snapshot
-	load "$cornice_url" "cornice run" -blocks "$blocks" -rounds 20 snapshot
+	for r in $(seq "$rounds"); do
+		pair "$r" -blocks "$blocks" -rounds 20 snapshot
+	done
 	echo
 fi
 echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end."

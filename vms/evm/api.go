@@ -449,6 +449,12 @@ func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash
 	if err != nil {
 		return nil, err
 	}
+	return callOutput(res)
+}
+
+// callOutput is eth_call's answer for how the call ended: its return data, or the error that
+// stopped it (a revert with its data).
+func callOutput(res *core.ExecutionResult) (hexutil.Bytes, error) {
 	if errors.Is(res.Err, gethvm.ErrExecutionReverted) {
 		return nil, newRevertError(res.Revert())
 	}
