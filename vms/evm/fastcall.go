@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -46,11 +48,11 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		return false
 	}
 	var args callArgs
-	if json.Unmarshal(params[0], &args) != nil {
+	if decodeCallArgs(params[0], &args) != nil {
 		return false
 	}
 	var bnh *blockNumberOrHash
-	if len(params) == 2 && json.Unmarshal(params[1], &bnh) != nil {
+	if len(params) == 2 && decodeBlockParam(params[1], &bnh) != nil {
 		return false
 	}
 	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout;
@@ -138,4 +140,135 @@ func writeTimedOut(w http.ResponseWriter, id []byte) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// decodeCallArgs decodes b, eth_call's first param, into args as encoding/json does for
+// go-ethereum's server. An object whose members are all plain strings (no escapes) under the
+// names callArgs gives them (to, data, gas, …; not accessList) is read here: each member's
+// value goes to its type's UnmarshalJSON, raw, as encoding/json hands it, the last of a name
+// winning as there. Anything else (other names or cases, which encoding/json matches without
+// regard to case, null, numbers, nested values) goes to json.Unmarshal. The envelope scan
+// has already checked that b is valid JSON.
+func decodeCallArgs(b []byte, args *callArgs) error {
+	if plainCallArgs(b, args) {
+		return nil
+	}
+	*args = callArgs{}
+	return json.Unmarshal(b, args)
+}
+
+// plainCallArgs is decodeCallArgs' own reading; false leaves args to be reset.
+func plainCallArgs(b []byte, args *callArgs) bool {
+	i := skipJSONSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipJSONSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipJSONSpace(b, i+1) == len(b)
+	}
+	for {
+		key, next, ok := plainJSONString(b, i)
+		if !ok {
+			return false
+		}
+		if i = skipJSONSpace(b, next); i == len(b) || b[i] != ':' {
+			return false
+		}
+		val, next, ok := plainJSONString(b, skipJSONSpace(b, i+1))
+		if !ok || setCallArg(args, key, val) != nil {
+			return false
+		}
+		if i = skipJSONSpace(b, next); i == len(b) {
+			return false
+		}
+		switch b[i] {
+		case '}':
+			return skipJSONSpace(b, i+1) == len(b)
+		case ',':
+			i = skipJSONSpace(b, i+1)
+		default:
+			return false
+		}
+	}
+}
+
+// setCallArg sets args' member named key (its JSON name, exactly) from val, a JSON string
+// with its quotes. An error means a value encoding/json would refuse too, or a name left to it.
+func setCallArg(args *callArgs, key, val []byte) error {
+	switch string(key) {
+	case "from":
+		args.From = new(common.Address)
+		return args.From.UnmarshalJSON(val)
+	case "to":
+		args.To = new(common.Address)
+		return args.To.UnmarshalJSON(val)
+	case "gas":
+		args.Gas = new(hexutil.Uint64)
+		return args.Gas.UnmarshalJSON(val)
+	case "gasPrice":
+		args.GasPrice = new(hexutil.Big)
+		return args.GasPrice.UnmarshalJSON(val)
+	case "maxFeePerGas":
+		args.MaxFeePerGas = new(hexutil.Big)
+		return args.MaxFeePerGas.UnmarshalJSON(val)
+	case "maxPriorityFeePerGas":
+		args.MaxPriorityFeePerGas = new(hexutil.Big)
+		return args.MaxPriorityFeePerGas.UnmarshalJSON(val)
+	case "value":
+		args.Value = new(hexutil.Big)
+		return args.Value.UnmarshalJSON(val)
+	case "nonce":
+		args.Nonce = new(hexutil.Uint64)
+		return args.Nonce.UnmarshalJSON(val)
+	case "data":
+		args.Data = new(hexutil.Bytes)
+		return args.Data.UnmarshalJSON(val)
+	case "input":
+		args.Input = new(hexutil.Bytes)
+		return args.Input.UnmarshalJSON(val)
+	case "chainId":
+		args.ChainID = new(hexutil.Big)
+		return args.ChainID.UnmarshalJSON(val)
+	}
+	return errNotPlain
+}
+
+// errNotPlain: a member plainCallArgs leaves to encoding/json.
+var errNotPlain = errors.New("not a plain member")
+
+// plainJSONString returns the JSON string at b[i] with its quotes and the index after it; ok
+// is false if there is none or it has an escape or a control character.
+func plainJSONString(b []byte, i int) (s []byte, next int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return b[i : j+1], j + 1, true
+		case c == '\\' || c < 0x20:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// skipJSONSpace returns the index of the first byte at or after i that is not JSON space.
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// decodeBlockParam decodes b, eth_call's block param, into *bnh as encoding/json does: null
+// is no block, anything else goes to blockNumberOrHash's UnmarshalJSON, raw.
+func decodeBlockParam(b []byte, bnh **blockNumberOrHash) error {
+	if string(b) == "null" {
+		*bnh = nil
+		return nil
+	}
+	*bnh = new(blockNumberOrHash)
+	return (*bnh).UnmarshalJSON(b)
 }
