@@ -176,7 +176,7 @@ func plainCallArgs(b []byte, args *callArgs) bool {
 			return false
 		}
 		val, next, ok := plainJSONString(b, skipJSONSpace(b, i+1))
-		if !ok || setCallArg(args, key, val) != nil {
+		if !ok || setCallArg(args, key[1:len(key)-1], val) != nil {
 			return false
 		}
 		if i = skipJSONSpace(b, next); i == len(b) {

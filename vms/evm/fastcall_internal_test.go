@@ -2,20 +2,26 @@ package evm
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// callArgsForms are eth_call arguments in the forms clients send and in forms only
-// encoding/json's rules decide (case, duplicates, escapes, null, unknown names, bad values).
-var callArgsForms = []string{
+// plainCallArgsForms are eth_call arguments in the forms clients send, which the front reads
+// itself.
+var plainCallArgsForms = []string{
 	`{}`,
 	` { } `,
 	`{"to":"0x0000000000000000000000000000000000000004","data":"0x1234"}`,
 	`{"from":"0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","to":"0x0000000000000000000000000000000000000004","gas":"0x5208","gasPrice":"0x1","value":"0x10","input":"0xabcd","nonce":"0x3","chainId":"0xa868"}`,
 	`{"maxFeePerGas":"0x2","maxPriorityFeePerGas":"0x1"}`,
 	` {  "data" : "0x01" ,"data":"0x02"	}`,
+}
+
+// callArgsForms are those and forms only encoding/json's rules decide (case, duplicates,
+// escapes, null, unknown names, bad values).
+var callArgsForms = append(slices.Clip(plainCallArgsForms),
 	`{"To":"0x0000000000000000000000000000000000000004"}`,
 	`{"to":"0x0000000000000000000000000000000000000004","TO":"0x0000000000000000000000000000000000000005"}`,
 	`{"to":null}`,
@@ -33,7 +39,7 @@ var callArgsForms = []string{
 	`[]`,
 	`null`,
 	`"x"`,
-}
+)
 
 // TestDecodeCallArgsAsJSON: eth_call's front decodes the call's arguments as encoding/json
 // (go-ethereum's server) does, value and failure alike.
@@ -41,6 +47,10 @@ func TestDecodeCallArgsAsJSON(t *testing.T) {
 	t.Parallel()
 	for _, form := range callArgsForms {
 		checkDecodeCallArgs(t, []byte(form))
+	}
+	for _, form := range plainCallArgsForms {
+		var args callArgs
+		require.True(t, plainCallArgs([]byte(form), &args), "the front reads %s itself", form)
 	}
 }
 
