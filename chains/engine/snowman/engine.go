@@ -14,9 +14,8 @@
 // Deliver.
 //
 // Bootstrapping comes before it in engine.Consensus, which runs the bootstrapper
-// (chains/engine/bootstrap), then this engine under a Runner; the node's Factory does not make
-// Consensus yet and routes to this engine directly (package router). Not done yet (issue #13):
-// the connected-stake guard of §2.1.
+// (chains/engine/bootstrap), then this engine under a Runner. Not done yet (issue #13): the
+// connected-stake guard of §2.1.
 package snowman
 
 import (
