@@ -38,23 +38,39 @@ var errBoom = errors.New("boom")
 
 func (failingValidators) TotalWeight(ids.ID) (uint64, error) { return 0, errBoom }
 
-// noNetwork sends nothing.
-type noNetwork struct{}
+// noNetwork sends nothing, and counts what it was asked to send, by op.
+type noNetwork struct {
+	mu   sync.Mutex
+	sent map[wire.Op]int
+}
 
-func (noNetwork) Send(ids.NodeID, *wire.Message) bool { return false }
+func (n *noNetwork) Send(_ ids.NodeID, m *wire.Message) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.sent[m.Op]++
+	return false
+}
+
+func (n *noNetwork) count(op wire.Op) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.sent[op]
+}
 
 // recordingRouter is a router without peers that records the chains registered.
 type recordingRouter struct {
 	*router.Router
+	net                      *noNetwork
 	mu                       sync.Mutex
 	registered, unregistered []ids.ID
 }
 
 func newRecordingRouter(t *testing.T) *recordingRouter {
-	r, err := router.New(router.Config{NodeID: self}, router.Deps{Network: noNetwork{}})
+	net := &noNetwork{sent: make(map[wire.Op]int)}
+	r, err := router.New(router.Config{NodeID: self}, router.Deps{Network: net})
 	require.NoError(t, err)
 	t.Cleanup(r.Close)
-	return &recordingRouter{Router: r}
+	return &recordingRouter{Router: r, net: net}
 }
 
 func (r *recordingRouter) Register(chainID ids.ID, c router.Chain) (*router.Sender, error) {
@@ -159,4 +175,26 @@ func TestFactoryPChainFirst(t *testing.T) {
 		state, _ := env.Registry.State(x)
 		return state == chains.NormalOperation
 	}, 2*time.Minute, time.Millisecond, "the X-Chain bootstraps once the P-Chain has")
+}
+
+// The router tells a Consensus chain of peer connections: the P-Chain, whose only beacon is a
+// bootstrap peer, asks it for its accepted frontier once it connects, and not before.
+func TestFactoryRoutesConnections(t *testing.T) {
+	t.Parallel()
+	set := validators.New()
+	require.NoError(t, set.Add(ids.Empty, self, 20))
+	require.NoError(t, set.Add(ids.Empty, other, 5))
+	r := newRecordingRouter(t)
+	f := engine.Factory{NodeID: self, Validators: set, Router: r, Params: consensus.DefaultParameters(),
+		BootstrapIDs: []ids.NodeID{other}, PChainBootstrapped: make(chan struct{})}
+	env := chainstest.NewEnv(t, t.TempDir(), nil, f)
+	defer env.Close()
+	env.Create(ids.Empty, func(s *chains.Spec) { s.Chain.SubnetID = ids.Empty })
+	state, _ := env.Registry.State(ids.Empty)
+	require.Equal(t, chains.Bootstrapping, state)
+	require.Zero(t, r.net.count(wire.OpGetAcceptedFrontier), "no beacon connected yet")
+
+	r.Connected(other)
+	require.Eventually(t, func() bool { return r.net.count(wire.OpGetAcceptedFrontier) > 0 }, 2*time.Minute,
+		time.Millisecond, "the connected beacon is asked for its frontier")
 }
