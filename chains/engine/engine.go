@@ -47,7 +47,8 @@ type Validators interface {
 	Weights(subnetID ids.ID) (map[ids.NodeID]uint64, error)
 }
 
-// Router carries the messages of Snowman chains (*router.Router).
+// Router carries the messages of Consensus chains and tells them of peer connections
+// (*router.Router).
 type Router interface {
 	// Register routes chainID's inbound messages to c and returns the chain's Sender.
 	Register(chainID ids.ID, c router.Chain) (*router.Sender, error)
@@ -65,7 +66,7 @@ type Factory struct {
 	// has no peer to agree with (docs/decisions.md, "One node or many"). Without a Router every
 	// chain runs solo too.
 	Solo bool
-	// Router connects Snowman chains to their peers.
+	// Router connects Consensus chains to their peers.
 	Router Router
 	// Params are the Snowman parameters (config.Snow).
 	Params consensus.Parameters
