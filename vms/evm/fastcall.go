@@ -143,7 +143,7 @@ func writeTimedOut(w http.ResponseWriter, id []byte) {
 }
 
 // decodeCallArgs decodes b, eth_call's first param, into args as encoding/json does for
-// go-ethereum's server. An object whose members are all plain strings (no escapes) under the
+// go-ethereum's server. An object whose members are all strings under plain keys that are the
 // names callArgs gives them (to, data, gas, …; not accessList) is read here: each member's
 // value goes to its type's UnmarshalJSON, raw, as encoding/json hands it, the last of a name
 // winning as there. Anything else (other names or cases, which encoding/json matches without
@@ -159,38 +159,11 @@ func decodeCallArgs(b []byte, args *callArgs) error {
 
 // plainCallArgs is decodeCallArgs' own reading; false leaves args to be reset.
 func plainCallArgs(b []byte, args *callArgs) bool {
-	i := skipJSONSpace(b, 0)
-	if i == len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipJSONSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return skipJSONSpace(b, i+1) == len(b)
-	}
-	for {
-		key, next, ok := plainJSONString(b, i)
-		if !ok {
-			return false
-		}
-		if i = skipJSONSpace(b, next); i == len(b) || b[i] != ':' {
-			return false
-		}
-		val, next, ok := plainJSONString(b, skipJSONSpace(b, i+1))
-		if !ok || setCallArg(args, key[1:len(key)-1], val) != nil {
-			return false
-		}
-		if i = skipJSONSpace(b, next); i == len(b) {
-			return false
-		}
-		switch b[i] {
-		case '}':
-			return skipJSONSpace(b, i+1) == len(b)
-		case ',':
-			i = skipJSONSpace(b, i+1)
-		default:
-			return false
-		}
-	}
+	return jsonrpc.Members(b, func(key, val []byte) bool {
+		// encoding/json hands a string to UnmarshalJSON raw, escapes and all, as here; null it
+		// does not hand on.
+		return val[0] == '"' && setCallArg(args, key, val) == nil
+	})
 }
 
 // setCallArg sets args' member named key (its JSON name, exactly) from val, a JSON string
@@ -236,31 +209,6 @@ func setCallArg(args *callArgs, key, val []byte) error {
 
 // errNotPlain: a member plainCallArgs leaves to encoding/json.
 var errNotPlain = errors.New("not a plain member")
-
-// plainJSONString returns the JSON string at b[i] with its quotes and the index after it; ok
-// is false if there is none or it has an escape or a control character.
-func plainJSONString(b []byte, i int) (s []byte, next int, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return b[i : j+1], j + 1, true
-		case c == '\\' || c < 0x20:
-			return nil, 0, false
-		}
-	}
-	return nil, 0, false
-}
-
-// skipJSONSpace returns the index of the first byte at or after i that is not JSON space.
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
 
 // decodeBlockParam decodes b, eth_call's block param, into *bnh as encoding/json does: null
 // is no block, anything else goes to blockNumberOrHash's UnmarshalJSON, raw.
