@@ -56,8 +56,9 @@ func freePorts(t testing.TB, n int) int {
 	return 0
 }
 
-// startNetwork runs `cornice network start` for n nodes and checks what it prints.
-func startNetwork(t testing.TB, n int) *localNetwork {
+// startNetwork runs `cornice network start` for n nodes, with more flags if given, and checks
+// what it prints; it returns the network and the command's output.
+func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) {
 	t.Helper()
 	dir := t.TempDir()
 	base := freePorts(t, n)
@@ -66,8 +67,8 @@ func startNetwork(t testing.TB, n int) *localNetwork {
 		defer cancel()
 		_ = localnet.Stop(ctx, dir) // whatever the test did, no node outlives it
 	})
-	code, stdout, stderr := runCLI(t, "network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
-		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base+1), "--wait", networkWait.String())
+	code, stdout, stderr := runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
+		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base+1), "--wait", networkWait.String()}, flags...)...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("local network of %d nodes in %s is ready\n", n, dir))
 	status, err := localnet.Status(dir)
@@ -80,7 +81,7 @@ func startNetwork(t testing.TB, n int) *localNetwork {
 		require.Regexp(t, regexp.MustCompile(`(?m)^`+s.Name+`  `+s.NodeID+`  `+regexp.QuoteMeta(s.URI())+`  staking 127\.0\.0\.1:`+strconv.Itoa(s.StakingPort)+`  running \(pid \d+\)$`), stdout)
 		nw.nodes = append(nw.nodes, s.Node)
 	}
-	return nw
+	return nw, stdout
 }
 
 // call calls a JSON-RPC method on node i.
@@ -140,12 +141,19 @@ func (nw *localNetwork) requireSameIndexes(t testing.TB, want int, paths ...stri
 // its hash.
 func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.Hash {
 	t.Helper()
-	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/C/rpc")
+	return nw.sendTransfer(t, i, "C", 43112, nonce)
+}
+
+// sendTransfer sends a transfer of the local key's on node i's EVM chain (C or a blockchain ID)
+// of EVM chain ID evmChainID with nonce, and returns its hash.
+func (nw *localNetwork) sendTransfer(t testing.TB, i int, chain string, evmChainID int64, nonce uint64) common.Hash {
+	t.Helper()
+	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/"+chain+"/rpc")
 	require.NoError(t, err)
 	defer client.Close()
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
-	chainID := big.NewInt(43112)
+	chainID := big.NewInt(evmChainID)
 	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
 		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000_000),
@@ -160,9 +168,16 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 // in the same block at the same height.
 func (nw *localNetwork) requireCReceiptEverywhere(t testing.TB, tx common.Hash) {
 	t.Helper()
+	nw.requireReceiptEverywhere(t, "C", tx)
+}
+
+// requireReceiptEverywhere waits until every node has tx's receipt on EVM chain (C or a
+// blockchain ID), and checks that all put it in the same block at the same height.
+func (nw *localNetwork) requireReceiptEverywhere(t testing.TB, chain string, tx common.Hash) {
+	t.Helper()
 	var first *types.Receipt
 	for i, n := range nw.nodes {
-		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/C/rpc")
+		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/"+chain+"/rpc")
 		require.NoError(t, err)
 		var r *types.Receipt
 		require.Eventually(t, func() bool {
@@ -188,7 +203,7 @@ func TestNetworkFiveValidators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	nw := startNetwork(t, 5)
+	nw, _ := startNetwork(t, 5)
 
 	nw.requireCReceiptEverywhere(t, nw.sendCTransfer(t, 0, 0))
 
@@ -250,7 +265,7 @@ func TestNetworkFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	nw := startNetwork(t, 5)
+	nw, _ := startNetwork(t, 5)
 	up := func(down ...int) *localNetwork {
 		var nodes []localnet.Node
 		for i, n := range nw.nodes {
@@ -291,7 +306,7 @@ func BenchmarkNetworkCTransfer(b *testing.B) {
 }
 
 func benchmarkCTransfer(b *testing.B, n int) {
-	nw := startNetwork(b, n)
+	nw, _ := startNetwork(b, n)
 	clients := make([]*ethclient.Client, len(nw.nodes))
 	for i, n := range nw.nodes {
 		c, err := ethclient.DialContext(b.Context(), n.URI()+"/ext/bc/C/rpc")
