@@ -68,7 +68,7 @@ func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) 
 		_ = localnet.Stop(ctx, dir) // whatever the test did, no node outlives it
 	})
 	code, stdout, stderr := runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
-		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base+1), "--wait", networkWait.String()}, flags...)...)
+		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base + 1), "--wait", networkWait.String()}, flags...)...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("local network of %d nodes in %s is ready\n", n, dir))
 	status, err := localnet.Status(dir)
