@@ -6,9 +6,12 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +69,9 @@ func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) 
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		_ = localnet.Stop(ctx, dir) // whatever the test did, no node outlives it
+		if t.Failed() {
+			logTails(t, dir, n)
+		}
 	})
 	code, stdout, stderr := runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
 		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base + 1), "--wait", networkWait.String()}, flags...)...)
@@ -82,6 +88,20 @@ func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) 
 		nw.nodes = append(nw.nodes, s.Node)
 	}
 	return nw, stdout
+}
+
+// logTails logs the end of each node's log, to tell why a multi-node test failed.
+func logTails(t testing.TB, dir string, n int) {
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("node%d", i+1), "log")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Log(err)
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		t.Logf("the end of %s:\n%s", path, strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	}
 }
 
 // call calls a JSON-RPC method on node i.
@@ -148,18 +168,18 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 // of EVM chain ID evmChainID with nonce, and returns its hash.
 func (nw *localNetwork) sendTransfer(t testing.TB, i int, chain string, evmChainID int64, nonce uint64) common.Hash {
 	t.Helper()
+	key, err := crypto.HexToECDSA(localKeyHex)
+	require.NoError(t, err)
+	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
+	return nw.sendSignedOn(t, i, chain, signTransfer(t, key, to, big.NewInt(1_000_000_000), nonce, evmChainID))
+}
+
+// sendSignedOn sends tx to node i's EVM chain (C or a blockchain ID) and returns its hash.
+func (nw *localNetwork) sendSignedOn(t testing.TB, i int, chain string, tx *types.Transaction) common.Hash {
+	t.Helper()
 	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/"+chain+"/rpc")
 	require.NoError(t, err)
 	defer client.Close()
-	key, err := crypto.HexToECDSA(localKeyHex)
-	require.NoError(t, err)
-	chainID := big.NewInt(evmChainID)
-	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000_000),
-		Gas: 21000, To: &to, Value: big.NewInt(1_000_000_000),
-	})
-	require.NoError(t, err)
 	require.NoError(t, client.SendTransaction(t.Context(), tx))
 	return tx.Hash()
 }
