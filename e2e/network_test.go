@@ -61,20 +61,37 @@ func freePorts(t testing.TB, n int) int {
 
 // startNetwork runs `cornice network start` for n nodes, with more flags if given, and checks
 // what it prints; it returns the network and the command's output.
+//
+// Ports free when chosen may be taken by another process before a node binds them (other tests
+// run on the machine): a start that fails so is stopped and tried again on other ports, in a
+// new directory.
 func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) {
 	t.Helper()
-	dir := t.TempDir()
-	base := freePorts(t, n)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = localnet.Stop(ctx, dir) // whatever the test did, no node outlives it
-		if t.Failed() {
-			logTails(t, dir, n)
+	var (
+		dir, stdout, stderr string
+		base, code          int
+	)
+	for range 3 {
+		d := t.TempDir()
+		dir, base = d, freePorts(t, n)
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = localnet.Stop(ctx, d) // whatever the test did, no node outlives it
+			if t.Failed() {
+				logTails(t, d, n)
+			}
+		})
+		code, stdout, stderr = runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
+			"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base + 1), "--wait", networkWait.String()}, flags...)...)
+		if code == 0 || !strings.Contains(stderr, "address already in use") {
+			break
 		}
-	})
-	code, stdout, stderr := runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
-		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base + 1), "--wait", networkWait.String()}, flags...)...)
+		t.Logf("a port was taken: trying others\n%s", stderr)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		require.NoError(t, localnet.Stop(ctx, dir))
+		cancel()
+	}
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("local network of %d nodes in %s is ready\n", n, dir))
 	status, err := localnet.Status(dir)
