@@ -85,7 +85,7 @@ func TestNetworkL1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	nw, stdout := startNetwork(t, 5, "--l1", exampleL1Genesis, "--l1-validators", "3")
+	nw, stdout := startNetworkWith(t, 5, "--l1", exampleL1Genesis, "--l1-validators", "3")
 	l1 := nw.l1Of(t, stdout, "l1 genesis")
 	require.Equal(t, []string{"node1", "node2", "node3"}, l1.Validators)
 	nw.requireL1Validators(t, l1, "100")

@@ -35,11 +35,16 @@ type localNetwork struct {
 	nodes []localnet.Node
 }
 
-// freePorts returns a base port p such that p … p+2n−1 are free on loopback now.
+// freePorts returns a base port p such that p … p+2n−1 are free on loopback now. They lie below
+// the kernel's ephemeral range: a port in it may be taken by any outgoing connection (the nodes
+// redialling a stopped peer, the test's clients) while its node is down, which would keep the
+// node from starting again.
 func freePorts(t testing.TB, n int) int {
 	t.Helper()
+	top := ephemeralLow() - 2*n
+	require.Greater(t, top, 10000, "the ephemeral port range starts too low")
 	for range 100 {
-		base := 20000 + 2*rand.IntN(15000)
+		base := 10000 + 2*rand.IntN((top-10000)/2)
 		var ls []net.Listener
 		for i := range 2 * n {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
@@ -59,13 +64,32 @@ func freePorts(t testing.TB, n int) int {
 	return 0
 }
 
-// startNetwork runs `cornice network start` for n nodes, with more flags if given, and checks
-// what it prints; it returns the network and the command's output.
+// ephemeralLow returns the first port of the kernel's ephemeral range (Linux's default when it
+// cannot be read).
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		if low, err := strconv.Atoi(f[0]); err == nil {
+			return low
+		}
+	}
+	return 32768
+}
+
+// startNetwork runs `cornice network start` for n nodes and checks what it prints.
+func startNetwork(t testing.TB, n int) *localNetwork {
+	t.Helper()
+	nw, _ := startNetworkWith(t, n)
+	return nw
+}
+
+// startNetworkWith runs `cornice network start` for n nodes with more flags and checks what it
+// prints; it returns the network and the command's output.
 //
 // Ports free when chosen may be taken by another process before a node binds them (other tests
 // run on the machine): a start that fails so is stopped and tried again on other ports, in a
 // new directory.
-func startNetwork(t testing.TB, n int, flags ...string) (*localNetwork, string) {
+func startNetworkWith(t testing.TB, n int, flags ...string) (*localNetwork, string) {
 	t.Helper()
 	var (
 		dir, stdout, stderr string
@@ -240,7 +264,7 @@ func TestNetworkFiveValidators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	nw, _ := startNetwork(t, 5)
+	nw := startNetwork(t, 5)
 
 	nw.requireCReceiptEverywhere(t, nw.sendCTransfer(t, 0, 0))
 
@@ -302,7 +326,7 @@ func TestNetworkFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	nw, _ := startNetwork(t, 5)
+	nw := startNetwork(t, 5)
 	up := func(down ...int) *localNetwork {
 		var nodes []localnet.Node
 		for i, n := range nw.nodes {
@@ -343,7 +367,7 @@ func BenchmarkNetworkCTransfer(b *testing.B) {
 }
 
 func benchmarkCTransfer(b *testing.B, n int) {
-	nw, _ := startNetwork(b, n)
+	nw := startNetwork(b, n)
 	clients := make([]*ethclient.Client, len(nw.nodes))
 	for i, n := range nw.nodes {
 		c, err := ethclient.DialContext(b.Context(), n.URI()+"/ext/bc/C/rpc")

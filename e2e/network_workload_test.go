@@ -57,7 +57,7 @@ func TestNetworkConsistency(t *testing.T) {
 	t.Logf("seed %d, duration %s", seed, duration)
 	rng := rand.New(rand.NewPCG(seed, 0))
 
-	nw, _ := startNetwork(t, 5)
+	nw := startNetwork(t, 5)
 	local, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
 	senders := make([]*ecdsa.PrivateKey, workloadSenders)
