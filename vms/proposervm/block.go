@@ -3,7 +3,6 @@ package proposervm
 import (
 	"crypto"
 	"crypto/sha256"
-	"crypto/x509"
 	"fmt"
 	"time"
 
@@ -61,7 +60,6 @@ type Block struct {
 	id       ids.ID
 	bytes    []byte
 	proposer ids.NodeID
-	cert     *x509.Certificate
 }
 
 // ID returns the block's ID: SHA-256 of its bytes without the signature.
@@ -100,7 +98,7 @@ func Build(h Header, inner []byte, chainID ids.ID, cert []byte, key crypto.Signe
 	}
 	b.id = sha256.Sum256(unsigned)
 	if key != nil {
-		if b.cert, err = staking.ParseCertificate(cert); err != nil {
+		if _, err = staking.ParseCertificate(cert); err != nil {
 			return nil, fmt.Errorf("build proposervm block: %w", err)
 		}
 		b.proposer = staking.NodeIDFromCert(cert)
@@ -155,7 +153,11 @@ func headerBytes(chainID, parent, blkID ids.ID) []byte {
 // Parse decodes a proposervm block of chain chainID and checks its proposer's signature. It fails
 // with ErrNotProposerBlock for bytes that are not a proposervm block (a bare inner block), and
 // ErrOption for an option, which cornice never builds. The block keeps b (not a copy).
-func Parse(b []byte, chainID ids.ID) (*Block, error) {
+func Parse(b []byte, chainID ids.ID) (*Block, error) { return parse(b, chainID, true) }
+
+// parse is Parse; it checks the signature only if check is set (not for the blocks this node
+// stored once it had checked them).
+func parse(b []byte, chainID ids.ID, check bool) (*Block, error) {
 	u := codec.NewUnpacker(b, MaxBlockSize)
 	u.Version()
 	typeID := u.TypeID()
@@ -193,6 +195,10 @@ func Parse(b []byte, chainID ids.ID) (*Block, error) {
 	case len(blk.Certificate) == 0:
 		return nil, ErrUnexpectedSignature
 	}
+	blk.proposer = staking.NodeIDFromCert(blk.Certificate)
+	if !check {
+		return blk, nil
+	}
 	cert, err := staking.ParseCertificate(blk.Certificate)
 	if err != nil {
 		return nil, fmt.Errorf("proposervm block %s: %w", blk.id, err)
@@ -200,7 +206,5 @@ func Parse(b []byte, chainID ids.ID) (*Block, error) {
 	if err := staking.CheckSignature(cert, headerBytes(chainID, blk.Parent, blk.id), blk.Signature); err != nil {
 		return nil, fmt.Errorf("proposervm block %s: %w", blk.id, err)
 	}
-	blk.cert = cert
-	blk.proposer = staking.NodeIDFromCert(blk.Certificate)
 	return blk, nil
 }
