@@ -29,8 +29,9 @@ type Chain struct {
 	// IndexKinds are the chain's indexes when indexing is on. Nil means a block index only; the
 	// X-Chain has block, tx and vtx (node-api.md §5.1).
 	IndexKinds []index.Kind
-	// MinDelay is the chain's minimum block delay when it runs in proposer windows: the least
-	// time between a block's timestamp and its parent's (networkedBlockGap on P and X).
+	// MinDelay is the chain's minimum block delay among other validators (networkedBlockGap on P
+	// and X): in proposer windows the least time between a block's timestamp and its parent's,
+	// without them the engine's least time between two blocks it builds.
 	MinDelay time.Duration
 }
 
@@ -77,10 +78,15 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 	if err != nil {
 		return err
 	}
-	if wrap {
+	switch {
+	case wrap:
 		if spec, err = n.withProposer(spec, c.MinDelay); err != nil {
 			return err
 		}
+	case n.networked && c.MinDelay > 0:
+		// Among validators without proposer windows, the delay counts from the last block
+		// this node built (the engine's gap).
+		spec.MinBlockGap = c.MinDelay
 	}
 	if spec.Upgrade == nil && spec.Config == nil {
 		spec.Upgrade, spec.Config, err = chainFiles(n.cfg.ChainConfigPath(), id, spec.Aliases)

@@ -37,11 +37,11 @@ func (n *Node) proposer(id ids.ID) (*proposervm.VM, bool) {
 	return vm, ok
 }
 
-// wrapped reports whether a chain of subnetID runs in proposer windows: when the node runs among
-// other validators and they share the subnet's weight, the condition under which its engine is
-// Snowman rather than solo (chains/engine.Factory).
+// wrapped reports whether a chain of subnetID runs in proposer windows: with --proposer-windows,
+// when the node runs among other validators and they share the subnet's weight, the condition
+// under which its engine is Snowman rather than solo (chains/engine.Factory).
 func (n *Node) wrapped(subnetID ids.ID) (bool, error) {
-	if !n.networked {
+	if !n.networked || !n.cfg.ProposerWindows {
 		return false, nil
 	}
 	total, err := n.validators.TotalWeight(subnetID)
@@ -102,7 +102,7 @@ var _ proposervm.PChain = proposerPChain{}
 
 // PChainHeight implements proposervm.PChain.
 func (p proposerPChain) PChainHeight(ctx context.Context) (uint64, error) {
-	return warpValidators{p.n}.PChainHeight(ctx)
+	return warpValidators(p).PChainHeight(ctx)
 }
 
 // MinimumHeight implements proposervm.PChain.
@@ -114,9 +114,18 @@ func (p proposerPChain) MinimumHeight(ctx context.Context) (uint64, error) {
 	return p.n.proposers.window.Minimum(p.n.clock.Now(), current), nil
 }
 
-// ValidatorsAt implements proposervm.PChain.
+// ValidatorsAt implements proposervm.PChain. The Primary Network's are the genesis's stakers at
+// every height: the set the engines sample, since this node's P-Chain counts the genesis stake as
+// its own (docs/decisions.md, "One node or many"); other subnets' come from the P-Chain.
 func (p proposerPChain) ValidatorsAt(ctx context.Context, subnetID ids.ID, height uint64) ([]proposervm.Weighted, error) {
-	vs, err := warpValidators{p.n}.ValidatorsAt(ctx, subnetID, height)
+	if subnetID == ids.Empty && p.n.genesisStakers != nil {
+		out := make([]proposervm.Weighted, 0, len(p.n.genesisStakers))
+		for id, w := range p.n.genesisStakers {
+			out = append(out, proposervm.Weighted{NodeID: id, Weight: w})
+		}
+		return out, nil
+	}
+	vs, err := warpValidators(p).ValidatorsAt(ctx, subnetID, height)
 	if err != nil {
 		return nil, err
 	}

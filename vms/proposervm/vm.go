@@ -350,6 +350,7 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 		delay = time.Duration(Slot(parent.timestamp, ts)+MaxLookAheadSlots) * WindowDuration
 	}
 	if start := parent.timestamp.Add(max(delay, vm.cfg.MinDelay)); now.Before(start) {
+		vm.cfg.Log.Debug("building waits for this node's slot", "parent", parent.id.String(), "parentTime", parent.timestamp, "at", start)
 		vm.wakeAt(start.Sub(now))
 		return nil, chains.ErrNoWork
 	} else if ts.Before(start) {

@@ -1,0 +1,124 @@
+package e2e_test
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/localnet"
+	"github.com/cornice-node/cornice/vms/proposervm"
+)
+
+// Five validators with --proposer-windows (Snowman++): C-Chain transfers are accepted in the same
+// blocks on all five, and every block of every node's C-Chain index is a proposervm block signed
+// by one of the five, with a P-Chain height and an epoch; the proposervm API answers from the
+// chain's last block. Each transfer goes to every node, as transaction gossip would carry it to
+// the slot's proposer (docs/decisions.md, "Proposer windows").
+func TestNetworkProposerWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts five node processes")
+	}
+	bin, err := binary()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = localnet.Stop(ctx, dir)
+	})
+	base := freePorts(t, 5)
+	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
+	defer cancel()
+	nodes, err := localnet.Start(ctx, localnet.Config{
+		Binary: bin, Dir: dir, Nodes: 5, HTTPPort: base, StakingPort: base + 1,
+		Args: []string{"--proposer-windows"},
+	})
+	require.NoError(t, err)
+	nw := &localNetwork{dir: dir, nodes: nodes}
+
+	for nonce := range uint64(3) {
+		nw.requireCReceiptEverywhere(t, nw.sendCTransferToAll(t, nonce))
+	}
+	nw.requireSameIndexes(t, 3, "/ext/index/C/block")
+	nw.requireProposerBlocks(t, "C")
+
+	var height struct {
+		Height jsonrpc.Uint64 `json:"height"`
+	}
+	require.NoError(t, nw.call(t, 0, "/ext/bc/C/proposervm", "proposervm.getProposedHeight", struct{}{}, &height))
+	var epoch struct {
+		Number       jsonrpc.Uint64 `json:"number"`
+		StartTime    jsonrpc.Uint64 `json:"startTime"`
+		PChainHeight jsonrpc.Uint64 `json:"pChainHeight"`
+	}
+	require.NoError(t, nw.call(t, 0, "/ext/bc/C/proposervm", "proposervm.getCurrentEpoch", struct{}{}, &epoch))
+	require.NotZero(t, uint64(epoch.Number), "the chain's blocks opened an epoch")
+	require.LessOrEqual(t, uint64(epoch.PChainHeight), uint64(height.Height))
+}
+
+// sendCTransferToAll signs a transfer of the local key's with nonce and sends it to every node.
+func (nw *localNetwork) sendCTransferToAll(t testing.TB, nonce uint64) common.Hash {
+	t.Helper()
+	key, err := crypto.HexToECDSA(localKeyHex)
+	require.NoError(t, err)
+	chainID := big.NewInt(43112)
+	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000_000),
+		Gas: 21000, To: &to, Value: big.NewInt(1_000_000_000),
+	})
+	require.NoError(t, err)
+	for _, n := range nw.nodes {
+		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/C/rpc")
+		require.NoError(t, err)
+		// A node that already has it from a block says so; the others pool it.
+		_ = client.SendTransaction(t.Context(), tx)
+		client.Close()
+	}
+	return tx.Hash()
+}
+
+// requireProposerBlocks checks that every block container of chain's index on every node is a
+// proposervm block (network-consensus-warp.md §2.8) signed by one of the network's validators,
+// with its ID, a P-Chain height no higher than the P-Chain's, and an ACP-181 epoch.
+func (nw *localNetwork) requireProposerBlocks(t testing.TB, chain string) {
+	t.Helper()
+	var id struct {
+		BlockchainID ids.ID `json:"blockchainID"`
+	}
+	require.NoError(t, nw.call(t, 0, "/ext/info", "info.getBlockchainID", map[string]string{"alias": chain}, &id))
+	var pHeight struct {
+		Height jsonrpc.Uint64 `json:"height"`
+	}
+	require.NoError(t, nw.call(t, 0, "/ext/bc/P", "platform.getHeight", struct{}{}, &pHeight))
+	validators := make(map[ids.NodeID]bool, len(nw.nodes))
+	for _, n := range nw.nodes {
+		nodeID, err := ids.NodeIDFromString(n.NodeID)
+		require.NoError(t, err)
+		validators[nodeID] = true
+	}
+	for i := range nw.nodes {
+		containers := nw.index(t, i, "/ext/index/"+chain+"/block")
+		require.NotEmpty(t, containers, "node %d, %s", i, chain)
+		for _, c := range containers {
+			b, err := ids.Hex.Decode(c.Bytes)
+			require.NoError(t, err)
+			blk, err := proposervm.Parse(b, id.BlockchainID)
+			require.NoError(t, err, "node %d, %s container %s", i, chain, c.Index)
+			require.Equal(t, c.ID, blk.ID().String())
+			require.True(t, validators[blk.Proposer()], "node %d, %s container %s: proposer %s", i, chain, c.Index, blk.Proposer())
+			require.LessOrEqual(t, blk.PChainHeight, uint64(pHeight.Height))
+			require.True(t, blk.Granite)
+			require.NotZero(t, blk.Epoch.Number)
+		}
+	}
+}
