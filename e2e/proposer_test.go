@@ -12,17 +12,19 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/localnet"
 	"github.com/cornice-node/cornice/vms/proposervm"
+	"github.com/cornice-node/cornice/wallet"
 )
 
-// Five validators with --proposer-windows (Snowman++): C-Chain transfers are accepted in the same
-// blocks on all five, and every block of every node's C-Chain index is a proposervm block signed
-// by one of the five, with a P-Chain height and an epoch; the proposervm API answers from the
-// chain's last block. Each transfer goes to every node, as transaction gossip would carry it to
-// the slot's proposer (docs/decisions.md, "Proposer windows").
+// Five validators with --proposer-windows (Snowman++): C-Chain transfers, an X- and a P-Chain send
+// are accepted in the same blocks on all five, and every block of every node's P, X and C index
+// is a proposervm block signed by one of the five, with a P-Chain height and an epoch; the
+// proposervm API answers from the chain's last block. Each tx goes to every node, as transaction
+// gossip would carry it to the slot's proposer (docs/decisions.md, "Proposer windows").
 func TestNetworkProposerWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
@@ -44,12 +46,47 @@ func TestNetworkProposerWindows(t *testing.T) {
 	})
 	require.NoError(t, err)
 	nw := &localNetwork{dir: dir, nodes: nodes}
+	t.Logf("network started")
 
 	for nonce := range uint64(3) {
 		nw.requireCReceiptEverywhere(t, nw.sendCTransferToAll(t, nonce))
 	}
 	nw.requireSameIndexes(t, 3, "/ext/index/C/block")
-	nw.requireProposerBlocks(t, "C")
+	t.Logf("C transfers accepted")
+
+	// An X- and a P-Chain send, each issued on every node.
+	key, err := wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	var xs []*wallet.X
+	var ps []*wallet.P
+	for _, n := range nodes {
+		client, err := wallet.NewClient(n.URI(), nil)
+		require.NoError(t, err)
+		x, err := wallet.NewX(t.Context(), client, key, clock.Real{})
+		require.NoError(t, err)
+		p, err := wallet.NewP(t.Context(), client, key, clock.Real{})
+		require.NoError(t, err)
+		xs, ps = append(xs, x), append(ps, p)
+	}
+	xtx, err := xs[0].Send(t.Context(), xs[0].Address(), xs[0].Builder().AVAXAssetID, 1_000_000)
+	require.NoError(t, err)
+	for _, x := range xs {
+		_, _ = x.Issue(t.Context(), xtx) // a node may have accepted it already
+	}
+	ptx, err := ps[0].Send(t.Context(), ps[0].Address(), 1_000_000)
+	require.NoError(t, err)
+	for _, p := range ps {
+		_, _ = p.Issue(t.Context(), ptx)
+	}
+	for i := range nodes {
+		require.NoError(t, xs[i].WaitAccepted(t.Context(), xtx.ID(), networkWait), "node %d", i)
+		require.NoError(t, ps[i].WaitAccepted(t.Context(), ptx.ID(), networkWait), "node %d", i)
+	}
+	t.Logf("X and P sends accepted")
+	nw.requireSameIndexes(t, 1, "/ext/index/X/block", "/ext/index/X/tx", "/ext/index/P/block")
+	for _, chain := range []string{"P", "X", "C"} {
+		nw.requireProposerBlocks(t, chain)
+	}
 
 	var height struct {
 		Height jsonrpc.Uint64 `json:"height"`

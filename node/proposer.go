@@ -64,7 +64,7 @@ func (n *Node) withProposer(spec chains.Spec, minDelay time.Duration) (chains.Sp
 		if err != nil {
 			return nil, err
 		}
-		wrapped, err := proposervm.New(ctx, proposervm.Config{
+		wrapped, err := proposervm.New(proposervm.Config{
 			Inner:       vm,
 			ChainID:     c.Chain.ID,
 			SubnetID:    c.Chain.SubnetID,

@@ -80,7 +80,8 @@ type VM struct {
 	mu sync.Mutex // guards the fields below, read by handlers too
 	// processing holds the verified wrapped blocks not yet accepted or rejected.
 	processing map[ids.ID]*block
-	// lastAccepted is the last accepted block: wrapped, or the last pre-fork one.
+	// lastAccepted is the last accepted wrapped block; ids.Empty while there is none, when the
+	// inner VM's last accepted block is the chain's (pre-fork; it may change in Recover).
 	lastAccepted ids.ID
 	// preferred is what BuildBlock builds on; ids.Empty means lastAccepted.
 	preferred ids.ID
@@ -94,7 +95,7 @@ var (
 )
 
 // New wraps cfg.Inner. The layer's goroutine forwards the inner VM's work signals until Close.
-func New(ctx context.Context, cfg Config) (*VM, error) {
+func New(cfg Config) (*VM, error) {
 	if cfg.Inner == nil || cfg.DB == nil || cfg.PChain == nil || cfg.Key == nil || len(cfg.Certificate) == 0 {
 		return nil, errors.New("proposervm: Inner, DB, PChain, Certificate and Key are required")
 	}
@@ -118,9 +119,6 @@ func New(ctx context.Context, cfg Config) (*VM, error) {
 	last, err := vm.db.Get(lastKey)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		if vm.lastAccepted, err = vm.inner.LastAccepted(ctx); err != nil {
-			return nil, fmt.Errorf("proposervm: %w", err)
-		}
 	case err != nil:
 		return nil, fmt.Errorf("proposervm: read last accepted block: %w", err)
 	default:
@@ -156,10 +154,14 @@ func (vm *VM) signal() {
 func (vm *VM) WorkReady() <-chan struct{} { return vm.work }
 
 // LastAccepted implements chains.Getter.
-func (vm *VM) LastAccepted(context.Context) (ids.ID, error) {
+func (vm *VM) LastAccepted(ctx context.Context) (ids.ID, error) {
 	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.lastAccepted, nil
+	last := vm.lastAccepted
+	vm.mu.Unlock()
+	if last == ids.Empty {
+		return vm.inner.LastAccepted(ctx)
+	}
+	return last, nil
 }
 
 // GetBlock implements chains.Getter: a processing or accepted wrapped block, or an accepted
@@ -326,10 +328,13 @@ func (vm *VM) windower(ctx context.Context, parent parentInfo) (*Windower, error
 func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	vm.mu.Lock()
 	parentID := vm.preferred
-	if parentID == ids.Empty {
-		parentID = vm.lastAccepted
-	}
 	vm.mu.Unlock()
+	if parentID == ids.Empty {
+		var err error
+		if parentID, err = vm.LastAccepted(ctx); err != nil {
+			return nil, err
+		}
+	}
 	parentBlk, err := vm.GetBlock(ctx, parentID)
 	if err != nil {
 		return nil, fmt.Errorf("parent %s: %w", parentID, err)
@@ -521,7 +526,10 @@ func (vm *VM) NextEpoch(ctx context.Context) (Epoch, error) {
 
 // lastHeader returns the last accepted block's header; for a pre-fork block, its time.
 func (vm *VM) lastHeader(ctx context.Context) (Header, error) {
-	id, _ := vm.LastAccepted(ctx)
+	id, err := vm.LastAccepted(ctx)
+	if err != nil {
+		return Header{}, err
+	}
 	h, err := vm.HeaderOf(ctx, id)
 	if err != nil {
 		return Header{}, err

@@ -64,7 +64,7 @@ func newTestNode(t *testing.T, id identity, p PChain, clk clock.Clock, minDelay 
 		Log:     slog.New(slog.DiscardHandler),
 	})
 	require.NoError(t, err)
-	vm, err := New(t.Context(), Config{
+	vm, err := New(Config{
 		Inner: inner, ChainID: testChain, DB: db.Prefixed(storage.PrefixProposer),
 		NodeID: id.nodeID, Certificate: id.der, Key: id.key, PChain: p, MinDelay: minDelay, Clock: clk,
 	})
@@ -157,7 +157,7 @@ func TestBuildVerifyAccept(t *testing.T) {
 	}
 
 	// The layer's records survive a restart: a new layer over the same database.
-	again, err := New(ctx, Config{
+	again, err := New(Config{
 		Inner: na.inner, ChainID: testChain, DB: na.db.Prefixed(storage.PrefixProposer),
 		NodeID: a.nodeID, Certificate: a.der, Key: a.key, PChain: p, Clock: clk,
 	})
