@@ -143,6 +143,14 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/C/rpc")
 	require.NoError(t, err)
 	defer client.Close()
+	tx := signCTransfer(t, nonce)
+	require.NoError(t, client.SendTransaction(t.Context(), tx))
+	return tx.Hash()
+}
+
+// signCTransfer returns a C-Chain transfer of the local key's with nonce.
+func signCTransfer(t testing.TB, nonce uint64) *types.Transaction {
+	t.Helper()
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
 	chainID := big.NewInt(43112)
@@ -152,8 +160,7 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 		Gas: 21000, To: &to, Value: big.NewInt(1_000_000_000),
 	})
 	require.NoError(t, err)
-	require.NoError(t, client.SendTransaction(t.Context(), tx))
-	return tx.Hash()
+	return tx
 }
 
 // requireCReceiptEverywhere waits until every node has tx's receipt, and checks that all put it

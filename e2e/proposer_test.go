@@ -2,13 +2,10 @@ package e2e_test
 
 import (
 	"context"
-	"math/big"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
@@ -105,15 +102,7 @@ func TestNetworkProposerWindows(t *testing.T) {
 // sendCTransferToAll signs a transfer of the local key's with nonce and sends it to every node.
 func (nw *localNetwork) sendCTransferToAll(t testing.TB, nonce uint64) common.Hash {
 	t.Helper()
-	key, err := crypto.HexToECDSA(localKeyHex)
-	require.NoError(t, err)
-	chainID := big.NewInt(43112)
-	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000_000),
-		Gas: 21000, To: &to, Value: big.NewInt(1_000_000_000),
-	})
-	require.NoError(t, err)
+	tx := signCTransfer(t, nonce)
 	for _, n := range nw.nodes {
 		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/C/rpc")
 		require.NoError(t, err)
