@@ -21,7 +21,8 @@ import (
 // are accepted in the same blocks on all five, and every block of every node's P, X and C index
 // is a proposervm block signed by one of the five, with a P-Chain height and an epoch; the
 // proposervm API answers from the chain's last block. Each tx goes to every node, as transaction
-// gossip would carry it to the slot's proposer (docs/decisions.md, "Proposer windows").
+// gossip would carry it to the slot's proposer (docs/decisions.md, "Proposer windows"). A node
+// killed and restarted catches up on the wrapped blocks it missed.
 func TestNetworkProposerWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
@@ -84,6 +85,19 @@ func TestNetworkProposerWindows(t *testing.T) {
 	for _, chain := range []string{"P", "X", "C"} {
 		nw.requireProposerBlocks(t, chain)
 	}
+
+	// A node that was down catches up on wrapped blocks from its peers (bootstrapping parses
+	// and verifies them as proposervm blocks): with node 5 killed, the four go on, skipping its
+	// slots; restarted, it holds the same index.
+	require.NoError(t, localnet.Kill(dir, "node5"))
+	four := &localNetwork{dir: dir, nodes: nodes[:4]}
+	four.requireCReceiptEverywhere(t, four.sendCTransferToAll(t, 3))
+	ctx, cancel = context.WithTimeout(t.Context(), networkWait)
+	defer cancel()
+	require.NoError(t, localnet.StartNode(ctx, bin, dir, "node5"))
+	nw.requireSameIndexes(t, 4, "/ext/index/C/block")
+	nw.requireProposerBlocks(t, "C")
+	t.Logf("node 5 caught up")
 
 	var height struct {
 		Height jsonrpc.Uint64 `json:"height"`
