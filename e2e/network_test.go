@@ -209,10 +209,17 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 // of EVM chain ID evmChainID with nonce, and returns its hash.
 func (nw *localNetwork) sendTransfer(t testing.TB, i int, chain string, evmChainID int64, nonce uint64) common.Hash {
 	t.Helper()
+	return nw.sendSignedOn(t, i, chain, signLocalTransfer(t, nonce, evmChainID))
+}
+
+// signLocalTransfer returns the transfer of 1 gwei (10^9 wei) from the local key with nonce on EVM
+// chain ID evmChainID that sendTransfer sends.
+func signLocalTransfer(t testing.TB, nonce uint64, evmChainID int64) *types.Transaction {
+	t.Helper()
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
 	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
-	return nw.sendSignedOn(t, i, chain, signTransfer(t, key, to, big.NewInt(1_000_000_000), nonce, evmChainID))
+	return signTransfer(t, key, to, big.NewInt(1_000_000_000), nonce, evmChainID)
 }
 
 // sendSignedOn sends tx to node i's EVM chain (C or a blockchain ID) and returns its hash.
