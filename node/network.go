@@ -41,13 +41,17 @@ func (n *Node) buildNetwork() error {
 	if n.cfg.PublicIP != "" {
 		publicIP, _ = netip.ParseAddr(n.cfg.PublicIP) // Validate checked it
 	}
-	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(ids.Empty[:]), n.clock)
+	// The time this node was stopped counts as up for the others, as the reference's Primary
+	// Network uptime manager counts it (network-consensus-warp.md §1.10).
+	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(ids.Empty[:]), n.clock, &uptime.Options{StoppedIsUp: true})
 	if err != nil {
 		return fmt.Errorf("open Primary Network uptimes: %w", err)
 	}
-	n.primaryUptime = &primaryUptime{tracker: tracker, starts: map[ids.NodeID]uint64{}}
+	n.primaryUptime = &primaryUptime{tracker: tracker, self: n.nodeID, networked: n.networked, starts: map[ids.NodeID]uint64{}}
 	n.peerEvents = &peerEvents{self: n.nodeID, connected: map[ids.NodeID]bool{}, log: n.log.With("component", "network")}
-	n.peerEvents.track(tracker)
+	// It hears of peers from now on but starts tracking at its first sync, once it knows the
+	// validators: until then every validator counts as up, as in the reference.
+	n.peerEvents.follow(tracker)
 
 	net_, err := network.New(network.Config{
 		NetworkID:      n.cfg.NetworkID,
@@ -111,15 +115,22 @@ type peerEvents struct {
 	trackers  []*uptime.Tracker
 }
 
-// track makes tr follow the connected peers, from now on, with this node connected.
+// track makes tr follow the connected peers, from now on, with this node connected, and starts
+// its tracking.
 func (e *peerEvents) track(tr *uptime.Tracker) {
+	e.follow(tr)
+	tr.StartTracking(nil)
+}
+
+// follow makes tr hear of the connected peers, from now on, with this node connected; the caller
+// starts its tracking.
+func (e *peerEvents) follow(tr *uptime.Tracker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	now := []ids.NodeID{e.self}
+	tr.Connect(e.self)
 	for id := range e.connected {
-		now = append(now, id)
+		tr.Connect(id)
 	}
-	tr.StartTracking(now)
 	e.trackers = append(e.trackers, tr)
 }
 
@@ -151,9 +162,14 @@ func (e *peerEvents) HandleInbound(nodeID ids.NodeID, msg *wire.Message) {
 }
 
 // primaryUptime is this node's measurement of the Primary Network validators' uptime, persisted
-// like the L1 validators' and sent to each peer in Pings.
+// like the L1 validators' and sent to each peer in Pings. It measures the validators the network
+// runs with: alone, this node and the stakers added since genesis (the P-Chain's view as this
+// node runs it); among other validators, every current staker the P-Chain records, the genesis's
+// five included (docs/decisions.md, "One node or many").
 type primaryUptime struct {
-	tracker *uptime.Tracker
+	tracker   *uptime.Tracker
+	self      ids.NodeID
+	networked bool
 
 	mu sync.Mutex
 	// starts holds each current validator's start time, unix seconds.
@@ -167,9 +183,14 @@ func validationID(nodeID ids.NodeID) ids.ID {
 	return id
 }
 
-// sync brings the tracker in line with the Primary Network's current validators.
+// sync brings the tracker in line with the Primary Network's current validators, and starts its
+// tracking the first time: from then on a validator counts as up only while connected.
 func (u *primaryUptime) sync(p pChain) error {
-	vals, err := p.SubnetValidators(ids.Empty)
+	read := p.SubnetValidators
+	if u.networked {
+		read = func(ids.ID) ([]platform.SubnetValidator, error) { return p.PrimaryStakers() }
+	}
+	vals, err := read(ids.Empty)
 	if err != nil {
 		return fmt.Errorf("read Primary Network validators: %w", err)
 	}
@@ -182,6 +203,7 @@ func (u *primaryUptime) sync(p pChain) error {
 	if err := u.tracker.Sync(tracked); err != nil {
 		return fmt.Errorf("sync Primary Network uptimes: %w", err)
 	}
+	u.tracker.StartTracking([]ids.NodeID{u.self})
 	u.mu.Lock()
 	u.starts = starts
 	u.mu.Unlock()
