@@ -86,6 +86,7 @@ func (n *Node) buildNetwork() error {
 		Clock:   n.clock,
 		Log:     n.log.With("component", "router"),
 		Metrics: n.metrics,
+		Weights: n.chainWeights,
 	})
 	if err != nil {
 		return err
@@ -98,6 +99,20 @@ func (n *Node) buildNetwork() error {
 	n.network = net_
 	n.stakingAddr = addr
 	return nil
+}
+
+// chainWeights gives the benchlist a chain's validator weights: nodeID's and the total of the
+// chain's subnet's set; nothing for a chain whose subnet is unknown.
+func (n *Node) chainWeights(chainID ids.ID, nodeID ids.NodeID) (uint64, uint64) {
+	subnetID, err := warpValidators{n}.SubnetOf(context.Background(), chainID)
+	if err != nil {
+		return 0, 0
+	}
+	total, err := n.validators.TotalWeight(subnetID)
+	if err != nil {
+		return 0, 0
+	}
+	return n.validators.GetWeight(subnetID, nodeID), total
 }
 
 // StakingAddr returns the address the peer-to-peer listener is bound to.
@@ -234,8 +249,11 @@ func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
 // IsConnected reports whether nodeID is connected to this node (this node always is).
 func (u *primaryUptime) IsConnected(nodeID ids.NodeID) bool { return u.tracker.IsConnected(nodeID) }
 
-// infoPeers shows the network's peers to the Info API.
-type infoPeers struct{ n *network.Network }
+// infoPeers shows the network's peers to the Info API, with the chains each is benched on.
+type infoPeers struct {
+	n      *network.Network
+	router *router.Router
+}
 
 func (p infoPeers) Connected() []info.Peer {
 	peers := p.n.Peers()
@@ -253,6 +271,7 @@ func (p infoPeers) Connected() []info.Peer {
 			TrackedSubnets: q.TrackedSubnets,
 			SupportedACPs:  q.SupportedACPs,
 			ObjectedACPs:   q.ObjectedACPs,
+			Benched:        p.router.Benched(q.NodeID),
 		}
 	}
 	return out
