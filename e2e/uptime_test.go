@@ -192,9 +192,9 @@ func TestNetworkUptime(t *testing.T) {
 		upEverywhere([]int{0, 1, 2}, c)
 		seen := nw.observedUptimes(t, 2)
 		for _, i := range []int{0, 1} {
-			// Node i measured node 3 down for seconds: less than all of its time.
+			// Node i measured node 3 down for seconds: less than all of its time, which its Pings'
+			// whole percent shows whatever the length of the validation so far.
 			assert.Less(c, seen[id(i)], 100, "node %d's measure of node 3, reported in its Pings", i)
-			assert.Less(c, nw.stakers(t, i)[id(2)].uptime, 100.0, "node 3's uptime in node %d's view", i)
 		}
 	}, peerWait, 200*time.Millisecond)
 }

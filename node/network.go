@@ -226,24 +226,46 @@ func (u *primaryUptime) sync(p pChain) error {
 }
 
 // UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
-// started validating; 0 for a node that is not a Primary Network validator, as the reference
-// sends (network-consensus-warp.md §1.5).
+// started validating, truncated; 0 for a node that is not a Primary Network validator, as the
+// reference sends (network-consensus-warp.md §1.5).
 func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
+	up, total, ok := u.share(nodeID)
+	switch {
+	case !ok:
+		return 0
+	case total <= 0:
+		return 100
+	}
+	return uint32(min(100*up/total, 100))
+}
+
+// Uptime returns nodeID's measured uptime as a fraction, 0–1, of the time since it started
+// validating; 0 for a node that is not a Primary Network validator.
+func (u *primaryUptime) Uptime(nodeID ids.NodeID) float64 {
+	up, total, ok := u.share(nodeID)
+	switch {
+	case !ok:
+		return 0
+	case total <= 0:
+		return 1
+	}
+	return min(float64(up)/float64(total), 1)
+}
+
+// share returns nodeID's up time and the time since it started validating; false for a node that
+// is not a current validator.
+func (u *primaryUptime) share(nodeID ids.NodeID) (up, total time.Duration, ok bool) {
 	u.mu.Lock()
 	start, ok := u.starts[nodeID]
 	u.mu.Unlock()
 	if !ok {
-		return 0
+		return 0, 0, false
 	}
 	up, at, err := u.tracker.Uptime(validationID(nodeID))
 	if err != nil {
-		return 0
+		return 0, 0, false
 	}
-	total := at.Sub(time.Unix(int64(min(start, 1<<62)), 0))
-	if total <= 0 {
-		return 100
-	}
-	return uint32(min(100*up/total, 100))
+	return up, at.Sub(time.Unix(int64(min(start, 1<<62)), 0)), true
 }
 
 // IsConnected reports whether nodeID is connected to this node (this node always is).

@@ -79,7 +79,12 @@ func TestPrimaryUptimePercent(t *testing.T) {
 	tr.Disconnect(v)
 	clk.Advance(70 * time.Second)
 	require.Equal(t, uint32(30), u.UptimePercent(v))
+	require.InDelta(t, 0.3, u.Uptime(v), 1e-12)
+	clk.Advance(time.Second)
+	require.Equal(t, uint32(29), u.UptimePercent(v), "truncated, as the reference's Ping")
+	require.InDelta(t, 30.0/101, u.Uptime(v), 1e-12, "exact, as the reference's getCurrentValidators")
 	require.Zero(t, u.UptimePercent(ids.NodeID{8}))
+	require.Zero(t, u.Uptime(ids.NodeID{8}))
 }
 
 // Among other validators the Primary Network uptime follows every staker the P-Chain records (the
