@@ -97,12 +97,13 @@ func (nw *localNetwork) nodeUptime(t *testing.T, i int) (weighted, rewarding flo
 	return weighted, rewarding
 }
 
-// Three of the local genesis's five stakers (2,000,000 AVAX each) measure each other's uptime and
-// report it in their Pings (one a second here), and what they show follows the network
+// Four of the local genesis's five stakers (2,000,000 AVAX each; four are the fewest whose X- and
+// C-Chains bootstrap) measure each other's uptime and report it in their Pings (one a second
+// here), and what they show follows the network
 // (network-consensus-warp.md §1.5, §1.10; node-api.md §3.1, §3.11, §3.12):
-//   - all up: each sees the two others connected and up in platform.getCurrentValidators, each
-//     peer reports it up in info.peers' observedUptime, so info.uptime is the three stakers' share
-//     of the stake (60 %, the two stakers that never run counting 0), and info.acps sums the two
+//   - all up: each sees the three others connected and up in platform.getCurrentValidators, each
+//     peer reports it up in info.peers' observedUptime, so info.uptime is the four stakers' share
+//     of the stake (80 %, the staker that never runs counting 0), and info.acps sums the three
 //     peers' stated preferences with their stake;
 //   - one killed: the others drop it from info.peers, show it disconnected, and their info.uptime
 //     loses its stake;
@@ -110,12 +111,12 @@ func (nw *localNetwork) nodeUptime(t *testing.T, i int) (weighted, rewarding flo
 //     is now below 100 %: its downtime counts against it.
 func TestNetworkUptime(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts three node processes")
+		t.Skip("starts four node processes")
 	}
-	nw := startPeerNetwork(t, 3, "--network-ping-frequency=1s", "--acp-support=23,24", "--acp-object=25")
+	nw := startPeerNetwork(t, 4, "--network-ping-frequency=1s", "--acp-support=23,24", "--acp-object=25")
 	id := func(i int) string { return nw.nodes[i].NodeID }
 	others := func(i int) []int {
-		return slices.DeleteFunc([]int{0, 1, 2}, func(j int) bool { return j == i })
+		return slices.DeleteFunc([]int{0, 1, 2, 3}, func(j int) bool { return j == i })
 	}
 	upEverywhere := func(nodes []int, c *assert.CollectT) {
 		for _, i := range nodes {
@@ -136,13 +137,13 @@ func TestNetworkUptime(t *testing.T) {
 			assert.LessOrEqual(c, weighted, 20*float64(len(nodes)))
 		}
 	}
-	require.EventuallyWithT(t, func(c *assert.CollectT) { upEverywhere([]int{0, 1, 2}, c) }, peerWait, 200*time.Millisecond)
+	require.EventuallyWithT(t, func(c *assert.CollectT) { upEverywhere([]int{0, 1, 2, 3}, c) }, peerWait, 200*time.Millisecond)
 
-	// The two genesis stakers that do not run are validators nobody is connected to.
+	// The genesis staker that does not run is a validator nobody is connected to.
 	vals := nw.stakers(t, 0)
 	require.Len(t, vals, 5)
 	for nodeID, v := range vals {
-		if !slices.Contains([]string{id(0), id(1), id(2)}, nodeID) {
+		if !slices.Contains([]string{id(0), id(1), id(2), id(3)}, nodeID) {
 			require.False(t, v.connected, nodeID)
 		}
 	}
@@ -158,27 +159,27 @@ func TestNetworkUptime(t *testing.T) {
 		} `json:"acps"`
 	}
 	require.NoError(t, nw.call(t, 0, "/ext/info", "info.acps", struct{}{}, &acps))
-	peers := []string{id(1), id(2)}
+	peers := []string{id(1), id(2), id(3)}
 	slices.Sort(peers)
 	require.Len(t, acps.ACPs, 3)
 	for _, acp := range []string{"23", "24"} {
 		e := acps.ACPs[acp]
-		require.Equal(t, "4000000000000000", e.SupportWeight, acp)
+		require.Equal(t, "6000000000000000", e.SupportWeight, acp)
 		require.Equal(t, peers, e.Supporters, acp)
 		require.Equal(t, "0", e.ObjectWeight, acp)
 		require.Empty(t, e.Objectors, acp)
 	}
-	require.Equal(t, "4000000000000000", acps.ACPs["25"].ObjectWeight)
+	require.Equal(t, "6000000000000000", acps.ACPs["25"].ObjectWeight)
 	require.Equal(t, peers, acps.ACPs["25"].Objectors)
 	require.Equal(t, "0", acps.ACPs["25"].SupportWeight)
 
-	require.NoError(t, localnet.Kill(nw.dir, "node3"))
+	require.NoError(t, localnet.Kill(nw.dir, "node4"))
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		for _, i := range []int{0, 1} {
-			assert.NotContains(c, nw.observedUptimes(t, i), id(2), "node 3 still node %d's peer", i)
-			assert.False(c, nw.stakers(t, i)[id(2)].connected, "node 3 still connected to node %d", i)
+		for _, i := range []int{0, 1, 2} {
+			assert.NotContains(c, nw.observedUptimes(t, i), id(3), "node 4 still node %d's peer", i)
+			assert.False(c, nw.stakers(t, i)[id(3)].connected, "node 4 still connected to node %d", i)
 		}
-		upEverywhere([]int{0, 1}, c)
+		upEverywhere([]int{0, 1, 2}, c)
 	}, peerWait, 200*time.Millisecond)
 	// Down for a while: the others count it, second by second.
 	time.Sleep(3 * time.Second)
@@ -187,14 +188,14 @@ func TestNetworkUptime(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
 	defer cancel()
-	require.NoError(t, localnet.StartNode(ctx, bin, nw.dir, "node3"))
+	require.NoError(t, localnet.StartNode(ctx, bin, nw.dir, "node4"))
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		upEverywhere([]int{0, 1, 2}, c)
-		seen := nw.observedUptimes(t, 2)
-		for _, i := range []int{0, 1} {
-			// Node i measured node 3 down for seconds: less than all of its time, which its Pings'
+		upEverywhere([]int{0, 1, 2, 3}, c)
+		seen := nw.observedUptimes(t, 3)
+		for _, i := range []int{0, 1, 2} {
+			// Node i measured node 4 down for seconds: less than all of its time, which its Pings'
 			// whole percent shows whatever the length of the validation so far.
-			assert.Less(c, seen[id(i)], 100, "node %d's measure of node 3, reported in its Pings", i)
+			assert.Less(c, seen[id(i)], 100, "node %d's measure of node 4, reported in its Pings", i)
 		}
 	}, peerWait, 200*time.Millisecond)
 }
