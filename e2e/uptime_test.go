@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,23 +19,36 @@ import (
 const peerWait = 30 * time.Second
 
 // startPeerNetwork starts n of the local genesis's stakers with `cornice run` flags args for each,
-// and stops them at cleanup.
+// on other ports if another process took one of those chosen, and stops them at cleanup.
 func startPeerNetwork(t *testing.T, n int, args ...string) *localNetwork {
 	t.Helper()
 	bin, err := binary()
 	require.NoError(t, err)
-	dir := t.TempDir()
-	base := freePorts(t, n)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = localnet.Stop(ctx, dir)
-	})
-	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
-	defer cancel()
-	nodes, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: dir, Nodes: n, HTTPPort: base, StakingPort: base + 1, Args: args})
-	require.NoError(t, err)
-	return &localNetwork{dir: dir, nodes: nodes}
+	for range 3 {
+		dir := t.TempDir()
+		base := freePorts(t, n)
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = localnet.Stop(ctx, dir)
+			if t.Failed() {
+				logTails(t, dir, n)
+			}
+		})
+		ctx, cancel := context.WithTimeout(t.Context(), networkWait)
+		nodes, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: dir, Nodes: n, HTTPPort: base, StakingPort: base + 1, Args: args})
+		cancel()
+		if err == nil {
+			return &localNetwork{dir: dir, nodes: nodes}
+		}
+		if !strings.Contains(err.Error(), "address already in use") {
+			require.NoError(t, err)
+		}
+		t.Logf("a port was taken: trying others: %v", err)
+		require.NoError(t, localnet.Stop(t.Context(), dir))
+	}
+	require.FailNow(t, "no free ports three times")
+	return nil
 }
 
 // observedUptimes returns node i's info.peers as NodeID → observedUptime, the uptime each peer's
