@@ -1,0 +1,15 @@
+package acp99
+
+import "errors"
+
+var (
+	// ErrReverted is returned when a manager call's transaction reverts.
+	ErrReverted = errors.New("transaction reverted")
+	// ErrNoEvent is returned when a receipt lacks the event or warp message a step expects.
+	ErrNoEvent = errors.New("receipt lacks the expected log")
+	// ErrUnknownValidator is returned when the manager knows no validation for a node.
+	ErrUnknownValidator = errors.New("the manager has no validation for this node")
+	// ErrInitialValidator is returned for the removal of a conversion's initial validator,
+	// whose justification (subnet ID and index) this package does not build.
+	ErrInitialValidator = errors.New("removing a conversion's initial validator is not supported")
+)
