@@ -33,11 +33,7 @@ func TestL1CreateErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, started, code, stdout, stderr := runCLI(t, tt.args...)
-			require.False(t, started)
-			require.Equal(t, 1, code)
-			require.Empty(t, stdout)
-			require.Equal(t, tt.want, stderr)
+			require.Equal(t, tt.want, refused(t, tt.args...))
 		})
 	}
 }
@@ -83,11 +79,19 @@ func TestL1ValidatorErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, started, code, stdout, stderr := runCLI(t, tt.args...)
-			require.False(t, started)
-			require.Equal(t, 1, code)
-			require.Empty(t, stdout)
+			stderr := refused(t, tt.args...)
 			require.True(t, strings.HasPrefix(stderr, tt.want), stderr)
 		})
 	}
+}
+
+// refused runs the CLI with args, checks that it exits with 1 before starting a node and
+// without output, and returns what it wrote to stderr.
+func refused(t *testing.T, args ...string) string {
+	t.Helper()
+	_, started, code, stdout, stderr := runCLI(t, args...)
+	require.False(t, started)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	return stderr
 }

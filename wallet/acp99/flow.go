@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"strings"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -308,7 +309,7 @@ func (f *Flow) fromP(ctx context.Context, m acp77.Message, justification []byte)
 	if err != nil {
 		return nil, err
 	}
-	f.step("P-Chain message %s (%T) signed", msg.ID(), m)
+	f.step("P-Chain message %s (%s) signed", msg.ID(), strings.TrimPrefix(fmt.Sprintf("%T", m), "*acp77."))
 	return signed, nil
 }
 
