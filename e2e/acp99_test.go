@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -45,9 +46,10 @@ func acp99Genesis(t *testing.T, chainID int, owner common.Address) []byte {
 }
 
 // TestL1ValidatorManagerCLI runs the ACP-99 flow on one node against our ValidatorManager
-// contract (wallet/acp99/contracts), placed in the L1's genesis: initializeValidatorSet with
-// the P-Chain's SubnetToL1Conversion, then `cornice l1 add-validator`, `set-weight` and
-// `remove-validator`, checking the P-Chain and the L1's validators API after each.
+// contract (wallet/acp99/contracts), placed in the L1's genesis, through the CLI:
+// `cornice l1 init-validator-set` (initializeValidatorSet with the P-Chain's
+// SubnetToL1Conversion), then `add-validator`, `set-weight` and `remove-validator`, checking the
+// P-Chain, the manager and the L1's validators API after each.
 func TestL1ValidatorManagerCLI(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -58,37 +60,42 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	l1 := convertedL1(t, xn, "acp99", acp99Genesis(t, 77799, ewoq.EthAddress()), acp99ManagerAddress)
 	me, subnetID, bcID, convTx := l1.me, l1.subnetID, l1.bcID, l1.convTx
 
-	// initializeValidatorSet, through the same Go flow the CLI uses.
-	var log strings.Builder
 	client, err := wallet.NewClient(xn.base, nil)
 	require.NoError(t, err)
-	flow, err := acp99.NewFlow(ctx, client, ewoq, subnetID, nil, acceptWait, &log)
+	flow, err := acp99.NewFlow(ctx, client, ewoq, subnetID, nil, acceptWait, io.Discard)
 	require.NoError(t, err)
 	defer flow.Close()
 	require.Equal(t, acp99ManagerAddress, flow.Manager(), "the manager the P-Chain recorded")
-	conv := convTx.Unsigned().(*txs.ConvertSubnetToL1Tx)
-	d := &acp77.ConversionData{SubnetID: subnetID, ManagerChainID: bcID, ManagerAddress: conv.Address,
-		Validators: []acp77.ConversionValidator{{NodeID: me.NodeID[:], BLSPublicKey: me.NodePOP.PublicKey, Weight: 100}}}
-	require.Equal(t, txs.ConversionID(conv), d.ID())
-	require.NoError(t, flow.InitializeValidatorSet(ctx, d))
+	d, err := flow.ConversionData(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []acp77.ConversionValidator{{NodeID: me.NodeID[:], BLSPublicKey: me.NodePOP.PublicKey, Weight: 100}}, d.Validators)
+
+	l1Args := []string{"--node-uri", xn.base, "--subnet-id", subnetID.String(), "--wait", acceptWait.String()}
+	cli := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append(args, l1Args...)...)
+		require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+		t.Logf("cornice %s:\n%s", args[1], out)
+		return out
+	}
+
+	// init-validator-set: the P-Chain's SubnetToL1Conversion, justified by the subnet ID.
+	out := cli("l1", "init-validator-set")
+	require.Contains(t, out, "(SubnetToL1Conversion) signed")
+	require.Contains(t, out, "initializeValidatorSet: tx")
 	initial, err := flow.ValidationID(ctx, me.NodeID)
 	require.NoError(t, err)
-	require.Equal(t, conv.ValidationID(0), initial, "the manager's validation ID of the initial validator")
-	// Once only.
-	require.ErrorIs(t, flow.InitializeValidatorSet(ctx, d), acp99.ErrReverted)
+	require.Equal(t, convTx.Unsigned().(*txs.ConvertSubnetToL1Tx).ValidationID(0), initial, "the manager's validation ID of the initial validator")
+	// Once only: the manager refuses it before anything is sent.
+	code, _, errOut := runCLI(t, append([]string{"l1", "init-validator-set"}, l1Args...)...)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "initializeValidatorSet")
 
 	sk, err := bls.NewSecretKey()
 	require.NoError(t, err)
 	pop := bls.NewProofOfPossession(sk)
 	nodeB := ids.NodeID{0xb0, 0x0b, 0x99}
-	base := []string{"--node-uri", xn.base, "--subnet-id", subnetID.String(), "--node-id", nodeB.String(), "--wait", acceptWait.String()}
-	cli := func(args ...string) string {
-		t.Helper()
-		code, out, errOut := runCLI(t, append(args, base...)...)
-		require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-		t.Logf("cornice %s:\n%s", args[1], out)
-		return out
-	}
+	l1Args = append(l1Args, "--node-id", nodeB.String())
 	lv := func(vid ids.ID) (api.GetL1ValidatorReply, error) {
 		var v api.GetL1ValidatorReply
 		err := xn.client.Call(ctx, "/ext/bc/P", "platform.getL1Validator", map[string]string{"validationID": vid.String()}, &v)
@@ -103,7 +110,7 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	}
 
 	// add-validator.
-	out := cli("l1", "add-validator", "--weight", "10", "--balance", "500000000",
+	out = cli("l1", "add-validator", "--weight", "10", "--balance", "500000000",
 		"--bls-public-key", hex.EncodeToString(pop.PublicKey[:]), "--bls-pop", hex.EncodeToString(pop.ProofOfPossession[:]))
 	for _, step := range []string{"manager: " + acp99ManagerAddress.Hex(), "initiateValidatorRegistration: tx", "signed by the L1's validators",
 		"RegisterL1ValidatorTx:", "(L1ValidatorRegistration) signed", "completeValidatorRegistration: tx"} {
@@ -119,8 +126,8 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	require.Equal(t, subnetID, v.SubnetID)
 	require.Equal(t, map[string]uint64{me.NodeID.String(): 100, nodeB.String(): 10}, l1Weights())
 	// The same node again is refused by the manager before anything reaches the P-Chain.
-	code, _, errOut := runCLI(t, append([]string{"l1", "add-validator",
-		"--bls-public-key", hex.EncodeToString(pop.PublicKey[:]), "--bls-pop", hex.EncodeToString(pop.ProofOfPossession[:])}, base...)...)
+	code, _, errOut = runCLI(t, append([]string{"l1", "add-validator",
+		"--bls-public-key", hex.EncodeToString(pop.PublicKey[:]), "--bls-pop", hex.EncodeToString(pop.ProofOfPossession[:])}, l1Args...)...)
 	require.NotEqual(t, 0, code)
 	require.Contains(t, errOut, "initiateValidatorRegistration")
 

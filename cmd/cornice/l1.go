@@ -126,7 +126,7 @@ func newL1Cmd(stdout io.Writer) *cobra.Command {
 		Use:   "l1",
 		Short: "Create L1 EVM chains and manage their validators",
 	})
-	cmd.AddCommand(newL1CreateCmd(stdout), newL1AddValidatorCmd(stdout), newL1SetWeightCmd(stdout), newL1RemoveValidatorCmd(stdout))
+	cmd.AddCommand(newL1CreateCmd(stdout), newL1InitValidatorSetCmd(stdout), newL1AddValidatorCmd(stdout), newL1SetWeightCmd(stdout), newL1RemoveValidatorCmd(stdout))
 	return cmd
 }
 

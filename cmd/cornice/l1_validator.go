@@ -30,21 +30,30 @@ const managerLong = "\n\nThe manager must follow ACP-99 (the functions and event
 	"/ext/aggregate-signatures), the P-Chain tx that carries it, the P-Chain's signed answer, and the\n" +
 	"manager's complete… call with that answer as its warp predicate."
 
-func (m *managerFlags) register(fs *pflag.FlagSet) {
+// registerL1 defines --subnet-id and --manager.
+func (m *managerFlags) registerL1(fs *pflag.FlagSet) {
 	fs.StringVar(&m.subnetID, "subnet-id", "", "the L1's subnet `ID`")
 	fs.StringVar(&m.manager, "manager", "", "`address` of the manager contract (default: the one the P-Chain recorded at the conversion)")
+}
+
+// register defines --subnet-id, --manager and --node-id.
+func (m *managerFlags) register(fs *pflag.FlagSet) {
+	m.registerL1(fs)
 	fs.StringVar(&m.nodeID, "node-id", "", "the validator's node `ID`, NodeID-…")
 }
 
 // open parses the flags and connects to the L1's manager through the node.
 func (m *managerFlags) open(ctx context.Context, stdout io.Writer) (*acp99.Flow, ids.NodeID, error) {
+	var nodeID ids.NodeID
+	if m.nodeID != "" {
+		var err error
+		if nodeID, err = ids.NodeIDFromString(m.nodeID); err != nil {
+			return nil, ids.NodeID{}, fmt.Errorf("--node-id: %w", err)
+		}
+	}
 	subnetID, err := ids.FromString(m.subnetID)
 	if err != nil {
 		return nil, ids.NodeID{}, fmt.Errorf("--subnet-id: %w", err)
-	}
-	nodeID, err := ids.NodeIDFromString(m.nodeID)
-	if err != nil {
-		return nil, ids.NodeID{}, fmt.Errorf("--node-id: %w", err)
 	}
 	var manager *common.Address
 	if m.manager != "" {
@@ -64,6 +73,33 @@ func (m *managerFlags) open(ctx context.Context, stdout io.Writer) (*acp99.Flow,
 	}
 	fmt.Fprintf(stdout, "manager: %s\n", f.Manager())
 	return f, nodeID, nil
+}
+
+// newL1InitValidatorSetCmd builds `cornice l1 init-validator-set`.
+func newL1InitValidatorSetCmd(stdout io.Writer) *cobra.Command {
+	var m managerFlags
+	return m.wallet.command(walletCmd{
+		use:   "init-validator-set",
+		short: "Initialize an L1's ACP-99 validator manager with the conversion's validators",
+		long: "Call the manager's initializeValidatorSet with the conversion data of the L1 --subnet-id (the\n" +
+			"manager and initial validators the P-Chain recorded, checked against its conversion ID) and the\n" +
+			"P-Chain's SubnetToL1Conversion message as its warp predicate. Needed once, before the other\n" +
+			"commands." + managerLong,
+		flags:    m.registerL1,
+		required: []string{"subnet-id"},
+		run: func(ctx context.Context, _ *pflag.FlagSet) error {
+			f, _, err := m.open(ctx, stdout)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			d, err := f.ConversionData(ctx)
+			if err != nil {
+				return err
+			}
+			return f.InitializeValidatorSet(ctx, d)
+		},
+	})
 }
 
 // newL1AddValidatorCmd builds `cornice l1 add-validator`.

@@ -9,6 +9,9 @@ var (
 	ErrNoEvent = errors.New("receipt lacks the expected log")
 	// ErrUnknownValidator is returned when the manager knows no validation for a node.
 	ErrUnknownValidator = errors.New("the manager has no validation for this node")
+	// ErrConversionChanged is returned when the P-Chain's initial validators no longer hash
+	// to the subnet's conversion ID.
+	ErrConversionChanged = errors.New("conversion data differs from the conversion ID")
 	// ErrInitialValidator is returned for the removal of a conversion's initial validator,
 	// whose justification (subnet ID and index) this package does not build.
 	ErrInitialValidator = errors.New("removing a conversion's initial validator is not supported")

@@ -15,12 +15,14 @@ import (
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -45,6 +47,7 @@ type Flow struct {
 	chainID   *big.Int
 	networkID uint32
 	subnetID  ids.ID
+	subnet    api.GetSubnetReply
 	manager   common.Address
 	wait      time.Duration
 	log       io.Writer
@@ -65,7 +68,7 @@ func NewFlow(ctx context.Context, node *wallet.Client, key *wallet.Key, subnetID
 	if subnet.ManagerAddress == nil {
 		return nil, fmt.Errorf("subnet %s has not been converted to an L1", subnetID)
 	}
-	f := &Flow{node: node, key: key, subnetID: subnetID, wait: wait, log: log}
+	f := &Flow{node: node, key: key, subnetID: subnetID, subnet: subnet, wait: wait, log: log}
 	if manager != nil {
 		f.manager = *manager
 	} else {
@@ -101,6 +104,41 @@ func (f *Flow) Close() { f.eth.Close() }
 
 func (f *Flow) step(format string, args ...any) {
 	fmt.Fprintf(f.log, format+"\n", args...)
+}
+
+// ConversionData returns what the L1's conversion made of the subnet, as the P-Chain says: the
+// manager it recorded and the initial validators, validation ID SubnetID.Append(i) at index i,
+// read with platform.getL1Validator until one is missing. Their weights are the conversion's as
+// long as no manager changed them, which it cannot before InitializeValidatorSet; the data is
+// checked against the conversion ID the P-Chain recorded.
+func (f *Flow) ConversionData(ctx context.Context) (*acp77.ConversionData, error) {
+	manager, err := hexutil.Decode(*f.subnet.ManagerAddress)
+	if err != nil {
+		return nil, fmt.Errorf("the subnet's manager address %q: %w", *f.subnet.ManagerAddress, err)
+	}
+	d := &acp77.ConversionData{SubnetID: f.subnetID, ManagerChainID: f.subnet.ManagerChainID, ManagerAddress: manager}
+	for i := uint32(0); ; i++ {
+		var v api.GetL1ValidatorReply
+		err := f.node.Call(ctx, "/ext/bc/P", "platform.getL1Validator", map[string]string{"validationID": f.subnetID.Append(i).String()}, &v)
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && i > 0 {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("initial validator %d: %w", i, err)
+		}
+		var pk [bls.PublicKeyLen]byte
+		b, err := hexutil.Decode(v.PublicKey)
+		if err != nil || len(b) != len(pk) {
+			return nil, fmt.Errorf("initial validator %d: public key %q", i, v.PublicKey)
+		}
+		copy(pk[:], b)
+		d.Validators = append(d.Validators, acp77.ConversionValidator{NodeID: v.NodeID[:], BLSPublicKey: pk, Weight: uint64(v.Weight)})
+	}
+	if d.ID() != f.subnet.ConversionID {
+		return nil, fmt.Errorf("%w: the P-Chain's initial validators have changed since the conversion", ErrConversionChanged)
+	}
+	return d, nil
 }
 
 // InitializeValidatorSet delivers the P-Chain's SubnetToL1Conversion to the manager's
