@@ -89,7 +89,7 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	// Once only: the manager refuses it before anything is sent.
 	code, _, errOut := runCLI(t, append([]string{"l1", "init-validator-set"}, l1Args...)...)
 	require.Equal(t, 1, code)
-	require.Contains(t, errOut, "initializeValidatorSet")
+	require.Contains(t, errOut, "already initialized")
 
 	sk, err := bls.NewSecretKey()
 	require.NoError(t, err)
@@ -130,6 +130,7 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 		"--bls-public-key", hex.EncodeToString(pop.PublicKey[:]), "--bls-pop", hex.EncodeToString(pop.ProofOfPossession[:])}, l1Args...)...)
 	require.NotEqual(t, 0, code)
 	require.Contains(t, errOut, "initiateValidatorRegistration")
+	require.Contains(t, errOut, "NodeAlreadyRegistered")
 
 	// set-weight.
 	out = cli("l1", "set-weight", "--weight", "20")

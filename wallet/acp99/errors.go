@@ -9,6 +9,8 @@ var (
 	ErrNoEvent = errors.New("receipt lacks the expected log")
 	// ErrUnknownValidator is returned when the manager knows no validation for a node.
 	ErrUnknownValidator = errors.New("the manager has no validation for this node")
+	// ErrAlreadyInitialized is returned by InitializeValidatorSet for a manager that was.
+	ErrAlreadyInitialized = errors.New("the manager's validator set is already initialized")
 	// ErrConversionChanged is returned when the P-Chain's initial validators no longer hash
 	// to the subnet's conversion ID.
 	ErrConversionChanged = errors.New("conversion data differs from the conversion ID")

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
@@ -157,6 +158,14 @@ func (f *Flow) InitializeValidatorSet(ctx context.Context, d *acp77.ConversionDa
 	}{d.SubnetID, d.ManagerChainID, common.BytesToAddress(d.ManagerAddress), make([]initial, len(d.Validators))}
 	for i, v := range d.Validators {
 		arg.InitialValidators[i] = initial{v.NodeID, v.BLSPublicKey[:], v.Weight}
+	}
+	// A complete… call carries a predicate, so it is not estimated: check what would revert.
+	var initialized bool
+	if err := f.view(ctx, &initialized, "initialized"); err != nil {
+		return err
+	}
+	if initialized {
+		return fmt.Errorf("%w: %s", ErrAlreadyInitialized, f.manager)
 	}
 	signed, err := f.fromP(ctx, &acp77.SubnetToL1Conversion{ID: d.ID()}, f.subnetID[:])
 	if err != nil {
@@ -447,7 +456,7 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 	} else {
 		// Estimating also reports a revert, with its reason, before anything is sent.
 		if gas, err = f.eth.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &f.manager, Data: data}); err != nil {
-			return nil, fmt.Errorf("%s: %w", method, err)
+			return nil, fmt.Errorf("%s: %w%s", method, err, revertReason(err))
 		}
 		gas += gas / 5
 	}
@@ -491,4 +500,32 @@ func (f *Flow) receipt(ctx context.Context, tx common.Hash) (*types.Receipt, err
 		case <-tick.C:
 		}
 	}
+}
+
+// revertReason names the manager's custom error in err's revert data, as ": Name(args)", or
+// returns "" when there is none.
+func revertReason(err error) string {
+	var de rpc.DataError
+	if !errors.As(err, &de) {
+		return ""
+	}
+	s, ok := de.ErrorData().(string)
+	if !ok {
+		return ""
+	}
+	data, decodeErr := hexutil.Decode(s)
+	if decodeErr != nil || len(data) < 4 {
+		return ""
+	}
+	for name, e := range Contract().ABI.Errors {
+		if !bytes.Equal(e.ID[:4], data[:4]) {
+			continue
+		}
+		args, err := e.Inputs.Unpack(data[4:])
+		if err != nil {
+			return ": " + name
+		}
+		return fmt.Sprintf(": %s%v", name, args)
+	}
+	return ""
 }
