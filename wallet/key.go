@@ -150,3 +150,6 @@ func credentials(unsignedBytes []byte, keys []*Key) ([]secp256k1fx.Credential, e
 	}
 	return creds, nil
 }
+
+// PrivateKey returns the key as go-ethereum's ECDSA key, to sign EVM transactions.
+func (k *Key) PrivateKey() *ecdsa.PrivateKey { return k.priv }
