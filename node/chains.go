@@ -79,6 +79,9 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 	if err := n.manager.Create(ctx, spec); err != nil {
 		return err
 	}
+	if err := n.relayChain(id); err != nil {
+		return err
+	}
 
 	// Index routes use the chain's primary alias (node-api.md §2.3); beyond the reference, a chain
 	// outside the Primary Network is also served under its blockchain ID.

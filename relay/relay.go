@@ -230,7 +230,8 @@ func (r *Relay) scan(c *chain) error {
 	if err != nil {
 		return err
 	}
-	if !ok {
+	if !ok || mark > last {
+		// First look, or the chain was rolled back (developer methods): from its head on.
 		return r.setMark(c.id, last)
 	}
 	for mark < last {

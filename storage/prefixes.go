@@ -41,6 +41,9 @@ const (
 	// PrefixAtomic is owned by chains/atomic: the shared memory of the
 	// Primary Network's chains (the atomic UTXOs one exported to another).
 	PrefixAtomic Prefix = 's'
+	// PrefixRelay is owned by relay: the relayer's key, how far it has looked on each chain,
+	// and its deliveries.
+	PrefixRelay Prefix = 'r'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -54,6 +57,7 @@ var allPrefixes = []Prefix{
 	PrefixUptime,
 	PrefixNode,
 	PrefixAtomic,
+	PrefixRelay,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.

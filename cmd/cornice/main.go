@@ -145,7 +145,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout), newNetworkCmd(stdout),
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newICMCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout), newNetworkCmd(stdout),
 		newTransferCmd(stdout))
 	return root
 }
