@@ -23,6 +23,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,7 +41,6 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/network"
-	"github.com/cornice-node/cornice/relay"
 	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
@@ -81,8 +81,10 @@ type Node struct {
 	stopNetwork func() error
 	// router hands the network's chain messages to the chains' engines.
 	router *router.Router
-	// relay delivers Teleporter messages between the EVM chains; nil with --relay off.
-	relay *relay.Relay
+	// relay delivers Teleporter messages between the EVM chains; nil with --relay off or none
+	// attached (AttachRelay). relayMu guards it: chains start on the subnet worker too.
+	relayMu sync.Mutex
+	relay   Relay
 	// networked is set when the node runs among other validators (it was given bootstrap
 	// peers); genesisStakers are then the Primary Network's validators, from the local genesis
 	// (docs/decisions.md, "One node or many").
@@ -210,18 +212,12 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 			return err
 		}
 	}
-	if err := n.buildRelay(); err != nil {
-		return err
-	}
 	if err := n.createChains(context.Background(), append(primary, extra...)); err != nil {
 		return err
 	}
 	// The chains of other subnets come from the P-Chain's state, so a restart brings back every
 	// chain that ran before.
-	if err := n.startSubnets(context.Background()); err != nil {
-		return err
-	}
-	return n.startRelay()
+	return n.startSubnets(context.Background())
 }
 
 // loadIdentity loads the staking TLS certificate and BLS key, generating them on first start.
@@ -342,10 +338,7 @@ func (n *Node) close() error {
 	}
 	n.network = nil
 	// The relay sends to the chains: it stops before them.
-	if n.relay != nil {
-		n.relay.Close()
-		n.relay = nil
-	}
+	n.closeRelay()
 	// The subnet worker creates chains through the manager: it stops next.
 	err = errors.Join(err, n.subnets.close())
 	n.subnets = nil

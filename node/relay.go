@@ -2,36 +2,58 @@ package node
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/rpc"
-
+	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/relay"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/warp"
 	"github.com/cornice-node/cornice/warp/acp118"
 )
 
-// The built-in Interchain Messaging relay (package relay; --relay): made before the chains,
-// given each EVM chain as it is created, started once the chains of start-up run, stopped
-// before them.
+// The built-in Interchain Messaging relay (package relay; --relay). Package node links no
+// go-ethereum (node/vmset's doc), so the relay is plugged in after New by whoever links it
+// (AttachRelay with vmset.Relay): it gets every chain that runs then and each chain created
+// later, and stops before the chains.
 
-// inProcDialer is a VM whose JSON-RPC server the relay can call in this process (*evm.VM).
-type inProcDialer interface {
-	DialInProc() *rpc.Client
+// Relay is the relay as the node drives it (*relay.Relay).
+type Relay interface {
+	// AddChain gives the relay chain id, run by vm; it passes over VMs it cannot talk to and
+	// chains it has.
+	AddChain(id ids.ID, vm chains.VM) error
+	// Start resumes interrupted deliveries and watches the chains added.
+	Start() error
+	// Close stops it.
+	Close()
 }
 
-// buildRelay makes the relay when --relay says so. Its signatures come from the node's
-// aggregator; on the local network the well-known funded key tops the relayer up.
-func (n *Node) buildRelay() error {
+// RelayDeps is what the node hands the relay.
+type RelayDeps struct {
+	// DB is the relay's part of the node's database.
+	DB *storage.View
+	// Aggregator signs messages by a subnet's validators: the node's aggregator.
+	Aggregator *acp118.Aggregator
+	// Subnets tells which subnet validates a chain.
+	Subnets warp.ValidatorState
+	// Funder is the secp256k1 secret of the key that tops the relayer up: the local network's
+	// funded key on the local network, nil elsewhere.
+	Funder []byte
+	Log    *slog.Logger
+}
+
+// RelayFactory makes the relay (vmset.Relay).
+type RelayFactory func(RelayDeps) (Relay, error)
+
+// AttachRelay makes the relay with f, when --relay says so, gives it every chain running and
+// starts it. Chains created after are given to it as they start. Call it once, before Run.
+func (n *Node) AttachRelay(f RelayFactory) error {
 	if !n.cfg.RelayEnabled() {
 		return nil
 	}
 	state := warpValidators{n}
-	cfg := relay.Config{
+	deps := RelayDeps{
 		DB:         n.db.Prefixed(storage.PrefixRelay),
 		Aggregator: acp118.NewAggregator(state, localSignatures{n}),
 		Subnets:    state,
@@ -42,20 +64,31 @@ func (n *Node) buildRelay() error {
 		if err != nil {
 			return fmt.Errorf("relay: the local funded key: %w", err)
 		}
-		if cfg.Funder, err = crypto.ToECDSA(b); err != nil {
-			return fmt.Errorf("relay: the local funded key: %w", err)
-		}
+		deps.Funder = b
 	}
-	r, err := relay.New(cfg)
+	r, err := f(deps)
 	if err != nil {
 		return err
 	}
+	n.relayMu.Lock()
+	defer n.relayMu.Unlock()
 	n.relay = r
-	return nil
+	for _, c := range n.Chains() {
+		if err := n.relayChainLocked(c.ID); err != nil {
+			return err
+		}
+	}
+	return r.Start()
 }
 
-// relayChain gives chain id to the relay, if there is one and the chain is an EVM chain.
+// relayChain gives chain id to the relay, if there is one.
 func (n *Node) relayChain(id ids.ID) error {
+	n.relayMu.Lock()
+	defer n.relayMu.Unlock()
+	return n.relayChainLocked(id)
+}
+
+func (n *Node) relayChainLocked(id ids.ID) error {
 	if n.relay == nil {
 		return nil
 	}
@@ -63,17 +96,16 @@ func (n *Node) relayChain(id ids.ID) error {
 	if !ok {
 		return nil
 	}
-	d, ok := vm.(inProcDialer)
-	if !ok {
-		return nil
-	}
-	return n.relay.AddChain(id, ethclient.NewClient(d.DialInProc()))
+	return n.relay.AddChain(id, vm)
 }
 
-// startRelay starts the relay, if there is one.
-func (n *Node) startRelay() error {
-	if n.relay == nil {
-		return nil
+// closeRelay stops the relay, if there is one.
+func (n *Node) closeRelay() {
+	n.relayMu.Lock()
+	r := n.relay
+	n.relay = nil
+	n.relayMu.Unlock()
+	if r != nil {
+		r.Close()
 	}
-	return n.relay.Start()
 }

@@ -14,7 +14,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/icm"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -131,10 +134,26 @@ func New(cfg Config) (*Relay, error) {
 // Address is the relayer's address: it pays for deliveries and is their reward address.
 func (r *Relay) Address() common.Address { return r.from }
 
-// AddChain adds chain id, reached through client. Before Start it is only recorded, so that
-// every chain the node runs at start-up is known before the relay looks for messages (one
-// found on the C-Chain may be for an L1 created after it); after Start it is watched at once.
-func (r *Relay) AddChain(id ids.ID, client Client) error {
+// inProcDialer is a VM whose JSON-RPC server answers in this process (*evm.VM).
+type inProcDialer interface {
+	DialInProc() *rpc.Client
+}
+
+// AddChain adds chain id, run by vm, if vm is an EVM chain (AddClient); it passes over any
+// other.
+func (r *Relay) AddChain(id ids.ID, vm chains.VM) error {
+	d, ok := vm.(inProcDialer)
+	if !ok {
+		return nil
+	}
+	return r.AddClient(id, ethclient.NewClient(d.DialInProc()))
+}
+
+// AddClient adds chain id, reached through client; a chain added already is kept as it is.
+// Before Start it is only recorded, so that every chain the node runs at start-up is known
+// before the relay looks for messages (one found on the C-Chain may be for an L1 created after
+// it); after Start it is watched at once.
+func (r *Relay) AddClient(id ids.ID, client Client) error {
 	chainID, err := client.ChainID(r.ctx)
 	if err != nil {
 		return fmt.Errorf("relay: chain ID of %s: %w", id, err)
@@ -142,6 +161,9 @@ func (r *Relay) AddChain(id ids.ID, client Client) error {
 	c := &chain{id: id, client: client, chainID: chainID, signer: types.LatestSignerForChainID(chainID)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if _, ok := r.chains[id]; ok {
+		return nil
+	}
 	r.chains[id] = c
 	if r.started {
 		r.watch(c)

@@ -217,7 +217,7 @@ func startRelay(t *testing.T, db *storage.DB, agg *signer, chains map[ids.ID]*fa
 	})
 	require.NoError(t, err)
 	for id, c := range chains {
-		require.NoError(t, r.AddChain(id, c))
+		require.NoError(t, r.AddClient(id, c))
 	}
 	require.NoError(t, r.Start())
 	return r
