@@ -41,6 +41,10 @@ const (
 	// PrefixAtomic is owned by chains/atomic: the shared memory of the
 	// Primary Network's chains (the atomic UTXOs one exported to another).
 	PrefixAtomic Prefix = 's'
+	// PrefixProposer is owned by vms/proposervm: the proposervm blocks of
+	// each chain that runs among several validators, under the 32-byte
+	// chain ID that follows this byte.
+	PrefixProposer Prefix = 'w'
 	// PrefixRelay is owned by relay: the relayer's key, how far it has looked on each chain,
 	// and its deliveries.
 	PrefixRelay Prefix = 'r'
@@ -57,6 +61,7 @@ var allPrefixes = []Prefix{
 	PrefixUptime,
 	PrefixNode,
 	PrefixAtomic,
+	PrefixProposer,
 	PrefixRelay,
 }
 
