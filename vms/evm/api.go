@@ -266,14 +266,33 @@ func decodeSlot(s string) (common.Hash, error) {
 
 // SendRawTransaction is eth_sendRawTransaction.
 func (a *ethAPI) SendRawTransaction(_ context.Context, input hexutil.Bytes) (common.Hash, error) {
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(input); err != nil {
+	tx, err := decodeRawTx(input)
+	if err != nil {
 		return common.Hash{}, err
 	}
 	if err := a.vm.sendAndLog(tx); err != nil {
 		return common.Hash{}, err
 	}
 	return tx.Hash(), nil
+}
+
+// decodeRawTx decodes the transaction of eth_sendRawTransaction and its Sync form and refuses
+// one without replay protection (pre-EIP-155), as the reference does over RPC, unless it is a
+// keyless deployment: a contract creation at nonce 0, the form of every "Nick's method"
+// deployment (Teleporter's, the deterministic deployment proxy's). Replaying such a
+// transaction can only deploy the same code at the same address from an account that has sent
+// nothing on that chain, which is what it is published for; any other unprotected
+// transaction, a transfer or a call, could be replayed from another chain against its
+// sender's will (docs/decisions.md).
+func decodeRawTx(input []byte) (*types.Transaction, error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return nil, err
+	}
+	if !tx.Protected() && (tx.To() != nil || tx.Nonce() != 0) {
+		return nil, errUnprotectedTx
+	}
+	return tx, nil
 }
 
 // GetBlockByNumber is eth_getBlockByNumber; null past the last accepted

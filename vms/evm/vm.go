@@ -555,3 +555,8 @@ func (vm *VM) Close() error {
 	vm.feeds.close()
 	return vm.triedb.Close()
 }
+
+// DialInProc returns a client of the chain's JSON-RPC server within this process: the eth_*
+// methods and subscriptions without HTTP, for the node's own services (the relay). It stops
+// answering when the VM closes.
+func (vm *VM) DialInProc() *rpc.Client { return rpc.DialInProc(vm.rpc) }
