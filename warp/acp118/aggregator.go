@@ -89,6 +89,7 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 	}
 	return warp.Aggregate(msg, sigs)
 }
+
 // ask returns v's signature of msg from the first of its nodes that gives a valid one.
 func (a *Aggregator) ask(ctx context.Context, v *warp.CanonicalValidator, msg *warp.UnsignedMessage, req *Request) (*bls.Signature, error) {
 	var last error
