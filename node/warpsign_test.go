@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -47,14 +48,12 @@ type refAsker struct {
 func dialRef(t *testing.T, ctx context.Context, url string, stakingAddr net.Addr, networkID uint32) *refAsker {
 	t.Helper()
 	a := &refAsker{t: t, ctx: ctx, answers: make(chan *message.InboundMessage, 16)}
-	var err error
-	a.peer, err = refpeer.StartTestPeer(ctx, stakingAddr.(*net.TCPAddr).AddrPort(), networkID,
+	a.peer = startRefPeer(t, ctx, stakingAddr.(*net.TCPAddr).AddrPort(), networkID,
 		router.InboundHandlerFunc(func(_ context.Context, m *message.InboundMessage) {
 			if m.Op == message.AppResponseOp || m.Op == message.AppErrorOp {
 				a.answers <- m
 			}
 		}))
-	require.NoError(t, err)
 	t.Cleanup(func() {
 		a.peer.StartClose()
 		require.NoError(t, a.peer.AwaitClosed(context.Background()))
@@ -64,9 +63,31 @@ func dialRef(t *testing.T, ctx context.Context, url string, stakingAddr net.Addr
 		return err == nil && len(peers) == 1
 	}, 10*time.Second, 10*time.Millisecond, "the node lists the reference peer")
 	// AppRequests go zstd-compressed, as the reference sends them by default.
+	var err error
 	a.mc, err = message.NewCreator(prometheus.NewRegistry(), compression.TypeZstd, 10*time.Second)
 	require.NoError(t, err)
 	return a
+}
+
+// startRefPeer starts the reference's test peer toward addr, trying again when its handshake
+// has not completed in 20 s: under the whole package's parallel tests it sometimes never does
+// (not understood yet; never seen with the test alone), and a new connection then completes.
+func startRefPeer(t *testing.T, ctx context.Context, addr netip.AddrPort, networkID uint32, h router.InboundHandler) refpeer.Peer {
+	t.Helper()
+	for {
+		attempt, cancel := context.WithTimeout(ctx, 20*time.Second)
+		p, err := refpeer.StartTestPeer(attempt, addr, networkID, h)
+		cancel()
+		if err == nil {
+			return p
+		}
+		require.NoError(t, ctx.Err(), "the reference peer never connected: %v", err)
+		t.Logf("the reference peer's handshake did not complete (%v): again", err)
+		if p != nil {
+			p.StartClose()
+			require.NoError(t, p.AwaitClosed(ctx))
+		}
+	}
 }
 
 // ask sends appBytes to chainID and returns the answer.
