@@ -63,6 +63,8 @@ type testVM struct {
 	work       int
 	nonce      uint64
 	ready      chan struct{}
+	// getBlocks counts the GetBlock calls: what reading a block back costs a real VM.
+	getBlocks int
 }
 
 func encodeBlock(parent ids.ID, height, nonce uint64) []byte {
@@ -87,6 +89,7 @@ func (vm *testVM) LastAccepted(context.Context) (ids.ID, error) {
 }
 
 func (vm *testVM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	vm.getBlocks++
 	if b, ok := vm.verified[id]; ok {
 		return b, nil
 	}
