@@ -189,6 +189,34 @@ func (db *DB) commit(pb *pebble.Batch) error {
 	return nil
 }
 
+// commitUnsynced applies pb without waiting for its sync, then publishes the
+// state with its writes (Batch.CommitUnsynced). It excludes the other
+// commits as commit does, so that a synced commit's publish still follows
+// its own sync.
+func (db *DB) commitUnsynced(pb *pebble.Batch) error {
+	db.commitMu.Lock()
+	defer db.commitMu.Unlock()
+	if err := pb.Commit(pebble.NoSync); err != nil {
+		return err
+	}
+	db.publish()
+	return nil
+}
+
+// Sync waits until every commit made so far, unsynced ones included
+// (Batch.CommitUnsynced), is on disk: a crash can no longer lose them.
+func (db *DB) Sync() error {
+	if err := db.begin(); err != nil {
+		return err
+	}
+	defer db.inflight.Done()
+	// An empty log record written with a sync: the log is synced up to it.
+	if err := db.pdb.LogData(nil, pebble.Sync); err != nil {
+		return fmt.Errorf("sync database: %w", err)
+	}
+	return nil
+}
+
 // write commits, as commit does, a batch of the one write that fn records
 // in it: a single-key Put or Delete.
 func (db *DB) write(fn func(pb *pebble.Batch) error) error {
