@@ -6,9 +6,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"net"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,11 +34,16 @@ type localNetwork struct {
 	nodes []localnet.Node
 }
 
-// freePorts returns a base port p such that p … p+2n−1 are free on loopback now.
+// freePorts returns a base port p such that p … p+2n−1 are free on loopback now. They lie below
+// the kernel's ephemeral range: a port in it may be taken by any outgoing connection (the nodes
+// redialling a stopped peer, the test's clients) while its node is down, which would keep the
+// node from starting again.
 func freePorts(t testing.TB, n int) int {
 	t.Helper()
+	top := ephemeralLow() - 2*n
+	require.Greater(t, top, 10000, "the ephemeral port range starts too low")
 	for range 100 {
-		base := 20000 + 2*rand.IntN(15000)
+		base := 10000 + 2*rand.IntN((top-10000)/2)
 		var ls []net.Listener
 		for i := range 2 * n {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
@@ -54,6 +61,18 @@ func freePorts(t testing.TB, n int) int {
 	}
 	require.FailNow(t, "no free ports")
 	return 0
+}
+
+// ephemeralLow returns the first port of the kernel's ephemeral range (Linux's default when it
+// cannot be read).
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		if low, err := strconv.Atoi(f[0]); err == nil {
+			return low
+		}
+	}
+	return 32768
 }
 
 // startNetwork runs `cornice network start` for n nodes and checks what it prints.

@@ -32,6 +32,7 @@ import (
 	"github.com/cornice-node/cornice/api/health"
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/engine"
+	"github.com/cornice-node/cornice/chains/engine/bootstrap"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
@@ -166,6 +167,12 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 		return err
 	}
 
+	// One set of bootstrap metrics for every chain of the node: each chain is a label.
+	bsMetrics, err := bootstrap.NewMetrics(n.metrics)
+	if err != nil {
+		return err
+	}
+	bootIDs, _ := n.cfg.P2P.Bootstrappers()
 	n.manager, err = chains.NewManager(chains.ManagerConfig{NetworkID: n.cfg.NetworkID}, chains.ManagerDeps{
 		DB:       db,
 		Registry: n.chains,
@@ -177,6 +184,10 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 			Solo:       !n.networked,
 			Router:     n.router,
 			Params:     n.cfg.Snow.Parameters(),
+			// The P-Chain bootstraps from the bootstrap peers, the others after it.
+			BootstrapIDs:       bootIDs,
+			PChainBootstrapped: make(chan struct{}),
+			Metrics:            bsMetrics,
 		},
 		Clock: n.clock,
 		Log:   n.log.With("component", "chains"),

@@ -36,6 +36,10 @@ type ConsensusConfig struct {
 	// P-Chain's Bootstrapped() to every other chain, so that they start once the P-Chain knows
 	// their validators (§3.1). Messages are answered meanwhile.
 	After <-chan struct{}
+	// Bootstrapped, if not nil, is the channel Bootstrapped returns, closed by the Consensus
+	// when the chain enters normal operation: the node makes the P-Chain's before its engine,
+	// for the other chains' After.
+	Bootstrapped chan struct{}
 }
 
 // ConsensusDeps are a Consensus's collaborators.
@@ -135,6 +139,10 @@ type Consensus struct {
 
 // NewConsensus returns the engine of chain c.
 func NewConsensus(c chains.EngineContext, cfg ConsensusConfig, d ConsensusDeps) *Consensus {
+	bootstrapped := cfg.Bootstrapped
+	if bootstrapped == nil {
+		bootstrapped = make(chan struct{})
+	}
 	return &Consensus{
 		cfg:          cfg,
 		d:            d,
@@ -142,7 +150,7 @@ func NewConsensus(c chains.EngineContext, cfg ConsensusConfig, d ConsensusDeps) 
 		getter:       getter.New(c.VM, c.Acceptor, d.Sender),
 		inbox:        make(chan Message, 1024),
 		peers:        make(map[ids.NodeID]bool),
-		bootstrapped: make(chan struct{}),
+		bootstrapped: bootstrapped,
 	}
 }
 
@@ -246,7 +254,7 @@ func (c *Consensus) handleUntil(ctx context.Context, h Handler, done func() bool
 func (c *Consensus) handOver(ctx context.Context) error {
 	e, err := snowman.New(c.cfg.Snowman, snowman.Deps{
 		VM: c.ec.VM, Acceptor: c.ec.Acceptor, Sender: c.d.Sender, Validators: c.d.Validators,
-		Rand: c.d.Rand, Log: c.ec.Log,
+		Rand: c.d.Rand, Log: c.ec.Log, Clock: c.ec.Clock,
 	})
 	if err != nil {
 		return fmt.Errorf("start consensus on chain %s: %w", c.ec.Chain.ID, err)
@@ -255,7 +263,7 @@ func (c *Consensus) handOver(ctx context.Context) error {
 		return fmt.Errorf("enter %s: %w", chains.NormalOperation, err)
 	}
 	c.setProgress()
-	r := snowman.NewRunner(e, c.ec.SetState, c.ec.Clock)
+	r := snowman.NewRunner(e, c.ec.Clock)
 	c.runner.Store(r)
 	close(c.bootstrapped)
 	c.ec.Log.Info("consensus started")

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/network/wire"
 	"github.com/cornice-node/cornice/router"
+	"github.com/cornice-node/cornice/storage"
 )
 
 var chainID = ids.ID{'c'}
@@ -74,11 +76,32 @@ func (r routed) TryDeliver(m router.Message) bool { return r.c.TryDeliver(m) }
 
 func (r routed) Deliver(ctx context.Context, m router.Message) error { return r.c.Deliver(ctx, m) }
 
-// consensusNode is a node whose chain runs engine.Consensus behind a router.
+// consensusNode is a node whose chain runs engine.Consensus behind a router, with its blocks
+// indexed.
 type consensusNode struct {
-	id  ids.NodeID
-	env *chainstest.Env
-	c   *engine.Consensus
+	id      ids.NodeID
+	env     *chainstest.Env
+	c       *engine.Consensus
+	indexed *recordingIndexer
+}
+
+// recordingIndexer records the blocks the accept path indexes, in order.
+type recordingIndexer struct {
+	mu     sync.Mutex
+	blocks []ids.ID
+}
+
+func (x *recordingIndexer) Accept(_ context.Context, _ *storage.Batch, _ ids.ID, block chains.Container, _ []chains.Container) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.blocks = append(x.blocks, block.ID)
+	return nil
+}
+
+func (x *recordingIndexer) get() []ids.ID {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return slices.Clone(x.blocks)
 }
 
 func newConsensusNode(t *testing.T, net *routerNet, id ids.NodeID, from string, vals weights, after <-chan struct{}) *consensusNode {
@@ -86,7 +109,7 @@ func newConsensusNode(t *testing.T, net *routerNet, id ids.NodeID, from string, 
 	if from != "" {
 		require.NoError(t, os.CopyFS(dir, os.DirFS(from)))
 	}
-	n := &consensusNode{id: id}
+	n := &consensusNode{id: id, indexed: &recordingIndexer{}}
 	r, err := router.New(router.Config{NodeID: id}, router.Deps{Network: fromNode(net, id)})
 	require.NoError(t, err)
 	t.Cleanup(r.Close)
@@ -107,8 +130,8 @@ func newConsensusNode(t *testing.T, net *routerNet, id ids.NodeID, from string, 
 		n.c, rc.c = e, e
 		return e, nil
 	})
-	n.env = chainstest.NewEnv(t, dir, nil, factory)
-	n.env.Create(chainID, nil)
+	n.env = chainstest.NewEnv(t, dir, n.indexed, factory)
+	n.env.Create(chainID, func(s *chains.Spec) { s.Indexed = true })
 	t.Cleanup(n.env.Close)
 	net.mu.Lock()
 	net.routers[id] = r
@@ -143,8 +166,9 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 // Four validators of equal weight, each chain behind its router,: three hold a chain of 20 blocks, the fourth none and waits
 // for its After (the P-Chain, in the node). The three bootstrap at once (nothing new) and run
 // consensus; the fourth stays bootstrapping, its health check failing, until After closes, then
-// fetches the 20 blocks from the others, enters normal operation and takes part in consensus:
-// a block built by one validator is accepted by all four.
+// fetches the 20 blocks from the others, executes and indexes them in height order, enters
+// normal operation and takes part in consensus: a block built by one validator is accepted (and
+// indexed) by all four.
 func TestConsensusBootstrapsThenDecides(t *testing.T) {
 	dir := chainstest.BuildChain(t, chainID, 20, 8)
 	net := newRouterNet(t)
@@ -177,6 +201,7 @@ func TestConsensusBootstrapsThenDecides(t *testing.T) {
 	want := nodes[0].accepted(t)
 	require.Len(t, want, 21)
 	require.Equal(t, want, late.accepted(t))
+	require.Equal(t, want[1:], late.indexed.get(), "every block executed while bootstrapping is indexed, in height order")
 	state, _ = late.env.Registry.State(chainID)
 	require.Equal(t, chains.NormalOperation, state)
 	_, err = late.env.Manager.Health(t.Context(), chainID)
@@ -196,6 +221,7 @@ func TestConsensusBootstrapsThenDecides(t *testing.T) {
 	for _, n := range nodes {
 		require.Equal(t, nodes[1].accepted(t), n.accepted(t))
 	}
+	require.Equal(t, nodes[1].accepted(t)[1:], late.indexed.get())
 }
 
 // While it bootstraps, a Consensus tells its progress.

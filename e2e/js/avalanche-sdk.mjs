@@ -21,8 +21,9 @@ import { privateKeyToAvalancheAccount } from "@avalanche-sdk/client/accounts";
 import { avalancheLocal } from "@avalanche-sdk/client/chains";
 import { avm, Context, evm, Id, pvm, TransferableOutput, utils } from "@avalabs/avalanchejs";
 import { randomBytes } from "node:crypto";
+import { assert, withTimeout, baseURL } from "./common.mjs";
 
-const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+const base = baseURL;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
 const checkTimeoutMs = 60_000;
 // A second key's addresses, to send to (vmrq of platform-exchange.md §2.5).
@@ -46,18 +47,6 @@ const cAPI = new evm.EVMApi(base);
 const moved = 5_000_000_000n; // each cross-chain check moves 5 AVAX
 // maxFee bounds any one half's fee: 0.01 AVAX.
 const maxFee = 10_000_000n;
-
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 // send signs and issues a prepared tx and waits until its chain accepts (or commits) it.
 async function send(prepared) {

@@ -24,9 +24,9 @@ import {
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { randomBytes } from "node:crypto";
+import { assert, withTimeout, randomAddress, baseURL } from "./common.mjs";
 
-const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+const base = baseURL;
 const rpcURL = `${base}/ext/bc/C/rpc`;
 const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
 
@@ -55,18 +55,6 @@ const storageRuntime =
 const storageInit = "603280600b6000396000f3";
 const storageBytecode = `0x${storageInit}${storageRuntime}`;
 
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 async function waitSuccess(hash) {
   const receipt = await client.waitForTransactionReceipt({ hash, timeout: 30_000 });
   assert(receipt.status === "success", `transaction ${hash} failed: status ${receipt.status}`);
@@ -77,10 +65,6 @@ async function waitSuccess(hash) {
 async function sendValue(to, value) {
   const hash = await wallet.sendTransaction({ to, value });
   return waitSuccess(hash);
-}
-
-function randomAddress() {
-  return `0x${randomBytes(20).toString("hex")}`;
 }
 
 const checks = [

@@ -33,8 +33,9 @@ import {
   parseEther,
   randomBytes,
 } from "ethers";
+import { assert, withTimeout, sleep, baseURL } from "./common.mjs";
 
-const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+const base = baseURL;
 const rpcURL = `${base}/ext/bc/C/rpc`;
 const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
 
@@ -82,22 +83,6 @@ const storageRuntime = [
 ].join("");
 const storageInit = "605e80600b6000396000f3"; // codecopy(0, 0b, 5e); return(0, 5e)
 const storageBytecode = `0x${storageInit}${storageRuntime}`;
-
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function randomAddress() {
   return getAddress(hexlify(randomBytes(20)));

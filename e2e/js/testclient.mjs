@@ -19,7 +19,6 @@
 // `testclient: N passed, M failed`, and the exit code is 1 when a check failed.
 
 import { gunzipSync } from "node:zlib";
-import { randomBytes } from "node:crypto";
 import {
   createTestClient,
   createWalletClient,
@@ -32,6 +31,7 @@ import {
   pad,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { assert, withTimeout, randomAddress, sleep, baseURL } from "./common.mjs";
 
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
 const local = privateKeyToAccount(localKey);
@@ -93,30 +93,14 @@ function targets() {
       return { label: pair.slice(0, i), url: pair.slice(i + 1) };
     });
   }
-  const base = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+  const base = baseURL;
   const list = [{ label: "C", url: `${base}/ext/bc/C/rpc` }];
   if (process.env.CORNICE_L1_RPC) list.push({ label: "L1", url: process.env.CORNICE_L1_RPC });
   return list;
 }
 
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
 function eq(what, got, want) {
   assert(got === want, `${what} is ${got}, want ${want}`);
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function randomAddress() {
-  return `0x${randomBytes(20).toString("hex")}`;
 }
 
 // rpcError runs fn, which must fail with a JSON-RPC error, and returns that error's code and
@@ -135,7 +119,6 @@ async function rpcError(fn) {
 }
 
 // sleep waits ms milliseconds.
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // until polls fn every 100 ms until it returns a truthy value, for at most ms.
 async function until(what, fn, ms = 30_000) {

@@ -8,7 +8,7 @@ import (
 )
 
 // Metrics are the bootstrappers' Prometheus metrics, one series per chain (label "chain", the
-// chain's primary alias), named after the reference's bs_* metrics.
+// blockchain ID), named after the reference's bs_* metrics.
 type Metrics struct {
 	fetched  *prometheus.CounterVec
 	executed *prometheus.CounterVec

@@ -25,6 +25,7 @@ type recordingSender struct {
 	chits     []chits
 	ancestors [][][]byte
 	gets      map[ids.ID]uint32 // request ID by block
+	getsSent  int
 }
 
 func (s *recordingSender) SendAncestors(_ context.Context, _ ids.NodeID, _ uint32, blocks [][]byte) {
@@ -40,6 +41,7 @@ func (s *recordingSender) SendGet(_ context.Context, _ ids.NodeID, requestID uin
 		s.gets = make(map[ids.ID]uint32)
 	}
 	s.gets[blockID] = requestID
+	s.getsSent++
 }
 func (s *recordingSender) SendPut(context.Context, ids.NodeID, uint32, []byte) {}
 func (s *recordingSender) SendChits(_ context.Context, _ ids.NodeID, _ uint32, pref, atHeight, acc ids.ID, accHeight uint64) {

@@ -14,9 +14,8 @@
 // Deliver.
 //
 // Bootstrapping comes before it in engine.Consensus, which runs the bootstrapper
-// (chains/engine/bootstrap), then this engine under a Runner; the node's Factory does not make
-// Consensus yet and routes to this engine directly (package router). Not done yet (issue #13):
-// the connected-stake guard of §2.1.
+// (chains/engine/bootstrap), then this engine under a Runner. Not done yet (issue #13): the
+// connected-stake guard of §2.1.
 package snowman
 
 import (
@@ -34,6 +33,17 @@ import (
 	"github.com/cornice-node/cornice/consensus/sampler"
 	consensus "github.com/cornice-node/cornice/consensus/snowman"
 	"github.com/cornice-node/cornice/ids"
+)
+
+// FailedRetry is how long a block that failed verification here is neither fetched nor verified
+// again, and MaxFailed how many such blocks an engine remembers (the oldest is forgotten first).
+// A block that does not verify here may stay processing on the node that built it, whose polls
+// name it again and again: without the memory, every query and Chits naming it would fetch it
+// (Get, Put) and verify it anew, a busy loop of thousands of messages a second. The retry lets
+// a block that failed for a passing reason (a timestamp ahead of our clock) in again.
+const (
+	FailedRetry = 30 * time.Second
+	MaxFailed   = 1024
 )
 
 // Sender sends this chain's consensus messages to other nodes (and to this node itself, which
@@ -118,6 +128,10 @@ type Engine struct {
 	// builtAt is when this engine last built a block; buildAt, when not zero, is when building
 	// waits for: the VM may have work, but MinBlockGap has not passed.
 	builtAt, buildAt time.Time
+	// failed holds when each block that failed verification did, at most MaxFailed of them;
+	// failedOrder lists them oldest first, for eviction.
+	failed      map[ids.ID]time.Time
+	failedOrder []ids.ID
 	// accepted are the blocks this engine accepted last: the blocks most Chits and PullQueries
 	// name once they are decided, which known and coming then tell apart from unknown ones
 	// without reading (and decoding) the whole block back from the VM.
@@ -181,6 +195,7 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		fetching:   make(map[uint32]ids.ID),
 		acceptedBy: make(map[ids.NodeID]ids.ID),
 		parked:     make(map[ids.ID][]parkedVote),
+		failed:     make(map[ids.ID]time.Time),
 	}
 	e.accepted.add(lastID)
 	return e, nil
@@ -372,9 +387,10 @@ func (e *Engine) sendChits(ctx context.Context, to ids.NodeID, requestID uint32,
 	e.d.Sender.SendChits(ctx, to, requestID, pref, atHeight, lastID, lastHeight)
 }
 
-// fetch asks from for blockID unless we have it or already asked for it.
+// fetch asks from for blockID unless we have it, already asked for it, or it failed
+// verification within FailedRetry.
 func (e *Engine) fetch(ctx context.Context, from ids.NodeID, blockID ids.ID) {
-	if e.known(ctx, blockID) || e.isFetching(blockID) {
+	if e.known(ctx, blockID) || e.isFetching(blockID) || e.failedRecently(blockID) {
 		return
 	}
 	e.nextRequestID++
@@ -389,6 +405,25 @@ func (e *Engine) known(ctx context.Context, blockID ids.ID) bool {
 	}
 	_, err := e.d.VM.GetBlock(ctx, blockID)
 	return err == nil
+}
+
+// failedVerification remembers that blockID failed verification now, forgetting the oldest
+// such block beyond MaxFailed.
+func (e *Engine) failedVerification(blockID ids.ID) {
+	if _, ok := e.failed[blockID]; !ok {
+		if len(e.failedOrder) == MaxFailed {
+			delete(e.failed, e.failedOrder[0])
+			e.failedOrder = e.failedOrder[1:]
+		}
+		e.failedOrder = append(e.failedOrder, blockID)
+	}
+	e.failed[blockID] = e.d.Clock.Now()
+}
+
+// failedRecently reports whether blockID failed verification less than FailedRetry ago.
+func (e *Engine) failedRecently(blockID ids.ID) bool {
+	at, ok := e.failed[blockID]
+	return ok && e.d.Clock.Now().Sub(at) < FailedRetry
 }
 
 // isWaiting reports whether blockID waits for its parent.
@@ -418,6 +453,13 @@ func (e *Engine) issueFrom(ctx context.Context, from ids.NodeID, blk chains.Bloc
 	switch parent := blk.Parent(); {
 	case e.core.Processing(blk.ID()):
 		return nil // issued already
+	case e.failedRecently(blk.ID()):
+		e.abandon(blk.ID())
+		return nil
+	case e.failedRecently(parent):
+		e.failedVerification(blk.ID()) // it cannot verify on a parent that does not
+		e.abandon(blk.ID())
+		return nil
 	case blk.Height() <= lastHeight:
 		e.abandon(blk.ID()) // decided
 		return nil
@@ -453,6 +495,7 @@ func (e *Engine) issue(ctx context.Context, blk chains.Block) (bool, error) {
 	}
 	if err := blk.Verify(ctx); err != nil {
 		e.d.Log.Debug("dropped a block that fails verification", "blockID", blk.ID().String(), "err", err)
+		e.failedVerification(blk.ID())
 		e.abandon(blk.ID())
 		return false, nil
 	}

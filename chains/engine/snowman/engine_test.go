@@ -40,6 +40,7 @@ func (b *testBlock) Timestamp() time.Time { return time.Unix(int64(b.height), 0)
 func (b *testBlock) TxCount() int         { return 1 }
 func (b *testBlock) Bytes() []byte        { return b.bytes }
 func (b *testBlock) Verify(context.Context) error {
+	b.vm.verifyCalls++
 	if b.invalid {
 		return errors.New("invalid block")
 	}
@@ -63,6 +64,9 @@ type testVM struct {
 	work       int
 	nonce      uint64
 	ready      chan struct{}
+	// invalid are the blocks that fail verification; verifyCalls counts the verifications.
+	invalid     map[ids.ID]bool
+	verifyCalls int
 	// getBlocks counts the GetBlock calls: what reading a block back costs a real VM.
 	getBlocks int
 }
@@ -116,7 +120,8 @@ func (vm *testVM) ParseBlock(ctx context.Context, b []byte) (chains.Block, error
 	if blk, err := vm.GetBlock(ctx, id); err == nil {
 		return blk, nil
 	}
-	return &testBlock{vm: vm, id: id, parent: ids.ID(b[:32]), height: binary.BigEndian.Uint64(b[32:40]), bytes: b}, nil
+	return &testBlock{vm: vm, id: id, parent: ids.ID(b[:32]), height: binary.BigEndian.Uint64(b[32:40]), bytes: b,
+		invalid: vm.invalid[id]}, nil
 }
 
 func (vm *testVM) BuildBlock(ctx context.Context) (chains.Block, error) {

@@ -2,10 +2,8 @@ package snowman
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -17,21 +15,17 @@ const GossipFrequency = 100 * time.Millisecond
 // the message methods (PullQuery, Chits, QueryFailed, ...).
 type Message func(ctx context.Context, e *Engine) error
 
-// Runner drives an Engine as the chain's engine (chains.Engine): Run is the one goroutine that
-// calls it, taking messages from Deliver and building when the VM has work.
+// Runner drives an Engine once its chain is bootstrapped (engine.Consensus runs it): Run is the
+// one goroutine that calls it, taking messages from Deliver and building when the VM has work.
 type Runner struct {
-	e        *Engine
-	setState func(chains.State) error
-	clock    clock.Clock
-	inbox    chan Message
+	e     *Engine
+	clock clock.Clock
+	inbox chan Message
 }
 
-var _ chains.Engine = (*Runner)(nil)
-
-// NewRunner returns the chains.Engine that runs e; setState records the chain's state, and clk
-// times the gossip.
-func NewRunner(e *Engine, setState func(chains.State) error, clk clock.Clock) *Runner {
-	return &Runner{e: e, setState: setState, clock: clk, inbox: make(chan Message, 1024)}
+// NewRunner returns the Runner of e; clk times the gossip.
+func NewRunner(e *Engine, clk clock.Clock) *Runner {
+	return &Runner{e: e, clock: clk, inbox: make(chan Message, 1024)}
 }
 
 // TryDeliver queues m for the Run goroutine without waiting; false if the queue is full.
@@ -54,19 +48,8 @@ func (r *Runner) Deliver(ctx context.Context, m Message) error {
 	}
 }
 
-// Start implements chains.Engine. A Runner alone does not bootstrap (engine.Consensus bootstraps
-// first, then runs a Runner): the chain goes to normal operation from the blocks it has.
-func (r *Runner) Start(context.Context) error {
-	for _, s := range []chains.State{chains.Bootstrapping, chains.NormalOperation} {
-		if err := r.setState(s); err != nil {
-			return fmt.Errorf("enter %s: %w", s, err)
-		}
-	}
-	return nil
-}
-
-// Run implements chains.Engine: it handles messages and builds, until ctx is done or an
-// acceptance fails.
+// Run handles messages and builds, until ctx is done (then it returns nil) or an acceptance
+// fails.
 func (r *Runner) Run(ctx context.Context) error {
 	work := r.e.d.VM.WorkReady()
 	if err := r.e.Build(ctx); err != nil {

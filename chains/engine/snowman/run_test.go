@@ -64,7 +64,7 @@ func (a signalingAcceptor) Accept(ctx context.Context, blk chains.Block) error {
 	return nil
 }
 
-// A lone validator's Runner: Start reaches normal operation, Run builds when the VM signals
+// A lone validator's Runner: Run builds when the VM signals
 // work, polls itself through Deliver and accepts; it returns when ctx is done.
 func TestRunnerLoneValidator(t *testing.T) {
 	vm := newTestVM()
@@ -74,12 +74,8 @@ func TestRunnerLoneValidator(t *testing.T) {
 	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: acc, Sender: snd,
 		Validators: validators{self: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
-	var states []chains.State
-	r := NewRunner(e, func(s chains.State) error { states = append(states, s); return nil }, clock.Real{})
+	r := NewRunner(e, clock.Real{})
 	snd.r = r
-
-	require.NoError(t, r.Start(t.Context()))
-	require.Equal(t, []chains.State{chains.Bootstrapping, chains.NormalOperation}, states)
 
 	vm.work = 2 // before Run: Run builds what is pending when it starts
 	ctx, cancel := context.WithCancel(t.Context())

@@ -1,0 +1,26 @@
+// common.mjs: what every e2e script needs and would otherwise repeat: the node's base URL, the
+// assertion and timeout helpers, and a random address.
+import { randomBytes } from "node:crypto";
+
+// baseURL is the node's HTTP base from CORNICE_URL (default the local node), without a trailing slash.
+export const baseURL = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+// withTimeout settles as promise does, or rejects once ms have passed, naming what timed out.
+export function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// randomAddress returns a fresh 20-byte address as lowercase 0x-hex: an account nobody holds.
+export function randomAddress() {
+  return `0x${randomBytes(20).toString("hex")}`;
+}
