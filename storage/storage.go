@@ -32,6 +32,10 @@
 // BenchmarkBuildAccept did not move when commits began to exclude one
 // another (commit 55282ef).
 //
+// The one exception is [Batch.CommitUnsynced], visible before it is
+// durable, for writes that a restart may lose because it redoes them (a
+// bootstrapping chain's blocks); [DB.Sync] makes them durable.
+//
 // Live reads: a view from [View.Live] reads Pebble's live state instead,
 // for the one place where that is safe and saves the snapshot's reference
 // count: code on the goroutine that commits every write of the key space it
