@@ -462,7 +462,9 @@ func routeBases(id ids.ID, aliases, apiAliases []string) []string {
 	return bases
 }
 
-// VM returns chain chainID's VM, and false if the chain was not created.
+// VM returns chain chainID's own VM, beneath any layer wrapped around it (a Wrapper: the
+// proposer windows), since callers ask it for the capabilities of its kind (warp signing, the
+// P-Chain's validator sets); false if the chain was not created.
 func (m *Manager) VM(chainID ids.ID) (VM, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -470,7 +472,14 @@ func (m *Manager) VM(chainID ids.ID) (VM, bool) {
 	if c == nil {
 		return nil, false
 	}
-	return c.vm, true
+	vm := c.vm
+	for {
+		w, ok := vm.(Wrapper)
+		if !ok {
+			return vm, true
+		}
+		vm = w.Unwrap()
+	}
 }
 
 // LastAccepted returns the ID and height of chain chainID's last accepted

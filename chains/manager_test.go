@@ -559,3 +559,26 @@ func TestContextSharedMemory(t *testing.T) {
 	require.Equal(t, [][]byte{[]byte("utxo")}, values)
 	require.Same(t, e.Registry, got[chainB].Chains, "the registry resolves the other chains")
 }
+
+// layer is a VM wrapped around another, as the proposer windows wrap a chain's VM.
+type layer struct{ chains.VM }
+
+func (l layer) Unwrap() chains.VM { return l.VM }
+
+// Manager.VM returns the chain's own VM beneath the layers wrapped around it, which callers ask
+// for the capabilities of its kind.
+func TestVMUnwraps(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
+	defer e.Close()
+	inner := e.Create(chainA, func(s *chains.Spec) {
+		f := s.Factory
+		s.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+			vm, err := f.New(ctx, c)
+			return layer{layer{vm}}, err
+		})
+	})
+	vm, ok := e.Manager.VM(chainA)
+	require.True(t, ok)
+	require.Same(t, inner, vm)
+}

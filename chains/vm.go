@@ -212,3 +212,9 @@ func (f FactoryFunc) New(ctx context.Context, c Context) (VM, error) { return f(
 type Recoverer interface {
 	Recover(ctx context.Context, lastAccepted ids.ID, height uint64) error
 }
+
+// Wrapper is implemented by a VM that is a layer around a chain's own VM (vms/proposervm): its
+// blocks wrap the inner VM's. Manager.VM returns the innermost VM.
+type Wrapper interface {
+	Unwrap() VM
+}

@@ -132,6 +132,12 @@ type Config struct {
 	// ACPObject lists the ACPs this node objects to (--acp-object). Default none.
 	ACPObject []uint32
 
+	// ProposerWindows wraps the chains this node shares with other validators in proposer
+	// windows, Snowman++ (--proposer-windows; docs/decisions.md, "Proposer windows"). Default
+	// false: a transaction waits for its node's slot until transactions are gossiped to the slot's
+	// proposer. It has no effect on a node that runs alone.
+	ProposerWindows bool
+
 	// EVMBlockTime is the least time between two blocks of the C-Chain (--evm-block-time).
 	// Default and zero value 0: a block is built the moment a transaction is executable. With a
 	// value, blocks are built at most once per interval and each takes every transaction pending

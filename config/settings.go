@@ -127,6 +127,8 @@ var chainSettings = []Setting{
 		func(c *Config) *[]uint32 { return &c.ACPSupport }, newUint32sValue),
 	setting("acp-object", "ACP numbers this node objects to, separated by commas or spaces",
 		func(c *Config) *[]uint32 { return &c.ACPObject }, newUint32sValue),
+	setting("proposer-windows", "among other validators, build and verify blocks in proposer windows (Snowman++)",
+		func(c *Config) *bool { return &c.ProposerWindows }, newBoolValue),
 	setting("evm-block-time", "least time between two blocks of an EVM chain (C-Chain and L1s); 0 builds a block as soon as a transaction arrives",
 		func(c *Config) *time.Duration { return &c.EVMBlockTime }, newDurationValue),
 	setting("evm-logs-block-range-cap", "most blocks one eth_getLogs or eth_getFilterLogs query of an EVM chain may span (an L1's api-max-blocks-per-request overrides it); 0 means no cap",

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -78,15 +79,43 @@ func ephemeralLow() int {
 // startNetwork runs `cornice network start` for n nodes and checks what it prints.
 func startNetwork(t testing.TB, n int) *localNetwork {
 	t.Helper()
-	dir := t.TempDir()
-	base := freePorts(t, n)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = localnet.Stop(ctx, dir) // whatever the test did, no node outlives it
-	})
-	code, stdout, stderr := runCLI(t, "network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
-		"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base+1), "--wait", networkWait.String())
+	nw, _ := startNetworkWith(t, n)
+	return nw
+}
+
+// startNetworkWith runs `cornice network start` for n nodes with more flags and checks what it
+// prints; it returns the network and the command's output.
+//
+// Ports free when chosen may be taken by another process before a node binds them (other tests
+// run on the machine): a start that fails so is stopped and tried again on other ports, in a
+// new directory.
+func startNetworkWith(t testing.TB, n int, flags ...string) (*localNetwork, string) {
+	t.Helper()
+	var (
+		dir, stdout, stderr string
+		base, code          int
+	)
+	for range 3 {
+		d := t.TempDir()
+		dir, base = d, freePorts(t, n)
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = localnet.Stop(ctx, d) // whatever the test did, no node outlives it
+			if t.Failed() {
+				logTails(t, d, n)
+			}
+		})
+		code, stdout, stderr = runCLI(t, append([]string{"network", "start", "--dir", dir, "--nodes", strconv.Itoa(n),
+			"--http-port", strconv.Itoa(base), "--staking-port", strconv.Itoa(base + 1), "--wait", networkWait.String()}, flags...)...)
+		if code == 0 || !strings.Contains(stderr, "address already in use") {
+			break
+		}
+		t.Logf("a port was taken: trying others\n%s", stderr)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		require.NoError(t, localnet.Stop(ctx, dir))
+		cancel()
+	}
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("local network of %d nodes in %s is ready\n", n, dir))
 	status, err := localnet.Status(dir)
@@ -99,7 +128,21 @@ func startNetwork(t testing.TB, n int) *localNetwork {
 		require.Regexp(t, regexp.MustCompile(`(?m)^`+s.Name+`  `+s.NodeID+`  `+regexp.QuoteMeta(s.URI())+`  staking 127\.0\.0\.1:`+strconv.Itoa(s.StakingPort)+`  running \(pid \d+\)$`), stdout)
 		nw.nodes = append(nw.nodes, s.Node)
 	}
-	return nw
+	return nw, stdout
+}
+
+// logTails logs the end of each node's log, to tell why a multi-node test failed.
+func logTails(t testing.TB, dir string, n int) {
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("node%d", i+1), "log")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Log(err)
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		t.Logf("the end of %s:\n%s", path, strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	}
 }
 
 // call calls a JSON-RPC method on node i.
@@ -159,18 +202,32 @@ func (nw *localNetwork) requireSameIndexes(t testing.TB, want int, paths ...stri
 // its hash.
 func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.Hash {
 	t.Helper()
-	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/C/rpc")
-	require.NoError(t, err)
-	defer client.Close()
+	return nw.sendTransfer(t, i, "C", 43112, nonce)
+}
+
+// sendTransfer sends a transfer of the local key's on node i's EVM chain (C or a blockchain ID)
+// of EVM chain ID evmChainID with nonce, and returns its hash.
+func (nw *localNetwork) sendTransfer(t testing.TB, i int, chain string, evmChainID int64, nonce uint64) common.Hash {
+	t.Helper()
+	return nw.sendSignedOn(t, i, chain, signLocalTransfer(t, nonce, evmChainID))
+}
+
+// signLocalTransfer returns the transfer of 1 gwei (10^9 wei) from the local key with nonce on EVM
+// chain ID evmChainID that sendTransfer sends.
+func signLocalTransfer(t testing.TB, nonce uint64, evmChainID int64) *types.Transaction {
+	t.Helper()
 	key, err := crypto.HexToECDSA(localKeyHex)
 	require.NoError(t, err)
-	chainID := big.NewInt(43112)
 	to := common.HexToAddress("0x000000000000000000000000000000000000c0de")
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1_000_000_000_000),
-		Gas: 21000, To: &to, Value: big.NewInt(1_000_000_000),
-	})
+	return signTransfer(t, key, to, big.NewInt(1_000_000_000), nonce, evmChainID)
+}
+
+// sendSignedOn sends tx to node i's EVM chain (C or a blockchain ID) and returns its hash.
+func (nw *localNetwork) sendSignedOn(t testing.TB, i int, chain string, tx *types.Transaction) common.Hash {
+	t.Helper()
+	client, err := ethclient.DialContext(t.Context(), nw.nodes[i].URI()+"/ext/bc/"+chain+"/rpc")
 	require.NoError(t, err)
+	defer client.Close()
 	require.NoError(t, client.SendTransaction(t.Context(), tx))
 	return tx.Hash()
 }
@@ -179,9 +236,16 @@ func (nw *localNetwork) sendCTransfer(t testing.TB, i int, nonce uint64) common.
 // in the same block at the same height.
 func (nw *localNetwork) requireCReceiptEverywhere(t testing.TB, tx common.Hash) {
 	t.Helper()
+	nw.requireReceiptEverywhere(t, "C", tx)
+}
+
+// requireReceiptEverywhere waits until every node has tx's receipt on EVM chain (C or a
+// blockchain ID), and checks that all put it in the same block at the same height.
+func (nw *localNetwork) requireReceiptEverywhere(t testing.TB, chain string, tx common.Hash) {
+	t.Helper()
 	var first *types.Receipt
 	for i, n := range nw.nodes {
-		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/C/rpc")
+		client, err := ethclient.DialContext(t.Context(), n.URI()+"/ext/bc/"+chain+"/rpc")
 		require.NoError(t, err)
 		var r *types.Receipt
 		require.Eventually(t, func() bool {

@@ -8,8 +8,11 @@
 //
 // Start writes each node's identity on first use and starts every node that is not running, as
 // a process that outlives the caller (its own process group, its output in <dir>/node<i>/log),
-// then waits until the P-, X- and C-Chains of every node are bootstrapped. Stop ends them with
-// SIGTERM and waits; their data stays, and Start resumes them. Status says which run.
+// then waits until the P-, X- and C-Chains of every node are bootstrapped. With L1s to make, it
+// then creates each (a subnet, its chain, the subnet's conversion into an L1 with the first
+// nodes as validators), restarts the nodes that do not validate them with --track-subnets, and
+// waits until every node runs their chains too. Stop ends them with SIGTERM and waits; their data
+// stays, and Start resumes them, L1s included. Status says which run.
 //
 // The package is a tool: it imports no node package, and talks to the nodes over HTTP.
 package localnet
@@ -24,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +69,9 @@ type Config struct {
 	HTTPPort, StakingPort int
 	// Args are more `cornice run` flags for every node.
 	Args []string
+	// L1s are L1s to make on the network, new or resumed, unless it has them already (same
+	// genesis).
+	L1s []L1Config
 }
 
 // Node is one node of a network.
@@ -84,6 +91,7 @@ func (n Node) URI() string { return "http://127.0.0.1:" + strconv.Itoa(n.HTTPPor
 type state struct {
 	Nodes []Node   `json:"nodes"`
 	Args  []string `json:"args,omitempty"`
+	L1s   []L1     `json:"l1s,omitempty"`
 }
 
 // NodeStatus is a node and whether its process runs.
@@ -114,12 +122,43 @@ func Start(ctx context.Context, cfg Config) ([]Node, error) {
 			return nil, err
 		}
 	}
-	for _, n := range st.Nodes {
-		if err := waitReady(ctx, cfg.Dir, n); err != nil {
+	if err := waitAll(ctx, cfg.Dir, st); err != nil {
+		return nil, err
+	}
+	made, err := createL1s(ctx, cfg.Dir, st, cfg.L1s)
+	if err != nil {
+		return nil, err
+	}
+	if !made {
+		return st.Nodes, nil
+	}
+	// The nodes that do not validate every L1 run without --track-subnets for the new ones: a
+	// restart gives it to them.
+	for i, n := range st.Nodes {
+		if validatesAll(st, n.Name) {
+			continue
+		}
+		if err := stopNode(ctx, cfg.Dir, n); err != nil {
+			return nil, err
+		}
+		if err := startNode(cfg.Binary, cfg.Dir, st, i); err != nil {
 			return nil, err
 		}
 	}
+	if err := waitAll(ctx, cfg.Dir, st); err != nil {
+		return nil, err
+	}
 	return st.Nodes, nil
+}
+
+// waitAll waits until every node of st is ready.
+func waitAll(ctx context.Context, dir string, st *state) error {
+	for _, n := range st.Nodes {
+		if err := waitReady(ctx, dir, n, chainsOf(st)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // StartNode starts node name of the existing network in dir, if it is not running, with binary,
@@ -138,7 +177,7 @@ func StartNode(ctx context.Context, binary, dir, name string) error {
 				return err
 			}
 		}
-		return waitReady(ctx, dir, n)
+		return waitReady(ctx, dir, n, chainsOf(st))
 	}
 	return fmt.Errorf("no node %s", name)
 }
@@ -176,14 +215,22 @@ func create(cfg Config) (*state, error) {
 		}
 		st.Nodes = append(st.Nodes, n)
 	}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
+	if err := save(cfg.Dir, st); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(cfg.Dir, stateFile), append(b, '\n'), 0o600); err != nil {
-		return nil, fmt.Errorf("write the network's description: %w", err)
-	}
 	return st, nil
+}
+
+// save writes the network's description.
+func save(dir string, st *state) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, stateFile), append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write the network's description: %w", err)
+	}
+	return nil
 }
 
 // writeStaker writes local staker k's (1–5) certificate, key and BLS key into dir, where
@@ -223,8 +270,8 @@ func load(dir string) (*state, error) {
 	return &st, nil
 }
 
-// args are node i's `cornice run` flags: its data dir and ports, and every staker but itself as
-// a bootstrap peer.
+// args are node i's `cornice run` flags: its data dir and ports, every staker but itself as a
+// bootstrap peer, and the subnets of the network's L1s to track.
 func args(dir string, st *state, i int) []string {
 	n := st.Nodes[i]
 	var ips, nodeIDs []string
@@ -244,6 +291,7 @@ func args(dir string, st *state, i int) []string {
 	if len(ips) > 0 {
 		a = append(a, "--bootstrap-ips="+strings.Join(ips, ","), "--bootstrap-ids="+strings.Join(nodeIDs, ","))
 	}
+	a = append(a, trackArgs(st)...)
 	return append(a, st.Args...)
 }
 
@@ -302,25 +350,29 @@ func alive(p int) bool {
 	return true
 }
 
-// readyChains are the chains a node must have bootstrapped to be ready.
+// readyChains are the chains besides the L1s' a node must have bootstrapped to be ready.
 var readyChains = []string{"P", "X", "C"}
 
+// chainsOf are the chains every node of st must have bootstrapped to be ready: P, X, C and the
+// L1s'.
+func chainsOf(st *state) []string {
+	chains := slices.Clone(readyChains)
+	for _, l := range st.L1s {
+		chains = append(chains, l.BlockchainID)
+	}
+	return chains
+}
+
 // waitReady waits until node n's chains are bootstrapped; it fails early if the process exits.
-func waitReady(ctx context.Context, dir string, n Node) error {
+func waitReady(ctx context.Context, dir string, n Node, chains []string) error {
 	c := jsonrpc.NewClient(n.URI(), nil)
 	for {
 		if _, running := pid(dir, n); !running {
 			return fmt.Errorf("%s exited; the end of its log (%s):\n%s", n.Name, filepath.Join(dir, n.Name, "log"), tail(filepath.Join(dir, n.Name, "log")))
 		}
 		ready := true
-		for _, chain := range readyChains {
-			var res struct {
-				IsBootstrapped bool `json:"isBootstrapped"`
-			}
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			err := c.Call(cctx, "/ext/info", "info.isBootstrapped", map[string]string{"chain": chain}, &res)
-			cancel()
-			if err != nil || !res.IsBootstrapped {
+		for _, chain := range chains {
+			if !chainReady(ctx, c, chain) {
 				ready = false
 				break
 			}
@@ -376,16 +428,60 @@ func Stop(ctx context.Context, dir string) error {
 		}
 	}
 	for _, p := range running {
-		for alive(p) {
-			select {
-			case <-ctx.Done():
-				_ = syscall.Kill(p, syscall.SIGKILL)
-				return fmt.Errorf("node process %d did not stop: killed: %w", p, ctx.Err())
-			case <-time.After(50 * time.Millisecond):
-			}
+		if err := waitExit(ctx, p); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// waitExit waits until process p has exited, or ctx ends (then it gets SIGKILL).
+func waitExit(ctx context.Context, p int) error {
+	for alive(p) {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(p, syscall.SIGKILL)
+			return fmt.Errorf("node process %d did not stop: killed: %w", p, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// stopNode sends SIGTERM to node n of the network in dir, if it runs, and waits until it has
+// exited, or ctx ends.
+func stopNode(ctx context.Context, dir string, n Node) error {
+	p, running := pid(dir, n)
+	if !running {
+		return nil
+	}
+	if err := syscall.Kill(p, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stop %s: %w", n.Name, err)
+	}
+	return waitExit(ctx, p)
+}
+
+// StopNode stops node name of the network in dir as Stop does, for tests that restart one node.
+func StopNode(ctx context.Context, dir, name string) error {
+	st, err := load(dir)
+	if err != nil {
+		return fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	for _, n := range st.Nodes {
+		if n.Name == name {
+			return stopNode(ctx, dir, n)
+		}
+	}
+	return fmt.Errorf("no node %s", name)
+}
+
+// L1s returns the L1s of the network in dir.
+func L1s(dir string) ([]L1, error) {
+	st, err := load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	return st.L1s, nil
 }
 
 // Kill sends SIGKILL to node name of the network in dir, for tests of faults: its data stays,

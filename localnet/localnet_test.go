@@ -52,3 +52,34 @@ func TestCreateErrors(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 	require.ErrorContains(t, Kill(t.TempDir(), "node1"), "no local network in")
 }
+
+// A network with L1s: every node's flags track their subnets (the validators run them anyway,
+// the others need it), a node validates all of them only when named in each, and the L1s are
+// kept in the description.
+func TestL1State(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := create(Config{Dir: dir, Nodes: 3, HTTPPort: 1000, StakingPort: 1001})
+	require.NoError(t, err)
+	require.Empty(t, trackArgs(st))
+	require.NotContains(t, strings.Join(args(dir, st, 0), " "), "--track-subnets")
+	require.True(t, validatesAll(st, "node3"), "no L1: nothing to track")
+
+	st.L1s = []L1{
+		{Name: "a", BlockchainID: "chainA", SubnetID: "subnetA", Validators: []string{"node1", "node2"}},
+		{Name: "b", BlockchainID: "chainB", SubnetID: "subnetB", Validators: []string{"node1"}},
+	}
+	require.NoError(t, save(dir, st))
+	require.Contains(t, strings.Join(args(dir, st, 2), " "), " --track-subnets=subnetA,subnetB")
+	require.True(t, validatesAll(st, "node1"))
+	require.False(t, validatesAll(st, "node2"))
+	require.False(t, validatesAll(st, "node3"))
+	require.Equal(t, []string{"P", "X", "C", "chainA", "chainB"}, chainsOf(st))
+	require.Equal(t, "http://127.0.0.1:1002/ext/bc/chainA/rpc", st.L1s[0].RPC(st.Nodes[1]))
+
+	l1s, err := L1s(dir)
+	require.NoError(t, err)
+	require.Equal(t, st.L1s, l1s)
+	_, err = createL1s(context.Background(), dir, st, []L1Config{{Genesis: []byte("{}"), Name: "c", Validators: 4}})
+	require.ErrorContains(t, err, `L1 "c": 4 validators on a network of 3 nodes`)
+}

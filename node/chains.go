@@ -29,6 +29,10 @@ type Chain struct {
 	// IndexKinds are the chain's indexes when indexing is on. Nil means a block index only; the
 	// X-Chain has block, tx and vtx (node-api.md §5.1).
 	IndexKinds []index.Kind
+	// MinDelay is the chain's minimum block delay among other validators (networkedBlockGap on P
+	// and X): in proposer windows the least time between a block's timestamp and its parent's,
+	// without them the engine's least time between two blocks it builds.
+	MinDelay time.Duration
 }
 
 var (
@@ -70,6 +74,20 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 		return fmt.Errorf("register index: %w", err)
 	}
 	spec.Indexed = n.cfg.IndexEnabled
+	wrap, err := n.wrapped(spec.Chain.SubnetID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case wrap:
+		if spec, err = n.withProposer(spec, c.MinDelay); err != nil {
+			return err
+		}
+	case n.networked && c.MinDelay > 0:
+		// Among validators without proposer windows, the delay counts from the last block
+		// this node built (the engine's gap).
+		spec.MinBlockGap = c.MinDelay
+	}
 	if spec.Upgrade == nil && spec.Config == nil {
 		spec.Upgrade, spec.Config, err = chainFiles(n.cfg.ChainConfigPath(), id, spec.Aliases)
 		if err != nil {
@@ -78,6 +96,9 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 	}
 	if err := n.manager.Create(ctx, spec); err != nil {
 		return err
+	}
+	if id == ids.Empty && n.networked {
+		n.watchPChain()
 	}
 
 	// Index routes use the chain's primary alias (node-api.md §2.3); beyond the reference, a chain
@@ -184,20 +205,19 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 			Aliases: n.chains,
 			Uptimes: n.primaryUptime,
 		},
-		Genesis:     g.PGenesis,
-		MinBlockGap: n.networkedGap(),
-	}}}
+		Genesis: g.PGenesis,
+	}, MinDelay: networkedBlockGap}}
 	if factory, ok := vms[genesis.AVMID]; ok {
 		run = append(run, Chain{
 			Spec: chains.Spec{
-				Chain:       chains.Chain{ID: g.XChainID, SubnetID: ids.Empty, VMID: genesis.AVMID, Name: genesis.XChainName},
-				Aliases:     []string{"X", "avm"},
-				APIAliases:  []string{"X", "avm"},
-				Prefix:      storage.PrefixExchange,
-				Factory:     factory,
-				Genesis:     g.XGenesis,
-				MinBlockGap: n.networkedGap(),
+				Chain:      chains.Chain{ID: g.XChainID, SubnetID: ids.Empty, VMID: genesis.AVMID, Name: genesis.XChainName},
+				Aliases:    []string{"X", "avm"},
+				APIAliases: []string{"X", "avm"},
+				Prefix:     storage.PrefixExchange,
+				Factory:    factory,
+				Genesis:    g.XGenesis,
 			},
+			MinDelay: networkedBlockGap,
 			// The X-Chain has a transaction index, and a vertex index that stays empty
 			// (reference/README.md).
 			IndexKinds: []index.Kind{index.Block, index.Tx, index.Vtx},
@@ -218,20 +238,6 @@ func (n *Node) primaryNetwork(vms VMs) ([]Chain, error) {
 		}})
 	}
 	return run, nil
-}
-
-// networkedBlockGap is the least time between two P- or X-Chain blocks when other validators
-// share the chain: the reference's minimum block delay (network-consensus-warp.md §2.8). The
-// C-Chain and L1s have none; a lone node builds the moment a transaction arrives.
-const networkedBlockGap = time.Second
-
-// networkedGap returns the P- and X-Chains' minimum block gap: networkedBlockGap among other
-// validators, none alone.
-func (n *Node) networkedGap() time.Duration {
-	if n.networked {
-		return networkedBlockGap
-	}
-	return 0
 }
 
 // genesisStakers returns the Primary Network's validators the genesis g names, with their

@@ -144,10 +144,21 @@ func (s *subnets) sync(ctx context.Context) error {
 	}
 	subnetIDs := make(map[ids.ID]struct{})
 	for _, bc := range all {
+		if bc.SubnetID != ids.Empty {
+			subnetIDs[bc.SubnetID] = struct{}{}
+		}
+	}
+	for _, id := range s.n.cfg.TrackSubnets {
+		subnetIDs[id] = struct{}{}
+	}
+	// A chain's engine is chosen from its subnet's validators when the chain is created (solo
+	// when no weight is recorded): they must be set first, or every node would run a new L1's
+	// chain alone and none would agree with another.
+	refreshed := s.refreshValidators(subnetIDs)
+	for _, bc := range all {
 		if bc.SubnetID == ids.Empty {
 			continue // X and C run from the genesis (primaryNetwork)
 		}
-		subnetIDs[bc.SubnetID] = struct{}{}
 		run, err := s.shouldRun(bc)
 		if err != nil {
 			return err
@@ -162,10 +173,7 @@ func (s *subnets) sync(ctx context.Context) error {
 			s.fail(bc, err)
 		}
 	}
-	for _, id := range s.n.cfg.TrackSubnets {
-		subnetIDs[id] = struct{}{}
-	}
-	return errors.Join(s.refreshValidators(subnetIDs), s.syncUptimes(), s.n.primaryUptime.sync(s.p))
+	return errors.Join(refreshed, s.syncUptimes(), s.n.primaryUptime.sync(s.p))
 }
 
 // shouldRun reports whether chain bc should be created now: its VM is one this node has, it is

@@ -43,6 +43,7 @@ import (
 	"github.com/cornice-node/cornice/router"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/validators"
+	"github.com/cornice-node/cornice/vms/proposervm"
 )
 
 // maxShutdown bounds a graceful shutdown: a node asked to stop exits within 2 seconds, whatever its
@@ -85,6 +86,8 @@ type Node struct {
 	// (docs/decisions.md, "One node or many").
 	networked      bool
 	genesisStakers map[ids.NodeID]uint64
+	// proposers are the chains that run in proposer windows (node/proposer.go).
+	proposers proposers
 
 	nodeID  ids.NodeID
 	tlsCert *tls.Certificate
@@ -105,6 +108,7 @@ func New(cfg config.Config, log *slog.Logger, vms VMs, extra ...Chain) (*Node, e
 		return nil, err
 	}
 	n := &Node{cfg: cfg, log: log, clock: clock.Real{}, metrics: prometheus.NewRegistry(), vms: vms}
+	n.proposers.vms = make(map[ids.ID]*proposervm.VM)
 	if err := n.build(vms, extra); err != nil {
 		if n.http != nil {
 			// Releases the bound listener; nothing is being served yet.

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/api/proposervm"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
+	pvm "github.com/cornice-node/cornice/vms/proposervm"
 )
 
 // proposerVMChain is one chain's last accepted block, as the proposervm API reads it.
@@ -37,7 +39,14 @@ func (n *Node) withProposerVM(chainID ids.ID, handlers map[string]http.Handler) 
 	s, err := proposervm.New(proposervm.Config{
 		Chain:  proposerVMChain{n: n, id: chainID},
 		PChain: warpValidators{n},
-		Log:    n.log.With("service", "proposervm", "chainID", chainID.String()),
+		Proposer: func() (proposervm.Proposer, bool) {
+			vm, ok := n.proposer(chainID)
+			if !ok {
+				return nil, false
+			}
+			return proposerAPI{vm}, true
+		},
+		Log: n.log.With("service", "proposervm", "chainID", chainID.String()),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("proposervm API of chain %s: %w", chainID, err)
@@ -45,4 +54,18 @@ func (n *Node) withProposerVM(chainID ids.ID, handlers map[string]http.Handler) 
 	out := maps.Clone(handlers)
 	out[ext] = s.Handler()
 	return out, nil
+}
+
+// proposerAPI is a chain's proposer layer as the proposervm API reads it.
+type proposerAPI struct{ vm *pvm.VM }
+
+// ProposedHeight implements proposervm.Proposer.
+func (p proposerAPI) ProposedHeight(ctx context.Context) (uint64, error) {
+	return p.vm.ProposedHeight(ctx)
+}
+
+// CurrentEpoch implements proposervm.Proposer.
+func (p proposerAPI) CurrentEpoch(ctx context.Context) (proposervm.Epoch, error) {
+	e, err := p.vm.NextEpoch(ctx)
+	return proposervm.Epoch{Number: e.Number, StartTime: e.StartTime, PChainHeight: e.PChainHeight}, err
 }

@@ -41,6 +41,10 @@ const (
 	// PrefixAtomic is owned by chains/atomic: the shared memory of the
 	// Primary Network's chains (the atomic UTXOs one exported to another).
 	PrefixAtomic Prefix = 's'
+	// PrefixProposer is owned by vms/proposervm: the proposervm blocks of
+	// each chain that runs among several validators, under the 32-byte
+	// chain ID that follows this byte.
+	PrefixProposer Prefix = 'w'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -54,6 +58,7 @@ var allPrefixes = []Prefix{
 	PrefixUptime,
 	PrefixNode,
 	PrefixAtomic,
+	PrefixProposer,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.

@@ -50,6 +50,9 @@ type L1Request struct {
 	// Balance is the node's validator balance in nAVAX, paid by the key (DefaultL1Balance);
 	// Weight its weight (DefaultL1Weight).
 	Balance, Weight uint64
+	// Validators are the nodes that validate the L1, each with Weight and Balance (their IDs and
+	// proofs of possession from their info.getNodeID); none means the node CreateL1 talks to.
+	Validators []*Client
 	// AllowSharedChainID lets a new chain have the EVM chain ID of the C-Chain or of another
 	// Subnet-EVM chain on the P-Chain, which CreateL1 otherwise refuses with ErrChainIDInUse: a
 	// transaction signed for one would be valid on the other.
@@ -95,8 +98,8 @@ func l1SubnetTag(genesis []byte) ids.ShortID {
 
 // CreateL1 makes the L1 of req on the node at client, through key's P-Chain wallet: a
 // CreateSubnetTx owned by L1SubnetOwners, a CreateChainTx of the Subnet-EVM VM (SubnetEVMID)
-// with the genesis, and a ConvertSubnetToL1Tx with the node itself (info.getNodeID) as the L1's
-// only validator, managed by the new chain at the empty address. Each tx is waited for at most
+// with the genesis, and a ConvertSubnetToL1Tx with the node itself (info.getNodeID), or the nodes
+// of req.Validators, as the L1's validators, managed by the new chain at the empty address. Each tx is waited for at most
 // wait; then it waits, at most wait again, until the chain answers eth_chainId. clk paces every
 // wait.
 //
@@ -163,8 +166,8 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 }
 
 // convertToL1 converts res's subnet into an L1 managed by res's chain at the empty address, with
-// the node (info.getNodeID) as its validator of req.Weight and req.Balance, unless it is
-// converted already (platform.getSubnet).
+// the node (info.getNodeID), or each of req.Validators, as its validator of req.Weight and
+// req.Balance, unless it is converted already (platform.getSubnet).
 func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait time.Duration) error {
 	var subnet api.GetSubnetReply
 	if err := p.client.Call(ctx, pPath, "platform.getSubnet", api.GetSubnetArgs{SubnetID: res.SubnetID}, &subnet); err != nil {
@@ -173,12 +176,19 @@ func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait ti
 	if subnet.ConversionID != ids.Empty {
 		return nil
 	}
-	nodeID, pop, err := p.NodeIdentity(ctx)
-	if err != nil {
-		return err
+	nodes := req.Validators
+	if len(nodes) == 0 {
+		nodes = []*Client{p.client}
 	}
-	v := L1Validator{NodeID: nodeID, Weight: req.Weight, Balance: req.Balance, Signer: pop}
-	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, []byte{}, []L1Validator{v})
+	vs := make([]L1Validator, len(nodes))
+	for i, c := range nodes {
+		nodeID, pop, err := NodeIdentity(ctx, c)
+		if err != nil {
+			return fmt.Errorf("validator at %s: %w", c.URI(), err)
+		}
+		vs[i] = L1Validator{NodeID: nodeID, Weight: req.Weight, Balance: req.Balance, Signer: pop}
+	}
+	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, []byte{}, vs)
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,8 @@ func startNode(t *testing.T) *Client {
 }
 
 // TestCreateL1 makes L1s on a real node: a new one, the same one again (reused), one on a subnet
-// an interrupted attempt left without its chain, and none for a genesis the node would refuse.
+// an interrupted attempt left without its chain, one validated by two nodes, and none for a
+// genesis the node would refuse.
 func TestCreateL1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a node and makes L1s")
@@ -193,6 +194,31 @@ func TestCreateL1(t *testing.T) {
 	require.False(t, res.Reused)
 	require.Equal(t, orphan, res.SubnetID)
 	require.NotEqual(t, first.BlockchainID, res.BlockchainID)
+
+	// Validators named: both nodes' identities go into the conversion, each with the weight.
+	other := startNode(t)
+	res, err = CreateL1(ctx, client, key, L1Request{Genesis: genesisFor("77004"), Name: "pair", Balance: DefaultL1Balance, Weight: 7,
+		Validators: []*Client{client, other}}, wait, clk)
+	require.NoError(t, err)
+	var validators struct {
+		Validators []struct {
+			NodeID ids.NodeID `json:"nodeID"`
+			Weight string     `json:"weight"`
+		} `json:"validators"`
+	}
+	require.NoError(t, client.Call(ctx, pPath, "platform.getCurrentValidators", map[string]any{"subnetID": res.SubnetID}, &validators))
+	var got []ids.NodeID
+	for _, v := range validators.Validators {
+		require.Equal(t, "7", v.Weight)
+		got = append(got, v.NodeID)
+	}
+	var want []ids.NodeID
+	for _, c := range []*Client{client, other} {
+		id, _, err := NodeIdentity(ctx, c)
+		require.NoError(t, err)
+		want = append(want, id)
+	}
+	require.ElementsMatch(t, want, got)
 
 	// A genesis the node would refuse costs nothing: no tx is issued.
 	before, err := p.UTXOs(ctx)

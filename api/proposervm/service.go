@@ -24,10 +24,29 @@ type PChain interface {
 	PChainHeight(ctx context.Context) (uint64, error)
 }
 
-// Config is what New needs; every field is required.
+// Proposer is a chain's proposer layer (vms/proposervm), which pins P-Chain heights and epochs in
+// its blocks.
+type Proposer interface {
+	// ProposedHeight returns the P-Chain height a block built now would pin.
+	ProposedHeight(ctx context.Context) (uint64, error)
+	// CurrentEpoch returns the epoch ACP-181 gives the chain's next block.
+	CurrentEpoch(ctx context.Context) (Epoch, error)
+}
+
+// Epoch is an ACP-181 epoch.
+type Epoch struct {
+	Number       uint64
+	StartTime    int64
+	PChainHeight uint64
+}
+
+// Config is what New needs; every field but Proposer is required.
 type Config struct {
 	Chain  Chain
 	PChain PChain
+	// Proposer returns the chain's proposer layer, and false while the chain runs without one
+	// (alone); nil means never.
+	Proposer func() (Proposer, bool)
 	// Log receives handler panics.
 	Log *slog.Logger
 }
@@ -46,9 +65,10 @@ type EpochReply struct {
 
 // Service is the proposervm API of one chain.
 type Service struct {
-	chain  Chain
-	pChain PChain
-	server *jsonrpc.Server
+	chain    Chain
+	pChain   PChain
+	proposer func() (Proposer, bool)
+	server   *jsonrpc.Server
 }
 
 // New returns the proposervm API of a chain. It fails, wrapping ErrInvalidConfig, when a field of
@@ -67,7 +87,11 @@ func New(cfg Config) (*Service, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s := &Service{chain: cfg.Chain, pChain: cfg.PChain, server: jsonrpc.NewServer("proposervm", cfg.Log)}
+	proposer := cfg.Proposer
+	if proposer == nil {
+		proposer = func() (Proposer, bool) { return nil, false }
+	}
+	s := &Service{chain: cfg.Chain, pChain: cfg.PChain, proposer: proposer, server: jsonrpc.NewServer("proposervm", cfg.Log)}
 	jsonrpc.Register(s.server, "getProposedHeight", s.GetProposedHeight)
 	jsonrpc.Register(s.server, "getCurrentEpoch", s.GetCurrentEpoch)
 	return s, nil
@@ -76,19 +100,33 @@ func New(cfg Config) (*Service, error) {
 // Handler returns the JSON-RPC handler of the service.
 func (s *Service) Handler() http.Handler { return s.server }
 
-// GetProposedHeight returns the P-Chain height a block built now would carry: the P-Chain's last
-// accepted height.
+// GetProposedHeight returns the P-Chain height a block built now would carry: the proposer
+// layer's choice, or alone the P-Chain's last accepted height.
 func (s *Service) GetProposedHeight(ctx context.Context, _ *struct{}) (*HeightReply, error) {
-	h, err := s.pChain.PChainHeight(ctx)
+	var h uint64
+	var err error
+	if p, ok := s.proposer(); ok {
+		h, err = p.ProposedHeight(ctx)
+	} else {
+		h, err = s.pChain.PChainHeight(ctx)
+	}
 	if err != nil {
 		return nil, proposedHeightError(err)
 	}
 	return &HeightReply{Height: jsonrpc.Uint64(h)}, nil
 }
 
-// GetCurrentEpoch returns the epoch of the chain's next block: its first, opened at the last
-// accepted block's time, at the P-Chain height the block would be built with (doc.go).
+// GetCurrentEpoch returns the epoch of the chain's next block: the proposer layer's, or alone its
+// first, opened at the last accepted block's time, at the P-Chain height the block would be built
+// with (doc.go).
 func (s *Service) GetCurrentEpoch(ctx context.Context, _ *struct{}) (*EpochReply, error) {
+	if p, ok := s.proposer(); ok {
+		e, err := p.CurrentEpoch(ctx)
+		if err != nil {
+			return nil, epochError(err)
+		}
+		return &EpochReply{Number: jsonrpc.Uint64(e.Number), StartTime: jsonrpc.Uint64(max(e.StartTime, 0)), PChainHeight: jsonrpc.Uint64(e.PChainHeight)}, nil
+	}
 	at, ok := s.chain.LastAcceptedTime()
 	if !ok {
 		return nil, epochError(ErrNoChain)

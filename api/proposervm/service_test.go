@@ -77,3 +77,31 @@ func TestNewValidates(t *testing.T) {
 	require.ErrorContains(t, err, "PChain is required")
 	require.ErrorContains(t, err, "Log is required")
 }
+
+type fakeProposer struct {
+	height uint64
+	epoch  proposervm.Epoch
+}
+
+func (p *fakeProposer) ProposedHeight(context.Context) (uint64, error) { return p.height, nil }
+func (p *fakeProposer) CurrentEpoch(context.Context) (proposervm.Epoch, error) {
+	return p.epoch, nil
+}
+
+// TestServiceWrapped checks that a chain in proposer windows answers with its layer's height and
+// epoch, not the lone node's.
+func TestServiceWrapped(t *testing.T) {
+	t.Parallel()
+	pr := &fakeProposer{height: 41, epoch: proposervm.Epoch{Number: 7, StartTime: 1_791_000_000, PChainHeight: 40}}
+	s, err := proposervm.New(proposervm.Config{
+		Chain:    &fakeChain{at: time.Unix(1_791_000_123, 0), running: true},
+		PChain:   &fakePChain{height: 56},
+		Proposer: func() (proposervm.Proposer, bool) { return pr, true },
+		Log:      slog.New(slog.DiscardHandler),
+	})
+	require.NoError(t, err)
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"height":"41"},"id":1}`,
+		post(t, s.Handler(), `{"jsonrpc":"2.0","id":1,"method":"proposervm.getProposedHeight","params":{}}`))
+	require.Equal(t, `{"jsonrpc":"2.0","result":{"number":"7","startTime":"1791000000","pChainHeight":"40"},"id":1}`,
+		post(t, s.Handler(), `{"jsonrpc":"2.0","id":1,"method":"proposervm.getCurrentEpoch","params":{}}`))
+}

@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/localnet"
 )
 
@@ -34,7 +36,9 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 		return filepath.Join(home, ".cornice", "network"), nil
 	}
 
-	var nodes, httpPort, stakingPort int
+	var nodes, httpPort, stakingPort, l1Validators int
+	var l1Weight uint64
+	var l1Files []string
 	var wait time.Duration
 	start := &cobra.Command{
 		Use:   "start",
@@ -52,9 +56,17 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 			if err := os.MkdirAll(d, 0o700); err != nil {
 				return err
 			}
+			var l1s []localnet.L1Config
+			for _, f := range l1Files {
+				req, err := readL1Genesis(f, "", defaultL1Balance, l1Weight, config.LocalID)
+				if err != nil {
+					return err
+				}
+				l1s = append(l1s, localnet.L1Config{Genesis: req.Genesis, Name: req.Name, Validators: l1Validators, Weight: l1Weight})
+			}
 			ctx, cancel := context.WithTimeout(c.Context(), wait)
 			defer cancel()
-			started, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: d, Nodes: nodes, HTTPPort: httpPort, StakingPort: stakingPort})
+			started, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: d, Nodes: nodes, HTTPPort: httpPort, StakingPort: stakingPort, L1s: l1s})
 			if err != nil {
 				return err
 			}
@@ -66,7 +78,10 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 	fs.IntVar(&nodes, "nodes", localnet.DefaultNodes, "how many nodes a new network has: the first five are the local genesis's stakers, more join as non-validators")
 	fs.IntVar(&httpPort, "http-port", localnet.DefaultHTTPPort, "node 1's HTTP port; node i's is this + 2(i-1)")
 	fs.IntVar(&stakingPort, "staking-port", localnet.DefaultStakingPort, "node 1's staking port; node i's is this + 2(i-1)")
-	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for every node's chains")
+	fs.StringArrayVar(&l1Files, "l1", nil, "`genesis.json` of an L1 (Subnet-EVM genesis, see examples/l1-genesis.json) to create on the network once it is up, unless it has it already; repeat for more")
+	fs.IntVar(&l1Validators, "l1-validators", 0, "how many nodes, the first ones, validate each new L1 (default: all); every node runs its chain")
+	fs.Uint64Var(&l1Weight, "l1-weight", defaultL1Weight, "each validator's weight in a new L1")
+	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for every node's chains (and for the L1s' creation)")
 
 	status := &cobra.Command{
 		Use:   "status",
@@ -106,7 +121,8 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 	return cmd
 }
 
-// printNodes prints one line per node: name, NodeID, URI and whether it runs.
+// printNodes prints one line per node: name, NodeID, URI and whether it runs; then each L1's
+// line (name, blockchain and subnet IDs, validators) and its RPC URL on every node.
 func printNodes(w io.Writer, dir string) error {
 	nodes, err := localnet.Status(dir)
 	if err != nil {
@@ -123,6 +139,19 @@ func printNodes(w io.Writer, dir string) error {
 		}
 		if _, err := fmt.Fprintf(w, "%s  %s  %s  staking 127.0.0.1:%d  %s\n", n.Name, id, n.URI(), n.StakingPort, state); err != nil {
 			return err
+		}
+	}
+	l1s, err := localnet.L1s(dir)
+	if err != nil {
+		return err
+	}
+	for _, l := range l1s {
+		fmt.Fprintf(w, "L1 %q  blockchainID %s  subnetID %s  validators %s (weight %d each)\n",
+			l.Name, l.BlockchainID, l.SubnetID, strings.Join(l.Validators, ","), l.Weight)
+		for _, n := range nodes {
+			if _, err := fmt.Fprintf(w, "  %s  rpc %s\n", n.Name, l.RPC(n.Node)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
