@@ -34,23 +34,32 @@ const throughputSenders = 100
 const throughputBatch = 100
 
 // BenchmarkNetworkCThroughput measures sustained C-Chain transfers accepted per second on a
-// local network of node processes: one node alone (solo) and five validators (Snowman), one
-// after the other. b.N pre-signed transfers from throughputSenders funded accounts are sent to
-// every node at once (sender s to node s mod n), in JSON-RPC batches, and the clock runs from the
-// first send until every node has accepted blocks holding all of them. The nodes run with
-// --dev-methods, whose C-Chain gas target (1G gas a second, reached at the first block) takes
-// any load: without it ACP-176 refills 2M gas a second, about 95 transfers, on any number of
-// nodes (docs/benchmarks.md).
+// local network of node processes: one node alone (solo), five validators (Snowman), and five
+// validators in proposer windows (--proposer-windows, Snowman++), one after the other. b.N
+// pre-signed transfers from throughputSenders funded accounts are sent to every node at once
+// (sender s to node s mod n), in JSON-RPC batches, and the clock runs from the first send until
+// every node has accepted blocks holding all of them. The nodes run with --dev-methods, whose
+// C-Chain gas target (1G gas a second, reached at the first block) takes any load: without it
+// ACP-176 refills 2M gas a second, about 95 transfers, on any number of nodes
+// (docs/benchmarks.md).
 //
 //	go test -run '^$' -bench BenchmarkNetworkCThroughput -benchtime 20000x ./e2e/
 func BenchmarkNetworkCThroughput(b *testing.B) {
-	for _, n := range []int{1, 5} {
+	for _, c := range []struct {
+		name  string
+		nodes int
+		args  []string
+	}{
+		{"nodes=1", 1, nil},
+		{"nodes=5", 5, nil},
+		{"nodes=5/proposer-windows", 5, []string{"--proposer-windows"}},
+	} {
 		// The network outlives the sub-benchmark's runs (b.N = 1, then the asked-for N): it is
 		// started by the first run of a sub-benchmark that -bench selects, and stopped here.
 		var l *transferLoad
-		b.Run(fmt.Sprintf("nodes=%d", n), func(sb *testing.B) {
+		b.Run(c.name, func(sb *testing.B) {
 			if l == nil {
-				l = newTransferLoad(sb, startNetworkArgs(b, sb, n, "--dev-methods"))
+				l = newTransferLoad(sb, startNetworkArgs(b, sb, c.nodes, append([]string{"--dev-methods"}, c.args...)...))
 			}
 			l.run(sb)
 		})
