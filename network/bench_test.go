@@ -5,6 +5,8 @@ import (
 	"crypto"
 	"net"
 	"net/netip"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,4 +132,66 @@ func BenchmarkVerify1000Claims(b *testing.B) {
 			}
 		}
 	}
+}
+
+// idleNodes is the size of BenchmarkIdlePeers' network: each node has idleNodes − 1 peers.
+const idleNodes = 21
+
+// BenchmarkIdlePeers measures what idle peers cost (issue #12 §6): 21 networks in one process on
+// loopback, each bootstrapping from the first, find each other by gossip until each has 20 peers
+// (420 connection ends); then, idle but for the reference's 22.5 s pings and 2 s peer-list pulls,
+// the process's CPU time over 30 s is divided among the connection ends and scaled to 100 peers
+// (cpu-%/100peers: percent of one core that 100 idle peers cost a node), and the memory the
+// network holds (Go heap and stacks in use, after a GC, less what was in use before any node
+// started, so each node's own listener and timers count against its peers) among the connection
+// ends (B/peer). Each op is the whole measurement; run it with -benchtime 1x.
+func BenchmarkIdlePeers(b *testing.B) {
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		hub := startBenchNode(b)
+		nodes := []*benchNode{hub}
+		for range idleNodes - 1 {
+			nodes = append(nodes, startBenchNode(b, hub))
+		}
+		deadline := time.Now().Add(5 * time.Minute)
+		for _, n := range nodes {
+			for len(n.Peers()) < idleNodes-1 {
+				if time.Now().After(deadline) {
+					b.Fatalf("a node has %d peers of %d", len(n.Peers()), idleNodes-1)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		// Let the dials and handshakes of the mesh settle before measuring.
+		time.Sleep(5 * time.Second)
+		cpu0 := cpuTime(b)
+		const window = 30 * time.Second
+		time.Sleep(window)
+		cpu := cpuTime(b) - cpu0
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		for _, n := range nodes {
+			if got := len(n.Peers()); got != idleNodes-1 {
+				b.Fatalf("a node has %d peers after the idle window, want %d", got, idleNodes-1)
+			}
+		}
+		ends := float64(idleNodes * (idleNodes - 1))
+		held := int64(after.HeapInuse+after.StackInuse) - int64(before.HeapInuse+before.StackInuse)
+		b.ReportMetric(100*100*cpu.Seconds()/window.Seconds()/ends, "cpu-%/100peers")
+		b.ReportMetric(float64(held)/ends, "B/peer")
+		for _, n := range nodes {
+			n.stop()
+		}
+	}
+}
+
+// cpuTime returns the user and system CPU time the process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -111,7 +111,7 @@ func (n *Node) mountInfo() error {
 	}, info.Deps{
 		Chains:     n.chains,
 		Aliases:    n.chains,
-		Peers:      infoPeers{n.network},
+		Peers:      infoPeers{n: n.network, router: n.router},
 		Validators: n.validators,
 		NodeIP:     n.network.IP,
 	}, n.log.With("service", "info"))

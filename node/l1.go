@@ -31,6 +31,7 @@ type pChain interface {
 	Blockchains() ([]platform.Blockchain, error)
 	ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error)
 	SubnetValidators(subnetID ids.ID) ([]platform.SubnetValidator, error)
+	PrimaryStakers() ([]platform.SubnetValidator, error)
 	L1Validators(subnetID ids.ID) ([]platform.L1Validator, error)
 }
 

@@ -61,7 +61,9 @@ func TestChainFiles(t *testing.T) {
 type fakeP struct {
 	l1     map[ids.ID][]platform.L1Validator
 	legacy map[ids.ID][]platform.SubnetValidator
-	err    error
+	// stakers are the Primary Network's stakers as recorded; nil: legacy's Primary Network.
+	stakers []platform.SubnetValidator
+	err     error
 }
 
 func (f fakeP) Blockchains() ([]platform.Blockchain, error) { return nil, f.err }
@@ -71,6 +73,13 @@ func (f fakeP) ValidatesSubnet(ids.NodeID, ids.ID) (bool, error) {
 
 func (f fakeP) SubnetValidators(subnetID ids.ID) ([]platform.SubnetValidator, error) {
 	return f.legacy[subnetID], f.err
+}
+
+func (f fakeP) PrimaryStakers() ([]platform.SubnetValidator, error) {
+	if f.stakers != nil {
+		return f.stakers, f.err
+	}
+	return f.legacy[ids.Empty], f.err
 }
 
 func (f fakeP) L1Validators(subnetID ids.ID) ([]platform.L1Validator, error) {

@@ -41,13 +41,17 @@ func (n *Node) buildNetwork() error {
 	if n.cfg.PublicIP != "" {
 		publicIP, _ = netip.ParseAddr(n.cfg.PublicIP) // Validate checked it
 	}
-	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(ids.Empty[:]), n.clock)
+	// The time this node was stopped counts as up for the others, as the reference's Primary
+	// Network uptime manager counts it (network-consensus-warp.md §1.10).
+	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(ids.Empty[:]), n.clock, &uptime.Options{StoppedIsUp: true})
 	if err != nil {
 		return fmt.Errorf("open Primary Network uptimes: %w", err)
 	}
-	n.primaryUptime = &primaryUptime{tracker: tracker, starts: map[ids.NodeID]uint64{}}
+	n.primaryUptime = &primaryUptime{tracker: tracker, self: n.nodeID, networked: n.networked, starts: map[ids.NodeID]uint64{}}
 	n.peerEvents = &peerEvents{self: n.nodeID, connected: map[ids.NodeID]bool{}, log: n.log.With("component", "network")}
-	n.peerEvents.track(tracker)
+	// It hears of peers from now on but starts tracking at its first sync, once it knows the
+	// validators: until then every validator counts as up, as in the reference.
+	n.peerEvents.follow(tracker)
 
 	net_, err := network.New(network.Config{
 		NetworkID:      n.cfg.NetworkID,
@@ -82,6 +86,7 @@ func (n *Node) buildNetwork() error {
 		Clock:   n.clock,
 		Log:     n.log.With("component", "router"),
 		Metrics: n.metrics,
+		Weights: n.chainWeights,
 	})
 	if err != nil {
 		return err
@@ -94,6 +99,20 @@ func (n *Node) buildNetwork() error {
 	n.network = net_
 	n.stakingAddr = addr
 	return nil
+}
+
+// chainWeights gives the benchlist a chain's validator weights: nodeID's and the total of the
+// chain's subnet's set; nothing for a chain whose subnet is unknown.
+func (n *Node) chainWeights(chainID ids.ID, nodeID ids.NodeID) (uint64, uint64) {
+	subnetID, err := warpValidators{n}.SubnetOf(context.Background(), chainID)
+	if err != nil {
+		return 0, 0
+	}
+	total, err := n.validators.TotalWeight(subnetID)
+	if err != nil {
+		return 0, 0
+	}
+	return n.validators.GetWeight(subnetID, nodeID), total
 }
 
 // StakingAddr returns the address the peer-to-peer listener is bound to.
@@ -111,15 +130,22 @@ type peerEvents struct {
 	trackers  []*uptime.Tracker
 }
 
-// track makes tr follow the connected peers, from now on, with this node connected.
+// track makes tr follow the connected peers, from now on, with this node connected, and starts
+// its tracking.
 func (e *peerEvents) track(tr *uptime.Tracker) {
+	e.follow(tr)
+	tr.StartTracking(nil)
+}
+
+// follow makes tr hear of the connected peers, from now on, with this node connected; the caller
+// starts its tracking.
+func (e *peerEvents) follow(tr *uptime.Tracker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	now := []ids.NodeID{e.self}
+	tr.Connect(e.self)
 	for id := range e.connected {
-		now = append(now, id)
+		tr.Connect(id)
 	}
-	tr.StartTracking(now)
 	e.trackers = append(e.trackers, tr)
 }
 
@@ -151,9 +177,14 @@ func (e *peerEvents) HandleInbound(nodeID ids.NodeID, msg *wire.Message) {
 }
 
 // primaryUptime is this node's measurement of the Primary Network validators' uptime, persisted
-// like the L1 validators' and sent to each peer in Pings.
+// like the L1 validators' and sent to each peer in Pings. It measures the validators the network
+// runs with: alone, this node and the stakers added since genesis (the P-Chain's view as this
+// node runs it); among other validators, every current staker the P-Chain records, the genesis's
+// five included (docs/decisions.md, "One node or many").
 type primaryUptime struct {
-	tracker *uptime.Tracker
+	tracker   *uptime.Tracker
+	self      ids.NodeID
+	networked bool
 
 	mu sync.Mutex
 	// starts holds each current validator's start time, unix seconds.
@@ -167,9 +198,14 @@ func validationID(nodeID ids.NodeID) ids.ID {
 	return id
 }
 
-// sync brings the tracker in line with the Primary Network's current validators.
+// sync brings the tracker in line with the Primary Network's current validators, and starts its
+// tracking the first time: from then on a validator counts as up only while connected.
 func (u *primaryUptime) sync(p pChain) error {
-	vals, err := p.SubnetValidators(ids.Empty)
+	read := p.SubnetValidators
+	if u.networked {
+		read = func(ids.ID) ([]platform.SubnetValidator, error) { return p.PrimaryStakers() }
+	}
+	vals, err := read(ids.Empty)
 	if err != nil {
 		return fmt.Errorf("read Primary Network validators: %w", err)
 	}
@@ -182,6 +218,7 @@ func (u *primaryUptime) sync(p pChain) error {
 	if err := u.tracker.Sync(tracked); err != nil {
 		return fmt.Errorf("sync Primary Network uptimes: %w", err)
 	}
+	u.tracker.StartTracking([]ids.NodeID{u.self})
 	u.mu.Lock()
 	u.starts = starts
 	u.mu.Unlock()
@@ -189,31 +226,56 @@ func (u *primaryUptime) sync(p pChain) error {
 }
 
 // UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
-// started validating; 0 for a node that is not a Primary Network validator, as the reference
-// sends (network-consensus-warp.md §1.5).
+// started validating, truncated; 0 for a node that is not a Primary Network validator, as the
+// reference sends (network-consensus-warp.md §1.5).
 func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
-	u.mu.Lock()
-	start, ok := u.starts[nodeID]
-	u.mu.Unlock()
-	if !ok {
+	up, total, ok := u.share(nodeID)
+	switch {
+	case !ok:
 		return 0
-	}
-	up, at, err := u.tracker.Uptime(validationID(nodeID))
-	if err != nil {
-		return 0
-	}
-	total := at.Sub(time.Unix(int64(min(start, 1<<62)), 0))
-	if total <= 0 {
+	case total <= 0:
 		return 100
 	}
 	return uint32(min(100*up/total, 100))
 }
 
+// Uptime returns nodeID's measured uptime as a fraction, 0–1, of the time since it started
+// validating; 0 for a node that is not a Primary Network validator.
+func (u *primaryUptime) Uptime(nodeID ids.NodeID) float64 {
+	up, total, ok := u.share(nodeID)
+	switch {
+	case !ok:
+		return 0
+	case total <= 0:
+		return 1
+	}
+	return min(float64(up)/float64(total), 1)
+}
+
+// share returns nodeID's up time and the time since it started validating; false for a node that
+// is not a current validator.
+func (u *primaryUptime) share(nodeID ids.NodeID) (up, total time.Duration, ok bool) {
+	u.mu.Lock()
+	start, ok := u.starts[nodeID]
+	u.mu.Unlock()
+	if !ok {
+		return 0, 0, false
+	}
+	up, at, err := u.tracker.Uptime(validationID(nodeID))
+	if err != nil {
+		return 0, 0, false
+	}
+	return up, at.Sub(time.Unix(int64(min(start, 1<<62)), 0)), true
+}
+
 // IsConnected reports whether nodeID is connected to this node (this node always is).
 func (u *primaryUptime) IsConnected(nodeID ids.NodeID) bool { return u.tracker.IsConnected(nodeID) }
 
-// infoPeers shows the network's peers to the Info API.
-type infoPeers struct{ n *network.Network }
+// infoPeers shows the network's peers to the Info API, with the chains each is benched on.
+type infoPeers struct {
+	n      *network.Network
+	router *router.Router
+}
 
 func (p infoPeers) Connected() []info.Peer {
 	peers := p.n.Peers()
@@ -231,6 +293,7 @@ func (p infoPeers) Connected() []info.Peer {
 			TrackedSubnets: q.TrackedSubnets,
 			SupportedACPs:  q.SupportedACPs,
 			ObjectedACPs:   q.ObjectedACPs,
+			Benched:        p.router.Benched(q.NodeID),
 		}
 	}
 	return out

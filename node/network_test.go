@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
 	"github.com/cornice-node/cornice/validators"
+	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/warp"
 )
 
@@ -34,7 +35,7 @@ func TestPeerEventsFeedTrackers(t *testing.T) {
 	defer r.Close()
 	e := &peerEvents{self: self, connected: map[ids.NodeID]bool{}, log: slog.New(slog.DiscardHandler), router: r}
 
-	early, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed([]byte{1}), clk)
+	early, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed([]byte{1}), clk, nil)
 	require.NoError(t, err)
 	e.track(early)
 	require.True(t, early.IsConnected(self))
@@ -42,7 +43,7 @@ func TestPeerEventsFeedTrackers(t *testing.T) {
 
 	e.Connected(peer, []ids.ID{ids.Empty})
 	require.True(t, early.IsConnected(peer))
-	late, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed([]byte{2}), clk)
+	late, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed([]byte{2}), clk, nil)
 	require.NoError(t, err)
 	e.track(late)
 	require.True(t, late.IsConnected(peer))
@@ -66,7 +67,7 @@ func TestPrimaryUptimePercent(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
-	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime), clk)
+	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime), clk, nil)
 	require.NoError(t, err)
 	u := &primaryUptime{tracker: tr, starts: map[ids.NodeID]uint64{}}
 	v := ids.NodeID{7}
@@ -78,7 +79,55 @@ func TestPrimaryUptimePercent(t *testing.T) {
 	tr.Disconnect(v)
 	clk.Advance(70 * time.Second)
 	require.Equal(t, uint32(30), u.UptimePercent(v))
+	require.InDelta(t, 0.3, u.Uptime(v), 1e-12)
+	clk.Advance(time.Second)
+	require.Equal(t, uint32(29), u.UptimePercent(v), "truncated, as the reference's Ping")
+	require.InDelta(t, 30.0/101, u.Uptime(v), 1e-12, "exact, as the reference's getCurrentValidators")
 	require.Zero(t, u.UptimePercent(ids.NodeID{8}))
+	require.Zero(t, u.Uptime(ids.NodeID{8}))
+}
+
+// Among other validators the Primary Network uptime follows every staker the P-Chain records (the
+// genesis's included), alone only the P-Chain's view as this node runs it. Tracking starts at the
+// first sync: the time before it counts as up (a validator that started long ago is 100 % up at
+// once), after it only connected time does.
+func TestPrimaryUptimeSync(t *testing.T) {
+	t.Parallel()
+	self, genesisStaker, added := ids.NodeID{1}, ids.NodeID{2}, ids.NodeID{3}
+	start := uint64(1_700_000_000)
+	p := fakeP{legacy: map[ids.ID][]platform.SubnetValidator{ids.Empty: {
+		{NodeID: genesisStaker, StartTime: start}, {NodeID: added, StartTime: start},
+	}}}
+	for _, networked := range []bool{true, false} {
+		db, err := storage.Open(t.TempDir(), slog.New(slog.DiscardHandler))
+		require.NoError(t, err)
+		defer db.Close()
+		clk := clock.NewFake(time.Unix(int64(start), 0).Add(100 * time.Hour))
+		tr, err := uptime.New(db.Prefixed(storage.PrefixUptime), clk, &uptime.Options{StoppedIsUp: true})
+		require.NoError(t, err)
+		u := &primaryUptime{tracker: tr, self: self, networked: networked, starts: map[ids.NodeID]uint64{}}
+		read := p
+		if !networked {
+			// The P-Chain's own view leaves the genesis staker out.
+			read = fakeP{legacy: map[ids.ID][]platform.SubnetValidator{ids.Empty: {{NodeID: added, StartTime: start}}}}
+			read.stakers = p.legacy[ids.Empty]
+		}
+		require.NoError(t, u.sync(read))
+		require.True(t, tr.IsConnected(self))
+		tr.Connect(added)
+		require.Equal(t, uint32(100), u.UptimePercent(added))
+		if networked {
+			require.Equal(t, uint32(100), u.UptimePercent(genesisStaker))
+		} else {
+			require.Zero(t, u.UptimePercent(genesisStaker))
+		}
+		// 100 more hours: the genesis staker never connected, the added one always was.
+		clk.Advance(100 * time.Hour)
+		require.Equal(t, uint32(100), u.UptimePercent(added))
+		if networked {
+			require.Equal(t, uint32(50), u.UptimePercent(genesisStaker))
+		}
+	}
 }
 
 // fakePChain is a warp.ValidatorState with one Primary Network set at height 5.

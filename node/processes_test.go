@@ -23,6 +23,10 @@ const peerChildBoot = "CORNICE_PEER_CHILD_BOOT"
 // duration), so that a test sees pings flow within seconds.
 const peerChildPing = "CORNICE_PEER_CHILD_PING"
 
+// peerChildStaker is the environment of a node child process that runs with the local network's
+// staker n's keys (1..5, testdata/local-stakers), a genesis validator; empty: keys of its own.
+const peerChildStaker = "CORNICE_PEER_CHILD_STAKER"
+
 // processWait bounds every wait of the multi-process test.
 const processWait = 30 * time.Second
 
@@ -38,6 +42,13 @@ func TestPeerProcessChild(t *testing.T) {
 		nodeID, err := ids.NodeIDFromString(id)
 		require.NoError(t, err)
 		cfg.P2P.BootstrapIPs, cfg.P2P.BootstrapIDs = []string{ip}, []ids.NodeID{nodeID}
+	}
+	if n := os.Getenv(peerChildStaker); n != "" {
+		// The child runs in the package directory, as go test runs tests.
+		dir := filepath.Join("..", "testdata", "local-stakers")
+		cfg.StakingTLSCertFile = filepath.Join(dir, "staker"+n+".crt")
+		cfg.StakingTLSKeyFile = filepath.Join(dir, "staker"+n+".key")
+		cfg.StakingSignerKeyFile = filepath.Join(dir, "signer"+n+".key")
 	}
 	if ping := os.Getenv(peerChildPing); ping != "" {
 		d, err := time.ParseDuration(ping)

@@ -107,6 +107,8 @@ type infoPeer struct {
 	PublicIP     string    `json:"publicIP"`
 	LastReceived time.Time `json:"lastReceived"`
 	LastSent     time.Time `json:"lastSent"`
+	// ObservedUptime is what the peer's last Ping reported of this node.
+	ObservedUptime string `json:"observedUptime"`
 }
 
 // infoPeers calls info.peers at url and returns the peers by NodeID.
@@ -126,12 +128,13 @@ func infoPeers(t *testing.T, url string) map[string]infoPeer {
 	return out
 }
 
-// A cornice node and reference nodes (avalanchego v1.14.2) on the local network peer in both
-// directions: cornice bootstrapping from a reference node, and a reference node bootstrapping from
-// cornice, which learns of the first reference node through cornice's PeerList. Each lists the
-// other in info.peers with the right fields, and pings flow both ways for the soak without a
-// drop, although cornice drops the reference's consensus and bootstrapping messages (its chains
-// have no engine for peers yet).
+// A cornice node and reference nodes (avalanchego v1.14.2) on the local network, each a genesis
+// staker, peer in both directions: cornice bootstrapping from a reference node, and a reference
+// node bootstrapping from cornice, which learns of the first reference node through cornice's
+// PeerList. Each lists the other in info.peers with the right fields, pings flow both ways for
+// the soak without a drop, and cornice measures the reference nodes as Primary Network
+// validators: the uptime its Pings carry shows as their observedUptime of it, whatever consensus
+// and bootstrapping messages the reference sends cornice's chains.
 func TestReferenceNodePeers(t *testing.T) {
 	bin := os.Getenv(referenceNodeEnv)
 	if bin == "" {
@@ -146,7 +149,7 @@ func TestReferenceNodePeers(t *testing.T) {
 	t.Parallel()
 
 	ref1 := startRefNode(t, bin, 1, nil)
-	c := startPeerProcess(t, t.TempDir(), &peerProcess{staking: ref1.staking, id: ref1.id}, peerChildPing+"="+refPing.String())
+	c := startPeerProcess(t, t.TempDir(), &peerProcess{staking: ref1.staking, id: ref1.id}, peerChildPing+"="+refPing.String(), peerChildStaker+"=3")
 	ref2 := startRefNode(t, bin, 2, c)
 
 	connected := func() bool {
@@ -177,6 +180,21 @@ func TestReferenceNodePeers(t *testing.T) {
 		p := infoPeers(t, side.url)[side.peer]
 		require.True(t, p.LastReceived.After(first[side.url+side.peer]), "%s stopped receiving from %s", side.url, side.peer)
 		require.False(t, p.LastSent.IsZero())
+		// Cornice measures each reference node from the genesis stakers' start, connected since a
+		// moment after tracking began, and pings 99 or 100 (a truncated percentage). A reference
+		// node pings 0 until its P-Chain is bootstrapped (its uptime calculator answers only
+		// then), which takes more of the stake connected than these three nodes hold.
+		u, err := strconv.Atoi(p.ObservedUptime)
+		require.NoError(t, err)
+		if side.url == c.url {
+			ref := map[string]string{ref1.id: ref1.url, ref2.id: ref2.url}[side.peer]
+			_, boot := post(t, ref+"/ext/info", `{"jsonrpc":"2.0","id":1,"method":"info.isBootstrapped","params":{"chain":"P"}}`)
+			if strings.Contains(boot, `"isBootstrapped":false`) {
+				require.Zero(t, u, "a reference node still bootstrapping reports 0")
+				continue
+			}
+		}
+		require.GreaterOrEqual(t, u, 99, "%s's uptime as %s reports it", side.url, side.peer)
 	}
 	_, metrics := get(t, c.url+"/ext/metrics")
 	require.Contains(t, metrics, "network_times_disconnected 0", "cornice dropped a reference peer")

@@ -78,7 +78,7 @@ type chainUptime struct {
 // validators API at /ext/bc/<chainID>/validators. A VM that serves that route itself keeps it.
 func (s *subnets) serveValidators(chainID, subnetID ids.ID) error {
 	n := s.n
-	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(chainID[:]), n.clock)
+	tracker, err := uptime.New(n.db.Prefixed(storage.PrefixUptime).Prefixed(chainID[:]), n.clock, nil)
 	if err != nil {
 		return fmt.Errorf("open uptimes of chain %s: %w", chainID, err)
 	}

@@ -20,6 +20,7 @@ type metrics struct {
 	received *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
 	timeouts *prometheus.CounterVec
+	benched  prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -30,11 +31,13 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "chain messages not delivered to an engine, by reason"}, []string{"reason"}),
 		timeouts: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "router", Name: "timeouts",
 			Help: "requests that got no answer in time or could not be sent, by the op that should have answered"}, []string{"reply"}),
+		benched: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "router", Name: "benched",
+			Help: "times a peer was benched on a chain for its timeouts"}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.received, m.dropped, m.timeouts} {
+	for _, c := range []prometheus.Collector{m.received, m.dropped, m.timeouts, m.benched} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register router metrics: %w", err)
 		}

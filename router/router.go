@@ -106,6 +106,9 @@ type Deps struct {
 	Clock   clock.Clock
 	Log     *slog.Logger
 	Metrics prometheus.Registerer
+	// Weights, when set, limits the benchlist to each chain's validators and caps their benched
+	// weight (bench.go); nil: every peer may be benched.
+	Weights Weights
 }
 
 // Router routes the chains' messages. See the package documentation.
@@ -113,6 +116,7 @@ type Router struct {
 	cfg     Config
 	d       Deps
 	metrics *metrics
+	bench   *benchlist
 	// ctx ends at Close: failures still waiting for a full queue give up then.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -155,7 +159,7 @@ func New(cfg Config, d Deps) (*Router, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Router{
-		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel,
+		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel, bench: newBenchlist(d.Clock, d.Weights),
 		chains:    make(map[ids.ID]Chain),
 		pending:   make(map[requestKey]*time.Timer),
 		connected: make(map[ids.NodeID]bool),
@@ -192,17 +196,22 @@ func (r *Router) Connected(nodeID ids.NodeID) {
 	r.mu.Lock()
 	r.connected[nodeID] = true
 	r.mu.Unlock()
-	r.tell(func(c Connections) error { return c.Connected(r.ctx, nodeID) })
+	r.tell(func(chainID ids.ID, c Connections) error {
+		if r.bench.isBenched(chainID, nodeID) {
+			return nil // it stays disconnected there until unbenched
+		}
+		return c.Connected(r.ctx, nodeID)
+	})
 }
 
 // tell calls f on each registered chain that implements Connections; connMu is held.
-func (r *Router) tell(f func(c Connections) error) {
+func (r *Router) tell(f func(chainID ids.ID, c Connections) error) {
 	r.mu.Lock()
-	chains := slices.Collect(maps.Values(r.chains))
+	chains := maps.Clone(r.chains)
 	r.mu.Unlock()
-	for _, c := range chains {
+	for chainID, c := range chains {
 		if conn, ok := c.(Connections); ok {
-			if err := f(conn); err != nil {
+			if err := f(chainID, conn); err != nil {
 				r.d.Log.Debug("connection news dropped", "err", err)
 			}
 		}
@@ -214,6 +223,7 @@ func (r *Router) Unregister(chainID ids.ID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.chains, chainID)
+	r.bench.forget(chainID)
 	for k, t := range r.pending {
 		if k.chainID == chainID {
 			t.Stop()
@@ -255,13 +265,18 @@ func (r *Router) Disconnected(nodeID ids.NodeID) {
 	defer r.connMu.Unlock()
 	r.mu.Lock()
 	delete(r.connected, nodeID)
-	for k, t := range r.pending {
+	for k := range r.pending {
 		if k.nodeID == nodeID {
-			t.Reset(0)
+			r.failLocked(k)
 		}
 	}
 	r.mu.Unlock()
-	r.tell(func(c Connections) error { return c.Disconnected(r.ctx, nodeID) })
+	r.tell(func(chainID ids.ID, c Connections) error {
+		if r.bench.isBenched(chainID, nodeID) {
+			return nil // told when it was benched
+		}
+		return c.Disconnected(r.ctx, nodeID)
+	})
 }
 
 // route hands a decoded message to its chain: a request at once, an answer only if it matches a
@@ -287,6 +302,9 @@ func (r *Router) route(from ids.NodeID, op wire.Op, c *wire.Chain) {
 		delete(r.pending, k)
 	}
 	r.mu.Unlock()
+	if !request {
+		r.observe(c.ChainID, from, false)
+	}
 
 	m := message(from, op, c)
 	if ch.TryDeliver(m) {
@@ -317,20 +335,27 @@ func (r *Router) expect(k requestKey) {
 		// A request ID used twice: the first one's answer now answers the second.
 		old.Stop()
 	}
-	r.pending[k] = r.d.Clock.AfterFunc(r.cfg.Timeout, func() { r.expire(k) })
+	r.pending[k] = r.d.Clock.AfterFunc(r.cfg.Timeout, func() { r.expire(k, true) })
 }
 
 // fail delivers k's failure at once: the request could not be sent.
 func (r *Router) fail(k requestKey) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if t, ok := r.pending[k]; ok {
-		t.Reset(0)
+	r.failLocked(k)
+}
+
+// failLocked delivers k's failure at once, unless its timeout fired already; the failure is not
+// the peer's timeout. Assumes r.mu is held.
+func (r *Router) failLocked(k requestKey) {
+	if t, ok := r.pending[k]; ok && t.Stop() {
+		go r.expire(k, false)
 	}
 }
 
-// expire delivers the failure of a request that got no answer in time.
-func (r *Router) expire(k requestKey) {
+// expire delivers the failure of a request that got no answer: in time (timedOut, which counts
+// against the peer on the benchlist) or at all (it could not be sent, or the peer left).
+func (r *Router) expire(k requestKey, timedOut bool) {
 	r.mu.Lock()
 	if _, ok := r.pending[k]; !ok {
 		r.mu.Unlock()
@@ -343,8 +368,70 @@ func (r *Router) expire(k requestKey) {
 		return
 	}
 	r.metrics.timeouts.WithLabelValues(k.reply.String()).Inc()
+	if timedOut {
+		r.observe(k.chainID, k.nodeID, true)
+	}
 	r.deliver(ch, failure(k))
 }
+
+// observe records the outcome of a request to a peer on the benchlist, and tells chainID when
+// the peer is benched there (Disconnected) or unbenched (Connected, if it still is). Requests to
+// this node itself are not measured.
+func (r *Router) observe(chainID ids.ID, nodeID ids.NodeID, timedOut bool) {
+	if nodeID == r.cfg.NodeID {
+		return
+	}
+	switch r.bench.observe(chainID, nodeID, timedOut, r.unbenched) {
+	case 1:
+		r.metrics.benched.Inc()
+		r.d.Log.Info("peer benched", "chainID", chainID.String(), "nodeID", nodeID)
+		r.tellChain(chainID, nodeID, false)
+	case -1:
+		r.unbenched(chainID, nodeID)
+	}
+}
+
+// unbenched tells chainID that nodeID, no longer benched there, is connected, if it is.
+func (r *Router) unbenched(chainID ids.ID, nodeID ids.NodeID) {
+	r.d.Log.Info("peer unbenched", "chainID", chainID.String(), "nodeID", nodeID)
+	r.tellChain(chainID, nodeID, true)
+}
+
+// tellChain tells chainID, if it implements Connections, that nodeID connected (if it still is)
+// or disconnected; a disconnection also fails its requests in flight to nodeID on chainID.
+func (r *Router) tellChain(chainID ids.ID, nodeID ids.NodeID, connected bool) {
+	r.connMu.Lock()
+	defer r.connMu.Unlock()
+	r.mu.Lock()
+	ch, ok := r.chains[chainID]
+	if connected && !r.connected[nodeID] {
+		ok = false
+	}
+	if !connected {
+		for k := range r.pending {
+			if k.nodeID == nodeID && k.chainID == chainID {
+				r.failLocked(k)
+			}
+		}
+	}
+	r.mu.Unlock()
+	conn, isConn := ch.(Connections)
+	if !ok || !isConn {
+		return
+	}
+	var err error
+	if connected {
+		err = conn.Connected(r.ctx, nodeID)
+	} else {
+		err = conn.Disconnected(r.ctx, nodeID)
+	}
+	if err != nil {
+		r.d.Log.Debug("connection news dropped", "chainID", chainID.String(), "err", err)
+	}
+}
+
+// Benched returns the chains on which nodeID is benched (info.peers' benched), in no order.
+func (r *Router) Benched(nodeID ids.NodeID) []ids.ID { return r.bench.benchedOn(nodeID) }
 
 // message is the call of h's method for op.
 func message(from ids.NodeID, op wire.Op, c *wire.Chain) Message {

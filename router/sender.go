@@ -79,7 +79,8 @@ func (s *Sender) request(to []ids.NodeID, op, reply wire.Op, c *wire.Chain) {
 		if msg == nil {
 			msg = wire.NewChain(op, c)
 		}
-		if !s.r.d.Network.Send(nodeID, msg) {
+		// A benched peer is still sent the request, but its failure comes at once (§1.9).
+		if !s.r.d.Network.Send(nodeID, msg) || s.r.bench.isBenched(s.chainID, nodeID) {
 			s.r.fail(k)
 		}
 	}

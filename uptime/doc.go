@@ -8,7 +8,8 @@
 //   - before [Tracker.StartTracking], up + (now − lastUpdated): a validator is treated as online
 //     since it was last updated, as in the reference; a validator restored from a previous run is
 //     the exception and counts as offline until tracking starts, so time the node spent stopped
-//     is never counted as up;
+//     is never counted as up, unless [Options].StoppedIsUp (the reference's Primary Network
+//     rule) makes it count as up too;
 //   - once tracking has started, for a validator that is active and whose node is connected,
 //     up + (now − max(connectedAt, lastUpdated));
 //   - otherwise (disconnected, or an inactive L1 validator, which the reference deliberately

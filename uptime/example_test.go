@@ -28,7 +28,7 @@ func Example() {
 
 	chainID := ids.FromName("my-l1")
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
-	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed(chainID[:]), clk)
+	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed(chainID[:]), clk, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -23,6 +23,15 @@ type Validator struct {
 	Active bool
 }
 
+// Options change a tracker's rules. A nil *Options gives the defaults.
+type Options struct {
+	// StoppedIsUp makes the time this node was stopped count as up time for the validators
+	// restored from an earlier run, as the reference's Primary Network uptime manager counts it
+	// (network-consensus-warp.md §1.10): the measuring node's own downtime is never held against
+	// the others. Default false: it counts as down, as for an L1's validators (package doc).
+	StoppedIsUp bool
+}
+
 // Tracker tracks the up time of a chain's validators. See the package documentation.
 type Tracker struct {
 	db  *storage.View
@@ -46,9 +55,13 @@ type entry struct {
 	restored bool
 }
 
-// New returns a tracker holding the validators stored in db by an earlier run, on clk. db is the
-// tracker's own key space. Tracking has not started: call StartTracking once the chain is ready.
-func New(db *storage.View, clk clock.Clock) (*Tracker, error) {
+// New returns a tracker holding the validators stored in db by an earlier run, on clk, with the
+// rules of opts (nil: the defaults). db is the tracker's own key space. Tracking has not started:
+// call StartTracking once the chain is ready.
+func New(db *storage.View, clk clock.Clock, opts *Options) (*Tracker, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
 	t := &Tracker{
 		db:         db,
 		clk:        clk,
@@ -71,7 +84,7 @@ func New(db *storage.View, clk clock.Clock) (*Tracker, error) {
 			_ = it.Close()
 			return nil, fmt.Errorf("read uptime of %s: %w", validationID, err)
 		}
-		t.validators[validationID] = &entry{record: r, restored: true}
+		t.validators[validationID] = &entry{record: r, restored: !opts.StoppedIsUp}
 	}
 	if err := errors.Join(it.Err(), it.Close()); err != nil {
 		return nil, fmt.Errorf("read uptimes: %w", err)

@@ -38,7 +38,7 @@ func newTracker(t *testing.T) (*uptime.Tracker, *clock.Fake) {
 	db, view := openView(t, t.TempDir())
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
 	clk := clock.NewFake(genesis)
-	tr, err := uptime.New(view, clk)
+	tr, err := uptime.New(view, clk, nil)
 	require.NoError(t, err)
 	return tr, clk
 }
@@ -194,7 +194,7 @@ func TestTrackerRestart(t *testing.T) {
 	db, view := openView(t, dir)
 	// Another component's keys beside the tracker's view are never read as records.
 	require.NoError(t, db.Prefixed(storage.PrefixUptime).Put(otherView, []byte("x")))
-	tr, err := uptime.New(view, clk)
+	tr, err := uptime.New(view, clk, nil)
 	require.NoError(t, err)
 	require.NoError(t, tr.Sync([]uptime.Validator{validator(selfVal, self, true), validator(peerVal, peer, true)}))
 	tr.StartTracking([]ids.NodeID{self})
@@ -209,7 +209,7 @@ func TestTrackerRestart(t *testing.T) {
 	clk.Advance(time.Hour)
 	db, view = openView(t, dir)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	tr, err = uptime.New(view, clk)
+	tr, err = uptime.New(view, clk, nil)
 	require.NoError(t, err)
 	// Restored validators are known before the first Sync and count as offline until tracking
 	// starts.
@@ -226,10 +226,41 @@ func TestTrackerRestart(t *testing.T) {
 	// A crash loses nothing written by the last Sync or Flush; later time counts as down.
 	require.NoError(t, tr.Flush())
 	clk.Advance(30 * time.Second)
-	tr2, err := uptime.New(view, clk)
+	tr2, err := uptime.New(view, clk, nil)
 	require.NoError(t, err)
 	tr2.StartTracking([]ids.NodeID{self})
 	requireUptime(t, tr2, clk, selfVal, 120*time.Second)
+}
+
+// With StoppedIsUp, the reference's Primary Network rule, the time the node was stopped counts as
+// up for every restored validator, connected or not; once tracking starts only connection counts.
+func TestTrackerRestartStoppedIsUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clk := clock.NewFake(genesis)
+	opts := &uptime.Options{StoppedIsUp: true}
+
+	db, view := openView(t, dir)
+	tr, err := uptime.New(view, clk, opts)
+	require.NoError(t, err)
+	require.NoError(t, tr.Sync([]uptime.Validator{validator(selfVal, self, true), validator(peerVal, peer, true)}))
+	tr.StartTracking([]ids.NodeID{self})
+	clk.Advance(100 * time.Second)
+	require.NoError(t, tr.Close())
+	require.NoError(t, db.Close())
+
+	clk.Advance(time.Hour)
+	db, view = openView(t, dir)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	tr, err = uptime.New(view, clk, opts)
+	require.NoError(t, err)
+	requireUptime(t, tr, clk, selfVal, 100*time.Second+time.Hour)
+	requireUptime(t, tr, clk, peerVal, time.Hour)
+
+	tr.StartTracking([]ids.NodeID{self})
+	clk.Advance(20 * time.Second)
+	requireUptime(t, tr, clk, selfVal, 120*time.Second+time.Hour)
+	requireUptime(t, tr, clk, peerVal, time.Hour)
 }
 
 func TestTrackerCorruptRecord(t *testing.T) {
@@ -248,7 +279,7 @@ func TestTrackerCorruptRecord(t *testing.T) {
 			db, view := openView(t, t.TempDir())
 			t.Cleanup(func() { require.NoError(t, db.Close()) })
 			require.NoError(t, view.Put(tt.key, tt.value))
-			_, err := uptime.New(view, clock.NewFake(genesis))
+			_, err := uptime.New(view, clock.NewFake(genesis), nil)
 			require.ErrorIs(t, err, uptime.ErrCorrupt)
 		})
 	}

@@ -146,7 +146,7 @@ func TestWithTracker(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
 	clk := clock.NewFake(start)
-	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed(make([]byte, 32)), clk)
+	tr, err := uptime.New(db.Prefixed(storage.PrefixUptime).Prefixed(make([]byte, 32)), clk, nil)
 	require.NoError(t, err)
 
 	s := uint64(start.Unix())

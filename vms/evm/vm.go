@@ -110,6 +110,9 @@ type VM struct {
 	childRulesCache atomic.Pointer[childRules]
 	// headCache keeps what reads of the head's state found (statecache.go).
 	headCache atomic.Pointer[stateCache]
+	// lastCallBase is the context of the block of the last call without overrides
+	// (callBaseOf).
+	lastCallBase atomic.Pointer[callBase]
 	// stopped is set when Close stops the rpc server: serveCall then
 	// leaves every call to it, as it answers none.
 	stopped atomic.Bool

@@ -243,6 +243,24 @@ func (s *state) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
 	return cc, nil
 }
 
+// PrimaryStakers returns the Primary Network's current staking validators as the platform API
+// lists them (getCurrentValidators), the genesis's stakers included: one per node, in node ID
+// order, with its validator tx, its own stake and window. Delegators are left out.
+func (vm *VM) PrimaryStakers() ([]SubnetValidator, error) {
+	stakers, err := vm.state.allStakers()
+	if err != nil {
+		return nil, fmt.Errorf("read stakers: %w", err)
+	}
+	out := []SubnetValidator{}
+	for _, st := range stakers {
+		if !st.delegator {
+			out = append(out, SubnetValidator{TxID: st.txID, NodeID: st.nodeID, Weight: st.weight, StartTime: st.start, EndTime: st.end})
+		}
+	}
+	slices.SortFunc(out, func(a, b SubnetValidator) int { return a.NodeID.Compare(b.NodeID) })
+	return out, nil
+}
+
 // primaryValidators returns the Primary Network's validators at chain time now as this node runs
 // the network (ValidatorsAt), one per node: this node (Factory), then each current staking
 // validator's node in node ID order, with its delegators' weight. A staking validator of this

@@ -115,20 +115,20 @@ func (vm *VM) shouldCommit(view chainView, rt *txs.Tx) (bool, error) {
 	if err != nil || !found {
 		return false, err
 	}
-	return vm.uptimePercent(st.nodeID)*10_000 >= vm.staking.UptimeRequirement, nil
+	return vm.uptime(st.nodeID) >= float64(vm.staking.UptimeRequirement)/PercentDenominator, nil
 }
 
-// uptimePercent returns the measured uptime of a Primary Network validator's node in whole
-// percent: 100 for this node, which counts itself always up; otherwise what the node's uptime
-// tracker measured, 0 without one.
-func (vm *VM) uptimePercent(nodeID ids.NodeID) uint64 {
+// uptime returns the measured uptime of a Primary Network validator's node as a fraction of its
+// validation so far: 1 for this node, which counts itself always up; otherwise what the node's
+// uptime tracker measured, 0 without one.
+func (vm *VM) uptime(nodeID ids.NodeID) float64 {
 	switch {
 	case nodeID == vm.validator.nodeID:
-		return 100
+		return 1
 	case vm.uptimes == nil:
 		return 0
 	}
-	return uint64(min(vm.uptimes.UptimePercent(nodeID), 100))
+	return min(max(vm.uptimes.Uptime(nodeID), 0), 1)
 }
 
 // connected reports whether a validator's node is connected to this one (this node always is).

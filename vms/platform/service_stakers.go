@@ -68,7 +68,7 @@ func (s *service) stakerValidator(stakers []*staker, listDelegators bool) (*api.
 		PotentialReward:        jsonrpc.Uint64(val.potentialReward),
 		AccruedDelegateeReward: jsonrpc.Uint64(val.delegateeReward),
 		DelegationFee:          fmt.Sprintf("%.4f", float32(100*float64(u.DelegationShares)/PercentDenominator)),
-		Uptime:                 fmt.Sprintf("%.4f", float32(s.vm.uptimePercent(val.nodeID))),
+		Uptime:                 fmt.Sprintf("%.4f", float32(100*s.vm.uptime(val.nodeID))),
 		Connected:              s.vm.connected(val.nodeID),
 	}
 	if out.ValidationRewardOwner, err = s.apiOwner(&u.ValidatorRewardsOwner); err != nil {

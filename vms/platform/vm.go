@@ -32,9 +32,9 @@ type AliasLookup interface {
 // Uptimes is what the VM asks the node about the Primary Network validators' nodes.
 // *node.primaryUptime implements it.
 type Uptimes interface {
-	// UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
-	// started validating; 0 for a node it does not know.
-	UptimePercent(nodeID ids.NodeID) uint32
+	// Uptime returns nodeID's measured uptime as a fraction, 0–1, of the time since it started
+	// validating; 0 for a node it does not know.
+	Uptime(nodeID ids.NodeID) float64
 	// IsConnected reports whether nodeID is connected to this node.
 	IsConnected(nodeID ids.NodeID) bool
 }

@@ -295,6 +295,15 @@ func TestGenesisState(t *testing.T) {
 		require.Contains(t, recorded, platform.SetValidator{NodeID: u.Validator.NodeID, PublicKey: &pk, Weight: 2_000_000_000_000_000})
 	}
 	require.True(t, slices.IsSortedFunc(recorded, func(a, b platform.SetValidator) int { return a.NodeID.Compare(b.NodeID) }))
+	// The stakers as the API lists them, whose uptime the node tracks among other validators.
+	stakers, err := pvm.PrimaryStakers()
+	require.NoError(t, err)
+	require.Len(t, stakers, 5)
+	staker1ID, err := ids.NodeIDFromString("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg")
+	require.NoError(t, err)
+	require.Equal(t, platform.SubnetValidator{TxID: g.P.Validators[3].ID(), NodeID: staker1ID, Weight: 2_000_000_000_000_000,
+		StartTime: start, EndTime: start + 31_536_000}, stakers[0])
+	require.True(t, slices.IsSortedFunc(stakers, func(a, b platform.SubnetValidator) int { return a.NodeID.Compare(b.NodeID) }))
 
 	require.Equal(t, `{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}`,
 		n.RawResult("getFeeConfig", `{}`))
