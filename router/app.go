@@ -88,6 +88,10 @@ func (r *Router) handleApp(from ids.NodeID, op wire.Op, body []byte) {
 		return
 	}
 	r.metrics.received.WithLabelValues(op.String()).Inc()
+	if op == wire.OpAppGossip {
+		r.handleGossip(from, a)
+		return
+	}
 	if op != wire.OpAppRequest {
 		ans := appAnswer{bytes: a.AppBytes}
 		if op == wire.OpAppError {

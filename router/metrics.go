@@ -15,6 +15,8 @@ const (
 	reasonQueueFull    = "queue_full"
 	// reasonExpired is an AppRequest whose deadline passed before a worker took it.
 	reasonExpired = "expired"
+	// reasonTooLarge is an AppGossip above MaxAppGossipBytes.
+	reasonTooLarge = "too_large"
 )
 
 // metrics are the router's Prometheus metrics, under the "router" namespace.

@@ -145,6 +145,8 @@ type Router struct {
 	nextAppID atomic.Uint32
 	// appJobs are the peers' AppRequests waiting for a worker.
 	appJobs chan appJob
+	// gossipJobs are the peers' AppGossips waiting for the gossip worker.
+	gossipJobs chan gossipJob
 	// workers are the app workers, stopped by Close.
 	workers sync.WaitGroup
 }
@@ -187,10 +189,12 @@ func New(cfg Config, d Deps) (*Router, error) {
 		connected:  make(map[ids.NodeID]bool),
 		appPending: make(map[appKey]chan appAnswer),
 		appJobs:    make(chan appJob, appQueue),
+		gossipJobs: make(chan gossipJob, gossipQueue),
 	}
 	for range cfg.AppWorkers {
 		r.workers.Go(r.appWorker)
 	}
+	r.workers.Go(r.gossipWorker)
 	return r, nil
 }
 

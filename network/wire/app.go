@@ -10,20 +10,22 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-// The app ops that carry a request and its answer (network-consensus-warp.md §1.3). AppGossip
-// (32) has no request ID and no answer; nothing here sends or reads it yet.
+// The app ops (network-consensus-warp.md §1.3): a request and its answer, and AppGossip, which
+// has no request ID and no answer.
 const (
 	OpAppRequest  Op = 30
 	OpAppResponse Op = 31
+	OpAppGossip   Op = 32
 	OpAppError    Op = 34
 )
 
-// App is the body of an AppRequest, AppResponse or AppError. Every one names its chain and
-// request; the other fields are set as the op has them:
+// App is the body of an AppRequest, AppResponse, AppError or AppGossip. Every one names its chain
+// (1), and all but AppGossip their request (2); the other fields are set as the op has them:
 //
 //	AppRequest   Deadline (3), AppBytes (4)
 //	AppResponse  AppBytes (3)
 //	AppError     ErrorCode (3, sint32), ErrorMessage (4)
+//	AppGossip    AppBytes (2)
 type App struct {
 	ChainID   ids.ID
 	RequestID uint32
@@ -35,14 +37,18 @@ type App struct {
 	ErrorMessage string
 }
 
-// IsAppOp reports whether op is AppRequest, AppResponse or AppError, whose body is an App.
+// IsAppOp reports whether op is AppRequest, AppResponse, AppError or AppGossip, whose body is an
+// App.
 func IsAppOp(op Op) bool {
-	return op == OpAppRequest || op == OpAppResponse || op == OpAppError
+	return op == OpAppRequest || op == OpAppResponse || op == OpAppError || op == OpAppGossip
 }
 
 // NewApp returns the message op with body a; op must be an app op.
 func NewApp(op Op, a *App) *Message {
 	b := appendBytes(nil, 1, a.ChainID[:])
+	if op == OpAppGossip {
+		return &Message{Op: op, Body: appendBytes(b, 2, a.AppBytes)}
+	}
 	b = appendUint(b, 2, uint64(a.RequestID))
 	switch op {
 	case OpAppRequest:
@@ -74,6 +80,9 @@ func ParseApp(op Op, body []byte) (*App, error) {
 			id, err := parseID(fd)
 			a.ChainID = id
 			return err
+		case fd.num == 2 && op == OpAppGossip:
+			a.AppBytes = fd.raw
+			return fd.want(protowire.BytesType)
 		case fd.num == 2:
 			a.RequestID = uint32(fd.v)
 			return fd.want(protowire.VarintType)

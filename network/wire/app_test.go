@@ -31,6 +31,8 @@ func TestAppMatchesReferenceProto(t *testing.T) {
 			&refp2p.Message{Message: &refp2p.Message_AppError{AppError: &refp2p.AppError{ChainId: chain[:], RequestId: 6, ErrorCode: 17, ErrorMessage: "x"}}}},
 		{"min code", OpAppError, App{ChainID: chain, RequestID: 7, ErrorCode: -1 << 31},
 			&refp2p.Message{Message: &refp2p.Message_AppError{AppError: &refp2p.AppError{ChainId: chain[:], RequestId: 7, ErrorCode: -1 << 31}}}},
+		{"gossip", OpAppGossip, App{ChainID: chain, AppBytes: []byte{0, 0x0a, 2, 1, 2}},
+			&refp2p.Message{Message: &refp2p.Message_AppGossip{AppGossip: &refp2p.AppGossip{ChainId: chain[:], AppBytes: []byte{0, 0x0a, 2, 1, 2}}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +73,7 @@ func TestParseAppErrors(t *testing.T) {
 		"code as bytes":   {OpAppError, []byte{0x1a, 0x00}},
 		"truncated":       {OpAppResponse, []byte{0x1a, 0x05, 0x00}},
 		"not an app op":   {OpGet, nil},
+		"gossip varint":   {OpAppGossip, []byte{0x10, 0x01}},
 	} {
 		_, err := ParseApp(tc.op, tc.body)
 		require.ErrorIs(t, err, ErrParse, name)
@@ -80,6 +83,7 @@ func TestParseAppErrors(t *testing.T) {
 func FuzzParseApp(f *testing.F) {
 	f.Add(uint8(OpAppRequest), NewApp(OpAppRequest, &App{RequestID: 3, Deadline: 1, AppBytes: []byte{2}}).Body)
 	f.Add(uint8(OpAppError), NewApp(OpAppError, &App{RequestID: 3, ErrorCode: -3, ErrorMessage: "no"}).Body)
+	f.Add(uint8(OpAppGossip), NewApp(OpAppGossip, &App{AppBytes: []byte{0, 0x0a, 1, 7}}).Body)
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		a, err := ParseApp(Op(op), body)
 		if err != nil {
@@ -91,5 +95,8 @@ func FuzzParseApp(f *testing.F) {
 		require.Equal(t, a.RequestID, back.RequestID)
 		require.Equal(t, a.ChainID, back.ChainID)
 		require.Equal(t, a.ErrorCode, back.ErrorCode)
+		if Op(op) == OpAppGossip {
+			require.Equal(t, a.AppBytes, back.AppBytes)
+		}
 	})
 }

@@ -1,0 +1,119 @@
+package gossip
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	refsdk "github.com/ava-labs/avalanchego/proto/pb/sdk"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// Our PushGossip is the reference SDK's: uvarint handler ID, then sdk.PushGossip; and theirs
+// decodes to the same items.
+func TestEncodeMatchesReference(t *testing.T) {
+	t.Parallel()
+	items := [][]byte{{1, 2, 3}, {}, []byte("tx")}
+	ref, err := proto.Marshal(&refsdk.PushGossip{Gossip: items})
+	require.NoError(t, err)
+	want := append(protowire.AppendVarint(nil, TxHandlerID), ref...)
+	require.Equal(t, want, Encode(TxHandlerID, items))
+
+	id, got, err := Decode(want)
+	require.NoError(t, err)
+	require.Equal(t, uint64(TxHandlerID), id)
+	require.Len(t, got, 3)
+	for i := range items {
+		require.Equal(t, string(items[i]), string(got[i]))
+	}
+}
+
+// Malformed app bytes fail with ErrMalformed, never a panic.
+func TestDecodeMalformed(t *testing.T) {
+	t.Parallel()
+	for name, b := range map[string][]byte{
+		"empty":           nil,
+		"truncated id":    {0x80},
+		"truncated item":  {0, 0x0a, 5, 1},
+		"item as varint":  {0, 0x08, 1},
+		"bad field value": {0, 0x12, 9},
+	} {
+		_, _, err := Decode(b)
+		require.ErrorIs(t, err, ErrMalformed, name)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(TxHandlerID, [][]byte{{1}, {2, 3}}))
+	f.Add([]byte{0, 0x0a})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		id, items, err := Decode(b)
+		if err != nil {
+			return
+		}
+		_, again, err := Decode(Encode(id, items))
+		require.NoError(t, err)
+		require.Len(t, again, len(items))
+	})
+}
+
+// recorder keeps what a Pusher sends.
+type recorder struct {
+	mu   sync.Mutex
+	sent [][][]byte
+}
+
+func (r *recorder) send(b []byte) {
+	_, items, err := Decode(b)
+	if err != nil {
+		panic(err)
+	}
+	r.mu.Lock()
+	r.sent = append(r.sent, items)
+	r.mu.Unlock()
+}
+
+func (r *recorder) batches() [][][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][][]byte(nil), r.sent...)
+}
+
+// Transactions pushed together travel in one message; a full batch goes at once.
+func TestPusherBatches(t *testing.T) {
+	t.Parallel()
+	var r recorder
+	p := NewPusher(r.send, time.Hour, 10)
+	for range 4 {
+		p.Push([]byte{1, 2})
+	}
+	require.Empty(t, r.batches(), "a batch below its size waits")
+	p.Push([]byte{3, 4}) // 10 bytes: full
+	require.Len(t, r.batches(), 1)
+	require.Len(t, r.batches()[0], 5)
+
+	p.Push([]byte{5})
+	p.Flush()
+	require.Len(t, r.batches(), 2)
+	p.Flush()
+	require.Len(t, r.batches(), 2, "nothing queued, nothing sent")
+
+	p.Push([]byte{6})
+	p.Close()
+	p.Flush()
+	p.Push([]byte{7})
+	require.Len(t, r.batches(), 2, "a closed pusher sends nothing")
+}
+
+// A batch below its size goes when its interval ends.
+func TestPusherInterval(t *testing.T) {
+	t.Parallel()
+	var r recorder
+	p := NewPusher(r.send, time.Millisecond, 0)
+	p.Push([]byte{1})
+	p.Push([]byte{2})
+	require.Eventually(t, func() bool { return len(r.batches()) == 1 }, 10*time.Second, time.Millisecond)
+	require.Len(t, r.batches()[0], 2)
+}
