@@ -27,24 +27,8 @@ func TestNetworkProposerWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	bin, err := binary()
-	require.NoError(t, err)
-	dir := t.TempDir()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = localnet.Stop(ctx, dir)
-	})
-	base := freePorts(t, 5)
-	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
-	defer cancel()
-	nodes, err := localnet.Start(ctx, localnet.Config{
-		Binary: bin, Dir: dir, Nodes: 5, HTTPPort: base, StakingPort: base + 1,
-		Args: []string{"--proposer-windows"},
-	})
-	require.NoError(t, err)
-	nw := &localNetwork{dir: dir, nodes: nodes}
-	t.Logf("network started")
+	nw, bin := startProposerNetwork(t)
+	dir, nodes := nw.dir, nw.nodes
 
 	for nonce := range uint64(3) {
 		nw.requireCReceiptEverywhere(t, nw.sendCTransferToAll(t, nonce))
@@ -92,7 +76,7 @@ func TestNetworkProposerWindows(t *testing.T) {
 	require.NoError(t, localnet.Kill(dir, "node5"))
 	four := &localNetwork{dir: dir, nodes: nodes[:4]}
 	four.requireCReceiptEverywhere(t, four.sendCTransferToAll(t, 3))
-	ctx, cancel = context.WithTimeout(t.Context(), networkWait)
+	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
 	defer cancel()
 	require.NoError(t, localnet.StartNode(ctx, bin, dir, "node5"))
 	nw.requireSameIndexes(t, 4, "/ext/index/C/block")
@@ -111,6 +95,33 @@ func TestNetworkProposerWindows(t *testing.T) {
 	require.NoError(t, nw.call(t, 0, "/ext/bc/C/proposervm", "proposervm.getCurrentEpoch", struct{}{}, &epoch))
 	require.NotZero(t, uint64(epoch.Number), "the chain's blocks opened an epoch")
 	require.LessOrEqual(t, uint64(epoch.PChainHeight), uint64(height.Height))
+}
+
+// startProposerNetwork starts five validators with --proposer-windows, stopped when the test
+// ends, and returns them and the node binary.
+func startProposerNetwork(t *testing.T) (*localNetwork, string) {
+	t.Helper()
+	bin, err := binary()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = localnet.Stop(ctx, dir)
+		if t.Failed() {
+			logTails(t, dir, 5)
+		}
+	})
+	base := freePorts(t, 5)
+	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
+	defer cancel()
+	nodes, err := localnet.Start(ctx, localnet.Config{
+		Binary: bin, Dir: dir, Nodes: 5, HTTPPort: base, StakingPort: base + 1,
+		Args: []string{"--proposer-windows"},
+	})
+	require.NoError(t, err)
+	t.Logf("network started")
+	return &localNetwork{dir: dir, nodes: nodes}, bin
 }
 
 // sendCTransferToAll signs a transfer of the local key's with nonce and sends it to every node.

@@ -97,6 +97,7 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 	if err := n.manager.Create(ctx, spec); err != nil {
 		return err
 	}
+	n.startTxGossip(id)
 	if err := n.relayChain(id); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cornice-node/cornice/api/sigagg"
+	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/router"
@@ -39,7 +40,8 @@ var (
 // warpApps serves the AppRequests of the chains this node runs: handler 2 (ACP-118) for each
 // chain, signing with the node's BLS key under the rules of the chain's VM; any other handler ID,
 // and every request to a chain whose VM signs nothing (the X-Chain), is answered "unregistered
-// handler", as the reference's SDK router answers.
+// handler", as the reference's SDK router answers. A chain whose VM gossips transactions also
+// takes its peers' AppGossip (txgossip.go).
 type warpApps struct {
 	n *Node
 
@@ -57,8 +59,17 @@ func (a *warpApps) App(chainID ids.ID) (router.AppHandler, bool) {
 	if !ok {
 		return nil, false
 	}
+	h := a.handler(chainID, vm)
+	if g, ok := vm.(txGossiper); ok {
+		return gossipApp{AppHandler: h, vm: g, log: a.n.log}, true
+	}
+	return h, true
+}
+
+// handler returns chain chainID's AppRequest handler.
+func (a *warpApps) handler(chainID ids.ID, vm chains.VM) router.AppHandler {
 	if _, ok := vm.(acp118.Verifier); !ok || a.n.signer == nil {
-		return unregistered{}, true
+		return unregistered{}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -71,7 +82,7 @@ func (a *warpApps) App(chainID ids.ID) (router.AppHandler, bool) {
 		h = acp118.NewHandler(chainVerifier{n: a.n, chainID: chainID}, warp.NewSigner(a.n.signer, a.n.cfg.NetworkID, chainID), size)
 		a.handlers[chainID] = h
 	}
-	return warpApp{h}, true
+	return warpApp{h}
 }
 
 // warpApp is a chain's ACP-118 handler as the router calls it.

@@ -94,9 +94,11 @@ type VM struct {
 	pool    *mempool
 	// issued logs each transaction eth_sendRawTransaction takes in.
 	issued *txlog.Logger
-	work   chan struct{}
-	rpc    *rpc.Server
-	feeds  *feeds
+	// push, when the node runs among peers, gossips each transaction the API takes in (gossip.go).
+	push  atomic.Pointer[func(tx []byte)]
+	work  chan struct{}
+	rpc   *rpc.Server
+	feeds *feeds
 	// senders maps a transaction hash to its sender: filled at acceptance
 	// and by every recovery (senderOf).
 	senders *lru.Cache[common.Hash, common.Address]
