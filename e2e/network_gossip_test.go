@@ -3,17 +3,20 @@ package e2e_test
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/proposervm"
+	"github.com/cornice-node/cornice/wallet"
 )
 
-// Under proposer windows, a C-Chain transfer sent to one node reaches the others by transaction
-// gossip (AppGossip, handler 0): each is accepted in the same block on all five, and at least one
-// of several lands in a block another validator proposed, which only gossip can give it (without
-// it a transaction waits for its own node's slot).
+// Under proposer windows, a tx sent to one node reaches the others by transaction gossip
+// (AppGossip, handler 0): each C-Chain transfer, X- and P-Chain send is accepted on all five,
+// and on each chain at least one of several lands in a block another validator proposed, which
+// only gossip can give it (without it a tx waits for its own node's slot).
 func TestNetworkTxGossip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
@@ -21,39 +24,89 @@ func TestNetworkTxGossip(t *testing.T) {
 	nw, _ := startProposerNetwork(t)
 	sender, err := ids.NodeIDFromString(nw.nodes[0].NodeID)
 	require.NoError(t, err)
-	var id struct {
-		BlockchainID ids.ID `json:"blockchainID"`
+	byOthers := func(chain string, proposers []ids.NodeID) {
+		t.Helper()
+		t.Logf("%s: proposers of the blocks: %v", chain, proposers)
+		for _, p := range proposers {
+			if p != sender && p != ids.EmptyNodeID {
+				return
+			}
+		}
+		t.Fatalf("%s: every tx waited for its own node's slot: no gossip", chain)
 	}
-	require.NoError(t, nw.call(t, 0, "/ext/info", "info.getBlockchainID", map[string]string{"alias": "C"}, &id))
 
-	proposers := map[ids.NodeID]int{}
+	var proposers []ids.NodeID
 	for nonce := range uint64(5) {
 		tx := signLocalTransfer(t, nonce, 43112)
 		nw.sendSignedOn(t, 0, "C", tx)
 		nw.requireCReceiptEverywhere(t, tx.Hash())
 		raw, err := tx.MarshalBinary()
 		require.NoError(t, err)
-		// The block that holds it, among node 1's indexed proposervm blocks.
-		found := false
-		for _, c := range nw.index(t, 0, "/ext/index/C/block") {
+		proposers = append(proposers, nw.proposerOf(t, "C", raw))
+	}
+	byOthers("C", proposers)
+
+	key, err := wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	var xs []*wallet.X
+	var ps []*wallet.P
+	for _, n := range nw.nodes {
+		client, err := wallet.NewClient(n.URI(), nil)
+		require.NoError(t, err)
+		x, err := wallet.NewX(t.Context(), client, key, clock.Real{})
+		require.NoError(t, err)
+		p, err := wallet.NewP(t.Context(), client, key, clock.Real{})
+		require.NoError(t, err)
+		xs, ps = append(xs, x), append(ps, p)
+	}
+	proposers = nil
+	for range 3 {
+		tx, err := xs[0].Send(t.Context(), xs[0].Address(), xs[0].Builder().AVAXAssetID, 1_000_000)
+		require.NoError(t, err)
+		_, err = xs[0].Issue(t.Context(), tx)
+		require.NoError(t, err)
+		for i, x := range xs {
+			require.NoError(t, x.WaitAccepted(t.Context(), tx.ID(), networkWait), "node %d", i)
+		}
+		proposers = append(proposers, nw.proposerOf(t, "X", tx.Bytes()[2:]))
+	}
+	byOthers("X", proposers)
+
+	proposers = nil
+	for range 3 {
+		tx, err := ps[0].Send(t.Context(), ps[0].Address(), 1_000_000)
+		require.NoError(t, err)
+		_, err = ps[0].Issue(t.Context(), tx)
+		require.NoError(t, err)
+		for i, p := range ps {
+			require.NoError(t, p.WaitAccepted(t.Context(), tx.ID(), networkWait), "node %d", i)
+		}
+		proposers = append(proposers, nw.proposerOf(t, "P", tx.Bytes()[2:]))
+	}
+	byOthers("P", proposers)
+}
+
+// proposerOf returns the proposer of the block of chain (C, X or P) on node 1 whose inner block
+// holds tx's bytes (an X or P tx without its codec version: a block's txs have none), waiting for node 1 to index it.
+func (nw *localNetwork) proposerOf(t testing.TB, chain string, tx []byte) ids.NodeID {
+	t.Helper()
+	var id struct {
+		BlockchainID ids.ID `json:"blockchainID"`
+	}
+	require.NoError(t, nw.call(t, 0, "/ext/info", "info.getBlockchainID", map[string]string{"alias": chain}, &id))
+	var proposer ids.NodeID
+	require.Eventually(t, func() bool {
+		for _, c := range nw.index(t, 0, "/ext/index/"+chain+"/block") {
 			b, err := ids.Hex.Decode(c.Bytes)
 			require.NoError(t, err)
 			blk, err := proposervm.Parse(b, id.BlockchainID)
 			require.NoError(t, err)
-			if bytes.Contains(blk.Inner, raw) {
-				proposers[blk.Proposer()]++
-				found = true
-				break
+			if bytes.Contains(blk.Inner, tx) {
+				proposer = blk.Proposer()
+				return true
 			}
 		}
-		require.True(t, found, "no indexed block holds transfer %d", nonce)
-	}
-	t.Logf("proposers of the blocks: %v", proposers)
-	others := 0
-	for p, n := range proposers {
-		if p != sender && p != ids.EmptyNodeID {
-			others += n
-		}
-	}
-	require.NotZero(t, others, "every transfer waited for its own node's slot: no gossip")
+		return false
+	}, networkWait, 50*time.Millisecond, "no block of %s's index holds the tx", chain)
+	return proposer
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	txgossip "github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
@@ -95,7 +96,7 @@ type VM struct {
 	// issued logs each transaction eth_sendRawTransaction takes in.
 	issued *txlog.Logger
 	// push, when the node runs among peers, gossips each transaction the API takes in (gossip.go).
-	push  atomic.Pointer[func(tx []byte)]
+	push  txgossip.Gossip
 	work  chan struct{}
 	rpc   *rpc.Server
 	feeds *feeds

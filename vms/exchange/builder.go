@@ -25,6 +25,13 @@ func (vm *VM) IssueTx(tx *txs.Tx) error {
 	return nil
 }
 
+// SetTxGossip makes push receive every tx issueTx takes in from now on (package gossip).
+func (vm *VM) SetTxGossip(push func(tx []byte)) { vm.gossip.Set(push) }
+
+// GossipTxs issues the txs a peer pushed, as issueTx would, and returns how many it added; none
+// is pushed on.
+func (vm *VM) GossipTxs(b [][]byte) int { return mempool.AddGossiped(b, txs.ParseTx, vm.IssueTx) }
+
 func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()

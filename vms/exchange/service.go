@@ -69,6 +69,7 @@ func (c txChain) IssueTx(b []byte) (ids.ID, error) {
 	if err != nil {
 		return ids.ID{}, err
 	}
+	c.s.vm.gossip.Push(b)
 	return tx.ID(), nil
 }
 

@@ -66,6 +66,9 @@ type VM struct {
 	// (processing.go) and the preference, and answers chains.VM's lookups.
 	*processing.Chain[*Block, chainView]
 
+	// gossip pushes the txs issueTx takes in to the node's peers (builder.go).
+	gossip mempool.Gossip
+
 	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
 	pool     *mempool.Pool[*txs.Tx, *effects]

@@ -127,6 +127,9 @@ type VM struct {
 	// lookups.
 	*processing.Chain[*chainBlock, chainView]
 
+	// gossip pushes the txs issueTx takes in to the node's peers (builder.go).
+	gossip mempool.Gossip
+
 	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
 	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
