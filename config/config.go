@@ -134,8 +134,8 @@ type Config struct {
 
 	// ProposerWindows wraps the chains this node shares with other validators in proposer
 	// windows, Snowman++ (--proposer-windows; docs/decisions.md, "Proposer windows"). Default
-	// false: a transaction waits for its node's slot until transactions are gossiped to the slot's
-	// proposer. It has no effect on a node that runs alone.
+	// true: transactions are gossiped to the slot's proposer (package gossip). It has no effect on
+	// a node that runs alone.
 	ProposerWindows bool
 
 	// EVMBlockTime is the least time between two blocks of the C-Chain (--evm-block-time).
@@ -268,6 +268,7 @@ func Default() Config {
 		APIHealthEnabled:         true,
 		APIMetricsEnabled:        true,
 		IndexEnabled:             true,
+		ProposerWindows:          true,
 		Upgrades:                 UpgradesFor(LocalID),
 		TxFee:                    defaultTxFee,
 		CreateAssetTxFee:         defaultTxFee,

@@ -36,6 +36,7 @@ func TestDefault(t *testing.T) {
 		APIHealthEnabled:         true,
 		APIMetricsEnabled:        true,
 		IndexEnabled:             true,
+		ProposerWindows:          true,
 		Upgrades:                 UpgradesFor(LocalID),
 		TxFee:                    1000000,
 		CreateAssetTxFee:         1000000,

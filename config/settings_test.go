@@ -64,7 +64,7 @@ func settingCfg() Config {
 		UptimeRequirement:        0.25,
 		ACPSupport:               []uint32{1, 2},
 		ACPObject:                []uint32{4294967295},
-		ProposerWindows:          true,
+		ProposerWindows:          false,
 		EVMBlockTime:             200 * time.Millisecond,
 		EVMLogsBlockRangeCap:     10,
 		TrackSubnets:             []ids.ID{{1}, {2, 3}},

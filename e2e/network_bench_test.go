@@ -34,8 +34,9 @@ const throughputSenders = 100
 const throughputBatch = 100
 
 // BenchmarkNetworkCThroughput measures sustained C-Chain transfers accepted per second on a
-// local network of node processes: one node alone (solo), five validators (Snowman), and five
-// validators in proposer windows (--proposer-windows, Snowman++), one after the other. b.N
+// local network of node processes: one node alone (solo), five validators (plain Snowman,
+// --proposer-windows=false), and five validators in proposer windows (Snowman++, the default),
+// one after the other. b.N
 // pre-signed transfers from throughputSenders funded accounts are sent to every node at once
 // (sender s to node s mod n), in JSON-RPC batches, and the clock runs from the first send until
 // every node has accepted blocks holding all of them. The nodes run with --dev-methods, whose
@@ -51,7 +52,7 @@ func BenchmarkNetworkCThroughput(b *testing.B) {
 		args  []string
 	}{
 		{"nodes=1", 1, nil},
-		{"nodes=5", 5, nil},
+		{"nodes=5", 5, []string{"--proposer-windows=false"}},
 		{"nodes=5/proposer-windows", 5, []string{"--proposer-windows"}},
 	} {
 		// The network outlives the sub-benchmark's runs (b.N = 1, then the asked-for N): it is
