@@ -33,8 +33,6 @@ import (
 	"github.com/cornice-node/cornice/wallet"
 )
 
-// exampleGenesis is the example L1 genesis that ships with cornice.
-
 // l1Genesis returns the example genesis with chain ID chainID, so that tests make distinct L1s.
 func l1Genesis(t testing.TB, chainID int) []byte {
 	t.Helper()
