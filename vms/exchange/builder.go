@@ -64,31 +64,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{})
-	var (
-		picked []*txs.Tx
-		effs   []*effects
-		size   int
-		drop   = make(map[ids.ID]struct{})
-	)
-	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
-			break
-		}
-		if processing.InProcessing(view, tx.ID()) {
-			continue // it leaves the mempool when its block is accepted
-		}
-		eff, err := vm.verifyTx(tx, ov, view, t, seen)
-		if err != nil {
-			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
-			drop[tx.ID()] = struct{}{}
-			continue
-		}
-		ov.Apply(eff)
-		picked = append(picked, tx)
-		effs = append(effs, eff)
-		size += tx.Size()
-	}
-	vm.pool.Remove(drop)
+	picked, effs := vm.pool.Pick(vm.log,
+		func(id ids.ID) bool { return processing.InProcessing(view, id) },
+		func(tx *txs.Tx) (*effects, error) { return vm.verifyTx(tx, ov, view, t, seen) },
+		func(eff *effects) bool { ov.Apply(eff); return true })
 	vm.mu.Unlock()
 	if len(picked) == 0 {
 		return nil, chains.ErrNoWork
