@@ -115,7 +115,7 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
 	// connections (websockets) outlive the request and keep the plain context.
 	if !isUpgrade(r) {
-		ctx, release := withDeadline(r.Context(), d.clock, d.deadline)
+		ctx, release := withDeadline(r.Context(), d.clock, start.Add(d.deadline))
 		defer release()
 		r = r.WithContext(ctx)
 	}
