@@ -150,6 +150,10 @@ func invalidSenderError(err error) error {
 // (core/txpool/legacypool: ErrTxPoolOverflow).
 var errTxPoolFull = errors.New("txpool is full")
 
+// errUnprotectedTx refuses a transaction without a chain ID over RPC, in the reference's words
+// (decodeRawTx).
+var errUnprotectedTx = errors.New("only replay-protected (EIP-155) transactions allowed over RPC")
+
 // RPC errors.
 
 // errUnknownBlock is go-ethereum's text for a block tag, number or hash
