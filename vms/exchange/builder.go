@@ -15,9 +15,6 @@ import (
 // mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
 // already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if err := mempool.CheckSize(tx); err != nil {
-		return err
-	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
@@ -42,7 +39,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		}
 		return mempool.ErrDuplicateTx
 	}
-	if err := vm.pool.CheckRoom(tx); err != nil {
+	if err := vm.pool.CheckLimits(tx); err != nil {
 		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are

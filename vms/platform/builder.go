@@ -16,9 +16,6 @@ import (
 // txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
 // pending or committed already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if err := mempool.CheckSize(tx); err != nil {
-		return err
-	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
@@ -32,7 +29,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if vm.pool.Has(tx.ID()) {
 		return mempool.ErrDuplicateTx
 	}
-	if err := vm.pool.CheckRoom(tx); err != nil {
+	if err := vm.pool.CheckLimits(tx); err != nil {
 		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are

@@ -175,21 +175,21 @@ func TestPoolTxsStops(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
+	p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
 	small, _ := newTx(1, mempool.MaxTxSize)
-	require.NoError(t, mempool.CheckSize(small))
+	require.NoError(t, p.CheckLimits(small))
 	large, _ := newTx(2, mempool.MaxTxSize+1)
-	err := mempool.CheckSize(large)
+	err := p.CheckLimits(large)
 	require.ErrorIs(t, err, mempool.ErrTxTooLarge)
 	require.EqualError(t, err, "tx too large: "+large.ID().String()+" size (65537) > max size (65536)")
 
-	p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
+	// The pending txs' sizes are the pool's to add up, whatever each one's.
 	almost, eff := newTx(3, mempool.MaxSize-1)
-	require.NoError(t, p.CheckRoom(almost))
 	p.Add(almost, eff)
 	last, _ := newTx(4, 1)
-	require.NoError(t, p.CheckRoom(last), "MaxSize bytes may be pending")
+	require.NoError(t, p.CheckLimits(last), "MaxSize bytes may be pending")
 	one, _ := newTx(5, 2)
-	require.ErrorIs(t, p.CheckRoom(one), mempool.ErrFull)
+	require.ErrorIs(t, p.CheckLimits(one), mempool.ErrFull)
 }
 
 // TestPick: the builder's choice keeps arrival order, passes over a tx in a processing block
