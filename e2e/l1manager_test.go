@@ -37,15 +37,24 @@ import (
 // aggregate asks the node's signature aggregator to sign msg by the validators of subnetID.
 func aggregate(t *testing.T, xn *xNode, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID) (int, []byte) {
 	t.Helper()
+	return aggregateAt(t, xn.hc, xn.base, msg, justification, subnetID, 0)
+}
+
+// aggregateAt asks the signature aggregator of the node at base (its URI) to sign msg by the
+// validators of subnetID holding quorum percent of the weight (0: the default, 67), and returns
+// the HTTP status and the signed message or the error body.
+func aggregateAt(t testing.TB, hc *http.Client, base string, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (int, []byte) {
+	t.Helper()
 	body, err := json.Marshal(map[string]any{
 		"message":           hex.EncodeToString(msg.Bytes()),
 		"justification":     "0x" + hex.EncodeToString(justification),
 		"signing-subnet-id": subnetID.String(),
+		"quorum-percentage": quorum,
 	})
 	require.NoError(t, err)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, xn.base+"/ext/aggregate-signatures", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/ext/aggregate-signatures", bytes.NewReader(body))
 	require.NoError(t, err)
-	resp, err := xn.hc.Do(req)
+	resp, err := hc.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)

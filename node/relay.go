@@ -55,7 +55,7 @@ func (n *Node) AttachRelay(f RelayFactory) error {
 	state := warpValidators{n}
 	deps := RelayDeps{
 		DB:         n.db.Prefixed(storage.PrefixRelay),
-		Aggregator: acp118.NewAggregator(state, localSignatures{n}),
+		Aggregator: n.signatureAggregator(),
 		Subnets:    state,
 		Log:        n.log.With("component", "relay"),
 	}

@@ -1,19 +1,19 @@
 package acp118
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"sync"
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/warp"
 )
 
-// SignatureSource asks a validator for its signature of a request for a chain. On a lone node
-// it reaches the node's own handlers; over the network, peers' (the router's part).
+// SignatureSource asks a validator for its signature of a request for a chain: over the network
+// for a peer, in process for this node. It must be safe for concurrent use and return once ctx
+// is done.
 type SignatureSource interface {
 	Signature(ctx context.Context, nodeID ids.NodeID, chainID ids.ID, req *Request) (*bls.Signature, error)
 }
@@ -30,10 +30,12 @@ func NewAggregator(state warp.ValidatorState, source SignatureSource) *Aggregato
 }
 
 // Aggregate returns msg signed by validators of subnetID, as of the P-Chain's current height,
-// holding at least quorum percent of the subnet's weight: the canonical validators are asked in
-// turn, heaviest first (any of its node IDs), each signature checked against its key, until
-// quorum + buffer percent have signed or every validator was asked. It fails with
-// ErrNotEnoughSignatures, naming the last refusal, when less than quorum percent signed.
+// holding at least quorum percent of the subnet's weight (network-consensus-warp.md §4.3): every
+// canonical validator is asked at once (any of its node IDs, in turn), each signature is checked
+// against the validator's key before its weight counts, and the requests still out are cancelled
+// as soon as quorum + buffer percent have signed. Otherwise it waits for every answer (each
+// request is bounded by the source's deadline and by ctx) and keeps what it has: it fails with
+// ErrNotEnoughSignatures, naming every refusal, when less than quorum percent signed.
 func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum, buffer uint64) (*warp.Message, error) {
 	if quorum == 0 || quorum+buffer > 100 || quorum+buffer < quorum {
 		return nil, fmt.Errorf("%w: %d + %d", ErrInvalidQuorum, quorum, buffer)
@@ -50,36 +52,40 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 		return nil, ErrNoValidators
 	}
 	req := &Request{Message: msg.Bytes(), Justification: justification}
-	sigs := make(map[int]*bls.Signature)
-	var (
-		signed  uint64
-		refusal error
-	)
-	order := make([]int, len(set.Validators))
-	for i := range order {
-		order[i] = i
+
+	type answer struct {
+		i   int
+		sig *bls.Signature
+		err error
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(set.Validators[b].Weight, set.Validators[a].Weight)
-	})
-	for _, i := range order {
-		v := set.Validators[i]
+	var wg sync.WaitGroup
+	defer wg.Wait() // after stop: the askers still out return once asking is done
+	asking, stop := context.WithCancel(ctx)
+	defer stop()
+	answers := make(chan answer, len(set.Validators)) // every asker can leave its answer and go
+	for i, v := range set.Validators {
+		wg.Go(func() {
+			sig, err := a.ask(asking, v, msg, req)
+			answers <- answer{i: i, sig: sig, err: err}
+		})
+	}
+	sigs := make(map[int]*bls.Signature)
+	refusals := make([]error, len(set.Validators))
+	var signed uint64
+	for range set.Validators {
+		ans := <-answers
+		if ans.err != nil {
+			refusals[ans.i] = ans.err
+			continue
+		}
+		sigs[ans.i] = ans.sig
+		signed += set.Validators[ans.i].Weight // cannot overflow: the set's total did not
 		if warp.VerifyWeight(signed, set.TotalWeight, quorum+buffer, 100) == nil {
 			break
 		}
-		sig, err := a.ask(ctx, v, msg, req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			refusal = err
-			continue
-		}
-		sigs[i] = sig
-		signed += v.Weight // cannot overflow: the set's total did not
 	}
 	if err := warp.VerifyWeight(signed, set.TotalWeight, quorum, 100); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(err, refusal))
+		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(append([]error{err}, refusals...)...))
 	}
 	return warp.Aggregate(msg, sigs)
 }
