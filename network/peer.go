@@ -42,17 +42,20 @@ type peer struct {
 	pingSentAt     time.Time // zero: no Ping outstanding
 }
 
-// run starts the peer's goroutines and sends its Handshake. The network's WaitGroup counts them.
+// run queues the peer's Handshake, then starts its goroutines; the network's WaitGroup counts
+// them. The Handshake is queued before the reader starts: the reader answers the peer's Handshake
+// with a PeerList, and a PeerList that overtook our Handshake would make the peer drop the
+// connection (a redial a second later).
 func (p *peer) run() {
-	p.n.wg.Add(2)
-	go p.readLoop()
-	go p.writeLoop()
 	hs, err := p.n.handshake()
 	if err != nil {
 		p.close(err)
 		return
 	}
 	p.send(hs)
+	p.n.wg.Add(2)
+	go p.readLoop()
+	go p.writeLoop()
 }
 
 // close ends the connection once; the goroutines and the network's peer set follow.
