@@ -145,8 +145,12 @@ func BenchmarkVerify1000Claims(b *testing.B) {
 func BenchmarkLearn1000Claims(b *testing.B) {
 	now := time.Now()
 	msg := (&wire.Message{Op: wire.OpPeerList, PeerList: &wire.PeerList{Claims: signedClaims(b, 1000, now)}}).Marshal()
+	sk, err := bls.NewSecretKey()
+	if err != nil {
+		b.Fatal(err)
+	}
 	network := func() *Network {
-		n, err := New(Config{NetworkID: testNetworkID, Cert: newCert(b), ListenAddr: "127.0.0.1:0"},
+		n, err := New(Config{NetworkID: testNetworkID, Cert: newCert(b), Signer: sk, ListenAddr: "127.0.0.1:0"},
 			Deps{Handler: &recorder{connected: map[ids.NodeID][]ids.ID{}}, Validators: weights{}, Uptimes: fixedUptime(100)})
 		if err != nil {
 			b.Fatal(err)
