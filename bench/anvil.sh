@@ -22,6 +22,8 @@
 #        with a fee cap of 1,000 gwei and then of 10⁸ gwei, as its fee config prices a burst;
 #      - mine: evm_mine round trip: 1,000 evm_mine calls in a row on one connection;
 #      - call: eth_call calls/s: get() of a storage contract on 1 and on 16 connections, 10 s each;
+#        the mine and call rows end with the server's CPU time a call (from /proc), which a
+#        shared machine moves less than calls/s;
 #      - snapshot: evm_snapshot and evm_revert on a chain of $BLOCKS blocks: a snapshot,
 #        anvil_mine of $BLOCKS empty blocks (timed), 20 rounds of evm_snapshot, evm_mine and
 #        evm_revert on that long chain, then the evm_revert that drops all $BLOCKS blocks (timed);
@@ -34,8 +36,8 @@
 # Usage (from anywhere in the repository): bash bench/anvil.sh
 # Environment: N (transfers, default 10000: anvil takes about 20 s of them on a loaded machine,
 # long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
-# commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the eth_call rows are
-# taken, anvil and cornice in alternation; default 1), CORNICE_BIN (a cornice binary instead of
+# commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the mine, call and
+# snapshot rows are taken, anvil first in odd rounds and cornice first in even ones; default 1), CORNICE_BIN (a cornice binary instead of
 # building ./cmd/cornice).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -85,6 +87,7 @@ start() {
 	"$@" >"$log" 2>&1 &
 	pid=$!
 	pids+=("$pid")
+	started=$pid
 	url=
 	for _ in $(seq 600); do
 		kill -0 "$pid" 2>/dev/null || { echo "bench: $1 exited; log:" >&2; cat "$log" >&2; return 1; }
@@ -108,6 +111,45 @@ load() {
 	fi
 }
 
+# pair ROUND FLAGS...: the same evmload run on anvil and on cornice's C-Chain, anvil first in
+# odd rounds and cornice first in even ones, so that neither always runs on the machine the
+# other has just warmed or loaded. With CPU=1 each row gets one more column: the server's CPU
+# time (user and system, from /proc) over the calls of the row, in µs a call: the figure that
+# moves least when other work shares the cores.
+pair() {
+	local round=$1
+	shift
+	if ((round % 2)); then
+		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
+		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
+	else
+		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
+		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
+	fi
+}
+
+# measure PID URL LABEL FLAGS...: load, with the CPU column when CPU=1.
+measure() {
+	local pid=$1 row c0 c1 calls
+	shift
+	if [[ ${CPU:-} != 1 ]]; then
+		load "$@"
+		return
+	fi
+	c0=$(cpu_ticks "$pid")
+	row=$(load "$@")
+	c1=$(cpu_ticks "$pid")
+	calls=$(awk -F'|' '{gsub(/ /, "", $5); print $5}' <<<"$row")
+	if [[ $calls =~ ^[0-9]+$ ]] && ((calls > 0)); then
+		echo "$row $(((c1 - c0) * 1000000 / $(getconf CLK_TCK) / calls)) |"
+	else
+		echo "$row |"
+	fi
+}
+
+# cpu_ticks PID: the process's user and system time so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 cd "$root"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: building" >&2
@@ -123,12 +165,14 @@ fi
 start "$work/anvil.log" 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p' \
 	"$anvil" --host 127.0.0.1 --port 0
 anvil_url=$url
+anvil_pid=$started
 curl -s --max-time 10 -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"anvil_setBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","0xd3c21bcecceda1000000"]}' \
 	"$anvil_url" | grep -q '"result":null' || { echo "bench: anvil_setBalance failed" >&2; exit 1; }
 if want transfers || want mine || want call || want snapshot; then
 	start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
 		"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	cornice_url=$url
+	cornice_pid=$started
 fi
 if want l1; then
 	# Two nodes with the example L1, one for each fee cap: a run leaves transfers its fee cap
@@ -165,21 +209,21 @@ fi
 if want mine; then
 	echo "### evm_mine round trip (1,000 calls in a row, one connection)"
 	echo
-	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|"
-	load "$anvil_url" "anvil 1.7.1" -as-is -n 1000 mine
-	load "$cornice_url" "cornice run" -n 1000 mine
+	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs | server CPU µs/call |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	for r in $(seq "$rounds"); do
+		CPU=1 pair "$r" -n 1000 mine
+	done
 	echo
 fi
 if want call; then
 	echo "### eth_call calls/s (get() of a storage contract, 10 s a row)"
 	echo
-	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|"
-	for _ in $(seq "$rounds"); do
+	echo "| target | method | c | calls | errors | calls/s | p50 µs | p99 µs | server CPU µs/call |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	for r in $(seq "$rounds"); do
 		for c in 1 16; do
-			load "$anvil_url" "anvil 1.7.1" -as-is -n 1000000 -duration 10s -c "$c" call
-			load "$cornice_url" "cornice run" -n 1000000 -duration 10s -c "$c" call
+			CPU=1 pair "$r" -n 1000000 -duration 10s -c "$c" call
 		done
 	done
 	echo
@@ -189,8 +233,9 @@ if want snapshot; then
 	echo
 	echo "| target | step | times | p50 ms | p99 ms |"
 	echo "|---|---|---:|---:|---:|"
-	load "$anvil_url" "anvil 1.7.1" -as-is -blocks "$blocks" -rounds 20 snapshot
-	load "$cornice_url" "cornice run" -blocks "$blocks" -rounds 20 snapshot
+	for r in $(seq "$rounds"); do
+		pair "$r" -blocks "$blocks" -rounds 20 snapshot
+	done
 	echo
 fi
 echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end."

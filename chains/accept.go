@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 )
 
 // Acceptor is one chain's accept path: the only place that writes an accepted block. Whatever
@@ -70,6 +71,30 @@ func (a *Acceptor) status() (ids.ID, uint64, error) {
 // on disk and only the VM's memory may lag (VM.Accepted failed), which a restart repairs.
 // Either way the chain halts and the error, which wraps ErrHalted, is returned.
 func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
+	return a.acceptWith(ctx, blk, a.m.commit)
+}
+
+// AcceptUnsynced is Accept without waiting for the block's batch to reach the disk
+// (storage.Batch.CommitUnsynced): the block is accepted, in memory and for readers, at once; a
+// crash may lose it and the unsynced blocks accepted after it, never part of one, nor any block
+// accepted before the last Sync or synced Accept, so the chain restarts from an earlier last
+// accepted block, whole. It is for the blocks a bootstrapping chain executes, which its peers
+// have accepted already and which a restart fetches again (docs/decisions.md); Sync makes them
+// durable.
+func (a *Acceptor) AcceptUnsynced(ctx context.Context, blk Block) error {
+	return a.acceptWith(ctx, blk, (*storage.Batch).CommitUnsynced)
+}
+
+// Sync waits until every block accepted so far is on disk.
+func (a *Acceptor) Sync() error {
+	if err := a.m.db.Sync(); err != nil {
+		return fmt.Errorf("sync accepted blocks: %w", err)
+	}
+	return nil
+}
+
+// acceptWith is Accept, committing the block's batch with commit.
+func (a *Acceptor) acceptWith(ctx context.Context, blk Block, commit func(*storage.Batch) error) error {
 	lastID, height, halted := a.status()
 	if halted != nil {
 		return fmt.Errorf("%w: %w", ErrHalted, halted)
@@ -78,7 +103,7 @@ func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
 	if blk.Parent() != lastID || blk.Height() != height+1 {
 		err = blockOrderError(blk.ID(), blk.Parent(), blk.Height(), lastID, height)
 	} else {
-		err = a.accept(context.WithoutCancel(ctx), blk)
+		err = a.accept(context.WithoutCancel(ctx), blk, commit)
 	}
 	if err != nil {
 		a.halt(err)
@@ -88,7 +113,7 @@ func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
 }
 
 // accept does Accept's work for a block in order.
-func (a *Acceptor) accept(ctx context.Context, blk Block) error {
+func (a *Acceptor) accept(ctx context.Context, blk Block, commit func(*storage.Batch) error) error {
 	blkID, height := blk.ID(), blk.Height()
 	batch := a.m.db.NewBatch()
 	defer batch.Close() // no-op once committed
@@ -109,7 +134,7 @@ func (a *Acceptor) accept(ctx context.Context, blk Block) error {
 	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(blkID, height)); err != nil {
 		return fmt.Errorf("record last accepted block %s at height %d: %w", blkID, height, err)
 	}
-	if err := a.m.commit(batch); err != nil {
+	if err := commit(batch); err != nil {
 		return fmt.Errorf("commit block %s at height %d: %w", blkID, height, err)
 	}
 

@@ -163,10 +163,15 @@ type Config struct {
 
 	// DevMethods turns the EVM chains' developer methods (anvil_*, hardhat_*, evm_*: mining on
 	// demand, state edits, snapshots, time travel; issue #16) on or off (--dev-methods).
-	// Default and zero value DevMethodsAuto: on for a node that runs the local network alone (no
+	// Default and zero value SwitchAuto: on for a node that runs the local network alone (no
 	// bootstrap nodes), off elsewhere. They may not be turned on for mainnet or fuji. See
 	// DevMethodsEnabled.
-	DevMethods DevMethods
+	DevMethods Switch
+
+	// Relay turns the built-in Interchain Messaging relay on or off (--relay; package relay).
+	// Default and zero value SwitchAuto: on for a node that runs the local network alone, off
+	// elsewhere. See RelayEnabled.
+	Relay Switch
 
 	// P2P holds the peer-to-peer settings (config/p2p.go).
 	P2P P2P
@@ -362,7 +367,7 @@ func (c *Config) Validate() error {
 		add(chainConfigDirError(c.ChainConfigPath(), err))
 	}
 
-	if c.DevMethods == DevMethodsOn && (c.NetworkID == MainnetID || c.NetworkID == FujiID) {
+	if c.DevMethods == SwitchOn && (c.NetworkID == MainnetID || c.NetworkID == FujiID) {
 		add(devMethodsRefusedError(c.NetworkID))
 	}
 

@@ -95,6 +95,10 @@ func UptimeRequirementFor(networkID uint32, configured float64) float64 {
 	return configured
 }
 
+// LocalFundedKey is the well-known key the local network's genesis funds on X, P and C ("ewoq",
+// platform-exchange.md §2.5), in the `PrivateKey-<CB58>` form. Its secret is public.
+const LocalFundedKey = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN"
+
 // LocalGenesisStake is the whole initial stake of the local network's genesis in nAVAX: the
 // 1e16 nAVAX locked to X-local1g65uqn…, split among the five initial stakers at 2e15 each
 // (platform-exchange.md §7.3, §7.4).

@@ -138,7 +138,9 @@ var chainSettings = []Setting{
 	setting("chain-config-dir", "directory of per-chain configs: <dir>/<blockchainID or alias>/config.json and upgrade.json (default <data-dir>/configs/chains)",
 		func(c *Config) *string { return &c.ChainConfigDir }, newPathValue),
 	setting("dev-methods", "serve the EVM chains' developer methods (anvil_*, hardhat_*, evm_*): auto (on for a node running the local network alone), true or false; never on mainnet or fuji",
-		func(c *Config) *DevMethods { return &c.DevMethods }, newDevMethodsValue),
+		func(c *Config) *Switch { return &c.DevMethods }, newSwitchValue),
+	setting("relay", "deliver Interchain Messaging (Teleporter) messages between the node's EVM chains: auto (on for a node running the local network alone), true or false",
+		func(c *Config) *Switch { return &c.Relay }, newSwitchValue),
 }
 
 // logSettings are the logging settings, last in the help.

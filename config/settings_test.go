@@ -28,7 +28,7 @@ func TestSettingsNames(t *testing.T) {
 		"index-allow-incomplete", "staking-tls-key-file", "staking-tls-cert-file",
 		"staking-signer-key-file", "upgrade-file", "tx-fee", "create-asset-tx-fee",
 		"uptime-requirement", "acp-support", "acp-object", "proposer-windows", "evm-block-time", "evm-logs-block-range-cap",
-		"track-subnets", "chain-config-dir", "dev-methods",
+		"track-subnets", "chain-config-dir", "dev-methods", "relay",
 		"snow-sample-size", "snow-quorum-size", "snow-preference-quorum-size", "snow-confidence-quorum-size",
 		"snow-commit-threshold", "snow-concurrent-repolls", "snow-optimal-processing", "snow-max-processing",
 		"snow-max-time-processing", "log-level", "log-format",
@@ -69,6 +69,8 @@ func settingCfg() Config {
 		EVMLogsBlockRangeCap:     10,
 		TrackSubnets:             []ids.ID{{1}, {2, 3}},
 		ChainConfigDir:           "/chains",
+		DevMethods:               SwitchOff,
+		Relay:                    SwitchOn,
 		LogLevel:                 slog.LevelWarn,
 		LogFormat:                LogFormatJSON,
 		P2P: P2P{
@@ -210,7 +212,7 @@ func FuzzIDsValue(f *testing.F) {
 func TestDevMethods(t *testing.T) {
 	t.Parallel()
 	c := Default()
-	require.Equal(t, DevMethodsAuto, c.DevMethods)
+	require.Equal(t, SwitchAuto, c.DevMethods)
 	require.True(t, c.DevMethodsEnabled(), "the local network alone")
 	c.P2P.BootstrapIPs = []string{"127.0.0.1:9651"}
 	require.False(t, c.DevMethodsEnabled(), "a node with peers")
@@ -222,7 +224,7 @@ func TestDevMethods(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, s.IsBool(), "--dev-methods alone means true")
 	v := s.Bind(&c)
-	for text, want := range map[string]DevMethods{"true": DevMethodsOn, "false": DevMethodsOff, "AUTO": DevMethodsAuto, "1": DevMethodsOn} {
+	for text, want := range map[string]Switch{"true": SwitchOn, "false": SwitchOff, "AUTO": SwitchAuto, "1": SwitchOn} {
 		require.NoError(t, v.Set(text))
 		require.Equal(t, want, c.DevMethods, text)
 	}
@@ -235,9 +237,27 @@ func TestDevMethods(t *testing.T) {
 		c := Default()
 		c.NetworkID, c.Upgrades = id, UpgradesFor(id)
 		require.NoError(t, c.Validate())
-		c.DevMethods = DevMethodsOn
+		c.DevMethods = SwitchOn
 		err := c.Validate()
 		require.ErrorIs(t, err, ErrDevMethodsRefused)
 		require.EqualError(t, err, "dev-methods cannot be turned on for network "+NetworkName(id))
 	}
+}
+
+// --relay is auto by default: on for the local network alone, off with peers or elsewhere.
+func TestRelaySwitch(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	require.Equal(t, SwitchAuto, c.Relay)
+	require.True(t, c.RelayEnabled(), "the local network alone")
+	c.P2P.BootstrapIPs = []string{"127.0.0.1:9651"}
+	require.False(t, c.RelayEnabled(), "a node with peers")
+	s, ok := lookupSetting("relay")
+	require.True(t, ok)
+	require.True(t, s.IsBool(), "--relay alone means true")
+	require.NoError(t, s.Bind(&c).Set("true"))
+	require.True(t, c.RelayEnabled())
+	c = Default()
+	require.NoError(t, s.Bind(&c).Set("false"))
+	require.False(t, c.RelayEnabled())
 }

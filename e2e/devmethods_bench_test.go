@@ -38,7 +38,7 @@ func BenchmarkDevMethods(b *testing.B) {
 		b.Cleanup(c.Close)
 		d.rpc, d.eth = c, ethclient.NewClient(c)
 	} else {
-		xn := startXNodeWith(b, b.TempDir(), func(c *config.Config) { c.DevMethods = config.DevMethodsOn })
+		xn := startXNodeWith(b, b.TempDir(), func(c *config.Config) { c.DevMethods = config.SwitchOn })
 		dialDev(b, d, xn)
 	}
 	b.Run("evm_mine", func(b *testing.B) {

@@ -93,9 +93,9 @@ var devAddr = common.HexToAddress("0x1000000000000000000000000000000000000001")
 
 // With the developer methods off (--dev-methods=false, or a node with bootstrap peers), every
 // one of them answers "method not found" as any unknown method does.
-func TestDevMethodsOff(t *testing.T) {
+func TestSwitchOff(t *testing.T) {
 	t.Parallel()
-	d := startDevNode(t, t.TempDir(), func(c *config.Config) { c.DevMethods = config.DevMethodsOff })
+	d := startDevNode(t, t.TempDir(), func(c *config.Config) { c.DevMethods = config.SwitchOff })
 	for _, m := range []string{"anvil_setBalance", "hardhat_impersonateAccount", "evm_mine", "evm_snapshot", "anvil_nodeInfo", "eth_sendUnsignedTransaction"} {
 		err := d.callErr(t, m)
 		require.Equal(t, -32601, err.ErrorCode(), m)

@@ -99,7 +99,7 @@ func l1FixtureGenesis(t testing.TB, chainID int) []byte {
 
 // l1Node is a node as `cornice run` builds it, in a data directory that outlives restarts.
 type l1Node struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	modify func(*config.Config)
 	xn     *xNode
@@ -117,7 +117,7 @@ type l1Chain struct {
 }
 
 // startL1Node starts a node in a fresh data directory; modify changes its config.
-func startL1Node(t *testing.T, modify func(*config.Config)) *l1Node {
+func startL1Node(t testing.TB, modify func(*config.Config)) *l1Node {
 	t.Helper()
 	if modify == nil {
 		modify = func(*config.Config) {}

@@ -37,15 +37,24 @@ import (
 // aggregate asks the node's signature aggregator to sign msg by the validators of subnetID.
 func aggregate(t *testing.T, xn *xNode, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID) (int, []byte) {
 	t.Helper()
+	return aggregateAt(t, xn.hc, xn.base, msg, justification, subnetID, 0)
+}
+
+// aggregateAt asks the signature aggregator of the node at base (its URI) to sign msg by the
+// validators of subnetID holding quorum percent of the weight (0: the default, 67), and returns
+// the HTTP status and the signed message or the error body.
+func aggregateAt(t testing.TB, hc *http.Client, base string, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (int, []byte) {
+	t.Helper()
 	body, err := json.Marshal(map[string]any{
 		"message":           hex.EncodeToString(msg.Bytes()),
 		"justification":     "0x" + hex.EncodeToString(justification),
 		"signing-subnet-id": subnetID.String(),
+		"quorum-percentage": quorum,
 	})
 	require.NoError(t, err)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, xn.base+"/ext/aggregate-signatures", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/ext/aggregate-signatures", bytes.NewReader(body))
 	require.NoError(t, err)
-	resp, err := xn.hc.Do(req)
+	resp, err := hc.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -69,41 +78,62 @@ func mustMessageID(t *testing.T, signed []byte) ids.ID {
 	return m.ID()
 }
 
+// managedL1 is an L1 made by convertedL1.
+type managedL1 struct {
+	ewoq *wallet.Key
+	w    *wallet.P
+	// me is the node, the L1's one validator.
+	me struct {
+		NodeID  ids.NodeID            `json:"nodeID"`
+		NodePOP bls.ProofOfPossession `json:"nodePOP"`
+	}
+	subnetID, bcID ids.ID
+	convTx         *txs.Tx
+}
+
+// convertedL1 makes an L1 on xn with the local key: a subnet, its EVM chain name of genesis,
+// and the subnet's conversion, with the node as its one validator (weight 100) and manager as
+// its manager; it returns once the chain answers.
+func convertedL1(t *testing.T, xn *xNode, name string, genesis []byte, manager common.Address) *managedL1 {
+	t.Helper()
+	ctx := t.Context()
+	l := &managedL1{}
+	var err error
+	l.ewoq, err = wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	l.w = xn.pWallet(l.ewoq)
+	xn.call("/ext/info", "info.getNodeID", nil, &l.me)
+	subnetTx, err := l.w.CreateSubnet(ctx, l.w.Address())
+	require.NoError(t, err)
+	l.subnetID = pIssue(t, l.w, subnetTx)
+	chainTx, err := l.w.CreateChain(ctx, l.subnetID, name, ids.FromName("subnetevm"), genesis)
+	require.NoError(t, err)
+	l.bcID = pIssue(t, l.w, chainTx)
+	l.convTx, err = l.w.ConvertSubnet(ctx, l.subnetID, l.bcID, manager.Bytes(), []wallet.L1Validator{{
+		NodeID: l.me.NodeID, Weight: 100, Balance: 1_000_000_000,
+		Signer: txs.ProofOfPossession{PublicKey: l.me.NodePOP.PublicKey, Signature: l.me.NodePOP.ProofOfPossession},
+	}})
+	require.NoError(t, err)
+	pIssue(t, l.w, l.convTx)
+	require.Eventually(t, func() bool {
+		_, err := chainID(xn.rpcURL(l.bcID))
+		return err == nil
+	}, acceptWait, 20*time.Millisecond, "the L1's chain does not start")
+	return l
+}
+
 func TestL1ValidatorManagerFlow(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	n := startL1Node(t, nil)
 	xn := n.xn
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
-	w := xn.pWallet(ewoq)
-	var me struct {
-		NodeID  ids.NodeID            `json:"nodeID"`
-		NodePOP bls.ProofOfPossession `json:"nodePOP"`
-	}
-	xn.call("/ext/info", "info.getNodeID", nil, &me)
-
-	// The L1: a subnet, its EVM chain, and the conversion, with this node as its one validator
-	// and as manager the address the admin's first contract will have on the L1.
+	// The L1, with this node as its one validator and as manager the address the admin's first
+	// contract will have on the L1.
 	admin := l1Key(t, "admin")
 	manager := crypto.CreateAddress(crypto.PubkeyToAddress(admin.PublicKey), 0)
-	subnetTx, err := w.CreateSubnet(ctx, w.Address())
-	require.NoError(t, err)
-	subnetID := pIssue(t, w, subnetTx)
-	chainTx, err := w.CreateChain(ctx, subnetID, "manager", ids.FromName("subnetevm"), l1FixtureGenesis(t, 77716))
-	require.NoError(t, err)
-	bcID := pIssue(t, w, chainTx)
-	convTx, err := w.ConvertSubnet(ctx, subnetID, bcID, manager.Bytes(), []wallet.L1Validator{{
-		NodeID: me.NodeID, Weight: 100, Balance: 1_000_000_000,
-		Signer: txs.ProofOfPossession{PublicKey: me.NodePOP.PublicKey, Signature: me.NodePOP.ProofOfPossession},
-	}})
-	require.NoError(t, err)
-	pIssue(t, w, convTx)
+	l1 := convertedL1(t, xn, "manager", l1FixtureGenesis(t, 77716), manager)
+	ewoq, w, me, subnetID, bcID, convTx := l1.ewoq, l1.w, l1.me, l1.subnetID, l1.bcID, l1.convTx
 	c := &l1Chain{node: n, blockchainID: bcID.String()}
-	require.Eventually(t, func() bool {
-		_, err := chainID(xn.rpcURL(bcID))
-		return err == nil
-	}, acceptWait, 20*time.Millisecond, "the L1's chain does not start")
 	c.dial()
 	n.chains = append(n.chains, c)
 	deploy := c.send(t, admin, nil, warpProxyCode(), nil, 200_000)

@@ -66,6 +66,7 @@ func startXNodeVMs(t testing.TB, dir string, modify func(*config.Config), vmsFor
 	modify(&cfg)
 	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vmsFor(cfg))
 	require.NoError(t, err)
+	require.NoError(t, n.AttachRelay(vmset.Relay))
 	ctx, cancel := context.WithCancel(context.Background())
 	xn := &xNode{
 		t:      t,

@@ -113,6 +113,36 @@ func (c *Call) Args(dst [][]byte) (args [][]byte, ok bool) {
 	return dst, true
 }
 
+// Members calls fn with the key and the raw value of each member of obj, a JSON object, in
+// order, until fn returns false. ok is false when obj is not an object, when a key is not a plain
+// string (printable ASCII without escapes, so that the key is its raw content) or when fn
+// returned false. obj must be valid JSON, as an element of [Call.Args] is. Keys and values point
+// into obj.
+func Members(obj []byte, fn func(key, value []byte) bool) (ok bool) {
+	i := skipSpace(obj, 0)
+	if i == len(obj) || obj[i] != '{' {
+		return false
+	}
+	if i = skipSpace(obj, i+1); obj[i] == '}' {
+		return true
+	}
+	for {
+		key, end, ok := scanPlainString(obj, i)
+		if !ok {
+			return false
+		}
+		i = skipSpace(obj, skipSpace(obj, end)+1) // past the colon
+		end = valueEnd(obj, i)
+		if !fn(key, obj[i:end]) {
+			return false
+		}
+		if i = skipSpace(obj, end); obj[i] == '}' {
+			return true
+		}
+		i = skipSpace(obj, i+1) // past the comma
+	}
+}
+
 // Front may answer a single call itself, in front of the server behind a [Gate]: it gets the
 // request, whose body Gate has read, and the call; it reports whether it answered. When it did
 // not, it must have written nothing, and the server answers as if Front were not there.

@@ -306,3 +306,33 @@ func TestCallArgs(t *testing.T) {
 		require.Equal(t, tc.want, got, tc.params)
 	}
 }
+
+// TestMembers: an object's members in order, raw; a key that is not plain, or anything but an
+// object, is refused, and so is the rest once fn refuses.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		obj  string
+		want []string
+		ok   bool
+	}{
+		{`{}`, nil, true},
+		{` { } `, nil, true},
+		{`{"a":1}`, []string{`a=1`}, true},
+		{` { "to" : "0x1" ,"a":{"b":[1,"}"]},"a":null	} `, []string{`to="0x1"`, `a={"b":[1,"}"]}`, `a=null`}, true},
+		{`{"a":1,"stop":2,"c":3}`, []string{`a=1`, `stop=2`}, false},
+		{`{"a\"b":1}`, nil, false},
+		{`{"é":1}`, nil, false},
+		{`[]`, nil, false},
+		{`"x"`, nil, false},
+		{`null`, nil, false},
+	} {
+		var got []string
+		ok := jsonrpc.Members([]byte(tc.obj), func(key, value []byte) bool {
+			got = append(got, string(key)+"="+string(value))
+			return string(key) != "stop"
+		})
+		require.Equal(t, tc.ok, ok, tc.obj)
+		require.Equal(t, tc.want, got, tc.obj)
+	}
+}

@@ -97,6 +97,9 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 	if err := n.manager.Create(ctx, spec); err != nil {
 		return err
 	}
+	if err := n.relayChain(id); err != nil {
+		return err
+	}
 	if id == ids.Empty && n.networked {
 		n.watchPChain()
 	}

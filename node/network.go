@@ -20,6 +20,7 @@ import (
 	"github.com/cornice-node/cornice/validators"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/warp"
+	"github.com/cornice-node/cornice/warp/acp118"
 )
 
 var (
@@ -83,6 +84,7 @@ func (n *Node) buildNetwork() error {
 	}
 	n.router, err = router.New(router.Config{NodeID: n.nodeID}, router.Deps{
 		Network: net_,
+		Apps:    &warpApps{n: n, handlers: map[ids.ID]*acp118.Handler{}},
 		Clock:   n.clock,
 		Log:     n.log.With("component", "router"),
 		Metrics: n.metrics,

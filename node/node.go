@@ -23,6 +23,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,6 +82,10 @@ type Node struct {
 	stopNetwork func() error
 	// router hands the network's chain messages to the chains' engines.
 	router *router.Router
+	// relay delivers Teleporter messages between the EVM chains; nil with --relay off or none
+	// attached (AttachRelay). relayMu guards it: chains start on the subnet worker too.
+	relayMu sync.Mutex
+	relay   Relay
 	// networked is set when the node runs among other validators (it was given bootstrap
 	// peers); genesisStakers are then the Primary Network's validators, from the local genesis
 	// (docs/decisions.md, "One node or many").
@@ -198,6 +203,7 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 
 		BLSKey:         n.signer,
 		WarpValidators: warpValidators{n},
+		WarpAggregator: n.signatureAggregator(),
 	})
 	if err != nil {
 		return fmt.Errorf("create chain manager: %w", err)
@@ -336,6 +342,8 @@ func (n *Node) close() error {
 		err = n.network.Close()
 	}
 	n.network = nil
+	// The relay sends to the chains: it stops before them.
+	n.closeRelay()
 	// The subnet worker creates chains through the manager: it stops next.
 	err = errors.Join(err, n.subnets.close())
 	n.subnets = nil

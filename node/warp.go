@@ -20,6 +20,7 @@ var errUnknownChain = errors.New("unknown chain")
 type warpPChain interface {
 	Height() uint64
 	ValidatorsAt(subnetID ids.ID, height uint64) ([]platform.SetValidator, error)
+	RecordedValidatorsAt(subnetID ids.ID, height uint64) ([]platform.SetValidator, error)
 	Blockchains() ([]platform.Blockchain, error)
 }
 
@@ -55,11 +56,17 @@ func (w warpValidators) PChainHeight(context.Context) (uint64, error) {
 	return p.Height(), nil
 }
 
-// ValidatorsAt implements warp.ValidatorState.
+// ValidatorsAt implements warp.ValidatorState. The Primary Network of a node among other
+// validators is the P-Chain's recorded set (the genesis stakers and later ones, with their BLS
+// keys), the set the other nodes sign as: the view of a lone node, holding the genesis's whole
+// stake itself, would let its own signature make a quorum (docs/decisions.md, "two views").
 func (w warpValidators) ValidatorsAt(_ context.Context, subnetID ids.ID, height uint64) ([]warp.Validator, error) {
 	p, err := w.pChain()
 	if err != nil {
 		return nil, err
+	}
+	if subnetID == ids.Empty && w.n.networked {
+		return p.RecordedValidatorsAt(subnetID, height)
 	}
 	return p.ValidatorsAt(subnetID, height)
 }

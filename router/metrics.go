@@ -13,6 +13,8 @@ const (
 	reasonUnrequested  = "unrequested"
 	reasonUnhandledOp  = "unhandled_op"
 	reasonQueueFull    = "queue_full"
+	// reasonExpired is an AppRequest whose deadline passed before a worker took it.
+	reasonExpired = "expired"
 )
 
 // metrics are the router's Prometheus metrics, under the "router" namespace.

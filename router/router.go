@@ -11,6 +11,11 @@
 // counted in router_dropped{reason}; nothing a peer sends can make the router panic or block the
 // peer's reader.
 //
+// App requests are apart from the engines: a peer's AppRequest for a chain goes to the chain's
+// [AppHandler] (the [Apps] the router is given), on one of a few workers, and its answer back as
+// an AppResponse or AppError; [Router.AppRequest] sends this node's own and waits for the answer
+// (the ACP-118 signature requests of network-consensus-warp.md §4.3 travel so).
+//
 // The router imports neither the network nor the VMs: it is handed a [Network] to send with, and
 // each chain registers a [Chain], the goroutine its messages run on. It is safe for concurrent
 // use.
@@ -24,6 +29,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -97,12 +103,16 @@ type Config struct {
 	NodeID ids.NodeID
 	// Timeout is how long a request waits for its answer; zero means DefaultTimeout.
 	Timeout time.Duration
+	// AppWorkers is how many peers' AppRequests are answered at once; zero means
+	// DefaultAppWorkers.
+	AppWorkers int
 }
 
 // Deps are the router's collaborators. Network is required; Clock defaults to clock.Real{} and
-// Log to a discarding logger.
+// Log to a discarding logger; without Apps, every AppRequest is dropped.
 type Deps struct {
 	Network Network
+	Apps    Apps
 	Clock   clock.Clock
 	Log     *slog.Logger
 	Metrics prometheus.Registerer
@@ -126,8 +136,17 @@ type Router struct {
 	pending map[requestKey]*time.Timer
 	// connected are the connected peers, as Connected and Disconnected told.
 	connected map[ids.NodeID]bool
+	// appPending are this node's AppRequests in flight, each with where its answer goes.
+	appPending map[appKey]chan appAnswer
 	// connMu orders the connection news each Connections chain gets: held while telling them.
 	connMu sync.Mutex
+
+	// nextAppID numbers this node's AppRequests.
+	nextAppID atomic.Uint32
+	// appJobs are the peers' AppRequests waiting for a worker.
+	appJobs chan appJob
+	// workers are the app workers, stopped by Close.
+	workers sync.WaitGroup
 }
 
 // requestKey names a request in flight by what its answer must match (§1.8).
@@ -147,6 +166,9 @@ func New(cfg Config, d Deps) (*Router, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.AppWorkers == 0 {
+		cfg.AppWorkers = DefaultAppWorkers
+	}
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
@@ -158,12 +180,18 @@ func New(cfg Config, d Deps) (*Router, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Router{
+	r := &Router{
 		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel, bench: newBenchlist(d.Clock, d.Weights),
-		chains:    make(map[ids.ID]Chain),
-		pending:   make(map[requestKey]*time.Timer),
-		connected: make(map[ids.NodeID]bool),
-	}, nil
+		chains:     make(map[ids.ID]Chain),
+		pending:    make(map[requestKey]*time.Timer),
+		connected:  make(map[ids.NodeID]bool),
+		appPending: make(map[appKey]chan appAnswer),
+		appJobs:    make(chan appJob, appQueue),
+	}
+	for range cfg.AppWorkers {
+		r.workers.Go(r.appWorker)
+	}
+	return r, nil
 }
 
 // Register routes chainID's messages to c from now on, and returns the Sender of its engine. A
@@ -232,9 +260,11 @@ func (r *Router) Unregister(chainID ids.ID) {
 	}
 }
 
-// Close stops every timer; failures waiting for a full queue are given up.
+// Close stops every timer and the app workers, and waits for them; failures waiting for a full
+// queue are given up.
 func (r *Router) Close() {
 	r.cancel()
+	r.workers.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for k, t := range r.pending {
@@ -245,6 +275,10 @@ func (r *Router) Close() {
 
 // HandleInbound routes a chain message from a connected peer (network.Handler).
 func (r *Router) HandleInbound(from ids.NodeID, msg *wire.Message) {
+	if wire.IsAppOp(msg.Op) {
+		r.handleApp(from, msg.Op, msg.Body)
+		return
+	}
 	if !wire.IsChainOp(msg.Op) {
 		r.drop(reasonUnhandledOp, from, msg.Op, nil)
 		return
@@ -258,8 +292,8 @@ func (r *Router) HandleInbound(from ids.NodeID, msg *wire.Message) {
 	r.route(from, msg.Op, c)
 }
 
-// Disconnected fails at once every request in flight to nodeID, which cannot answer any more,
-// and tells the chains that implement Connections.
+// Disconnected fails at once every request in flight to nodeID (AppRequests included), which
+// cannot answer any more, and tells the chains that implement Connections.
 func (r *Router) Disconnected(nodeID ids.NodeID) {
 	r.connMu.Lock()
 	defer r.connMu.Unlock()
@@ -270,6 +304,7 @@ func (r *Router) Disconnected(nodeID ids.NodeID) {
 			r.failLocked(k)
 		}
 	}
+	r.failAppsLocked(nodeID)
 	r.mu.Unlock()
 	r.tell(func(chainID ids.ID, c Connections) error {
 		if r.bench.isBenched(chainID, nodeID) {

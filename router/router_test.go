@@ -234,7 +234,7 @@ func TestInboundRequests(t *testing.T) {
 	require.Equal(t, 1.0, dropped(reasonUnknownChain))
 	r.HandleInbound(peer, &wire.Message{Op: wire.OpGet, Body: []byte{0x0a, 0x01, 0x00}})
 	require.Equal(t, 1.0, dropped(reasonMalformed))
-	r.HandleInbound(peer, &wire.Message{Op: 30, Body: nil}) // an AppRequest
+	r.HandleInbound(peer, &wire.Message{Op: 32, Body: nil}) // an AppGossip
 	require.Equal(t, 1.0, dropped(reasonUnhandledOp))
 	for _, op := range []wire.Op{wire.OpChits, wire.OpPut, wire.OpAncestors, wire.OpAccepted, wire.OpAcceptedFrontier} {
 		r.HandleInbound(peer, inbound(op, wire.Chain{RequestID: 1}))
@@ -398,9 +398,12 @@ func TestBootstrappingAnswersAfterBootstrap(t *testing.T) {
 func FuzzHandleInbound(f *testing.F) {
 	f.Add(uint8(wire.OpChits), inbound(wire.OpChits, wire.Chain{RequestID: 1}).Body)
 	f.Add(uint8(wire.OpPushQuery), inbound(wire.OpPushQuery, wire.Chain{Container: []byte{1}}).Body)
+	f.Add(uint8(wire.OpAppRequest), wire.NewApp(wire.OpAppRequest, &wire.App{ChainID: chain, Deadline: 1, AppBytes: []byte{2}}).Body)
+	f.Add(uint8(wire.OpAppError), wire.NewApp(wire.OpAppError, &wire.App{ChainID: chain, ErrorCode: -1}).Body)
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
-		net := &fakeNetwork{down: map[ids.NodeID]bool{}}
-		r, err := New(Config{NodeID: self}, Deps{Network: net})
+		// Answers go nowhere: only app answers are sent here (a chain message would panic).
+		net := node{net: &appNet{routers: map[ids.NodeID]*Router{}}, from: self}
+		r, err := New(Config{NodeID: self}, Deps{Network: net, Apps: appsOf{chain: echo(nil)}})
 		require.NoError(t, err)
 		defer r.Close()
 		c := &testChain{inbox: make(chan Message, 1)}

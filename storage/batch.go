@@ -118,6 +118,32 @@ func (b *Batch) Commit() error {
 	return nil
 }
 
+// CommitUnsynced applies every write of the batch atomically, as Commit
+// does, and makes them visible to readers at once, but does not wait for
+// them to reach the disk: they are the one exception to "durable before
+// visible" (package doc). A crash of the process or of the machine may lose
+// them, and with them every unsynced commit made after them, never one made
+// before: Pebble replays its log in order, so what survives is a prefix of
+// the commits. [DB.Sync] (or any later Commit) makes them durable. It is for
+// writes that a restart can lose without harm because it redoes them, such
+// as the blocks a bootstrapping chain executes (docs/decisions.md).
+func (b *Batch) CommitUnsynced() error {
+	if b.st.done {
+		return ErrBatchDone
+	}
+	b.st.done = true
+	db := b.st.db
+	defer b.st.pb.Close()
+	if err := db.begin(); err != nil {
+		return err
+	}
+	defer db.inflight.Done()
+	if err := db.commitUnsynced(b.st.pb); err != nil {
+		return fmt.Errorf("commit batch: %w", err)
+	}
+	return nil
+}
+
 // Close discards a batch that will not be committed. It is idempotent, and
 // a no-op after Commit.
 func (b *Batch) Close() {

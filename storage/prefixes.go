@@ -45,6 +45,9 @@ const (
 	// each chain that runs among several validators, under the 32-byte
 	// chain ID that follows this byte.
 	PrefixProposer Prefix = 'w'
+	// PrefixRelay is owned by relay: the relayer's key, how far it has looked on each chain,
+	// and its deliveries.
+	PrefixRelay Prefix = 'r'
 )
 
 // allPrefixes lists every prefix above; the tests check it for clashes.
@@ -59,6 +62,7 @@ var allPrefixes = []Prefix{
 	PrefixNode,
 	PrefixAtomic,
 	PrefixProposer,
+	PrefixRelay,
 }
 
 // Bytes returns the prefix as a new one-byte slice, which the caller owns.

@@ -9,7 +9,7 @@ import (
 
 func TestPrefixesDistinct(t *testing.T) {
 	t.Parallel()
-	require.Len(t, allPrefixes, 10, "update this test when adding a prefix")
+	require.Len(t, allPrefixes, 11, "update this test when adding a prefix")
 	for i, p := range allPrefixes {
 		for j, q := range allPrefixes {
 			if i == j {

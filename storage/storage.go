@@ -32,6 +32,10 @@
 // BenchmarkBuildAccept did not move when commits began to exclude one
 // another (commit 55282ef).
 //
+// The one exception is [Batch.CommitUnsynced], visible before it is
+// durable, for writes that a restart may lose because it redoes them (a
+// bootstrapping chain's blocks); [DB.Sync] makes them durable.
+//
 // Live reads: a view from [View.Live] reads Pebble's live state instead,
 // for the one place where that is safe and saves the snapshot's reference
 // count: code on the goroutine that commits every write of the key space it
@@ -186,6 +190,34 @@ func (db *DB) commit(pb *pebble.Batch) error {
 		db.afterCommit()
 	}
 	db.publish()
+	return nil
+}
+
+// commitUnsynced applies pb without waiting for its sync, then publishes the
+// state with its writes (Batch.CommitUnsynced). It excludes the other
+// commits as commit does, so that a synced commit's publish still follows
+// its own sync.
+func (db *DB) commitUnsynced(pb *pebble.Batch) error {
+	db.commitMu.Lock()
+	defer db.commitMu.Unlock()
+	if err := pb.Commit(pebble.NoSync); err != nil {
+		return err
+	}
+	db.publish()
+	return nil
+}
+
+// Sync waits until every commit made so far, unsynced ones included
+// (Batch.CommitUnsynced), is on disk: a crash can no longer lose them.
+func (db *DB) Sync() error {
+	if err := db.begin(); err != nil {
+		return err
+	}
+	defer db.inflight.Done()
+	// An empty log record written with a sync: the log is synced up to it.
+	if err := db.pdb.LogData(nil, pebble.Sync); err != nil {
+		return fmt.Errorf("sync database: %w", err)
+	}
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -22,7 +23,7 @@ const keyPrefix = "PrivateKey-"
 
 // LocalKey is the well-known key the local network's genesis funds on X, P and C ("ewoq",
 // platform-exchange.md §2.5). Its secret is public: [CheckKeyForNetwork] refuses it elsewhere.
-const LocalKey = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN"
+const LocalKey = config.LocalFundedKey
 
 // localNetworkID is the local network's ID (§2.4).
 const localNetworkID = 12345
@@ -71,6 +72,9 @@ func (k *Key) String() string { return keyPrefix + ids.CB58Encode(crypto.FromECD
 // Hex returns the key as 0x and 64 hex digits, the form wallets such as MetaMask import. It is
 // the secret: do not log it.
 func (k *Key) Hex() string { return "0x" + hex.EncodeToString(crypto.FromECDSA(k.priv)) }
+
+// ECDSA returns the key for go-ethereum's signers (EVM transactions).
+func (k *Key) ECDSA() *ecdsa.PrivateKey { return k.priv }
 
 // Address returns the key's short address, the owner of X- and P-Chain outputs (§2.4).
 func (k *Key) Address() ids.ShortID { return k.addr }
@@ -150,3 +154,6 @@ func credentials(unsignedBytes []byte, keys []*Key) ([]secp256k1fx.Credential, e
 	}
 	return creds, nil
 }
+
+// PrivateKey returns the key as go-ethereum's ECDSA key, to sign EVM transactions.
+func (k *Key) PrivateKey() *ecdsa.PrivateKey { return k.priv }

@@ -135,9 +135,9 @@ func userAddr(addr net.Addr) string {
 func devMethods(cfg config.Config) string {
 	on := cfg.DevMethodsEnabled()
 	switch {
-	case cfg.DevMethods != config.DevMethodsAuto && on:
+	case cfg.DevMethods != config.SwitchAuto && on:
 		return "on (--dev-methods)"
-	case cfg.DevMethods != config.DevMethodsAuto:
+	case cfg.DevMethods != config.SwitchAuto:
 		return "off (--dev-methods=false)"
 	case on:
 		return "on (auto: the node runs the local network alone)"

@@ -143,8 +143,8 @@ func TestBannerDevMethods(t *testing.T) {
 	}{
 		{"auto, local alone", func(*config.Config) {}, "on (auto: the node runs the local network alone)"},
 		{"auto, with peers", func(c *config.Config) { c.P2P.BootstrapIPs = []string{"127.0.0.1:9651"} }, "off (auto: on only for the local network alone)"},
-		{"on", func(c *config.Config) { c.NetworkID, c.DevMethods = 1337, config.DevMethodsOn }, "on (--dev-methods)"},
-		{"off", func(c *config.Config) { c.DevMethods = config.DevMethodsOff }, "off (--dev-methods=false)"},
+		{"on", func(c *config.Config) { c.NetworkID, c.DevMethods = 1337, config.SwitchOn }, "on (--dev-methods)"},
+		{"off", func(c *config.Config) { c.DevMethods = config.SwitchOff }, "off (--dev-methods=false)"},
 	} {
 		cfg := config.Default()
 		tt.edit(&cfg)

@@ -21,8 +21,8 @@ var runTopics = []flagTopic{
 	{"API", []string{"http-", "api-"}},
 	{"Network", []string{"network-", "public-ip", "staking-", "bootstrap-", "upgrade-file", "tx-fee",
 		"create-asset-tx-fee", "uptime-requirement", "acp-"}},
-	{"Consensus", []string{"snow-"}},
-	{"Chains", []string{"evm-", "track-subnets", "chain-config-dir", "l1", "force", "dev-"}},
+	{"Consensus", []string{"snow-", "proposer-"}},
+	{"Chains", []string{"evm-", "track-subnets", "chain-config-dir", "l1", "force", "dev-", "relay"}},
 	{"Storage", []string{"data-dir", "index-"}},
 	{"Logging", []string{"log-"}},
 }

@@ -124,9 +124,9 @@ func warnSharedChainID(w io.Writer, res wallet.L1Result) {
 func newL1Cmd(stdout io.Writer) *cobra.Command {
 	cmd := groupCmd(&cobra.Command{
 		Use:   "l1",
-		Short: "Create L1 EVM chains",
+		Short: "Create L1 EVM chains and manage their validators",
 	})
-	cmd.AddCommand(newL1CreateCmd(stdout))
+	cmd.AddCommand(newL1CreateCmd(stdout), newL1InitValidatorSetCmd(stdout), newL1AddValidatorCmd(stdout), newL1SetWeightCmd(stdout), newL1RemoveValidatorCmd(stdout))
 	return cmd
 }
 

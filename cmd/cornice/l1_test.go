@@ -33,11 +33,7 @@ func TestL1CreateErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, started, code, stdout, stderr := runCLI(t, tt.args...)
-			require.False(t, started)
-			require.Equal(t, 1, code)
-			require.Empty(t, stdout)
-			require.Equal(t, tt.want, stderr)
+			require.Equal(t, tt.want, refused(t, tt.args...))
 		})
 	}
 }
@@ -57,4 +53,45 @@ func TestChainNameFromFile(t *testing.T) {
 		require.Equal(t, tt.want, got, tt.path)
 		require.NoError(t, checkChainName(got))
 	}
+}
+
+// TestL1ValidatorErrors checks the flags of add-validator, set-weight and remove-validator
+// before any call to a node.
+func TestL1ValidatorErrors(t *testing.T) {
+	t.Parallel()
+	const (
+		subnet = "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r"
+		node   = "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"
+	)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"add: no flags", []string{"l1", "add-validator"}, `cornice: required flag(s) "subnet-id", "node-id", "bls-public-key", "bls-pop" not set` + "\n"},
+		{"add: short key", []string{"l1", "add-validator", "--subnet-id", subnet, "--node-id", node, "--bls-public-key", "0x01", "--bls-pop", "00"},
+			"cornice: --bls-public-key: 1 bytes, want 48\n"},
+		{"set-weight: no weight", []string{"l1", "set-weight", "--subnet-id", subnet, "--node-id", node}, `cornice: required flag(s) "weight" not set` + "\n"},
+		{"remove: bad node", []string{"l1", "remove-validator", "--subnet-id", subnet, "--node-id", "x"}, "cornice: --node-id: "},
+		{"remove: bad manager", []string{"l1", "remove-validator", "--subnet-id", subnet, "--node-id", node, "--manager", "0x12"},
+			`cornice: --manager: "0x12" is not a hex address` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			stderr := refused(t, tt.args...)
+			require.True(t, strings.HasPrefix(stderr, tt.want), stderr)
+		})
+	}
+}
+
+// refused runs the CLI with args, checks that it exits with 1 before starting a node and
+// without output, and returns what it wrote to stderr.
+func refused(t *testing.T, args ...string) string {
+	t.Helper()
+	_, started, code, stdout, stderr := runCLI(t, args...)
+	require.False(t, started)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	return stderr
 }

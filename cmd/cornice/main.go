@@ -62,6 +62,12 @@ func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts ru
 	if err != nil {
 		return err
 	}
+	if err := n.AttachRelay(vmset.Relay); err != nil {
+		// Run with a done context only shuts the node down.
+		stopped, stop := context.WithCancel(ctx)
+		stop()
+		return errors.Join(err, n.Run(stopped))
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
@@ -145,7 +151,7 @@ func newRootCmd(stdout, stderr io.Writer, start startFunc) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout), newNetworkCmd(stdout),
+	root.AddCommand(newRunCmd(stdout, stderr, start), newXCmd(stdout), newPCmd(stdout, stderr), newCCmd(stdout), newL1Cmd(stdout), newICMCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout), newNetworkCmd(stdout),
 		newTransferCmd(stdout))
 	return root
 }

@@ -88,9 +88,9 @@ func TestRunFlags(t *testing.T) {
 			c.StakingTLSKeyFile, c.StakingTLSCertFile, c.StakingSignerKeyFile = keyFile, certFile, signerFile
 		}},
 		{name: "dev methods", args: []string{"--network-id=99", "--dev-methods"}, want: func(c *config.Config) {
-			c.NetworkID, c.DevMethods = 99, config.DevMethodsOn
+			c.NetworkID, c.DevMethods = 99, config.SwitchOn
 		}},
-		{name: "dev methods off", args: []string{"--dev-methods=false"}, want: func(c *config.Config) { c.DevMethods = config.DevMethodsOff }},
+		{name: "dev methods off", args: []string{"--dev-methods=false"}, want: func(c *config.Config) { c.DevMethods = config.SwitchOff }},
 		{name: "upgrade file on a custom network", args: []string{"--network-id=99", "--upgrade-file", upgradeFile}, want: func(c *config.Config) {
 			c.NetworkID, c.UpgradeFile = 99, upgradeFile
 			c.Upgrades.HeliconTime = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)

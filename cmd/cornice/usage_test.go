@@ -28,7 +28,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"rnu"}, `unknown command "rnu" for "cornice"; did you mean "run"?`},
 		{[]string{"p", "create"}, `unknown command "create" for "cornice p"; did you mean "create-chain" or "create-subnet"?`},
 		{[]string{"x", "zzz"}, `unknown command "zzz" for "cornice x"; its commands are create-asset, export, import, send`},
-		{[]string{"l1", "--genesis", "f"}, `unknown command "f" for "cornice l1"; its commands are create`},
+		{[]string{"l1", "--genesis", "f"}, `unknown command "f" for "cornice l1"; its commands are add-validator, create, init-validator-set, remove-validator, set-weight`},
 		{[]string{"p", "--bogus"}, `unknown flag --bogus for "cornice p": give one of its commands: add-delegator, add-validator, convert-subnet, create-chain, create-subnet, disable-validator, export, import, increase-balance, send`},
 		{[]string{"p", "send", "--to", "P-local1x", "--amount", "-5"}, `--amount: "-5" is not a whole number from 0 to 18446744073709551615`},
 		{[]string{"x", "send", "--to", "X-local1x", "--amount", "1.5"}, `--amount: "1.5" is not a whole number from 0 to 18446744073709551615`},

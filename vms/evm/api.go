@@ -266,14 +266,33 @@ func decodeSlot(s string) (common.Hash, error) {
 
 // SendRawTransaction is eth_sendRawTransaction.
 func (a *ethAPI) SendRawTransaction(_ context.Context, input hexutil.Bytes) (common.Hash, error) {
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(input); err != nil {
+	tx, err := decodeRawTx(input)
+	if err != nil {
 		return common.Hash{}, err
 	}
 	if err := a.vm.sendAndLog(tx); err != nil {
 		return common.Hash{}, err
 	}
 	return tx.Hash(), nil
+}
+
+// decodeRawTx decodes the transaction of eth_sendRawTransaction and its Sync form and refuses
+// one without replay protection (pre-EIP-155), as the reference does over RPC, unless it is a
+// keyless deployment: a contract creation at nonce 0, the form of every "Nick's method"
+// deployment (Teleporter's, the deterministic deployment proxy's). Replaying such a
+// transaction can only deploy the same code at the same address from an account that has sent
+// nothing on that chain, which is what it is published for; any other unprotected
+// transaction, a transfer or a call, could be replayed from another chain against its
+// sender's will (docs/decisions.md).
+func decodeRawTx(input []byte) (*types.Transaction, error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return nil, err
+	}
+	if !tx.Protected() && (tx.To() != nil || tx.Nonce() != 0) {
+		return nil, errUnprotectedTx
+	}
+	return tx, nil
 }
 
 // GetBlockByNumber is eth_getBlockByNumber; null past the last accepted
@@ -449,6 +468,12 @@ func (a *ethAPI) Call(ctx context.Context, args callArgs, bnh *blockNumberOrHash
 	if err != nil {
 		return nil, err
 	}
+	return callOutput(res)
+}
+
+// callOutput is eth_call's answer for how the call ended: its return data, or the error that
+// stopped it (a revert with its data).
+func callOutput(res *core.ExecutionResult) (hexutil.Bytes, error) {
 	if errors.Is(res.Err, gethvm.ErrExecutionReverted) {
 		return nil, newRevertError(res.Revert())
 	}
@@ -551,6 +576,10 @@ func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *block
 	if err != nil {
 		return nil, err
 	}
+	if so == nil && bo == nil {
+		b := vm.callBaseOf(blk)
+		return &callEnv{state: st, bctx: b.bctx, precompiles: b.precompiles}, nil
+	}
 	bctx := vm.blockContext(blk.Header())
 	if err := bo.apply(vm, &bctx); err != nil {
 		return nil, err
@@ -563,6 +592,30 @@ func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *block
 		}
 	}
 	return env, nil
+}
+
+// callBase is what every call on one block without overrides starts from: the block's
+// context and its standard precompiles. Both are read only, by every EVM that runs on them
+// (go-ethereum's EVM copies the context and reads its numbers; newCallEVM replaces the base
+// fee, never changes it; precompile.Runtime.Install copies the set before adding to it).
+type callBase struct {
+	hash        common.Hash
+	bctx        gethvm.BlockContext
+	precompiles gethvm.PrecompiledContracts
+}
+
+// callBaseOf returns blk's callBase: the one kept if it is blk's (nearly every call is on the
+// head), else a new one, kept in its place. Making one copies the header and builds the
+// precompile set, a few percent of a call's CPU.
+func (vm *VM) callBaseOf(blk *types.Block) *callBase {
+	hash := blk.Hash()
+	if b := vm.lastCallBase.Load(); b != nil && b.hash == hash {
+		return b
+	}
+	bctx := vm.blockContext(blk.Header())
+	b := &callBase{hash: hash, bctx: bctx, precompiles: vm.standardPrecompiles(bctx)}
+	vm.lastCallBase.Store(b)
+	return b
 }
 
 // runMsg applies msg on env's state with the tracer hooks (nil for none).

@@ -247,12 +247,12 @@ func (vm *VM) newExecutorOn(parent *types.Header, st *state.StateDB, header *typ
 	if rt != nil && rt.IsActive(l1params.WarpAddress) {
 		// The results header's Extra records: none for a block being built (its builder
 		// verifies), the block's own for one verified or replayed from its bytes.
-		given, err := vm.recordedPredicateResults(header.Extra)
+		given, err := vm.recordedPredicateResults(header)
 		if err != nil {
 			e.release()
 			return nil, err
 		}
-		e.warp = &blockPredicates{granite: vm.l1.IsGranite(header.Time), given: given, results: make(predicateResults)}
+		e.warp = &blockPredicates{granite: vm.graniteAt(header.Time), given: given, results: make(predicateResults)}
 	}
 	return e, nil
 }
@@ -714,12 +714,13 @@ func verifyFees(f childFees, h *types.Header, atomicGas uint64) (*uint64, error)
 	if err != nil {
 		return nil, err
 	}
-	got := h.Extra
-	if f.state == nil {
-		// Predicate results may follow the window (predicates.go); executing the block checks
-		// them, as finish writes them again.
-		got = got[:len(got)-len(predicateTail(got))]
+	// Predicate results may follow the window or the fee state (predicates.go); executing the
+	// block checks them, as finish writes them again.
+	prefix := windowSize
+	if f.state != nil {
+		prefix = acp176.StateSize
 	}
+	got := h.Extra[:len(h.Extra)-len(predicateTail(h.Extra, prefix))]
 	if string(got) != string(extra) {
 		return nil, headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
 	}

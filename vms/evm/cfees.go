@@ -60,9 +60,9 @@ func (vm *VM) acp176At(t uint64) bool { return vm.l1 == nil && t >= vm.fortuna }
 // feeStateAfter returns the fee state a block leaves: zero for the genesis and for a block
 // before Fortuna, as at the reference's activation. A C-Chain block written before cornice
 // priced with ACP-176 carries the 80-byte window instead, and counts as a block before
-// Fortuna: the state starts from zero after it.
+// Fortuna: the state starts from zero after it. Warp predicate results may follow the state.
 func (vm *VM) feeStateAfter(h *types.Header) acp176.State {
-	if h.Number.Sign() == 0 || !vm.acp176At(h.Time) || len(h.Extra) != acp176.StateSize {
+	if h.Number.Sign() == 0 || !vm.acp176At(h.Time) || len(h.Extra) < acp176.StateSize || len(h.Extra) == windowSize {
 		return acp176.State{}
 	}
 	s, _ := acp176.ParseState(h.Extra) // the length is right: it cannot fail

@@ -169,12 +169,18 @@ func (vm *VM) l1FeeConfigAt(parent *types.Header, open func() (*state.StateDB, e
 
 // precompileEnv returns what the precompiles of a block at time t need
 // (l1-evm.md §5): the stateful configs in force, the Durango and Granite
-// flags and the blockchain ID. The C-Chain has no stateful precompile and
-// runs the local network's rules, under which Durango and Granite are
-// active from genesis (l1-evm.md §4.4, §8), so it has P256VERIFY, warm.
+// flags and the blockchain ID. The C-Chain's only stateful precompile is
+// warp (cChainWarp); it runs the local network's rules, under which Durango
+// and Granite are active from genesis (l1-evm.md §4.4, §8), so it has
+// P256VERIFY, warm.
 func (vm *VM) precompileEnv(t uint64) precompile.Env {
 	if vm.l1 == nil {
-		return precompile.Env{Rules: precompile.Rules{IsDurango: true, IsGranite: true}, BlockchainID: vm.blockchainID}
+		return precompile.Env{
+			Rules:        precompile.Rules{IsDurango: true, IsGranite: true},
+			Active:       []l1params.PrecompileConfig{cChainWarp},
+			BlockchainID: vm.blockchainID,
+			NetworkID:    vm.warp.networkID,
+		}
 	}
 	var active []l1params.PrecompileConfig
 	for _, m := range l1params.Modules() {

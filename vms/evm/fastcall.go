@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -19,13 +21,14 @@ const maxFastCallBody = 64 << 10
 
 // serveCall answers eth_call in its common form without go-ethereum's rpc server, as that
 // server answers it, byte for byte: a call with a JSON content type, an id that is a number or a
-// string, and params of the call's arguments and at most a block, that succeeds. It is the
+// string, and params of the call's arguments and at most a block, whether it succeeds or fails
+// (a revert with its data, out of gas, an invalid opcode, no funds for its value). It is the
 // jsonrpc.Front of the chain's /rpc. go-ethereum's server would parse the arguments by
 // reflection and run the call on a goroutine of its own, whose stack grows through the EVM on
 // every call: a third of an eth_call's CPU under load (docs/benchmarks.md). Everything else
-// (other methods, state or block overrides, a call that fails or reverts, a body that is not
-// plain) is declined before anything is written, and go-ethereum's server answers it; a call
-// that failed then runs again there, which a read of the state allows.
+// (other methods, state or block overrides, params go-ethereum would refuse as invalid, a body
+// that is not plain) is declined before anything is written, and go-ethereum's server answers
+// it.
 func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) (answered bool) {
 	if string(c.Method) != "eth_call" || string(c.Version) != "2.0" || c.ID == nil || c.ID[0] == '{' || c.ID[0] == '[' ||
 		r.ContentLength <= 0 || r.ContentLength > maxFastCallBody || r.Header.Get("Content-Type") != "application/json" ||
@@ -45,11 +48,11 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		return false
 	}
 	var args callArgs
-	if json.Unmarshal(params[0], &args) != nil {
+	if decodeCallArgs(params[0], &args) != nil {
 		return false
 	}
 	var bnh *blockNumberOrHash
-	if len(params) == 2 && json.Unmarshal(params[1], &bnh) != nil {
+	if len(params) == 2 && decodeBlockParam(params[1], &bnh) != nil {
 		return false
 	}
 	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout;
@@ -67,21 +70,59 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		writeTimedOut(w, c.ID)
 		return true
 	}
-	if err != nil || res.Err != nil {
-		return false
+	var out []byte
+	if err == nil {
+		out, err = callOutput(res)
 	}
-	out := res.Return()
-	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":"0x"}`)+len(c.ID)+2*len(out)+1)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, c.ID...)
-	b = append(b, `,"result":"0x`...)
-	b = hex.AppendEncode(b, out)
-	b = append(b, "\"}\n"...)
+	var b []byte
+	if err != nil {
+		b = appendErrorReply(make([]byte, 0, 128+len(c.ID)), c.ID, err)
+	} else {
+		b = make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":"0x"}`)+len(c.ID)+2*len(out)+1)
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, c.ID...)
+		b = append(b, `,"result":"0x`...)
+		b = hex.AppendEncode(b, out)
+		b = append(b, "\"}\n"...)
+	}
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	_, _ = w.Write(b)
 	return true
+}
+
+// gethError is the error object of go-ethereum's replies (rpc/json.go's jsonError), encoded
+// as that server encodes it.
+type gethError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+// appendErrorReply appends to b the reply go-ethereum's server writes for a call with id whose
+// method returned err, with its newline: the error's code and data as rpc.Error and
+// rpc.DataError give them, -32000 without a code. Like go-ethereum's errorMessage it asks err
+// itself, not the errors it wraps, so a wrapped error keeps -32000 there and here.
+func appendErrorReply(b, id []byte, err error) []byte {
+	e := gethError{Code: -32000, Message: err.Error()}
+	if ec, ok := err.(rpc.Error); ok { //nolint:errorlint // go-ethereum's own test, see above
+		e.Code = ec.ErrorCode()
+	}
+	if de, ok := err.(rpc.DataError); ok { //nolint:errorlint // as above
+		e.Data = de.ErrorData()
+	}
+	enc, mErr := json.Marshal(e)
+	if mErr != nil {
+		// Data that does not encode (none of this package's errors has such data): serveCall
+		// declines, and go-ethereum's server answers as it does.
+		panic(mErr)
+	}
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":`...)
+	b = append(b, enc...)
+	return append(b, "}\n"...)
 }
 
 // headerJSON is go-ethereum's reply content type, shared by every reply of serveCall.
@@ -99,4 +140,83 @@ func writeTimedOut(w http.ResponseWriter, id []byte) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// decodeCallArgs decodes b, eth_call's first param, into args as encoding/json does for
+// go-ethereum's server. An object whose members are all strings under plain keys that are the
+// names callArgs gives them (to, data, gas, …; not accessList) is read here: each member's
+// value goes to its type's UnmarshalJSON, raw, as encoding/json hands it, the last of a name
+// winning as there. Anything else (other names or cases, which encoding/json matches without
+// regard to case, null, numbers, nested values) goes to json.Unmarshal. The envelope scan
+// has already checked that b is valid JSON.
+func decodeCallArgs(b []byte, args *callArgs) error {
+	if plainCallArgs(b, args) {
+		return nil
+	}
+	*args = callArgs{}
+	return json.Unmarshal(b, args)
+}
+
+// plainCallArgs is decodeCallArgs' own reading; false leaves args to be reset.
+func plainCallArgs(b []byte, args *callArgs) bool {
+	return jsonrpc.Members(b, func(key, val []byte) bool {
+		// encoding/json hands a string to UnmarshalJSON raw, escapes and all, as here; null it
+		// does not hand on.
+		return val[0] == '"' && setCallArg(args, key, val) == nil
+	})
+}
+
+// setCallArg sets args' member named key (its JSON name, exactly) from val, a JSON string
+// with its quotes. An error means a value encoding/json would refuse too, or a name left to it.
+func setCallArg(args *callArgs, key, val []byte) error {
+	switch string(key) {
+	case "from":
+		args.From = new(common.Address)
+		return args.From.UnmarshalJSON(val)
+	case "to":
+		args.To = new(common.Address)
+		return args.To.UnmarshalJSON(val)
+	case "gas":
+		args.Gas = new(hexutil.Uint64)
+		return args.Gas.UnmarshalJSON(val)
+	case "gasPrice":
+		args.GasPrice = new(hexutil.Big)
+		return args.GasPrice.UnmarshalJSON(val)
+	case "maxFeePerGas":
+		args.MaxFeePerGas = new(hexutil.Big)
+		return args.MaxFeePerGas.UnmarshalJSON(val)
+	case "maxPriorityFeePerGas":
+		args.MaxPriorityFeePerGas = new(hexutil.Big)
+		return args.MaxPriorityFeePerGas.UnmarshalJSON(val)
+	case "value":
+		args.Value = new(hexutil.Big)
+		return args.Value.UnmarshalJSON(val)
+	case "nonce":
+		args.Nonce = new(hexutil.Uint64)
+		return args.Nonce.UnmarshalJSON(val)
+	case "data":
+		args.Data = new(hexutil.Bytes)
+		return args.Data.UnmarshalJSON(val)
+	case "input":
+		args.Input = new(hexutil.Bytes)
+		return args.Input.UnmarshalJSON(val)
+	case "chainId":
+		args.ChainID = new(hexutil.Big)
+		return args.ChainID.UnmarshalJSON(val)
+	}
+	return errNotPlain
+}
+
+// errNotPlain: a member plainCallArgs leaves to encoding/json.
+var errNotPlain = errors.New("not a plain member")
+
+// decodeBlockParam decodes b, eth_call's block param, into *bnh as encoding/json does: null
+// is no block, anything else goes to blockNumberOrHash's UnmarshalJSON, raw.
+func decodeBlockParam(b []byte, bnh **blockNumberOrHash) error {
+	if string(b) == "null" {
+		*bnh = nil
+		return nil
+	}
+	*bnh = new(blockNumberOrHash)
+	return (*bnh).UnmarshalJSON(b)
 }

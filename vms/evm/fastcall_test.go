@@ -44,18 +44,27 @@ func TestServeCallAsGeth(t *testing.T) {
 		{call(`-7`, `[{`+eoa+`},null]`), true},
 		{call(`true`, `[{`+eoa+`,"gas":"0x5208"},{"blockHash":"`+head.Hash().Hex()+`"}]`), true},
 		{" \n" + call(`2`, `[ {"data":"0x61beef6000526002601ef3"} , "latest" ]`) + "\n ", true},
-		{call(`3`, `[{"data":"0x61beef6000526002601efd"}]`), false},                                          // init code that reverts with 0xbeef
-		{call(`4`, `[{"to":"0x12"}]`), false},                                                                // bad address
-		{call(`5`, `[{`+identity+`},"latest",{}]`), false},                                                   // state overrides
-		{call(`6`, `[{`+identity+`},"0x99"]`), false},                                                        // no such block
-		{call(`7`, `[]`), false},                                                                             // no arguments
-		{call(`8`, `[null]`), false},                                                                         // null arguments
-		{call(`9`, `{}`), false},                                                                             // not an array
-		{call(`10`, `[{`+identity+`},"latest","x","y"]`), false},                                             // too many
-		{call(`11`, `[{`+eoa+`,"value":"0x1","from":"0x2000000000000000000000000000000000000002"}]`), false}, // no funds
-		{call(`12`, `[{"gasPrice":"0x1","maxFeePerGas":"0x1"}]`), false},                                     // both fee fields
-		{call(`null`, `[{`+identity+`}]`), false},                                                            // id null
-		{`{"jsonrpc":"2.0","method":"eth_call","params":[{` + identity + `}]}`, false},                       // a notification
+		{call(`3`, `[{"data":"0x61beef6000526002601efd"}]`), true},                                          // init code that reverts with 0xbeef
+		{call(`"r"`, `[{"data":"`+revertReason+`"}]`), true},                                                // reverts with Error("a<b&c")
+		{call(`31`, `[{"data":"0xfe"}]`), true},                                                             // invalid opcode
+		{call(`32`, `[{"data":"0x5b600056","gas":"0x10000"}]`), true},                                       // a loop: out of gas
+		{call(`33`, `[{"data":"0x00","gas":"0x1"}]`), true},                                                 // below the intrinsic gas
+		{call(`4`, `[{"to":"0x12"}]`), false},                                                               // bad address
+		{call(`41`, `[{`+identity+`,"gas":"0xzz"}]`), false},                                                // bad quantity
+		{call(`42`, `[{`+identity+`},"pending!"]`), false},                                                  // bad block
+		{call(`43`, `[{`+identity+`,"data":"0x1"}]`), false},                                                // odd hex
+		{call(`5`, `[{`+identity+`},"latest",{}]`), false},                                                  // state overrides
+		{call(`6`, `[{`+identity+`},"0x99"]`), true},                                                        // no such block
+		{call(`61`, `[{`+identity+`},{"blockHash":"0x`+strings.Repeat("ab", 32)+`"}]`), true},               // no such hash
+		{call(`7`, `[]`), false},                                                                            // no arguments
+		{call(`8`, `[null]`), false},                                                                        // null arguments
+		{call(`9`, `{}`), false},                                                                            // not an array
+		{call(`10`, `[{`+identity+`},"latest","x","y"]`), false},                                            // too many
+		{call(`11`, `[{`+eoa+`,"value":"0x1","from":"0x2000000000000000000000000000000000000002"}]`), true}, // no funds
+		{call(`12`, `[{"gasPrice":"0x1","maxFeePerGas":"0x1"}]`), true},                                     // both fee fields
+		{call(`13`, `[{"data":"0x01","input":"0x02"}]`), true},                                              // both inputs, different
+		{call(`null`, `[{`+identity+`}]`), false},                                                           // id null
+		{`{"jsonrpc":"2.0","method":"eth_call","params":[{` + identity + `}]}`, false},                      // a notification
 		{`{"jsonrpc":"1.0","id":1,"method":"eth_call","params":[{` + identity + `}]}`, false},
 		{`{"jsonrpc":"2.0","id":{},"method":"eth_call","params":[{` + identity + `}]}`, false},
 	} {
@@ -86,6 +95,13 @@ func TestServeCallAsGeth(t *testing.T) {
 	require.Equal(t, "application/json", fast.Header().Get("Content-Type"))
 	require.Equal(t, "identity", fast.Header().Get("Transfer-Encoding"))
 }
+
+// revertReason is init code that reverts with the ABI encoding of Error("a<b&c"): go-ethereum
+// adds the reason to the message and escapes its <, > and & as JSON for HTML.
+const revertReason = "0x6064600c60003960646000fd08c379a0" +
+	"0000000000000000000000000000000000000000000000000000000000000020" +
+	"0000000000000000000000000000000000000000000000000000000000000005" +
+	"613c622663000000000000000000000000000000000000000000000000000000"
 
 // postTo sends body to h as a JSON POST with ctx.
 func postTo(ctx context.Context, h http.Handler, body string) *httptest.ResponseRecorder {

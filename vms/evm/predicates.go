@@ -17,6 +17,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/evm/acp176"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/warp"
@@ -182,14 +183,13 @@ type warpVerifier struct {
 // the warp config in force; nil when warp is not active or the node has no P-Chain, which
 // leaves every predicate unverified.
 func (vm *VM) newWarpVerifier(ctx context.Context, t uint64) *warpVerifier {
-	if vm.l1 == nil || vm.warp.validators == nil {
+	if vm.warp.validators == nil {
 		return nil
 	}
-	p, ok := vm.l1.ActiveConfig(l1params.WarpKey, t)
+	cfg, ok := vm.warpConfigAt(t)
 	if !ok {
 		return nil
 	}
-	cfg := p.(*l1params.WarpConfig)
 	height, err := vm.warp.validators.PChainHeight(ctx)
 	if err != nil {
 		vm.log.Warn("no P-Chain height for warp predicates: they fail", "err", err)
@@ -256,14 +256,45 @@ func predicateSets(keys [][]common.Hash, bits []byte) []precompile.WarpPredicate
 	return out
 }
 
-// predicateTail returns what follows the fee window in an Extra priced by the window: the
-// predicate results, empty for a block without predicates.
-func predicateTail(extra []byte) []byte {
-	if len(extra) <= windowSize {
+// predicateTail returns what follows the fee part of an Extra, the first prefix bytes (the
+// window, or the C-Chain's ACP-176 fee state): the predicate results, empty for a block without
+// predicates.
+func predicateTail(extra []byte, prefix int) []byte {
+	if len(extra) <= prefix {
 		return nil
 	}
-	return extra[windowSize:]
+	return extra[prefix:]
 }
+
+// feePrefix is the size of the fee part of the Extra of a block at time t, which predicate
+// results follow.
+func (vm *VM) feePrefix(t uint64) int {
+	if vm.acp176At(t) {
+		return acp176.StateSize
+	}
+	return windowSize
+}
+
+// cChainWarp is the C-Chain's warp config: active from genesis with the default quorum (67 %).
+// The reference's C-Chain enables warp at Durango, which local networks have from genesis, and
+// cornice's C-Chain runs the local network's rules (chainrules.go, precompileEnv).
+var cChainWarp = &l1params.WarpConfig{Upgrade: l1params.Upgrade{BlockTimestamp: new(uint64)}}
+
+// warpConfigAt returns the warp config in force at time t; false when warp is not active.
+func (vm *VM) warpConfigAt(t uint64) (*l1params.WarpConfig, bool) {
+	if vm.l1 == nil {
+		return cChainWarp, true
+	}
+	p, ok := vm.l1.ActiveConfig(l1params.WarpKey, t)
+	if !ok {
+		return nil, false
+	}
+	return p.(*l1params.WarpConfig), true
+}
+
+// graniteAt reports whether Granite's rules hold at time t: on the C-Chain always (as
+// precompileEnv says).
+func (vm *VM) graniteAt(t uint64) bool { return vm.l1 == nil || vm.l1.IsGranite(t) }
 
 // blockPredicates is the warp predicate state of one block's execution.
 type blockPredicates struct {
@@ -276,9 +307,9 @@ type blockPredicates struct {
 	results predicateResults
 }
 
-// recordedPredicateResults returns the predicate results an L1 block's Extra carries.
-func (vm *VM) recordedPredicateResults(extra []byte) (predicateResults, error) {
-	tail := predicateTail(extra)
+// recordedPredicateResults returns the predicate results header's Extra carries.
+func (vm *VM) recordedPredicateResults(header *types.Header) (predicateResults, error) {
+	tail := predicateTail(header.Extra, vm.feePrefix(header.Time))
 	if len(tail) == 0 {
 		return make(predicateResults), nil
 	}

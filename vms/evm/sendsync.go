@@ -21,8 +21,8 @@ const (
 // omitted or 0, at most its maximum), on the VM's clock; when it runs out
 // the error has code 4 and the transaction hash as data.
 func (a *ethAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes, timeoutMs *uint64) (map[string]any, error) {
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(input); err != nil {
+	tx, err := decodeRawTx(input)
+	if err != nil {
 		return nil, err
 	}
 	// Subscribed before sending, so that no acceptance is missed.

@@ -51,10 +51,10 @@ func (vm *VM) SendTx(tx *types.Transaction) error {
 	if err != nil {
 		return err
 	}
-	if vm.l1 != nil && vm.l1.IsPrecompileEnabled(l1params.WarpAddress, head.Time) {
+	if _, ok := vm.warpConfigAt(head.Time); ok {
 		// Warp predicates count in the intrinsic gas, and one that is not a warp message
 		// makes the transaction invalid (l1-evm.md §5.7).
-		p, err := warpPredicatesOf(tx, vm.l1.IsGranite(head.Time))
+		p, err := warpPredicatesOf(tx, vm.graniteAt(head.Time))
 		if err != nil {
 			return err
 		}

@@ -110,6 +110,9 @@ type VM struct {
 	childRulesCache atomic.Pointer[childRules]
 	// headCache keeps what reads of the head's state found (statecache.go).
 	headCache atomic.Pointer[stateCache]
+	// lastCallBase is the context of the block of the last call without overrides
+	// (callBaseOf).
+	lastCallBase atomic.Pointer[callBase]
 	// stopped is set when Close stops the rpc server: serveCall then
 	// leaves every call to it, as it answers none.
 	stopped atomic.Bool
@@ -552,3 +555,8 @@ func (vm *VM) Close() error {
 	vm.feeds.close()
 	return vm.triedb.Close()
 }
+
+// DialInProc returns a client of the chain's JSON-RPC server within this process: the eth_*
+// methods and subscriptions without HTTP, for the node's own services (the relay). It stops
+// answering when the VM closes.
+func (vm *VM) DialInProc() *rpc.Client { return rpc.DialInProc(vm.rpc) }

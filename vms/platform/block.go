@@ -309,5 +309,8 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return fmt.Errorf("stage shared memory: %w", err)
 		}
 	}
+	if err := w.pruneExpiries(b.fees.time); err != nil {
+		return fmt.Errorf("prune expired registrations: %w", err)
+	}
 	return w.putBlock(b.blk, b.fees)
 }

@@ -46,3 +46,9 @@ func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) err
 
 // CompareWarpKeys exposes compareWarpKeys to the external tests.
 func CompareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int { return compareWarpKeys(a, b) }
+
+// HasExpiryForTest reports whether the accepted state keeps the registration (expiry,
+// validationID) as spent.
+func (vm *VM) HasExpiryForTest(expiry uint64, validationID ids.ID) (bool, error) {
+	return vm.state.hasExpiry(expiryEntry{expiry: expiry, validationID: validationID})
+}

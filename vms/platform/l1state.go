@@ -2,6 +2,8 @@ package platform
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
 )
@@ -10,9 +12,10 @@ import (
 // validators themselves (§4.4).
 
 // keyExpiry | expiry (8 bytes, big-endian) | validationID → empty: the registrations executed,
-// so that a RegisterL1Validator message is never executed twice (§4.4). Entries are kept after
-// their expiry has passed: the P-Chain's signing rules read them to tell a registration that
-// once existed (§4.3 of network-consensus-warp.md).
+// so that a RegisterL1Validator message is never executed twice (§4.4). A block removes those
+// whose expiry its time has reached, as the reference does when time advances: such a message is
+// refused as expired anyway, and the signing rules read an entry only for an expiry still ahead
+// (§4.3 of network-consensus-warp.md).
 const keyExpiry byte = 'E'
 
 // expiryEntry is one registration: the message's expiry and the validation ID it registers.
@@ -26,6 +29,28 @@ func (e expiryEntry) key() []byte {
 	k = append(k, keyExpiry)
 	k = binary.BigEndian.AppendUint64(k, e.expiry)
 	return append(k, e.validationID[:]...)
+}
+
+// pruneExpiries removes, in w's batch, the accepted state's entries whose expiry is at most now.
+// Entries are in expiry order, so the walk stops at the first one still ahead.
+func (w writer) pruneExpiries(now uint64) error {
+	it, err := w.s.db.NewIterator([]byte{keyExpiry}, nil)
+	if err != nil {
+		return err
+	}
+	for it.Next() {
+		k := it.Key()
+		if len(k) != 1+8+ids.IDLen {
+			return errors.Join(fmt.Errorf("stored expiry key %x", k), it.Close())
+		}
+		if binary.BigEndian.Uint64(k[1:9]) > now {
+			break
+		}
+		if err := w.b.Delete(k); err != nil {
+			return errors.Join(err, it.Close())
+		}
+	}
+	return errors.Join(it.Err(), it.Close())
 }
 
 // hasExpiry implements utxoSource.

@@ -335,4 +335,22 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	check(n)
 	// The registration stays spent after the restart.
 	require.Contains(t, n.issueError(f.register(t, f.message(t, reg), popB, balance)), "warp message already issued")
+
+	// Once a block's time reaches its expiry, the entry is pruned, as the reference prunes it:
+	// the message is refused as expired, and the P-Chain still says it will never be registered.
+	cvm, ok := n.Manager.VM(ids.Empty)
+	require.True(t, ok)
+	spent := func() bool {
+		has, err := cvm.(*platform.VM).HasExpiryForTest(reg.Expiry, vidB)
+		require.NoError(t, err)
+		return has
+	}
+	require.True(t, spent())
+	clk.Set(time.Unix(int64(reg.Expiry), 0))
+	ewoq := key(t, ewoqKeyHex)
+	transfer := n.baseTx(n.largest(ewoqP), 0, ids.ShortID{}, addrOf(ewoq))
+	n.issue(sign(t, &transfer, ewoq))
+	require.False(t, spent())
+	require.Contains(t, n.issueError(f.register(t, f.message(t, reg), popB, balance)), "warp message expired")
+	require.Nil(t, notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: reg.Bytes()}))
 }

@@ -3,6 +3,7 @@ package acp118_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,7 +56,7 @@ func TestHandlerVectors(t *testing.T) {
 	h := acp118.NewHandler(verifierFunc(func(msg *warp.UnsignedMessage, justification []byte) error {
 		seen = justification
 		return nil
-	}), warp.NewSigner(sk, localNetworkID, ids.Empty))
+	}), warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
 	resp, appErr := h.AppRequest(context.Background(), body)
 	require.Nil(t, appErr)
 	require.Equal(t, vectors.Load(t, "p2p_app_response_acp118_signature").Hex(t, "signatureResponseProtoHex"), resp)
@@ -66,15 +67,16 @@ func TestHandlerVectors(t *testing.T) {
 }
 
 // TestHandlerRefusals checks that a refusal keeps the verifier's code, and that what does not
-// parse or is not the signer's chain is CodeUnexpected.
+// parse or is not the signer's chain is CodeUnexpected with the reference's texts; app bytes for
+// another handler ID are the SDK's "unregistered handler".
 func TestHandlerRefusals(t *testing.T) {
 	t.Parallel()
 	sk, _ := staker(t, "staker1")
 	refuse := &acp118.Error{Code: 6, Message: `subnet "x" has not been converted`}
 	h := acp118.NewHandler(verifierFunc(func(*warp.UnsignedMessage, []byte) error { return refuse }),
-		warp.NewSigner(sk, localNetworkID, ids.Empty))
+		warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
 	ok := acp118.NewHandler(verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil }),
-		warp.NewSigner(sk, localNetworkID, ids.Empty))
+		warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
 	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte{1})
 	other := warp.NewUnsignedMessage(localNetworkID, ids.ID{1}, []byte{1})
 	for _, tt := range []struct {
@@ -82,20 +84,58 @@ func TestHandlerRefusals(t *testing.T) {
 		h    *acp118.Handler
 		req  []byte
 		want *acp118.Error
+		// prefix is the start of a CodeUnexpected text, when want is nil.
+		prefix string
 	}{
-		{"verifier refuses", h, (&acp118.Request{Message: msg.Bytes()}).Bytes(), refuse},
-		{"not a message", ok, (&acp118.Request{Message: []byte{1, 2}}).Bytes(), nil},
-		{"not protobuf", ok, []byte{0x0a, 0x05}, nil},
-		{"another chain", ok, (&acp118.Request{Message: other.Bytes()}).Bytes(), &acp118.Error{Code: acp118.CodeUnexpected, Message: warp.ErrWrongSourceChainID.Error()}},
+		{"verifier refuses", h, (&acp118.Request{Message: msg.Bytes()}).AppBytes(), refuse, ""},
+		{"not a message", ok, (&acp118.Request{Message: []byte{1, 2}}).AppBytes(), nil, "failed to parse warp unsigned message: "},
+		{"not protobuf", ok, []byte{acp118.HandlerID, 0x0a, 0x05}, nil, "failed to unmarshal request: "},
+		{"another chain", ok, (&acp118.Request{Message: other.Bytes()}).AppBytes(), &acp118.Error{Code: acp118.CodeUnexpected,
+			Message: "failed to sign message: " + warp.ErrWrongSourceChainID.Error()}, ""},
+		{"another handler", ok, append([]byte{1}, (&acp118.Request{Message: msg.Bytes()}).Bytes()...),
+			&acp118.Error{Code: acp118.CodeUnregisteredHandler, Message: "unregistered handler"}, ""},
+		{"no handler ID", ok, nil, &acp118.Error{Code: acp118.CodeUnregisteredHandler, Message: "unregistered handler"}, ""},
 	} {
-		resp, appErr := tt.h.AppRequest(context.Background(), tt.req)
+		resp, appErr := tt.h.ServeApp(context.Background(), tt.req)
 		require.Nil(t, resp, tt.name)
 		require.NotNil(t, appErr, tt.name)
 		if tt.want != nil {
 			require.Equal(t, tt.want, appErr, tt.name)
 		} else {
 			require.Equal(t, acp118.CodeUnexpected, appErr.Code, tt.name)
+			require.True(t, strings.HasPrefix(appErr.Message, tt.prefix), tt.name)
 		}
+	}
+}
+
+// TestHandlerCache signs a message the verifier accepted once again without asking it, when the
+// handler has a cache; a handler without one asks every time.
+func TestHandlerCache(t *testing.T) {
+	t.Parallel()
+	sk, _ := staker(t, "staker1")
+	for _, size := range []int{0, 1} {
+		var asked int
+		h := acp118.NewHandler(verifierFunc(func(*warp.UnsignedMessage, []byte) error {
+			asked++
+			if asked > 1 {
+				return &acp118.Error{Code: 2, Message: "no longer"}
+			}
+			return nil
+		}), warp.NewSigner(sk, localNetworkID, ids.Empty), size)
+		req := (&acp118.Request{Message: warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte{7}).Bytes()}).AppBytes()
+		first, appErr := h.ServeApp(context.Background(), req)
+		require.Nil(t, appErr)
+		second, appErr := h.ServeApp(context.Background(), req)
+		if size == 0 {
+			require.Equal(t, &acp118.Error{Code: 2, Message: "no longer"}, appErr)
+			continue
+		}
+		require.Nil(t, appErr)
+		require.Equal(t, first, second)
+		require.Equal(t, 1, asked)
+		// The cache holds one: another message evicts the first, which is verified again.
+		_, appErr = h.ServeApp(context.Background(), (&acp118.Request{Message: warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte{8}).Bytes()}).AppBytes())
+		require.NotNil(t, appErr)
 	}
 }
 
@@ -132,7 +172,7 @@ func TestAggregate(t *testing.T) {
 		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
 		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{70, 20, 10}[i], PublicKey: &pk})
 		if name != "staker3" {
-			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty))
+			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
 		}
 	}
 	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
@@ -146,7 +186,8 @@ func TestAggregate(t *testing.T) {
 		signers int // canonical validators expected in the bitset
 		wantErr error
 	}{
-		{quorum: 67, signers: 1},
+		// Asked at once, staker2 may answer first: then both count.
+		{quorum: 67, signers: 2},
 		{quorum: 90, signers: 2},
 		{quorum: 67, buffer: 25, signers: 2},
 		{quorum: 100, wantErr: acp118.ErrNotEnoughSignatures},
@@ -167,6 +208,37 @@ func TestAggregate(t *testing.T) {
 		}
 		require.LessOrEqual(t, n, tt.signers)
 	}
+}
+
+// TestGather is the EVM warp API's aggregation: short of quorum (staker3 does not answer) it
+// returns what signed instead of failing, any quorum number is taken, and a subnet nobody of
+// which signs gives nil.
+func TestGather(t *testing.T) {
+	t.Parallel()
+	accept := verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil })
+	var vs []warp.Validator
+	source := sourceOf{}
+	for i, name := range []string{"staker1", "staker2", "staker3"} {
+		sk, nodeID := staker(t, name)
+		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
+		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{70, 20, 10}[i], PublicKey: &pk})
+		if name != "staker3" {
+			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
+		}
+	}
+	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
+	set, err := warp.NewCanonicalSet(vs)
+	require.NoError(t, err)
+	agg := acp118.NewAggregator(stateOf(vs), source)
+	for _, quorum := range []uint64{100, 101} {
+		m, err := agg.Gather(context.Background(), msg, nil, ids.Empty, quorum)
+		require.NoError(t, err)
+		require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, 90, 100), "staker1 and staker2 signed")
+		require.Error(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, quorum, 100))
+	}
+	m, err := acp118.NewAggregator(stateOf(vs), sourceOf{}).Gather(context.Background(), msg, nil, ids.Empty, 67)
+	require.NoError(t, err)
+	require.Nil(t, m)
 }
 
 // FuzzParse checks that the parsers never panic and that what parses re-encodes to what a
@@ -190,4 +262,69 @@ func FuzzParse(f *testing.F) {
 		_, _ = acp118.ParseResponse(b)
 		_, _, _ = acp118.SplitAppBytes(b)
 	})
+}
+
+// sourceFunc adapts a function to acp118.SignatureSource.
+type sourceFunc func(ctx context.Context, nodeID ids.NodeID, req *acp118.Request) (*bls.Signature, error)
+
+func (f sourceFunc) Signature(ctx context.Context, nodeID ids.NodeID, _ ids.ID, req *acp118.Request) (*bls.Signature, error) {
+	return f(ctx, nodeID, req)
+}
+
+// TestAggregateParallel asks every validator at once: a validator that never answers does not
+// hold up a quorum the others make, and is cancelled once it is made; a signature by another key
+// is not counted, and shows among the refusals.
+func TestAggregateParallel(t *testing.T) {
+	t.Parallel()
+	names := []string{"staker1", "staker2", "staker3", "staker4"}
+	var vs []warp.Validator
+	keys := map[ids.NodeID]*bls.SecretKey{}
+	var silent, forger ids.NodeID
+	for i, name := range names {
+		sk, nodeID := staker(t, name)
+		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
+		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{30, 30, 30, 10}[i], PublicKey: &pk})
+		keys[nodeID] = sk
+		switch name {
+		case "staker3":
+			silent = nodeID
+		case "staker4":
+			forger = nodeID
+		}
+	}
+	other, _ := staker(t, "staker5")
+	cancelled := make(chan struct{}, 1)
+	source := sourceFunc(func(ctx context.Context, nodeID ids.NodeID, req *acp118.Request) (*bls.Signature, error) {
+		switch nodeID {
+		case silent:
+			<-ctx.Done()
+			cancelled <- struct{}{}
+			return nil, ctx.Err()
+		case forger:
+			return other.Sign(req.Message), nil
+		}
+		return keys[nodeID].Sign(req.Message), nil
+	})
+	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("parallel"))
+	set, err := warp.NewCanonicalSet(vs)
+	require.NoError(t, err)
+
+	m, err := acp118.NewAggregator(stateOf(vs), source).Aggregate(t.Context(), msg, nil, ids.Empty, 60, 0)
+	require.NoError(t, err)
+	require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, 60, 100))
+	<-cancelled // Aggregate returned only after the silent validator's request was cancelled
+
+	// 70 % needs the third or the forger: once the third is cut off, the forger's signature does
+	// not count, and the refusals name both.
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { <-cancelled; cancel() }()
+	_, err = acp118.NewAggregator(stateOf(vs), sourceFunc(func(ctx context.Context, nodeID ids.NodeID, req *acp118.Request) (*bls.Signature, error) {
+		if nodeID == silent {
+			cancelled <- struct{}{}
+		}
+		return source(ctx, nodeID, req)
+	})).Aggregate(ctx, msg, nil, ids.Empty, 70, 0)
+	require.ErrorIs(t, err, acp118.ErrNotEnoughSignatures)
+	require.ErrorIs(t, err, warp.ErrInvalidSignature)
+	require.ErrorIs(t, err, context.Canceled)
 }

@@ -1,19 +1,19 @@
 package acp118
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"sync"
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/warp"
 )
 
-// SignatureSource asks a validator for its signature of a request for a chain. On a lone node
-// it reaches the node's own handlers; over the network, peers' (the router's part).
+// SignatureSource asks a validator for its signature of a request for a chain: over the network
+// for a peer, in process for this node. It must be safe for concurrent use and return once ctx
+// is done.
 type SignatureSource interface {
 	Signature(ctx context.Context, nodeID ids.NodeID, chainID ids.ID, req *Request) (*bls.Signature, error)
 }
@@ -30,14 +30,49 @@ func NewAggregator(state warp.ValidatorState, source SignatureSource) *Aggregato
 }
 
 // Aggregate returns msg signed by validators of subnetID, as of the P-Chain's current height,
-// holding at least quorum percent of the subnet's weight: the canonical validators are asked in
-// turn, heaviest first (any of its node IDs), each signature checked against its key, until
-// quorum + buffer percent have signed or every validator was asked. It fails with
-// ErrNotEnoughSignatures, naming the last refusal, when less than quorum percent signed.
+// holding at least quorum percent of the subnet's weight (network-consensus-warp.md §4.3): every
+// canonical validator is asked at once (any of its node IDs, in turn), each signature is checked
+// against the validator's key before its weight counts, and the requests still out are cancelled
+// as soon as quorum + buffer percent have signed. Otherwise it waits for every answer (each
+// request is bounded by the source's deadline and by ctx) and keeps what it has: it fails with
+// ErrNotEnoughSignatures, naming every refusal, when less than quorum percent signed.
 func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum, buffer uint64) (*warp.Message, error) {
 	if quorum == 0 || quorum+buffer > 100 || quorum+buffer < quorum {
 		return nil, fmt.Errorf("%w: %d + %d", ErrInvalidQuorum, quorum, buffer)
 	}
+	g, err := a.gather(ctx, msg, justification, subnetID, quorum+buffer)
+	if err != nil {
+		return nil, err
+	}
+	if err := warp.VerifyWeight(g.signed, g.total, quorum, 100); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(append([]error{err}, g.refusals...)...))
+	}
+	return warp.Aggregate(msg, g.sigs)
+}
+
+// Gather is Aggregate as the EVM's warp_get*AggregateSignature methods answer (l1-evm.md §5.7):
+// it stops asking once quorum percent have signed (any value, unchecked: above 100 it waits for
+// every answer) and returns whatever signed, enough or not, and nil when nobody did.
+func (a *Aggregator) Gather(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (*warp.Message, error) {
+	g, err := a.gather(ctx, msg, justification, subnetID, quorum)
+	if err != nil || len(g.sigs) == 0 {
+		return nil, err
+	}
+	return warp.Aggregate(msg, g.sigs)
+}
+
+// gathered is what gather collected: the signatures by canonical index, their weight, the
+// set's total weight, and each validator's refusal (nil for those that signed or were not
+// waited for).
+type gathered struct {
+	sigs          map[int]*bls.Signature
+	signed, total uint64
+	refusals      []error
+}
+
+// gather asks every canonical validator of subnetID at the P-Chain's current height at once and
+// collects their signatures until stop percent of the weight signed or every answer is in.
+func (a *Aggregator) gather(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, stop uint64) (*gathered, error) {
 	height, err := a.state.PChainHeight(ctx)
 	if err != nil {
 		return nil, err
@@ -47,41 +82,40 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 		return nil, err
 	}
 	if len(set.Validators) == 0 {
-		return nil, ErrNoValidators
+		return nil, fmt.Errorf("%w (SubnetID: %s, Height: %d)", ErrNoValidators, subnetID, height)
 	}
 	req := &Request{Message: msg.Bytes(), Justification: justification}
-	sigs := make(map[int]*bls.Signature)
-	var (
-		signed  uint64
-		refusal error
-	)
-	order := make([]int, len(set.Validators))
-	for i := range order {
-		order[i] = i
+
+	type answer struct {
+		i   int
+		sig *bls.Signature
+		err error
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(set.Validators[b].Weight, set.Validators[a].Weight)
-	})
-	for _, i := range order {
-		v := set.Validators[i]
-		if warp.VerifyWeight(signed, set.TotalWeight, quorum+buffer, 100) == nil {
-			break
-		}
-		sig, err := a.ask(ctx, v, msg, req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			refusal = err
+	var wg sync.WaitGroup
+	defer wg.Wait() // after stop: the askers still out return once asking is done
+	asking, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan answer, len(set.Validators)) // every asker can leave its answer and go
+	for i, v := range set.Validators {
+		wg.Go(func() {
+			sig, err := a.ask(asking, v, msg, req)
+			answers <- answer{i: i, sig: sig, err: err}
+		})
+	}
+	g := &gathered{sigs: make(map[int]*bls.Signature), total: set.TotalWeight, refusals: make([]error, len(set.Validators))}
+	for range set.Validators {
+		ans := <-answers
+		if ans.err != nil {
+			g.refusals[ans.i] = ans.err
 			continue
 		}
-		sigs[i] = sig
-		signed += v.Weight // cannot overflow: the set's total did not
+		g.sigs[ans.i] = ans.sig
+		g.signed += set.Validators[ans.i].Weight // cannot overflow: the set's total did not
+		if warp.VerifyWeight(g.signed, g.total, stop, 100) == nil {
+			break
+		}
 	}
-	if err := warp.VerifyWeight(signed, set.TotalWeight, quorum, 100); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(err, refusal))
-	}
-	return warp.Aggregate(msg, sigs)
+	return g, nil
 }
 
 // ask returns v's signature of msg from the first of its nodes that gives a valid one.

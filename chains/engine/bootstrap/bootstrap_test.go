@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -376,4 +377,46 @@ func TestUnverifiedBlock(t *testing.T) {
 		require.NoError(t, tn.b.Retry(t.Context()))
 	}
 	require.Contains(t, tn.log.String(), "fails verification")
+}
+
+// syncRecorder is the chain's accept path, recording how each block was accepted and when the
+// accepted blocks were synced.
+type syncRecorder struct {
+	*chains.Acceptor
+	ops []string
+}
+
+func (r *syncRecorder) Accept(ctx context.Context, blk chains.Block) error {
+	r.ops = append(r.ops, "accept")
+	return r.Acceptor.Accept(ctx, blk)
+}
+
+func (r *syncRecorder) AcceptUnsynced(ctx context.Context, blk chains.Block) error {
+	r.ops = append(r.ops, "unsynced")
+	return r.Acceptor.AcceptUnsynced(ctx, blk)
+}
+
+func (r *syncRecorder) Sync() error {
+	r.ops = append(r.ops, "sync")
+	return r.Acceptor.Sync()
+}
+
+// The bootstrapper accepts the blocks it executes without waiting for each to reach the disk,
+// and syncs them all before it is done; a node that lost the unsynced ones in a crash is behind
+// again, and catches up from the last block it kept (TestNothingToFetch; storage's
+// TestCommitUnsyncedCrash shows a crash keeps whole blocks, in order).
+func TestExecutedBlocksSyncedOnce(t *testing.T) {
+	t.Parallel()
+	dir := buildChain(t, 50, 8)
+	tn := newTestNet(t, 3, dir, dir)
+	rec := &syncRecorder{Acceptor: tn.node.ctx().Acceptor}
+	tn.b = bootstrap.New(bootstrap.Config{Self: tn.node.id, Beacons: map[ids.NodeID]uint64{tn.beacons[0].id: 1, tn.beacons[1].id: 1}},
+		bootstrap.Deps{VM: tn.node.ctx().VM, Acceptor: rec, Sender: tn.net.Sender(tn.node.id),
+			Clock: clock.Real{}, Log: slog.New(slog.DiscardHandler)})
+	tn.net.Set(tn.node.id, tn.b)
+	tn.start()
+	require.True(t, tn.net.Run(t.Context(), 100_000))
+	tn.requireCaughtUp(tn.beacons[0])
+	want := append(slices.Repeat([]string{"unsynced"}, 50), "sync")
+	require.Equal(t, want, rec.ops)
 }

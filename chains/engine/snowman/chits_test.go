@@ -156,3 +156,54 @@ func TestChitsWaitForTheirBlock(t *testing.T) {
 			"poll 1 is over, and the repolls about the preference are in flight")
 	}
 }
+
+// Chits and PullQueries that name a block this engine accepted recently are told from unknown
+// blocks without reading the block back from the VM (a real VM reads and decodes the whole
+// block), and fetch nothing.
+func TestRecentlyAcceptedNeedsNoRead(t *testing.T) {
+	vm := newTestVM()
+	snd := &recordingSender{}
+	peer := ids.NodeID{2}
+	p := consensus.Parameters{K: 1, AlphaPreference: 1, AlphaConfidence: 1, Beta: 1,
+		ConcurrentRepolls: 1, OptimalProcessing: 10, MaxOutstandingItems: 1, MaxItemProcessingTime: 1}
+	e, err := New(Config{Params: p}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
+		Validators: validators{peer: 1}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	ctx := t.Context()
+	genesis := vm.genesis().id
+	vm.work = 1
+	require.NoError(t, e.Build(ctx)) // poll 1: b1 pushed to peer
+	b1 := e.Preference()
+	require.NoError(t, e.Chits(ctx, peer, 1, b1, b1, genesis, 0))
+	require.Len(t, vm.accepted, 2, "b1 accepted by the poll")
+
+	reads := vm.getBlocks
+	for _, id := range []ids.ID{b1, genesis} {
+		require.NoError(t, e.Chits(ctx, peer, 999, id, id, id, 1))
+		require.NoError(t, e.PullQuery(ctx, peer, 7, id, 2))
+	}
+	require.Equal(t, reads, vm.getBlocks, "no block read back")
+	require.Empty(t, snd.gets, "nothing fetched")
+
+	// A block accepted longer ago than the engine remembers is still known, from the VM.
+	e.accepted = recentIDs{}
+	require.NoError(t, e.PullQuery(ctx, peer, 8, b1, 2))
+	require.Equal(t, reads+1, vm.getBlocks)
+	require.Empty(t, snd.gets)
+}
+
+// recentIDs remembers the last recentAccepted IDs added, and forgets the older ones.
+func TestRecentIDs(t *testing.T) {
+	var r recentIDs
+	id := func(i int) ids.ID { return ids.ID{byte(i), byte(i >> 8)} }
+	for i := range recentAccepted + 10 {
+		r.add(id(i))
+	}
+	for i := range 10 {
+		require.False(t, r.has(id(i)), "%d forgotten", i)
+	}
+	for i := 10; i < recentAccepted+10; i++ {
+		require.True(t, r.has(id(i)), "%d remembered", i)
+	}
+	require.Len(t, r.set, recentAccepted)
+}

@@ -132,6 +132,40 @@ type Engine struct {
 	// failedOrder lists them oldest first, for eviction.
 	failed      map[ids.ID]time.Time
 	failedOrder []ids.ID
+	// accepted are the blocks this engine accepted last: the blocks most Chits and PullQueries
+	// name once they are decided, which known and coming then tell apart from unknown ones
+	// without reading (and decoding) the whole block back from the VM.
+	accepted recentIDs
+}
+
+// recentAccepted is how many accepted block IDs an Engine remembers: far more than the blocks a
+// poll can still name (OptimalProcessing processing blocks and the peers' last accepted ones).
+const recentAccepted = 256
+
+// recentIDs is a set of the last IDs added, at most recentAccepted of them.
+type recentIDs struct {
+	set  map[ids.ID]struct{}
+	ring [recentAccepted]ids.ID
+	next int
+}
+
+// add adds id, forgetting the oldest ID once the set is full.
+func (r *recentIDs) add(id ids.ID) {
+	if r.set == nil {
+		r.set = make(map[ids.ID]struct{}, recentAccepted)
+	}
+	if len(r.set) == recentAccepted {
+		delete(r.set, r.ring[r.next])
+	}
+	r.ring[r.next] = id
+	r.set[id] = struct{}{}
+	r.next = (r.next + 1) % recentAccepted
+}
+
+// has reports whether id is one of the last IDs added.
+func (r *recentIDs) has(id ids.ID) bool {
+	_, ok := r.set[id]
+	return ok
 }
 
 // parkedVote is a validator's answer to a poll, waiting for the block it names.
@@ -150,7 +184,7 @@ func New(cfg Config, d Deps) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snowman engine: %w", err)
 	}
-	return &Engine{
+	e := &Engine{
 		Getter:     getter.New(d.VM, d.Acceptor, d.Sender),
 		cfg:        cfg,
 		d:          d,
@@ -162,7 +196,9 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		acceptedBy: make(map[ids.NodeID]ids.ID),
 		parked:     make(map[ids.ID][]parkedVote),
 		failed:     make(map[ids.ID]time.Time),
-	}, nil
+	}
+	e.accepted.add(lastID)
+	return e, nil
 }
 
 // Preference returns the block the engine prefers: the tip of the preferred chain.
@@ -311,6 +347,9 @@ func (e *Engine) coming(ctx context.Context, from ids.NodeID, blockID ids.ID) bo
 	if e.isWaiting(blockID) {
 		return true
 	}
+	if e.accepted.has(blockID) {
+		return false
+	}
 	if _, err := e.d.VM.GetBlock(ctx, blockID); err == nil {
 		return false
 	}
@@ -361,7 +400,7 @@ func (e *Engine) fetch(ctx context.Context, from ids.NodeID, blockID ids.ID) {
 
 // known reports whether blockID is processing, accepted, or waiting for its parent.
 func (e *Engine) known(ctx context.Context, blockID ids.ID) bool {
-	if _, ok := e.processing[blockID]; ok || e.isWaiting(blockID) {
+	if _, ok := e.processing[blockID]; ok || e.accepted.has(blockID) || e.isWaiting(blockID) {
 		return true
 	}
 	_, err := e.d.VM.GetBlock(ctx, blockID)
@@ -584,6 +623,7 @@ func (e *Engine) flush(ctx context.Context) error {
 				if err := e.d.Acceptor.Accept(ctx, blk); err != nil {
 					return err
 				}
+				e.accepted.add(b.ID)
 			}
 			for _, b := range res.Rejected {
 				blk := e.processing[b.ID]

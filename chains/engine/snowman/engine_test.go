@@ -67,6 +67,8 @@ type testVM struct {
 	// invalid are the blocks that fail verification; verifyCalls counts the verifications.
 	invalid     map[ids.ID]bool
 	verifyCalls int
+	// getBlocks counts the GetBlock calls: what reading a block back costs a real VM.
+	getBlocks int
 }
 
 func encodeBlock(parent ids.ID, height, nonce uint64) []byte {
@@ -91,6 +93,7 @@ func (vm *testVM) LastAccepted(context.Context) (ids.ID, error) {
 }
 
 func (vm *testVM) GetBlock(_ context.Context, id ids.ID) (chains.Block, error) {
+	vm.getBlocks++
 	if b, ok := vm.verified[id]; ok {
 		return b, nil
 	}

@@ -1,0 +1,12 @@
+package relay
+
+import "errors"
+
+var (
+	// errNotFunded is a relayer that cannot pay for a delivery and no one to top it up.
+	errNotFunded = errors.New("the relayer has no funds on the destination chain")
+	// errReverted is a delivery whose transaction failed.
+	errReverted = errors.New("delivery reverted")
+	// errNoMessenger is a destination without a messenger at the source messenger's address.
+	errNoMessenger = errors.New("no messenger")
+)

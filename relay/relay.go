@@ -1,0 +1,554 @@
+package relay
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/icm"
+	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/vms/evm/precompile"
+	"github.com/cornice-node/cornice/warp"
+)
+
+// Client is what the relay asks of a chain; *ethclient.Client over the chain's in-process RPC
+// implements it.
+type Client interface {
+	SubscribeNewHead(ctx context.Context, ch chan<- *types.Header) (ethereum.Subscription, error)
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
+	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
+	CallContract(ctx context.Context, call ethereum.CallMsg, block *big.Int) ([]byte, error)
+	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
+	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
+	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
+	ChainID(ctx context.Context) (*big.Int, error)
+	SendTransaction(ctx context.Context, tx *types.Transaction) error
+	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+}
+
+// Aggregator signs a message by the validators of a subnet (*acp118.Aggregator).
+type Aggregator interface {
+	Aggregate(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum, buffer uint64) (*warp.Message, error)
+}
+
+// Subnets tells which subnet validates a chain (warp.ValidatorState).
+type Subnets interface {
+	SubnetOf(ctx context.Context, chainID ids.ID) (ids.ID, error)
+}
+
+// Config is what a relay needs.
+type Config struct {
+	// DB holds the relay's records: its key, how far it looked on each chain, the deliveries
+	// sent and done.
+	DB *storage.View
+	// Aggregator and Subnets sign messages: by the source chain's subnet's validators, at
+	// least 67 % of the weight, all of it when it can be had.
+	Aggregator Aggregator
+	Subnets    Subnets
+	// Funder, when set, tops the relayer up on a chain where it has less than MinBalance: it
+	// sends TopUp (the local network's funded key).
+	Funder *ecdsa.PrivateKey
+	Log    *slog.Logger
+}
+
+// Deliveries are paid from the relayer's balance; below minBalance the funder sends topUp.
+var (
+	minBalance = big.NewInt(1e18)
+	topUp      = new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
+)
+
+// A delivery's gas: what the messenger and the predicate need beyond the message's own
+// required gas limit. Only what is used is paid.
+const (
+	deliveryBaseGas    = 500_000
+	deliveryChunkGas   = 3_200 // per 32 bytes of predicate, the pre-Granite price
+	deliveryReceiptGas = 40_000
+)
+
+// How long the relay waits: for a delivery's or a top-up's receipt, and between looks at a
+// chain when no head arrives (a dropped notification, a failed delivery to try again).
+const (
+	receiptWait  = 2 * time.Minute
+	pollInterval = time.Second
+)
+
+// Relay delivers Teleporter messages between the chains added to it.
+type Relay struct {
+	cfg  Config
+	key  *ecdsa.PrivateKey
+	from common.Address
+	log  *slog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex // guards the fields below
+	chains  map[ids.ID]*chain
+	started bool
+}
+
+// chain is one chain the relay watches and delivers to.
+type chain struct {
+	id      ids.ID
+	client  Client
+	chainID *big.Int
+	signer  types.Signer
+
+	// sendMu serializes deliveries to the chain: they take the relayer's nonces in turn.
+	sendMu sync.Mutex
+	// nonce is the relayer's next nonce here; unknown after a failed send.
+	nonce      uint64
+	nonceKnown bool
+}
+
+// New returns a relay over cfg; it watches nothing until chains are added and Start is called.
+// Its key is made on first use and kept in cfg.DB.
+func New(cfg Config) (*Relay, error) {
+	key, err := loadKey(cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Relay{
+		cfg: cfg, key: key, from: crypto.PubkeyToAddress(key.PublicKey), log: cfg.Log,
+		ctx: ctx, cancel: cancel, chains: make(map[ids.ID]*chain),
+	}, nil
+}
+
+// Address is the relayer's address: it pays for deliveries and is their reward address.
+func (r *Relay) Address() common.Address { return r.from }
+
+// inProcDialer is a VM whose JSON-RPC server answers in this process (*evm.VM).
+type inProcDialer interface {
+	DialInProc() *rpc.Client
+}
+
+// AddChain adds chain id, run by vm, if vm is an EVM chain (AddClient); it passes over any
+// other.
+func (r *Relay) AddChain(id ids.ID, vm chains.VM) error {
+	d, ok := vm.(inProcDialer)
+	if !ok {
+		return nil
+	}
+	return r.AddClient(id, ethclient.NewClient(d.DialInProc()))
+}
+
+// AddClient adds chain id, reached through client; a chain added already is kept as it is.
+// Before Start it is only recorded, so that every chain the node runs at start-up is known
+// before the relay looks for messages (one found on the C-Chain may be for an L1 created after
+// it); after Start it is watched at once.
+func (r *Relay) AddClient(id ids.ID, client Client) error {
+	chainID, err := client.ChainID(r.ctx)
+	if err != nil {
+		return fmt.Errorf("relay: chain ID of %s: %w", id, err)
+	}
+	c := &chain{id: id, client: client, chainID: chainID, signer: types.LatestSignerForChainID(chainID)}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.chains[id]; ok {
+		return nil
+	}
+	r.chains[id] = c
+	if r.started {
+		r.watch(c)
+	}
+	return nil
+}
+
+// Start resumes the deliveries a crash interrupted and watches every chain added.
+func (r *Relay) Start() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return nil
+	}
+	r.started = true
+	if err := r.resume(); err != nil {
+		return err
+	}
+	for _, c := range r.chains {
+		r.watch(c)
+	}
+	r.log.Info("relay started", "relayer", r.from.Hex(), "chains", len(r.chains))
+	return nil
+}
+
+// Close stops the relay and waits for its goroutines. A delivery in flight stays recorded and
+// is sent again by the next Start.
+func (r *Relay) Close() {
+	r.cancel()
+	r.wg.Wait()
+}
+
+func (r *Relay) chain(id ids.ID) *chain {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.chains[id]
+}
+
+// watch starts c's watcher. r.mu is held.
+func (r *Relay) watch(c *chain) {
+	r.wg.Go(func() { r.run(c) })
+}
+
+// run looks at c's new blocks as they are accepted, and every pollInterval, until Close.
+func (r *Relay) run(c *chain) {
+	heads := make(chan *types.Header, 16)
+	sub, err := c.client.SubscribeNewHead(r.ctx, heads)
+	if err != nil {
+		r.log.Error("relay: cannot follow chain", "chainID", c.id.String(), "err", err)
+		return
+	}
+	defer sub.Unsubscribe()
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		if err := r.scan(c); err != nil && r.ctx.Err() == nil {
+			r.log.Warn("relay: looking for messages failed; trying again", "chainID", c.id.String(), "err", err)
+		}
+		select {
+		case <-r.ctx.Done():
+			return
+		case err := <-sub.Err():
+			if r.ctx.Err() == nil {
+				r.log.Error("relay: chain subscription ended", "chainID", c.id.String(), "err", err)
+			}
+			return
+		case <-heads:
+		case <-tick.C:
+		}
+	}
+}
+
+// maxRange bounds one eth_getLogs query, the chains' own cap.
+const maxRange = 2048
+
+// scan delivers the messages of c's blocks after its mark up to its head, moving the mark
+// past each range whose messages are all handed on. A chain seen for the first time is marked
+// at its head: the relay delivers what is sent while it runs.
+func (r *Relay) scan(c *chain) error {
+	head, err := c.client.HeaderByNumber(r.ctx, nil)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	last := head.Number.Uint64()
+	mark, ok, err := r.mark(c.id)
+	if err != nil {
+		return err
+	}
+	if !ok || mark > last {
+		// First look, or the chain was rolled back (developer methods): from its head on.
+		return r.setMark(c.id, last)
+	}
+	for mark < last {
+		to := min(last, mark+maxRange)
+		logs, err := c.client.FilterLogs(r.ctx, ethereum.FilterQuery{
+			FromBlock: new(big.Int).SetUint64(mark + 1),
+			ToBlock:   new(big.Int).SetUint64(to),
+			Topics:    [][]common.Hash{{precompile.SendWarpMessageTopic(), icm.SendCrossChainMessageTopic}},
+		})
+		if err != nil {
+			return fmt.Errorf("logs of blocks %d-%d: %w", mark+1, to, err)
+		}
+		for _, s := range sentMessages(logs) {
+			if err := r.deliver(c, s); err != nil {
+				return fmt.Errorf("message %s of transaction %s: %w", s.msg.ID(), s.tx, err)
+			}
+		}
+		if err := r.setMark(c.id, to); err != nil {
+			return err
+		}
+		mark = to
+	}
+	return nil
+}
+
+// deliver hands message s, sent on src, to its destination's messenger, unless it is for a
+// chain the relay does not know, not for this relayer, or delivered already.
+func (r *Relay) deliver(src *chain, s sent) error {
+	dstID := ids.ID(s.teleporter.DestinationBlockchainID)
+	dst := r.chain(dstID)
+	if dst == nil {
+		r.log.Debug("relay: message for a chain this node does not run", "destination", dstID.String())
+		return nil
+	}
+	if !allowed(r.from, s.teleporter.AllowedRelayerAddresses) {
+		r.log.Debug("relay: message for other relayers", "destination", dstID.String())
+		return nil
+	}
+	id := icm.MessageID(src.id, dstID, s.teleporter.MessageNonce)
+	log := r.log.With("messageID", id.Hex(), "source", src.id.String(), "destination", dstID.String())
+	if done, err := r.handled(id); err != nil || done {
+		return err
+	}
+	received, err := messageReceived(r.ctx, dst.client, s.messenger, id)
+	if errors.Is(err, errNoMessenger) {
+		// A messenger lives at the same address on every chain, or the message cannot be
+		// delivered (the receiving messenger takes only its own address's messages).
+		log.Warn("relay: no messenger at the destination", "messenger", s.messenger.Hex())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if received {
+		log.Debug("relay: message delivered already")
+		return r.setDelivered(id)
+	}
+	subnetID, err := r.cfg.Subnets.SubnetOf(r.ctx, src.id)
+	if err != nil {
+		return fmt.Errorf("subnet of the source: %w", err)
+	}
+	signed, err := r.cfg.Aggregator.Aggregate(r.ctx, s.msg, nil, subnetID, quorum, quorumBuffer)
+	if err != nil {
+		return fmt.Errorf("aggregate signatures: %w", err)
+	}
+	tx, err := r.send(dst, s, id, signed)
+	if err != nil {
+		return err
+	}
+	log.Debug("relay: delivery sent", "tx", tx.Hash().Hex())
+	r.wg.Go(func() { r.await(dst, id, tx) })
+	return nil
+}
+
+// The signatures a delivery carries: at least 67 % of the source's weight, all of it if it can
+// be had, so that a destination with a higher quorum accepts it too.
+const (
+	quorum       = 67
+	quorumBuffer = 33
+)
+
+// send signs the delivery of signed to dst's messenger, records it, then sends it. The record
+// comes first: a crash between the two sends the same transaction again (resume).
+func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (*types.Transaction, error) {
+	dst.sendMu.Lock()
+	defer dst.sendMu.Unlock()
+	if err := r.ensureFunds(dst); err != nil {
+		return nil, err
+	}
+	data, err := icm.Messenger().ABI.Pack("receiveCrossChainMessage", uint32(0), r.from)
+	if err != nil {
+		return nil, err
+	}
+	predicate := precompile.PackPredicate(signed.Bytes())
+	gas := deliveryBaseGas + deliveryChunkGas*uint64(len(predicate)) + deliveryReceiptGas*uint64(len(s.teleporter.Receipts))
+	if s.teleporter.RequiredGasLimit.IsUint64() {
+		required := s.teleporter.RequiredGasLimit.Uint64()
+		gas += required + required/63 // the 1/64 a CALL keeps back
+	}
+	tx, err := r.signTx(dst, &s.messenger, data, gas, types.AccessList{{Address: l1params.WarpAddress, StorageKeys: predicate}})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.setPending(id, dst.id, tx); err != nil {
+		return nil, err
+	}
+	if err := dst.client.SendTransaction(r.ctx, tx); err != nil {
+		dst.nonceKnown = false
+		if r.ctx.Err() != nil {
+			// Stopping: whether the chain took it is unknown, so the record stays and the
+			// next Start sends the same transaction again.
+			return nil, err
+		}
+		// Refused: it will never execute. The record goes, and the next look tries again
+		// with a new transaction.
+		return nil, errors.Join(fmt.Errorf("send delivery: %w", err), r.unsetPending(id))
+	}
+	return tx, nil
+}
+
+// fees returns the tip and fee cap of a transaction on c: the suggested tip, and twice the
+// head's base fee plus the tip, so that a rising base fee does not strand it.
+func fees(ctx context.Context, c *chain) (tip, feeCap *big.Int, err error) {
+	if tip, err = c.client.SuggestGasTipCap(ctx); err != nil {
+		return nil, nil, fmt.Errorf("gas tip: %w", err)
+	}
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("head: %w", err)
+	}
+	return tip, new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), nil
+}
+
+// signTx signs a dynamic-fee transaction from the relayer on c with its next nonce there.
+// c.sendMu is held.
+func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, list types.AccessList) (*types.Transaction, error) {
+	if !c.nonceKnown {
+		n, err := c.client.PendingNonceAt(r.ctx, r.from)
+		if err != nil {
+			return nil, fmt.Errorf("nonce: %w", err)
+		}
+		c.nonce, c.nonceKnown = n, true
+	}
+	tip, feeCap, err := fees(r.ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := types.SignNewTx(r.key, c.signer, &types.DynamicFeeTx{
+		ChainID: c.chainID, Nonce: c.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: gas, To: to, Data: data, AccessList: list,
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.nonce++
+	return tx, nil
+}
+
+// ensureFunds tops the relayer up on c from the funder when it has less than minBalance.
+// c.sendMu is held.
+func (r *Relay) ensureFunds(c *chain) error {
+	bal, err := c.client.BalanceAt(r.ctx, r.from, nil)
+	if err != nil {
+		return fmt.Errorf("relayer balance: %w", err)
+	}
+	if bal.Cmp(minBalance) >= 0 {
+		return nil
+	}
+	if r.cfg.Funder == nil {
+		return fmt.Errorf("%w: %s holds %s wei on %s", errNotFunded, r.from.Hex(), bal, c.id)
+	}
+	funder := crypto.PubkeyToAddress(r.cfg.Funder.PublicKey)
+	nonce, err := c.client.PendingNonceAt(r.ctx, funder)
+	if err != nil {
+		return fmt.Errorf("funder nonce: %w", err)
+	}
+	tip, feeCap, err := fees(r.ctx, c)
+	if err != nil {
+		return err
+	}
+	tx, err := types.SignNewTx(r.cfg.Funder, c.signer, &types.DynamicFeeTx{
+		ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: 21_000, To: &r.from, Value: topUp,
+	})
+	if err != nil {
+		return err
+	}
+	if err := c.client.SendTransaction(r.ctx, tx); err != nil {
+		return fmt.Errorf("top up the relayer: %w", err)
+	}
+	rcpt, err := waitReceipt(r.ctx, c.client, tx.Hash())
+	if err != nil {
+		return fmt.Errorf("top up the relayer: %w", err)
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		return fmt.Errorf("top up the relayer: %w", errReverted)
+	}
+	r.log.Info("relay: relayer topped up", "chainID", c.id.String(), "relayer", r.from.Hex(), "wei", topUp.String())
+	return nil
+}
+
+// await waits for delivery tx of message id on dst and records the outcome.
+func (r *Relay) await(dst *chain, id common.Hash, tx *types.Transaction) {
+	rcpt, err := waitReceipt(r.ctx, dst.client, tx.Hash())
+	if err != nil {
+		if r.ctx.Err() == nil {
+			r.log.Warn("relay: no receipt for a delivery; sent again at the next start", "messageID", id.Hex(), "tx", tx.Hash().Hex(), "err", err)
+		}
+		return
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		// Its gas was too low, or the message was delivered by someone else meanwhile, or
+		// refused: it is not tried again (docs/decisions.md).
+		r.log.Error("relay: delivery reverted", "messageID", id.Hex(), "tx", tx.Hash().Hex(), "block", rcpt.BlockNumber)
+	}
+	if err := r.setDelivered(id); err != nil {
+		r.log.Error("relay: record delivery", "messageID", id.Hex(), "err", err)
+	}
+}
+
+// resume sends again every recorded delivery not known to be accepted, and awaits each. r.mu
+// is held.
+func (r *Relay) resume() error {
+	pending, err := r.pendings()
+	if err != nil {
+		return err
+	}
+	for _, p := range pending {
+		dst := r.chains[p.chain]
+		if dst == nil {
+			r.log.Warn("relay: recorded delivery to a chain that is not running", "messageID", p.id.Hex(), "destination", p.chain.String())
+			continue
+		}
+		// The same bytes: accepted already ("nonce too low"), pooled ("already known") or
+		// sent now, it executes at most once.
+		if err := dst.client.SendTransaction(r.ctx, p.tx); err != nil {
+			r.log.Debug("relay: recorded delivery sent again", "messageID", p.id.Hex(), "err", err)
+		}
+		r.log.Info("relay: resuming a delivery", "messageID", p.id.Hex(), "tx", p.tx.Hash().Hex())
+		r.wg.Go(func() { r.await(dst, p.id, p.tx) })
+	}
+	return nil
+}
+
+// waitReceipt polls for the receipt of hash, every few milliseconds at first, for at most
+// receiptWait.
+func waitReceipt(ctx context.Context, c Client, hash common.Hash) (*types.Receipt, error) {
+	ctx, cancel := context.WithTimeout(ctx, receiptWait)
+	defer cancel()
+	delay := time.Millisecond
+	for {
+		rcpt, err := c.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return rcpt, nil
+		}
+		if !errors.Is(err, ethereum.NotFound) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 100*time.Millisecond)
+	}
+}
+
+// allowed reports whether relayer may deliver a message that names allowedRelayers.
+func allowed(relayer common.Address, allowedRelayers []common.Address) bool {
+	if len(allowedRelayers) == 0 {
+		return true
+	}
+	for _, a := range allowedRelayers {
+		if a == relayer {
+			return true
+		}
+	}
+	return false
+}
+
+// messageReceived asks the messenger at messenger on c whether it has message id.
+func messageReceived(ctx context.Context, c Client, messenger common.Address, id common.Hash) (bool, error) {
+	m := icm.Messenger()
+	data, err := m.ABI.Pack("messageReceived", id)
+	if err != nil {
+		return false, err
+	}
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &messenger, Data: data}, nil)
+	if err != nil {
+		return false, fmt.Errorf("messageReceived: %w", err)
+	}
+	vals, err := m.ABI.Unpack("messageReceived", out)
+	if err != nil {
+		// Nothing there answers (no code returns nothing), or something that is no messenger.
+		return false, fmt.Errorf("%w: %w", errNoMessenger, err)
+	}
+	return vals[0].(bool), nil
+}
