@@ -17,7 +17,7 @@ func TestDeadlineCtxBeforeDone(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clk := clock.NewFake(start)
 	parent := context.WithValue(t.Context(), testKey{}, "v")
-	ctx, release := withDeadline(parent, clk, 30*time.Second)
+	ctx, release := withDeadline(parent, clk, start.Add(30*time.Second))
 	defer release()
 
 	d, ok := ctx.Deadline()
@@ -34,7 +34,7 @@ func TestDeadlineCtxBeforeDone(t *testing.T) {
 func TestDeadlineCtxParentCancelled(t *testing.T) {
 	t.Parallel()
 	parent, cancel := context.WithCancel(t.Context())
-	ctx, release := withDeadline(parent, clock.Real{}, time.Hour)
+	ctx, release := withDeadline(parent, clock.Real{}, time.Now().Add(time.Hour))
 	defer release()
 	child, stop := context.WithCancel(ctx) // arms the deadline: the context package calls Done
 	defer stop()
@@ -48,13 +48,13 @@ func TestDeadlineCtxParentCancelled(t *testing.T) {
 
 func TestDeadlineCtxArmed(t *testing.T) {
 	t.Parallel()
-	ctx, release := withDeadline(t.Context(), clock.Real{}, time.Millisecond)
+	ctx, release := withDeadline(t.Context(), clock.Real{}, time.Now().Add(time.Millisecond))
 	defer release()
 	<-ctx.Done() // closed by the armed timer
 	require.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
 
 	// Released before its deadline, an armed context's timer is stopped.
-	ctx, release = withDeadline(t.Context(), clock.Real{}, time.Hour)
+	ctx, release = withDeadline(t.Context(), clock.Real{}, time.Now().Add(time.Hour))
 	done := ctx.Done()
 	release()
 	<-done

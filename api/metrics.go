@@ -112,10 +112,11 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer d.metrics.inFlight.Dec()
 	start := d.clock.Now()
 
-	// The request deadline is set here, once for every API (STYLE.md rule 5). Upgraded
-	// connections (websockets) outlive the request and keep the plain context.
-	if !isUpgrade(r) {
-		ctx, release := withDeadline(r.Context(), d.clock, d.deadline)
+	// The request deadline is set here, once for every API (STYLE.md rule 5), but for the
+	// handlers that never wait (Instant). Upgraded connections (websockets) outlive the request
+	// and keep the plain context.
+	if _, never := h.(instant); !never && !isUpgrade(r) {
+		ctx, release := withDeadline(r.Context(), d.clock, start.Add(d.deadline))
 		defer release()
 		r = r.WithContext(ctx)
 	}

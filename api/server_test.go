@@ -515,6 +515,24 @@ func TestRequestHasDeadline(t *testing.T) {
 	require.Equal(t, "yes", r.body)
 }
 
+// TestInstantRouteHasNoDeadline: a handler marked Instant gets the request's own context, without
+// a deadline, under its path and its alias, and is still served through the whole chain.
+func TestInstantRouteHasNoDeadline(t *testing.T) {
+	t.Parallel()
+	ts := start(t, api.Config{})
+	require.NoError(t, ts.srv.AddRoute("instant/a", api.Instant(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Context().Deadline(); !ok {
+			_, _ = io.WriteString(w, "none")
+		}
+	}))))
+	require.NoError(t, ts.srv.AddAliases("instant", "fast"))
+	for _, p := range []string{"/ext/instant/a", "/ext/fast/a"} {
+		r := do(t, newRequest(t, http.MethodGet, ts.base+p, nil))
+		require.Equal(t, "none", r.body, p)
+		require.NotEmpty(t, r.header.Get("Node-Id"), p)
+	}
+}
+
 func TestHTTP2Cleartext(t *testing.T) {
 	t.Parallel()
 	ts := start(t, api.Config{})

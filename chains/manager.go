@@ -72,9 +72,10 @@ type ManagerDeps struct {
 	Clock clock.Clock
 	// Log is the manager's logger; each chain's is derived from it.
 	Log *slog.Logger
-	// BLSKey and WarpValidators are handed to every VM (Context); both may be nil.
+	// BLSKey, WarpValidators and WarpAggregator are handed to every VM (Context); all may be nil.
 	BLSKey         *bls.SecretKey
 	WarpValidators warp.ValidatorState
+	WarpAggregator WarpAggregator
 }
 
 // Spec describes a chain to create.
@@ -140,9 +141,10 @@ type Manager struct {
 	engines  EngineFactory
 	clock    clock.Clock
 	log      *slog.Logger
-	// blsKey and warpValidators are ManagerDeps', for every VM's Context.
+	// blsKey, warpValidators and warpAggregator are ManagerDeps', for every VM's Context.
 	blsKey         *bls.SecretKey
 	warpValidators warp.ValidatorState
+	warpAggregator WarpAggregator
 	// commit commits a block's batch; tests replace it to make it fail.
 	commit func(*storage.Batch) error
 
@@ -204,6 +206,7 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 
 		blsKey:         deps.BLSKey,
 		warpValidators: deps.WarpValidators,
+		warpAggregator: deps.WarpAggregator,
 		clock:          deps.Clock,
 		log:            deps.Log,
 		commit:         (*storage.Batch).Commit,
@@ -324,6 +327,7 @@ func (m *Manager) create(ctx context.Context, spec Spec) (_ *chain, err error) {
 		Purge:          purge,
 		BLSKey:         m.blsKey,
 		WarpValidators: m.warpValidators,
+		WarpAggregator: m.warpAggregator,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make VM of chain %s: %w", id, err)

@@ -177,6 +177,16 @@ type Context struct {
 	// WarpValidators answers the P-Chain's validator sets, against which warp messages are
 	// verified and signatures aggregated; nil when the node runs no P-Chain.
 	WarpValidators warp.ValidatorState
+	// WarpAggregator gathers signatures of the chain's warp messages from a subnet's validators
+	// over the network (the node's ACP-118 aggregator); nil outside a node.
+	WarpAggregator WarpAggregator
+}
+
+// WarpAggregator gathers the signatures of a warp message by the validators of subnetID at the
+// P-Chain's current height until quorum percent signed, and returns whatever signed, nil when
+// nobody did (*acp118.Aggregator's Gather).
+type WarpAggregator interface {
+	Gather(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (*warp.Message, error)
 }
 
 // ChainLookup finds the node's chains; *Registry implements it.

@@ -33,8 +33,6 @@ import (
 	"github.com/cornice-node/cornice/wallet"
 )
 
-// exampleGenesis is the example L1 genesis that ships with cornice.
-
 // l1Genesis returns the example genesis with chain ID chainID, so that tests make distinct L1s.
 func l1Genesis(t testing.TB, chainID int) []byte {
 	t.Helper()
@@ -424,6 +422,7 @@ func TestExampleGenesis(t *testing.T) {
 			Minter    struct{ AdminAddresses []common.Address } `json:"contractNativeMinterConfig"`
 			TxAllow   struct{ AdminAddresses []common.Address } `json:"txAllowListConfig"`
 			FeeManage struct{ AdminAddresses []common.Address } `json:"feeManagerConfig"`
+			Warp      map[string]any                            `json:"warpConfig"`
 		} `json:"config"`
 		Alloc      map[string]struct{ Balance string } `json:"alloc"`
 		GasLimit   string                              `json:"gasLimit"`
@@ -444,6 +443,10 @@ func TestExampleGenesis(t *testing.T) {
 	// The local network's upgrades through Granite (so Shanghai and Cancun) are active at the
 	// genesis, so that PUSH0 contracts deploy on a fresh L1 (TestExampleL1DeploysPUSH0).
 	require.Equal(t, "0x5FCB13D0", g.Timestamp)
+	// Warp from the genesis (Durango on the local network), with the reference's default quorum,
+	// as avalanche-cli's generated genesis has it (TestExampleL1DeploysPUSH0 sends a message).
+	require.Equal(t, map[string]any{"blockTimestamp": float64(1607144400), "quorumNumerator": float64(67),
+		"requirePrimaryNetworkSigners": false}, g.Config.Warp)
 }
 
 // TestL1CreateBadGenesis refuses a genesis the node could not run before any tx is paid for: the

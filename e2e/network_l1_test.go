@@ -7,9 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/localnet"
+	"github.com/cornice-node/cornice/warp"
+	"github.com/cornice-node/cornice/warp/payload"
 )
 
 // exampleL1Genesis is the example L1's genesis (EVM chain ID 99999, the local key funded).
@@ -72,6 +79,28 @@ func (nw *localNetwork) requireL1Validators(t testing.TB, l localnet.L1, weight 
 	require.ElementsMatch(t, want, got)
 }
 
+// requireL1BlockSigned checks that node i's warp_getBlockAggregateSignature at quorum 100 gives
+// the block of tx on l signed by every validator of l.
+func (nw *localNetwork) requireL1BlockSigned(t testing.TB, i int, l localnet.L1, tx common.Hash) {
+	t.Helper()
+	rc, err := rpc.DialContext(t.Context(), l.RPC(nw.nodes[i]))
+	require.NoError(t, err)
+	defer rc.Close()
+	r, err := ethclient.NewClient(rc).TransactionReceipt(t.Context(), tx)
+	require.NoError(t, err)
+	var signed hexutil.Bytes
+	require.NoError(t, rc.CallContext(t.Context(), &signed, "warp_getBlockAggregateSignature", ids.ID(r.BlockHash).String(), 100, ""))
+	m, err := warp.ParseMessage(signed)
+	require.NoError(t, err)
+	chainID, err := ids.FromString(l.BlockchainID)
+	require.NoError(t, err)
+	require.Equal(t, warp.NewUnsignedMessage(12345, chainID, (&payload.Hash{Hash: ids.ID(r.BlockHash)}).Bytes()).Bytes(), m.UnsignedMessage.Bytes())
+	subnetID, err := ids.FromString(l.SubnetID)
+	require.NoError(t, err)
+	set := nw.subnetSet(t, subnetID, len(l.Validators))
+	require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, 12345, set, 100, 100))
+}
+
 // An L1 with three validators on the five-node network, made by `cornice network start --l1`:
 // the P-Chain records the three; every node runs its chain (the other two track its subnet);
 // a transfer sent to a validator and one sent to a node that only tracks it are each accepted
@@ -81,6 +110,10 @@ func (nw *localNetwork) requireL1Validators(t testing.TB, l localnet.L1, weight 
 // Then a second L1 is added to the running network, with two validators of weight 1: a total
 // weight of 2, below K = 20 (network-consensus-warp.md §2.2, the small-network trap). It still
 // accepts transfers on every node. Last, `cornice network stop` and `start` resume both L1s.
+//
+// The example genesis enables Warp: node 4, which tracks the first L1 without validating it,
+// answers warp_getBlockAggregateSignature with the signatures of all three validators, which
+// its aggregator asked for over the network (ACP-118), verifying at 100 % against the L1's set.
 func TestNetworkL1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
@@ -91,8 +124,10 @@ func TestNetworkL1(t *testing.T) {
 	nw.requireL1Validators(t, l1, "100")
 
 	nw.requireReceiptEverywhere(t, l1.BlockchainID, nw.sendTransfer(t, 0, l1.BlockchainID, 99999, 0))
-	nw.requireReceiptEverywhere(t, l1.BlockchainID, nw.sendTransfer(t, 3, l1.BlockchainID, 99999, 1))
+	transfer := nw.sendTransfer(t, 3, l1.BlockchainID, 99999, 1)
+	nw.requireReceiptEverywhere(t, l1.BlockchainID, transfer)
 	nw.requireSameIndexes(t, 2, "/ext/index/"+l1.BlockchainID+"/block")
+	nw.requireL1BlockSigned(t, 3, l1, transfer)
 
 	code, stdout, stderr := runCLI(t, "network", "start", "--dir", nw.dir, "--wait", networkWait.String(),
 		"--l1", genesisWithChainID(t, "below-k.json", "99998"), "--l1-validators", "2", "--l1-weight", "1")

@@ -106,6 +106,13 @@ func (nw *localNetwork) blockchainID(t testing.TB, alias string) ids.ID {
 // primarySet returns the Primary Network's canonical warp set as node 0's P-Chain has it now.
 func (nw *localNetwork) primarySet(t testing.TB) warp.CanonicalSet {
 	t.Helper()
+	return nw.subnetSet(t, ids.Empty, 5)
+}
+
+// subnetSet returns subnetID's canonical warp set as node 0's P-Chain has it now, checking it
+// has n validators.
+func (nw *localNetwork) subnetSet(t testing.TB, subnetID ids.ID, n int) warp.CanonicalSet {
+	t.Helper()
 	var height struct {
 		Height uint64 `json:"height,string"`
 	}
@@ -115,8 +122,8 @@ func (nw *localNetwork) primarySet(t testing.TB) warp.CanonicalSet {
 		Weight    uint64  `json:"weight,string"`
 	}
 	require.NoError(t, nw.call(t, 0, "/ext/bc/P", "platform.getValidatorsAt",
-		map[string]any{"subnetID": ids.Empty, "height": strconv.FormatUint(height.Height, 10)}, &at))
-	require.Len(t, at, 5)
+		map[string]any{"subnetID": subnetID, "height": strconv.FormatUint(height.Height, 10)}, &at))
+	require.Len(t, at, n)
 	var vs []warp.Validator
 	for nodeID, v := range at {
 		require.NotNil(t, v.PublicKey)

@@ -118,7 +118,9 @@ func (n *Node) mountInfo() error {
 	if err != nil {
 		return fmt.Errorf("create info API: %w", err)
 	}
-	if err := n.http.AddRoute("info", svc.Handler()); err != nil {
+	// Every info method answers from memory or from state reads that never wait: the route needs
+	// no deadline context of its own.
+	if err := n.http.AddRoute("info", api.Instant(svc.Handler())); err != nil {
 		return fmt.Errorf("mount info API: %w", err)
 	}
 	return nil

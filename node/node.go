@@ -203,6 +203,7 @@ func (n *Node) build(vms VMs, extra []Chain) error {
 
 		BLSKey:         n.signer,
 		WarpValidators: warpValidators{n},
+		WarpAggregator: n.signatureAggregator(),
 	})
 	if err != nil {
 		return fmt.Errorf("create chain manager: %w", err)

@@ -438,12 +438,10 @@ func gasUsedError(err error) error {
 var (
 	// errWarpNotFound is the reference's text for an unknown message or block.
 	errWarpNotFound = errors.New("not found")
-	// errWarpNoValidators: the subnet has no validator with a BLS key at the P-Chain height.
-	errWarpNoValidators = errors.New("cannot aggregate signatures from subnet with no validators")
 	// errWarpNoKey: the node has no BLS key to sign with (a node built without one, in tests).
 	errWarpNoKey = errors.New("this node has no BLS key")
-	// errWarpNoPChain: the node has no P-Chain to read validator sets from.
-	errWarpNoPChain = errors.New("this node runs no P-Chain")
+	// errWarpNoAggregator: the VM runs outside a node, which gathers signatures.
+	errWarpNoAggregator = errors.New("this node has no signature aggregator")
 )
 
 // warpNotFound returns errWarpNotFound for storage's not-found, err otherwise.
@@ -474,9 +472,4 @@ func warpBlockSignatureError(id ids.ID, err error) error {
 // warpSubnetIDError is the aggregate methods' text for a subnetID that is not CB58.
 func warpSubnetIDError(s string) error {
 	return fmt.Errorf("failed to parse subnetID: %q", s)
-}
-
-// warpNoValidatorsError says which set was empty.
-func warpNoValidatorsError(subnetID ids.ID, height uint64) error {
-	return fmt.Errorf("%w (SubnetID: %s, Height: %d)", errWarpNoValidators, subnetID, height)
 }

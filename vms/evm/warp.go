@@ -42,11 +42,14 @@ type warpBackend struct {
 	signer *warp.Signer
 	// validators is nil on a node without a P-Chain: nothing verifies then.
 	validators warp.ValidatorState
+	// aggregator gathers signatures from the network; nil outside a node.
+	aggregator chains.WarpAggregator
 }
 
 // newWarpBackend returns the warp identity of chain c's VM.
 func newWarpBackend(c chains.Context) warpBackend {
-	b := warpBackend{networkID: c.NetworkID, chainID: c.Chain.ID, subnetID: c.Chain.SubnetID, validators: c.WarpValidators}
+	b := warpBackend{networkID: c.NetworkID, chainID: c.Chain.ID, subnetID: c.Chain.SubnetID,
+		validators: c.WarpValidators, aggregator: c.WarpAggregator}
 	if c.BLSKey != nil {
 		b.signer = warp.NewSigner(c.BLSKey, c.NetworkID, c.Chain.ID)
 	}
@@ -108,37 +111,15 @@ func (vm *VM) signWarp(msg *warp.UnsignedMessage) (*bls.Signature, error) {
 }
 
 // aggregateWarp returns msg signed by the validators of subnetID at the P-Chain's current
-// height that this node can get signatures from: itself, when it is one of them. With no
-// signer it returns nil (the reference answers "0x"); quorum is not checked, as the
-// reference's aggregate methods do not (l1-evm.md §5.7).
-func (vm *VM) aggregateWarp(ctx context.Context, msg *warp.UnsignedMessage, subnetID ids.ID) ([]byte, error) {
-	if vm.warp.validators == nil {
-		return nil, errWarpNoPChain
+// height, as the node's aggregator gathers their signatures over the network until quorum
+// percent signed: whatever signed, enough or not, and nil when nobody did (the reference
+// answers "0x"), as the reference's aggregate methods (l1-evm.md §5.7).
+func (vm *VM) aggregateWarp(ctx context.Context, msg *warp.UnsignedMessage, subnetID ids.ID, quorum uint64) ([]byte, error) {
+	if vm.warp.aggregator == nil {
+		return nil, errWarpNoAggregator
 	}
-	if vm.warp.signer == nil {
-		return nil, errWarpNoKey
-	}
-	height, err := vm.warp.validators.PChainHeight(ctx)
-	if err != nil {
-		return nil, err
-	}
-	set, err := warp.CanonicalSetAt(ctx, vm.warp.validators, subnetID, height)
-	if err != nil {
-		return nil, err
-	}
-	if len(set.Validators) == 0 {
-		return nil, warpNoValidatorsError(subnetID, height)
-	}
-	i, ok := set.Index(vm.warp.signer.PublicKey())
-	if !ok {
-		return nil, nil
-	}
-	sig, err := vm.signWarp(msg)
-	if err != nil {
-		return nil, err
-	}
-	m, err := warp.Aggregate(msg, map[int]*bls.Signature{i: sig})
-	if err != nil {
+	m, err := vm.warp.aggregator.Gather(ctx, msg, nil, subnetID, quorum)
+	if err != nil || m == nil {
 		return nil, err
 	}
 	return m.Bytes(), nil

@@ -50,14 +50,14 @@ func (a *warpAPI) GetBlockSignature(_ context.Context, blockID ids.ID) (hexutil.
 
 // GetMessageAggregateSignature is warp_getMessageAggregateSignature: the signed message, as
 // aggregated from the validators of subnetID ("" for the chain's own subnet) at the P-Chain's
-// current height. quorumNum is accepted as the reference does; the aggregate holds every
-// signature the node can get (on a lone node, its own), whether or not it reaches it.
+// current height, asked over the network until quorumNum percent signed (not range-checked, as
+// the reference); the aggregate holds what signed, whether or not it reaches quorumNum.
 func (a *warpAPI) GetMessageAggregateSignature(ctx context.Context, messageID ids.ID, quorumNum uint64, subnetID string) (hexutil.Bytes, error) {
 	msg, err := a.vm.warpMessage(messageID)
 	if err != nil {
 		return nil, warpNotFound(err)
 	}
-	return a.aggregate(ctx, msg, subnetID)
+	return a.aggregate(ctx, msg, quorumNum, subnetID)
 }
 
 // GetBlockAggregateSignature is warp_getBlockAggregateSignature: as
@@ -67,10 +67,10 @@ func (a *warpAPI) GetBlockAggregateSignature(ctx context.Context, blockID ids.ID
 	if a.vm.blockByHash([32]byte(blockID)) == nil {
 		return hexutil.Bytes{}, nil
 	}
-	return a.aggregate(ctx, a.vm.warpBlockMessage(blockID), subnetID)
+	return a.aggregate(ctx, a.vm.warpBlockMessage(blockID), quorumNum, subnetID)
 }
 
-func (a *warpAPI) aggregate(ctx context.Context, msg *warp.UnsignedMessage, subnet string) (hexutil.Bytes, error) {
+func (a *warpAPI) aggregate(ctx context.Context, msg *warp.UnsignedMessage, quorum uint64, subnet string) (hexutil.Bytes, error) {
 	subnetID := a.vm.warp.subnetID
 	if subnet != "" {
 		id, err := ids.FromString(subnet)
@@ -79,7 +79,7 @@ func (a *warpAPI) aggregate(ctx context.Context, msg *warp.UnsignedMessage, subn
 		}
 		subnetID = id
 	}
-	b, err := a.vm.aggregateWarp(ctx, msg, subnetID)
+	b, err := a.vm.aggregateWarp(ctx, msg, subnetID, quorum)
 	if err != nil {
 		return nil, err
 	}

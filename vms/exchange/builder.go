@@ -15,9 +15,6 @@ import (
 // mempool; the pipeline builds a block with it at once. It fails if tx is pending or accepted
 // already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if err := mempool.CheckSize(tx); err != nil {
-		return err
-	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
@@ -49,7 +46,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		}
 		return mempool.ErrDuplicateTx
 	}
-	if err := vm.pool.CheckRoom(tx); err != nil {
+	if err := vm.pool.CheckLimits(tx); err != nil {
 		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
@@ -71,31 +68,10 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{})
-	var (
-		picked []*txs.Tx
-		effs   []*effects
-		size   int
-		drop   = make(map[ids.ID]struct{})
-	)
-	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
-			break
-		}
-		if processing.InProcessing(view, tx.ID()) {
-			continue // it leaves the mempool when its block is accepted
-		}
-		eff, err := vm.verifyTx(tx, ov, view, t, seen)
-		if err != nil {
-			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
-			drop[tx.ID()] = struct{}{}
-			continue
-		}
-		ov.Apply(eff)
-		picked = append(picked, tx)
-		effs = append(effs, eff)
-		size += tx.Size()
-	}
-	vm.pool.Remove(drop)
+	picked, effs := vm.pool.Pick(vm.log,
+		func(id ids.ID) bool { return processing.InProcessing(view, id) },
+		func(tx *txs.Tx) (*effects, error) { return vm.verifyTx(tx, ov, view, t, seen) },
+		func(eff *effects) bool { ov.Apply(eff); return true })
 	vm.mu.Unlock()
 	if len(picked) == 0 {
 		return nil, chains.ErrNoWork

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -546,22 +545,8 @@ func TestBareShortIDAddresses(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.Real{})
 	bare := parseAddr(t, ewoqX).String()
 	require.Equal(t, "6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV", bare)
-	tests := []struct{ method, bech32, bare string }{
-		{"getBalance", `{"address":"` + ewoqX + `","assetID":"AVAX"}`, `{"address":"` + bare + `","assetID":"AVAX"}`},
-		{"getAllBalances", `{"address":"` + ewoqX + `"}`, `{"address":"` + bare + `"}`},
-		{"getUTXOs", `{"addresses":["` + ewoqX + `"]}`, `{"addresses":["` + bare + `"]}`},
-		{
-			"getUTXOs from a start index",
-			`{"addresses":["` + ewoqX + `"],"startIndex":{"address":"` + ewoqX + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
-			`{"addresses":["` + bare + `"],"startIndex":{"address":"` + bare + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.method, func(t *testing.T) {
-			method, _, _ := strings.Cut(tt.method, " ")
-			want := n.Call(method, tt.bech32)
-			require.Contains(t, want, `"result"`)
-			require.Equal(t, want, n.Call(method, tt.bare))
-		})
-	}
+	utxovmtest.TestBareAddresses(t, n.Call, ewoqX, bare,
+		utxovmtest.AddressForms{Method: "getBalance", Bech32: `{"address":"` + ewoqX + `","assetID":"AVAX"}`, Bare: `{"address":"` + bare + `","assetID":"AVAX"}`},
+		utxovmtest.AddressForms{Method: "getAllBalances", Bech32: `{"address":"` + ewoqX + `"}`, Bare: `{"address":"` + bare + `"}`},
+	)
 }

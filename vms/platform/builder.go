@@ -16,9 +16,6 @@ import (
 // txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
 // pending or committed already, too large, invalid, or conflicts with a pending tx.
 func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if err := mempool.CheckSize(tx); err != nil {
-		return err
-	}
 	if err := vm.issue(tx); err != nil {
 		return err
 	}
@@ -39,7 +36,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if vm.pool.Has(tx.ID()) {
 		return mempool.ErrDuplicateTx
 	}
-	if err := vm.pool.CheckRoom(tx); err != nil {
+	if err := vm.pool.CheckLimits(tx); err != nil {
 		return err
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
@@ -101,36 +98,20 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
-	var (
-		picked []*txs.Tx
-		effs   []*effects
-		size   int
-		gas    uint64
-		drop   = make(map[ids.ID]struct{})
-	)
-	for tx := range vm.pool.Txs() {
-		if len(picked) > 0 && size+tx.Size() > mempool.TargetBlockSize {
-			break
-		}
-		if processing.InProcessing(view, tx.ID()) {
-			continue // it leaves the mempool when its block is accepted
-		}
-		eff, err := vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
-		if err != nil {
-			vm.log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
-			drop[tx.ID()] = struct{}{}
-			continue
-		}
-		if gas+eff.gas > fees.capacity {
-			break
-		}
-		ov.Apply(eff)
-		picked = append(picked, tx)
-		effs = append(effs, eff)
-		size += tx.Size()
-		gas += eff.gas
-	}
-	vm.pool.Remove(drop)
+	var gas uint64
+	picked, effs := vm.pool.Pick(vm.log,
+		func(id ids.ID) bool { return processing.InProcessing(view, id) },
+		func(tx *txs.Tx) (*effects, error) {
+			return vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
+		},
+		func(eff *effects) bool {
+			if gas+eff.gas > fees.capacity {
+				return false
+			}
+			ov.Apply(eff)
+			gas += eff.gas
+			return true
+		})
 	vm.mu.Unlock()
 	// A block without txs is built only to deactivate the validators that ran out (§4.7).
 	if len(picked) == 0 && len(evicted) == 0 {

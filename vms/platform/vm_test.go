@@ -517,21 +517,7 @@ func TestBareShortIDAddresses(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	bare := addrOf(key(t, ewoqKeyHex)).String()
 	require.Equal(t, "6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV", bare)
-	tests := []struct{ method, bech32, bare string }{
-		{"getBalance", `{"addresses":["` + ewoqP + `"]}`, `{"addresses":["` + bare + `"]}`},
-		{"getUTXOs", `{"addresses":["` + ewoqP + `"]}`, `{"addresses":["` + bare + `"]}`},
-		{
-			"getUTXOs from a start index",
-			`{"addresses":["` + ewoqP + `"],"startIndex":{"address":"` + ewoqP + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
-			`{"addresses":["` + bare + `"],"startIndex":{"address":"` + bare + `","utxo":"11111111111111111111111111111111LpoYY"}}`,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.method, func(t *testing.T) {
-			method, _, _ := strings.Cut(tt.method, " ")
-			want := n.Call(method, tt.bech32)
-			require.Contains(t, want, `"result"`)
-			require.Equal(t, want, n.Call(method, tt.bare))
-		})
-	}
+	utxovmtest.TestBareAddresses(t, n.Call, ewoqP, bare,
+		utxovmtest.AddressForms{Method: "getBalance", Bech32: `{"addresses":["` + ewoqP + `"]}`, Bare: `{"addresses":["` + bare + `"]}`},
+	)
 }

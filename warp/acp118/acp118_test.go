@@ -210,6 +210,37 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
+// TestGather is the EVM warp API's aggregation: short of quorum (staker3 does not answer) it
+// returns what signed instead of failing, any quorum number is taken, and a subnet nobody of
+// which signs gives nil.
+func TestGather(t *testing.T) {
+	t.Parallel()
+	accept := verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil })
+	var vs []warp.Validator
+	source := sourceOf{}
+	for i, name := range []string{"staker1", "staker2", "staker3"} {
+		sk, nodeID := staker(t, name)
+		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
+		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{70, 20, 10}[i], PublicKey: &pk})
+		if name != "staker3" {
+			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
+		}
+	}
+	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
+	set, err := warp.NewCanonicalSet(vs)
+	require.NoError(t, err)
+	agg := acp118.NewAggregator(stateOf(vs), source)
+	for _, quorum := range []uint64{100, 101} {
+		m, err := agg.Gather(context.Background(), msg, nil, ids.Empty, quorum)
+		require.NoError(t, err)
+		require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, 90, 100), "staker1 and staker2 signed")
+		require.Error(t, m.Signature.Verify(&m.UnsignedMessage, localNetworkID, set, quorum, 100))
+	}
+	m, err := acp118.NewAggregator(stateOf(vs), sourceOf{}).Gather(context.Background(), msg, nil, ids.Empty, 67)
+	require.NoError(t, err)
+	require.Nil(t, m)
+}
+
 // FuzzParse checks that the parsers never panic and that what parses re-encodes to what a
 // second parse reads the same.
 func FuzzParse(f *testing.F) {

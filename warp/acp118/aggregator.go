@@ -40,6 +40,39 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 	if quorum == 0 || quorum+buffer > 100 || quorum+buffer < quorum {
 		return nil, fmt.Errorf("%w: %d + %d", ErrInvalidQuorum, quorum, buffer)
 	}
+	g, err := a.gather(ctx, msg, justification, subnetID, quorum+buffer)
+	if err != nil {
+		return nil, err
+	}
+	if err := warp.VerifyWeight(g.signed, g.total, quorum, 100); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(append([]error{err}, g.refusals...)...))
+	}
+	return warp.Aggregate(msg, g.sigs)
+}
+
+// Gather is Aggregate as the EVM's warp_get*AggregateSignature methods answer (l1-evm.md §5.7):
+// it stops asking once quorum percent have signed (any value, unchecked: above 100 it waits for
+// every answer) and returns whatever signed, enough or not, and nil when nobody did.
+func (a *Aggregator) Gather(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (*warp.Message, error) {
+	g, err := a.gather(ctx, msg, justification, subnetID, quorum)
+	if err != nil || len(g.sigs) == 0 {
+		return nil, err
+	}
+	return warp.Aggregate(msg, g.sigs)
+}
+
+// gathered is what gather collected: the signatures by canonical index, their weight, the
+// set's total weight, and each validator's refusal (nil for those that signed or were not
+// waited for).
+type gathered struct {
+	sigs          map[int]*bls.Signature
+	signed, total uint64
+	refusals      []error
+}
+
+// gather asks every canonical validator of subnetID at the P-Chain's current height at once and
+// collects their signatures until stop percent of the weight signed or every answer is in.
+func (a *Aggregator) gather(ctx context.Context, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, stop uint64) (*gathered, error) {
 	height, err := a.state.PChainHeight(ctx)
 	if err != nil {
 		return nil, err
@@ -49,7 +82,7 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 		return nil, err
 	}
 	if len(set.Validators) == 0 {
-		return nil, ErrNoValidators
+		return nil, fmt.Errorf("%w (SubnetID: %s, Height: %d)", ErrNoValidators, subnetID, height)
 	}
 	req := &Request{Message: msg.Bytes(), Justification: justification}
 
@@ -60,8 +93,8 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait() // after stop: the askers still out return once asking is done
-	asking, stop := context.WithCancel(ctx)
-	defer stop()
+	asking, cancel := context.WithCancel(ctx)
+	defer cancel()
 	answers := make(chan answer, len(set.Validators)) // every asker can leave its answer and go
 	for i, v := range set.Validators {
 		wg.Go(func() {
@@ -69,25 +102,20 @@ func (a *Aggregator) Aggregate(ctx context.Context, msg *warp.UnsignedMessage, j
 			answers <- answer{i: i, sig: sig, err: err}
 		})
 	}
-	sigs := make(map[int]*bls.Signature)
-	refusals := make([]error, len(set.Validators))
-	var signed uint64
+	g := &gathered{sigs: make(map[int]*bls.Signature), total: set.TotalWeight, refusals: make([]error, len(set.Validators))}
 	for range set.Validators {
 		ans := <-answers
 		if ans.err != nil {
-			refusals[ans.i] = ans.err
+			g.refusals[ans.i] = ans.err
 			continue
 		}
-		sigs[ans.i] = ans.sig
-		signed += set.Validators[ans.i].Weight // cannot overflow: the set's total did not
-		if warp.VerifyWeight(signed, set.TotalWeight, quorum+buffer, 100) == nil {
+		g.sigs[ans.i] = ans.sig
+		g.signed += set.Validators[ans.i].Weight // cannot overflow: the set's total did not
+		if warp.VerifyWeight(g.signed, g.total, stop, 100) == nil {
 			break
 		}
 	}
-	if err := warp.VerifyWeight(signed, set.TotalWeight, quorum, 100); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotEnoughSignatures, errors.Join(append([]error{err}, refusals...)...))
-	}
-	return warp.Aggregate(msg, sigs)
+	return g, nil
 }
 
 // ask returns v's signature of msg from the first of its nodes that gives a valid one.

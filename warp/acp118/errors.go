@@ -42,8 +42,9 @@ var (
 	// ErrNotEnoughSignatures is returned by Aggregate when the validators that signed hold less
 	// than the quorum; the text is the reference aggregator's.
 	ErrNotEnoughSignatures = errors.New("failed to collect a threshold of signatures")
-	// ErrNoValidators is returned by Aggregate for a subnet without validators with a BLS key.
-	ErrNoValidators = errors.New("no validators with a BLS key in the signing subnet")
+	// ErrNoValidators is returned by Aggregate and Gather for a subnet without validators with a
+	// BLS key; the text is Subnet-EVM's warp API's.
+	ErrNoValidators = errors.New("cannot aggregate signatures from subnet with no validators")
 	// ErrInvalidQuorum refuses a quorum percentage outside 1–100.
 	ErrInvalidQuorum = errors.New("invalid quorum percentage")
 )

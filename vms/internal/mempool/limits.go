@@ -30,16 +30,12 @@ var (
 	ErrConflictsWithOtherTx = errors.New("tx conflicts with other tx")
 )
 
-// CheckSize refuses a tx larger than MaxTxSize, naming its ID and size.
-func CheckSize(tx Tx) error {
+// CheckLimits refuses tx when it is larger than MaxTxSize (naming its ID and size) or would take
+// the pending txs past MaxSize bytes.
+func (p *Pool[T, E]) CheckLimits(tx T) error {
 	if tx.Size() > MaxTxSize {
 		return fmt.Errorf("%w: %s size (%d) > max size (%d)", ErrTxTooLarge, tx.ID(), tx.Size(), MaxTxSize)
 	}
-	return nil
-}
-
-// CheckRoom refuses tx when it would take the pending txs past MaxSize bytes.
-func (p *Pool[T, E]) CheckRoom(tx T) error {
 	if p.size+tx.Size() > MaxSize {
 		return ErrFull
 	}

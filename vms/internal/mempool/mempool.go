@@ -11,6 +11,7 @@ package mempool
 
 import (
 	"iter"
+	"log/slog"
 	"slices"
 
 	"github.com/cornice-node/cornice/ids"
@@ -138,4 +139,43 @@ func (p *Pool[T, E]) Accepted(effs []E) {
 		}
 	}
 	p.Remove(gone)
+}
+
+// Pick chooses the txs of a block being built: the pending txs in arrival order, up to about
+// TargetBlockSize bytes (the first tx always fits). A tx for which inBlock is true is in a
+// processing block already and stays pending until that block is accepted. verify checks a tx
+// against the block being built; a tx it refuses no longer verifies and leaves the pool, logged
+// at Debug to log. take records a verified tx's effects on the block being built, so that the
+// txs after it verify on top of them, or reports false when they do not fit (the P-Chain's gas
+// capacity): that tx waits for the next block, and the block ends.
+func (p *Pool[T, E]) Pick(log *slog.Logger, inBlock func(ids.ID) bool, verify func(T) (E, error), take func(E) bool) ([]T, []E) {
+	var (
+		picked []T
+		effs   []E
+		size   int
+		drop   = make(map[ids.ID]struct{})
+	)
+	for _, e := range p.txs {
+		tx := e.tx
+		if len(picked) > 0 && size+tx.Size() > TargetBlockSize {
+			break
+		}
+		if inBlock(tx.ID()) {
+			continue
+		}
+		eff, err := verify(tx)
+		if err != nil {
+			log.Debug("pending tx dropped", "txID", tx.ID().String(), "err", err)
+			drop[tx.ID()] = struct{}{}
+			continue
+		}
+		if !take(eff) {
+			break
+		}
+		picked = append(picked, tx)
+		effs = append(effs, eff)
+		size += tx.Size()
+	}
+	p.Remove(drop)
+	return picked, effs
 }

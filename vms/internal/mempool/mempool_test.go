@@ -1,7 +1,9 @@
 package mempool_test
 
 import (
+	"errors"
 	"iter"
+	"log/slog"
 	"maps"
 	"slices"
 	"testing"
@@ -173,19 +175,77 @@ func TestPoolTxsStops(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
+	p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
 	small, _ := newTx(1, mempool.MaxTxSize)
-	require.NoError(t, mempool.CheckSize(small))
+	require.NoError(t, p.CheckLimits(small))
 	large, _ := newTx(2, mempool.MaxTxSize+1)
-	err := mempool.CheckSize(large)
+	err := p.CheckLimits(large)
 	require.ErrorIs(t, err, mempool.ErrTxTooLarge)
 	require.EqualError(t, err, "tx too large: "+large.ID().String()+" size (65537) > max size (65536)")
 
-	p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
+	// The pending txs' sizes are the pool's to add up, whatever each one's.
 	almost, eff := newTx(3, mempool.MaxSize-1)
-	require.NoError(t, p.CheckRoom(almost))
 	p.Add(almost, eff)
 	last, _ := newTx(4, 1)
-	require.NoError(t, p.CheckRoom(last), "MaxSize bytes may be pending")
+	require.NoError(t, p.CheckLimits(last), "MaxSize bytes may be pending")
 	one, _ := newTx(5, 2)
-	require.ErrorIs(t, p.CheckRoom(one), mempool.ErrFull)
+	require.ErrorIs(t, p.CheckLimits(one), mempool.ErrFull)
+}
+
+// TestPick: the builder's choice keeps arrival order, passes over a tx in a processing block
+// (it stays), drops one that no longer verifies, stops at the first tx whose effects do not fit
+// (it stays) and at about TargetBlockSize bytes, always taking a first tx whatever its size.
+func TestPick(t *testing.T) {
+	t.Parallel()
+	errStale := errors.New("stale")
+	tests := []struct {
+		name     string
+		sizes    []int // txs 1, 2, …
+		inBlock  byte
+		invalid  byte
+		tooBig   byte // take refuses its effects
+		picked   []byte
+		remained []byte
+	}{
+		{name: "all", sizes: []int{10, 10, 10}, picked: []byte{1, 2, 3}, remained: []byte{1, 2, 3}},
+		{name: "in a processing block", sizes: []int{10, 10, 10}, inBlock: 2, picked: []byte{1, 3}, remained: []byte{1, 2, 3}},
+		{name: "no longer valid", sizes: []int{10, 10, 10}, invalid: 2, picked: []byte{1, 3}, remained: []byte{1, 3}},
+		{name: "does not fit", sizes: []int{10, 10, 10}, tooBig: 2, picked: []byte{1}, remained: []byte{1, 2, 3}},
+		{name: "block size", sizes: []int{mempool.TargetBlockSize - 5, 10, 5}, picked: []byte{1}, remained: []byte{1, 2, 3}},
+		{name: "a large first tx", sizes: []int{mempool.TargetBlockSize + 1, 1}, picked: []byte{1}, remained: []byte{1, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
+			for i, size := range tt.sizes {
+				x, e := newTx(byte(i+1), size, byte(i+1))
+				p.Add(x, e)
+			}
+			var took []byte
+			picked, effs := p.Pick(slog.New(slog.DiscardHandler),
+				func(id ids.ID) bool { return id[0] == tt.inBlock },
+				func(x *tx) (*effects, error) {
+					if x.id[0] == tt.invalid {
+						return nil, errStale
+					}
+					return &effects{txID: x.id}, nil
+				},
+				func(e *effects) bool {
+					if e.txID[0] == tt.tooBig {
+						return false
+					}
+					took = append(took, e.txID[0])
+					return true
+				})
+			var got []byte
+			for i, x := range picked {
+				require.Equal(t, x.id, effs[i].txID)
+				got = append(got, x.id[0])
+			}
+			require.Equal(t, tt.picked, got)
+			require.Equal(t, tt.picked, took)
+			require.Equal(t, tt.remained, pending(p))
+		})
+	}
 }
