@@ -97,9 +97,17 @@ func setupICM(t testing.TB, l1ChainID int) *icmSetup {
 	n.xn.call("/ext/info", "info.getBlockchainID", map[string]string{"alias": "C"}, &cID)
 	l1ID, err := ids.FromString(l1.blockchainID)
 	require.NoError(t, err)
+	s := deployICM(t, n.xn.base, &icmChain{l1Chain: c, id: cID.BlockchainID}, &icmChain{l1Chain: l1, id: l1ID})
+	s.n = n
+	return s
+}
 
-	// The test user gets AVAX on the C-Chain from the local key, before the relay uses it.
-	s := &icmSetup{n: n, user: icmUserKey(t)}
+// deployICM deploys, through the node at uri, the messenger (with `cornice icm deploy`) on the
+// C-Chain c and the L1 l1, whose genesis is icmGenesis, and a test receiver on each; it funds
+// the test user on the C-Chain first, from the local key, before the relay uses that key.
+func deployICM(t testing.TB, uri string, c, l1 *icmChain) *icmSetup {
+	t.Helper()
+	s := &icmSetup{c: c, l1: l1, user: icmUserKey(t)}
 	userAddr := crypto.PubkeyToAddress(s.user.PublicKey)
 	r := c.send(t, icmKey(t, icmLocalKeyHex), &userAddr, nil, new(big.Int).Mul(big.NewInt(1000), l1Coin), 21_000)
 	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
@@ -112,26 +120,24 @@ func setupICM(t testing.TB, l1ChainID int) *icmSetup {
 	file := filepath.Join(t.TempDir(), "messenger.txt")
 	require.NoError(t, os.WriteFile(file, []byte(common.Bytes2Hex(raw)+"\n"), 0o600))
 	for _, chain := range []string{"C", l1.blockchainID} {
-		code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--chain", chain, "--node-uri", n.xn.base)
+		code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--chain", chain, "--node-uri", uri)
 		require.Equal(t, 0, code, stderr)
 		require.Equal(t, "deployer: "+k.Deployer.Hex()+"\naddress: "+k.Contract.Hex()+"\nstatus: deployed\n", stdout)
 	}
-	code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--node-uri", n.xn.base)
+	code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--node-uri", uri)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "status: already deployed\n")
 	s.messenger = k.Contract
 
 	receiver, err := icm.Load(icm.TestReceiverName)
 	require.NoError(t, err)
-	deploy := func(ch *l1Chain) common.Address {
+	for _, ch := range []*icmChain{c, l1} {
 		args, err := receiver.ABI.Pack("", s.messenger)
 		require.NoError(t, err)
 		r := ch.send(t, s.user, nil, append(append([]byte{}, receiver.Bytecode...), args...), nil, 2_000_000)
 		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		return r.ContractAddress
+		ch.receiver = r.ContractAddress
 	}
-	s.c = &icmChain{l1Chain: c, id: cID.BlockchainID, receiver: deploy(c)}
-	s.l1 = &icmChain{l1Chain: l1, id: l1ID, receiver: deploy(l1)}
 	return s
 }
 
