@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
@@ -33,13 +32,7 @@ func (nw *localNetwork) icmChain(t testing.TB, i int, chain string, id ids.ID) *
 // predicate of the transaction that emitted its ReceiveCrossChainMessage event.
 func (s *icmSetup) deliveredBy(t testing.TB, dst *icmChain, id common.Hash) *warp.Message {
 	t.Helper()
-	logs, err := dst.eth.FilterLogs(t.Context(), ethereum.FilterQuery{
-		FromBlock: common.Big0, Addresses: []common.Address{s.messenger},
-		Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic}, {id}},
-	})
-	require.NoError(t, err)
-	require.Len(t, logs, 1)
-	tx, _, err := dst.eth.TransactionByHash(t.Context(), logs[0].TxHash)
+	tx, _, err := dst.eth.TransactionByHash(t.Context(), s.deliveryLog(t, dst, id).TxHash)
 	require.NoError(t, err)
 	keys := precompile.WarpPredicateKeys(tx.AccessList())
 	require.Len(t, keys, 1)
