@@ -117,8 +117,9 @@ func TestLogsAtInfo(t *testing.T) {
 			break
 		}
 	}
-	// The C-Chain says which gas target it prefers, as developer methods are on (docs/configuration.md).
-	require.Equal(t, []string{"database opened", "chain created", "chain created", "gas target preferred", "chain created", "cornice node started"}, msgs)
+	// The C-Chain says which gas target it prefers, as developer methods are on
+	// (docs/configuration.md), and the built-in relay, on for the lone local node, that it runs.
+	require.Equal(t, []string{"database opened", "chain created", "chain created", "gas target preferred", "chain created", "relay started", "cornice node started"}, msgs)
 	require.Len(t, find(t, start, "gas target preferred", logRecord{
 		"level": "INFO", "chain": "C-Chain", "gasPerSecond": float64(1_000_000_000), "reached": `at the next block \(developer methods on\)`,
 	}), 1, start)

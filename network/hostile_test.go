@@ -145,9 +145,21 @@ func TestHostilePeers(t *testing.T) {
 		}},
 		{name: "bad claim in peer list", reason: "invalid_IP_claim", send: func(t *testing.T, r *rawPeer) {
 			r.writeFrame(t, r.handshake(t, nil))
+			// A claim of a node the target does not know, so one it verifies.
 			r.writeFrame(t, (&wire.Message{Op: wire.OpPeerList, PeerList: &wire.PeerList{Claims: []wire.ClaimedIPPort{{
-				Certificate: r.cert.Leaf.Raw, IPAddr: []byte{1, 2, 3, 4}, IPPort: 9, Timestamp: 1, Signature: []byte{9},
+				Certificate: newCert(t).Leaf.Raw, IPAddr: []byte{1, 2, 3, 4}, IPPort: 9, Timestamp: uint64(time.Now().Unix()), Signature: []byte{9},
 			}}}}).Marshal())
+		}},
+		{name: "bad claim among good ones", reason: "invalid_IP_claim", send: func(t *testing.T, r *rawPeer) {
+			r.writeFrame(t, r.handshake(t, nil))
+			claims := signedClaims(t, 40, time.Now())
+			claims[23].Signature = claims[22].Signature
+			r.writeFrame(t, (&wire.Message{Op: wire.OpPeerList, PeerList: &wire.PeerList{Claims: claims}}).Marshal())
+		}},
+		{name: "claim signed in the future in peer list", reason: "invalid_IP_claim", send: func(t *testing.T, r *rawPeer) {
+			r.writeFrame(t, r.handshake(t, nil))
+			claims := signedClaims(t, 1, time.Now().Add(time.Hour))
+			r.writeFrame(t, (&wire.Message{Op: wire.OpPeerList, PeerList: &wire.PeerList{Claims: claims}}).Marshal())
 		}},
 	}
 	for _, tt := range tests {
@@ -177,6 +189,49 @@ func TestHostilePeers(t *testing.T) {
 		require.Positive(t, testutilCount(a, "network_msgs_failed_to_parse"))
 		_ = r.conn.Close()
 		require.Eventually(t, func() bool { return len(a.Peers()) == 0 }, waitFor, 10*time.Millisecond)
+	})
+
+	// A claim that would change nothing (the sender's own, older than its Handshake's) is
+	// dropped without verifying its signature, as the reference does: the connection stays.
+	t.Run("stale claim unverified", func(t *testing.T) {
+		r := dialRaw(t, a)
+		before := a.refusals("invalid_IP_claim")
+		r.writeFrame(t, r.handshake(t, nil))
+		r.writeFrame(t, (&wire.Message{Op: wire.OpPeerList, PeerList: &wire.PeerList{Claims: []wire.ClaimedIPPort{{
+			Certificate: r.cert.Leaf.Raw, IPAddr: []byte{1, 2, 3, 4}, IPPort: 9, Timestamp: 1, Signature: []byte{9},
+		}}}}).Marshal())
+		require.Eventually(t, func() bool { return len(a.Peers()) == 1 }, waitFor, 10*time.Millisecond)
+		// Half a second without the node closing: what it sends meanwhile is drained.
+		require.NoError(t, r.conn.SetReadDeadline(time.Now().Add(500*time.Millisecond)))
+		var ne net.Error
+		for {
+			_, err := r.conn.Read(make([]byte, 4096))
+			if err != nil {
+				require.True(t, asNetErr(err, &ne) && ne.Timeout(), "the node keeps the connection: %v", err)
+				break
+			}
+		}
+		require.Len(t, a.Peers(), 1)
+		require.Equal(t, before, a.refusals("invalid_IP_claim"))
+		_ = r.conn.Close()
+		require.Eventually(t, func() bool { return len(a.Peers()) == 0 }, waitFor, 10*time.Millisecond)
+	})
+
+	// The node's Handshake is the first message it sends, even when the peer's Handshake (whose
+	// answer is a PeerList) arrives at once: a PeerList first would make the peer drop the
+	// connection.
+	t.Run("handshake first", func(t *testing.T) {
+		for range 20 {
+			r := dialRaw(t, a)
+			r.writeFrame(t, r.handshake(t, nil))
+			require.NoError(t, r.conn.SetReadDeadline(time.Now().Add(waitFor)))
+			b, err := wire.ReadFrame(r.conn, wire.MaxMessageSize)
+			require.NoError(t, err)
+			m, err := wire.Parse(b)
+			require.NoError(t, err)
+			require.Equal(t, wire.OpHandshake, m.Op)
+			_ = r.conn.Close()
+		}
 	})
 
 	// A connection whose TLS handshake never finishes is closed at the handshake timeout, and

@@ -3,6 +3,7 @@ package network
 import (
 	"bufio"
 	"crypto/x509"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -42,17 +43,20 @@ type peer struct {
 	pingSentAt     time.Time // zero: no Ping outstanding
 }
 
-// run starts the peer's goroutines and sends its Handshake. The network's WaitGroup counts them.
+// run queues the peer's Handshake, then starts its goroutines; the network's WaitGroup counts
+// them. The Handshake is queued before the reader starts: the reader answers the peer's Handshake
+// with a PeerList, and a PeerList that overtook our Handshake would make the peer drop the
+// connection (a redial a second later).
 func (p *peer) run() {
-	p.n.wg.Add(2)
-	go p.readLoop()
-	go p.writeLoop()
 	hs, err := p.n.handshake()
 	if err != nil {
 		p.close(err)
 		return
 	}
 	p.send(hs)
+	p.n.wg.Add(2)
+	go p.readLoop()
+	go p.writeLoop()
 }
 
 // close ends the connection once; the goroutines and the network's peer set follow.
@@ -66,10 +70,12 @@ func (p *peer) close(err error) {
 
 // send queues a message; when the queue is full the message is dropped and counted.
 func (p *peer) send(m *wire.Message) bool {
-	b := wire.AppendFrame(nil, m.Marshal())
+	// The queue holds the encoded message; write adds the length prefix, so the message is not
+	// copied into a frame.
+	b := m.Marshal()
 	select {
 	case p.sendQ <- b:
-		p.n.metrics.sent(m.Op, len(b))
+		p.n.metrics.sent(m.Op, len(b)+4)
 		p.n.sentCount.Add(1)
 		return true
 	case <-p.closed:
@@ -105,10 +111,15 @@ func (p *peer) writeLoop() {
 	}
 }
 
-// write writes one frame, and flushes once nothing else is queued.
+// write writes one message as a frame, and flushes once nothing else is queued.
 func (p *peer) write(w *bufio.Writer, b []byte) error {
 	now := p.n.clock.Now()
 	if err := p.conn.SetWriteDeadline(now.Add(p.n.cfg.PingTimeout)); err != nil {
+		return err
+	}
+	var hdr [4]byte
+	binary.BigEndian.PutUint32(hdr[:], uint32(len(b)))
+	if _, err := w.Write(hdr[:]); err != nil {
 		return err
 	}
 	if _, err := w.Write(b); err != nil {

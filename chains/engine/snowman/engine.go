@@ -35,16 +35,25 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-// FailedRetry is how long a block that failed verification here is neither fetched nor verified
-// again, and MaxFailed how many such blocks an engine remembers (the oldest is forgotten first).
-// A block that does not verify here may stay processing on the node that built it, whose polls
-// name it again and again: without the memory, every query and Chits naming it would fetch it
-// (Get, Put) and verify it anew, a busy loop of thousands of messages a second. The retry lets
-// a block that failed for a passing reason (a timestamp ahead of our clock) in again.
+// A block that failed verification here is neither fetched nor verified again until its retry
+// time: FailedRetry after its first failure, doubling with each further failure up to
+// MaxFailedRetry. MaxFailed is how many such blocks an engine remembers (the oldest is forgotten
+// first). A block that does not verify here may stay processing on the node that built it, whose
+// polls name it again and again: without the memory, every query and Chits naming it would
+// fetch it (Get, Put) and verify it anew, a busy loop of thousands of messages a second. The
+// short first retry lets a block that failed for a passing reason in again soon: an import whose
+// UTXOs the source chain here has not accepted yet, a timestamp just ahead of our clock.
 const (
-	FailedRetry = 30 * time.Second
-	MaxFailed   = 1024
+	FailedRetry    = 500 * time.Millisecond
+	MaxFailedRetry = 30 * time.Second
+	MaxFailed      = 1024
 )
+
+// failure is when a block last failed verification here, and how many times it did.
+type failure struct {
+	at    time.Time
+	count int
+}
 
 // Sender sends this chain's consensus messages to other nodes (and to this node itself, which
 // the router delivers in process, §1.8), and the answers of its Getter. Sends do not block on
@@ -128,9 +137,9 @@ type Engine struct {
 	// builtAt is when this engine last built a block; buildAt, when not zero, is when building
 	// waits for: the VM may have work, but MinBlockGap has not passed.
 	builtAt, buildAt time.Time
-	// failed holds when each block that failed verification did, at most MaxFailed of them;
-	// failedOrder lists them oldest first, for eviction.
-	failed      map[ids.ID]time.Time
+	// failed holds when each block that failed verification last did and how often, at most
+	// MaxFailed of them; failedOrder lists them oldest first, for eviction.
+	failed      map[ids.ID]failure
 	failedOrder []ids.ID
 	// accepted are the blocks this engine accepted last: the blocks most Chits and PullQueries
 	// name once they are decided, which known and coming then tell apart from unknown ones
@@ -195,7 +204,7 @@ func New(cfg Config, d Deps) (*Engine, error) {
 		fetching:   make(map[uint32]ids.ID),
 		acceptedBy: make(map[ids.NodeID]ids.ID),
 		parked:     make(map[ids.ID][]parkedVote),
-		failed:     make(map[ids.ID]time.Time),
+		failed:     make(map[ids.ID]failure),
 	}
 	e.accepted.add(lastID)
 	return e, nil
@@ -407,23 +416,33 @@ func (e *Engine) known(ctx context.Context, blockID ids.ID) bool {
 	return err == nil
 }
 
-// failedVerification remembers that blockID failed verification now, forgetting the oldest
-// such block beyond MaxFailed.
+// failedVerification records that blockID failed verification now, forgetting the oldest such
+// block beyond MaxFailed.
 func (e *Engine) failedVerification(blockID ids.ID) {
-	if _, ok := e.failed[blockID]; !ok {
+	f, ok := e.failed[blockID]
+	if !ok {
 		if len(e.failedOrder) == MaxFailed {
 			delete(e.failed, e.failedOrder[0])
 			e.failedOrder = e.failedOrder[1:]
 		}
 		e.failedOrder = append(e.failedOrder, blockID)
 	}
-	e.failed[blockID] = e.d.Clock.Now()
+	e.failed[blockID] = failure{at: e.d.Clock.Now(), count: f.count + 1}
 }
 
-// failedRecently reports whether blockID failed verification less than FailedRetry ago.
+// failedRecently reports whether blockID failed verification and its retry time has not come:
+// FailedRetry after a first failure, twice as long after each further one, at most
+// MaxFailedRetry.
 func (e *Engine) failedRecently(blockID ids.ID) bool {
-	at, ok := e.failed[blockID]
-	return ok && e.d.Clock.Now().Sub(at) < FailedRetry
+	f, ok := e.failed[blockID]
+	if !ok {
+		return false
+	}
+	wait := MaxFailedRetry
+	if f.count <= 16 {
+		wait = min(FailedRetry<<(f.count-1), MaxFailedRetry)
+	}
+	return e.d.Clock.Now().Sub(f.at) < wait
 }
 
 // isWaiting reports whether blockID waits for its parent.

@@ -17,7 +17,8 @@ import (
 // A block that fails verification here, which its builder keeps processing and names in every
 // query, Chits and push, is fetched and verified once: until FailedRetry has passed, neither it
 // nor a child of it is fetched or verified again (the busy loop of Get and Put it caused).
-// After FailedRetry it is fetched once more.
+// After FailedRetry it is fetched once more, and each further failure doubles the wait, up to
+// MaxFailedRetry.
 func TestFailedBlockIsNotFetchedAgain(t *testing.T) {
 	vm := newTestVM()
 	snd := &recordingSender{}
@@ -53,6 +54,24 @@ func TestFailedBlockIsNotFetchedAgain(t *testing.T) {
 	clk.Advance(FailedRetry)
 	require.NoError(t, e.PullQuery(ctx, builder, 5000, badID, 1))
 	require.Equal(t, 2, snd.getsSent, "after FailedRetry it is fetched again")
+	require.NoError(t, e.Put(ctx, builder, snd.gets[badID], bad))
+	require.Equal(t, 2, vm.verifyCalls)
+
+	// The second failure doubles the wait.
+	clk.Advance(FailedRetry)
+	require.NoError(t, e.PullQuery(ctx, builder, 5001, badID, 1))
+	require.Equal(t, 2, snd.getsSent, "not yet: the wait doubled")
+	clk.Advance(FailedRetry)
+	require.NoError(t, e.PullQuery(ctx, builder, 5002, badID, 1))
+	require.Equal(t, 3, snd.getsSent, "after twice FailedRetry it is fetched again")
+
+	// However many failures, the wait is at most MaxFailedRetry.
+	for range 40 {
+		e.failedVerification(badID)
+	}
+	require.True(t, e.failedRecently(badID))
+	clk.Advance(MaxFailedRetry)
+	require.False(t, e.failedRecently(badID))
 }
 
 // At most MaxFailed blocks are remembered: the oldest is forgotten first.
