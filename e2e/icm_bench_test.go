@@ -26,7 +26,7 @@ import (
 //
 // Run: go test -run '^$' -bench BenchmarkICMDelivery -benchtime 100x ./e2e
 func BenchmarkICMDelivery(b *testing.B) {
-	s := setupICM(b, 77731)
+	s := setupICM(b, icmGenesis(b, 77731))
 	receiver, err := icm.Load(icm.TestReceiverName)
 	require.NoError(b, err)
 	s.sendMessage(b, s.c, s.l1, "warm-up", common.Address{}, 0)

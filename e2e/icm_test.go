@@ -18,6 +18,7 @@ import (
 
 	"github.com/cornice-node/cornice/icm"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/warp"
 )
@@ -49,13 +50,19 @@ func icmUserKey(t testing.TB) *ecdsa.PrivateKey {
 // test user.
 func icmGenesis(t testing.TB, chainID int) []byte {
 	t.Helper()
+	return icmGenesisWith(t, chainID, "")
+}
+
+// icmGenesisWith is icmGenesis with more config entries (each followed by a comma).
+func icmGenesisWith(t testing.TB, chainID int, config string) []byte {
+	t.Helper()
 	user := crypto.PubkeyToAddress(icmUserKey(t).PublicKey)
 	return fmt.Appendf(nil, `{
   "config": {
     "chainId": %d,
     "feeConfig": {"gasLimit": 15000000, "targetBlockRate": 2, "minBaseFee": 25000000000, "targetGas": 15000000,
       "baseFeeChangeDenominator": 36, "minBlockGasCost": 0, "maxBlockGasCost": 1000000, "blockGasCostStep": 200000},
-    "warpConfig": {"blockTimestamp": 1607144400, "quorumNumerator": 67}
+    %s"warpConfig": {"blockTimestamp": 1607144400, "quorumNumerator": 67}
   },
   "alloc": {
     "8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC": {"balance": "0x52B7D2DCC80CD2E4000000"},
@@ -65,7 +72,7 @@ func icmGenesis(t testing.TB, chainID int) []byte {
   "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
   "coinbase": "0x0000000000000000000000000000000000000000", "number": "0x0", "gasUsed": "0x0",
   "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000"
-}`, chainID, user.Hex()[2:])
+}`, chainID, config, user.Hex()[2:])
 }
 
 // icmChain is a chain with the messenger and a test receiver deployed.
@@ -73,6 +80,14 @@ type icmChain struct {
 	*l1Chain
 	id       ids.ID
 	receiver common.Address
+}
+
+// messengerKeyless is the messenger's keyless deployment, as `cornice icm deploy` takes it.
+func messengerKeyless(t testing.TB) *icm.Keyless {
+	t.Helper()
+	k, err := icm.NewKeyless(icm.Messenger().Bytecode, big.NewInt(100e9), 3_000_000)
+	require.NoError(t, err)
+	return k
 }
 
 // icmSetup is one node running the C-Chain and an L1, each with the messenger (deployed with
@@ -84,10 +99,10 @@ type icmSetup struct {
 	user      *ecdsa.PrivateKey
 }
 
-func setupICM(t testing.TB, l1ChainID int) *icmSetup {
+func setupICM(t testing.TB, l1Genesis []byte) *icmSetup {
 	t.Helper()
 	n := startL1Node(t, nil)
-	l1 := n.createL1(icmGenesis(t, l1ChainID))
+	l1 := n.createL1(l1Genesis)
 	c := &l1Chain{node: n, blockchainID: "C"}
 	c.dial()
 	n.chains = append(n.chains, c)
@@ -97,41 +112,46 @@ func setupICM(t testing.TB, l1ChainID int) *icmSetup {
 	n.xn.call("/ext/info", "info.getBlockchainID", map[string]string{"alias": "C"}, &cID)
 	l1ID, err := ids.FromString(l1.blockchainID)
 	require.NoError(t, err)
+	s := deployICM(t, n.xn.base, &icmChain{l1Chain: c, id: cID.BlockchainID}, &icmChain{l1Chain: l1, id: l1ID})
+	s.n = n
+	return s
+}
 
-	// The test user gets AVAX on the C-Chain from the local key, before the relay uses it.
-	s := &icmSetup{n: n, user: icmUserKey(t)}
+// deployICM deploys, through the node at uri, the messenger (with `cornice icm deploy`) on the
+// C-Chain c and the L1 l1, whose genesis is icmGenesis, and a test receiver on each; it funds
+// the test user on the C-Chain first, from the local key, before the relay uses that key.
+func deployICM(t testing.TB, uri string, c, l1 *icmChain) *icmSetup {
+	t.Helper()
+	s := &icmSetup{c: c, l1: l1, user: icmUserKey(t)}
 	userAddr := crypto.PubkeyToAddress(s.user.PublicKey)
 	r := c.send(t, icmKey(t, icmLocalKeyHex), &userAddr, nil, new(big.Int).Mul(big.NewInt(1000), l1Coin), 21_000)
 	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 
 	// The messenger's keyless deployment, on both chains; a second run finds it there.
-	k, err := icm.NewKeyless(icm.Messenger().Bytecode, big.NewInt(100e9), 3_000_000)
-	require.NoError(t, err)
+	k := messengerKeyless(t)
 	raw, err := k.Tx.MarshalBinary()
 	require.NoError(t, err)
 	file := filepath.Join(t.TempDir(), "messenger.txt")
 	require.NoError(t, os.WriteFile(file, []byte(common.Bytes2Hex(raw)+"\n"), 0o600))
 	for _, chain := range []string{"C", l1.blockchainID} {
-		code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--chain", chain, "--node-uri", n.xn.base)
+		code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--chain", chain, "--node-uri", uri)
 		require.Equal(t, 0, code, stderr)
 		require.Equal(t, "deployer: "+k.Deployer.Hex()+"\naddress: "+k.Contract.Hex()+"\nstatus: deployed\n", stdout)
 	}
-	code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--node-uri", n.xn.base)
+	code, stdout, stderr := runCLI(t, "icm", "deploy", "--tx", file, "--node-uri", uri)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "status: already deployed\n")
 	s.messenger = k.Contract
 
 	receiver, err := icm.Load(icm.TestReceiverName)
 	require.NoError(t, err)
-	deploy := func(ch *l1Chain) common.Address {
+	for _, ch := range []*icmChain{c, l1} {
 		args, err := receiver.ABI.Pack("", s.messenger)
 		require.NoError(t, err)
 		r := ch.send(t, s.user, nil, append(append([]byte{}, receiver.Bytecode...), args...), nil, 2_000_000)
 		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		return r.ContractAddress
+		ch.receiver = r.ContractAddress
 	}
-	s.c = &icmChain{l1Chain: c, id: cID.BlockchainID, receiver: deploy(c)}
-	s.l1 = &icmChain{l1Chain: l1, id: l1ID, receiver: deploy(l1)}
 	return s
 }
 
@@ -152,6 +172,18 @@ func (s *icmSetup) sendMessage(t testing.TB, from, to *icmChain, text string, to
 	}
 	require.FailNow(t, "no SendCrossChainMessage event")
 	return nil, common.Hash{}
+}
+
+// deliveryLog returns the ReceiveCrossChainMessage event of message id on dst; there is one.
+func (s *icmSetup) deliveryLog(t testing.TB, dst *icmChain, id common.Hash) types.Log {
+	t.Helper()
+	logs, err := dst.eth.FilterLogs(t.Context(), ethereum.FilterQuery{
+		FromBlock: common.Big0, Addresses: []common.Address{s.messenger},
+		Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic}, {id}},
+	})
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	return logs[0]
 }
 
 // view calls a view function of contract a at addr on ch and returns its outputs.
@@ -177,7 +209,7 @@ func (s *icmSetup) waitReceived(t testing.TB, ch *icmChain, n int64) {
 
 func TestICMSingleNode(t *testing.T) {
 	t.Parallel()
-	s := setupICM(t, 77730)
+	s := setupICM(t, icmGenesis(t, 77730))
 	receiver, err := icm.Load(icm.TestReceiverName)
 	require.NoError(t, err)
 	tokenC, err := icm.Load(icm.TestTokenName)
@@ -208,13 +240,7 @@ func TestICMSingleNode(t *testing.T) {
 	require.Equal(t, s.c.receiver, view(t, s.l1.l1Chain, receiver.ABI, s.l1.receiver, "lastOriginSender")[0])
 	require.Equal(t, true, view(t, s.l1.l1Chain, messenger, s.messenger, "messageReceived", id)[0])
 	// The relay delivered it, naming itself as the reward address.
-	logs, err := s.l1.eth.FilterLogs(t.Context(), ethereum.FilterQuery{
-		FromBlock: common.Big0, Addresses: []common.Address{s.messenger},
-		Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic}, {id}},
-	})
-	require.NoError(t, err)
-	require.Len(t, logs, 1)
-	relayer := common.BytesToAddress(logs[0].Topics[3][12:])
+	relayer := common.BytesToAddress(s.deliveryLog(t, s.l1, id).Topics[3][12:])
 	require.Equal(t, relayer, view(t, s.l1.l1Chain, messenger, s.messenger, "getRelayerRewardAddress", id)[0])
 	require.Equal(t, []any{token, big.NewInt(7)}, view(t, s.c.l1Chain, messenger, s.messenger, "getFeeInfo", id))
 
@@ -253,4 +279,23 @@ func TestICMSingleNode(t *testing.T) {
 	s.waitReceived(t, s.l1, 2)
 	require.Equal(t, []byte("again"), view(t, s.l1.l1Chain, receiver.ABI, s.l1.receiver, "lastMessage")[0])
 	s.waitReceived(t, s.c, 1)
+}
+
+// An L1 whose transaction allow list has the local key as its admin (as examples/l1-genesis.json
+// has) and leaves the relayer out: the relay, which tops its relayer up from that key, enables
+// the relayer there too before its first delivery, and delivers.
+func TestICMAllowListedL1(t *testing.T) {
+	t.Parallel()
+	user := crypto.PubkeyToAddress(icmUserKey(t).PublicKey)
+	s := setupICM(t, icmGenesisWith(t, 77732, fmt.Sprintf(`"txAllowListConfig": {"blockTimestamp": 0,
+      "adminAddresses": ["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"], "enabledAddresses": ["%s", "%s"]},`,
+		user.Hex(), messengerKeyless(t).Deployer.Hex())))
+	allowList := precompile.AllowListABI()
+	_, id := s.sendMessage(t, s.c, s.l1, "allowed", common.Address{}, 0)
+	s.waitReceived(t, s.l1, 1)
+	relayer := common.BytesToAddress(s.deliveryLog(t, s.l1, id).Topics[3][12:])
+	require.Equal(t, big.NewInt(int64(precompile.RoleEnabled)), view(t, s.l1.l1Chain, allowList, l1params.TxAllowListAddress, "readAllowList", relayer)[0])
+	// An address nobody enabled has no role: the list is in force.
+	stranger := crypto.PubkeyToAddress(icmKey(t, "0000000000000000000000000000000000000000000000000000000000000001").PublicKey)
+	require.Zero(t, view(t, s.l1.l1Chain, allowList, l1params.TxAllowListAddress, "readAllowList", stranger)[0].(*big.Int).Sign())
 }

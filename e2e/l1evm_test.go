@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,8 +152,14 @@ func (c *l1Chain) dial() {
 	t := c.node.t
 	t.Helper()
 	c.url = c.node.xn.base + "/ext/bc/" + c.blockchainID + "/rpc"
+	c.connect(t, c.node.xn.hc)
+}
+
+// connect makes the chain's clients to c.url with hc.
+func (c *l1Chain) connect(t testing.TB, hc *http.Client) {
+	t.Helper()
 	var err error
-	c.rc, err = rpc.DialOptions(t.Context(), c.url, rpc.WithHTTPClient(c.node.xn.hc))
+	c.rc, err = rpc.DialOptions(t.Context(), c.url, rpc.WithHTTPClient(hc))
 	require.NoError(t, err)
 	c.eth = ethclient.NewClient(c.rc)
 	c.chainID, err = c.eth.ChainID(t.Context())

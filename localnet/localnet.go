@@ -69,6 +69,10 @@ type Config struct {
 	HTTPPort, StakingPort int
 	// Args are more `cornice run` flags for every node.
 	Args []string
+	// NodeArgs are more `cornice run` flags for some nodes, by name (node<i>), after Args: for
+	// a role only one node has, such as the Interchain Messaging relay (--relay=true). Like
+	// Args, they are the new network's: a network started before keeps its own.
+	NodeArgs map[string][]string
 	// L1s are L1s to make on the network, new or resumed, unless it has them already (same
 	// genesis).
 	L1s []L1Config
@@ -91,7 +95,9 @@ func (n Node) URI() string { return "http://127.0.0.1:" + strconv.Itoa(n.HTTPPor
 type state struct {
 	Nodes []Node   `json:"nodes"`
 	Args  []string `json:"args,omitempty"`
-	L1s   []L1     `json:"l1s,omitempty"`
+	// NodeArgs are Config.NodeArgs.
+	NodeArgs map[string][]string `json:"nodeArgs,omitempty"`
+	L1s      []L1                `json:"l1s,omitempty"`
 }
 
 // NodeStatus is a node and whether its process runs.
@@ -196,7 +202,13 @@ func create(cfg Config) (*state, error) {
 	if cfg.StakingPort == 0 {
 		cfg.StakingPort = DefaultStakingPort
 	}
-	st := &state{Args: cfg.Args}
+	st := &state{Args: cfg.Args, NodeArgs: cfg.NodeArgs}
+	for name := range cfg.NodeArgs {
+		k, err := strconv.Atoi(strings.TrimPrefix(name, "node"))
+		if err != nil || name != fmt.Sprintf("node%d", k) || k < 1 || k > cfg.Nodes {
+			return nil, fmt.Errorf("flags for %q: the network has node1 to node%d", name, cfg.Nodes)
+		}
+	}
 	for i := range cfg.Nodes {
 		n := Node{Name: fmt.Sprintf("node%d", i+1), HTTPPort: cfg.HTTPPort + 2*i, StakingPort: cfg.StakingPort + 2*i}
 		if n.HTTPPort > 65535 || n.StakingPort > 65535 {
@@ -271,7 +283,8 @@ func load(dir string) (*state, error) {
 }
 
 // args are node i's `cornice run` flags: its data dir and ports, every staker but itself as a
-// bootstrap peer, and the subnets of the network's L1s to track.
+// bootstrap peer, the subnets of the network's L1s to track, then the network's flags and the
+// node's own.
 func args(dir string, st *state, i int) []string {
 	n := st.Nodes[i]
 	var ips, nodeIDs []string
@@ -292,7 +305,8 @@ func args(dir string, st *state, i int) []string {
 		a = append(a, "--bootstrap-ips="+strings.Join(ips, ","), "--bootstrap-ids="+strings.Join(nodeIDs, ","))
 	}
 	a = append(a, trackArgs(st)...)
-	return append(a, st.Args...)
+	a = append(a, st.Args...)
+	return append(a, st.NodeArgs[n.Name]...)
 }
 
 // startNode starts node i as a process of its own group, so that it outlives the caller and a

@@ -48,9 +48,31 @@ func TestCreateErrors(t *testing.T) {
 	require.ErrorContains(t, err, "a local network has 1 to 64 nodes, not 65")
 	_, err = create(Config{Dir: t.TempDir(), Nodes: 3, HTTPPort: 65534})
 	require.ErrorContains(t, err, "node2's ports 65536 and 9653: a port is at most 65535")
+	for _, name := range []string{"node4", "node0", "node01", "n1"} {
+		_, err = create(Config{Dir: t.TempDir(), Nodes: 3, NodeArgs: map[string][]string{name: {"--relay=true"}}})
+		require.ErrorContains(t, err, "flags for \""+name+"\": the network has node1 to node3")
+	}
 	_, err = Status(t.TempDir())
 	require.ErrorIs(t, err, os.ErrNotExist)
 	require.ErrorContains(t, Kill(t.TempDir(), "node1"), "no local network in")
+}
+
+// Flags for one node come after the network's, on that node only, and are kept in the
+// description.
+func TestNodeArgs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := create(Config{Dir: dir, Nodes: 3, Args: []string{"--log-level=debug"}, NodeArgs: map[string][]string{"node2": {"--relay=true"}}})
+	require.NoError(t, err)
+	require.True(t, strings.HasSuffix(strings.Join(args(dir, st, 1), " "), " --log-level=debug --relay=true"))
+	for _, i := range []int{0, 2} {
+		a := strings.Join(args(dir, st, i), " ")
+		require.True(t, strings.HasSuffix(a, " --log-level=debug"), a)
+		require.NotContains(t, a, "--relay")
+	}
+	back, err := load(dir)
+	require.NoError(t, err)
+	require.Equal(t, st, back)
 }
 
 // A network with L1s: every node's flags track their subnets (the validators run them anyway,

@@ -61,7 +61,9 @@ type Config struct {
 	Aggregator Aggregator
 	Subnets    Subnets
 	// Funder, when set, tops the relayer up on a chain where it has less than MinBalance: it
-	// sends TopUp (the local network's funded key).
+	// sends TopUp (the local network's funded key). On a chain whose transaction allow list
+	// leaves the relayer out and names the funder Admin or Manager, the funder also enables
+	// the relayer there.
 	Funder *ecdsa.PrivateKey
 	Log    *slog.Logger
 }
@@ -115,6 +117,8 @@ type chain struct {
 	// nonce is the relayer's next nonce here; unknown after a failed send.
 	nonce      uint64
 	nonceKnown bool
+	// allowed is the relayer known to be allowed to send transactions here.
+	allowed bool
 }
 
 // New returns a relay over cfg; it watches nothing until chains are added and Start is called.
@@ -343,6 +347,9 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 	if err := r.ensureFunds(dst); err != nil {
 		return nil, err
 	}
+	if err := r.ensureAllowed(dst); err != nil {
+		return nil, err
+	}
 	data, err := icm.Messenger().ABI.Pack("receiveCrossChainMessage", uint32(0), r.from)
 	if err != nil {
 		return nil, err
@@ -361,7 +368,8 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 		return nil, err
 	}
 	if err := dst.client.SendTransaction(r.ctx, tx); err != nil {
-		dst.nonceKnown = false
+		// A refusal may be a nonce gone stale or a role taken away: both are read again.
+		dst.nonceKnown, dst.allowed = false, false
 		if r.ctx.Err() != nil {
 			// Stopping: whether the chain took it is unknown, so the record stays and the
 			// next Start sends the same transaction again.
@@ -425,8 +433,79 @@ func (r *Relay) ensureFunds(c *chain) error {
 	if r.cfg.Funder == nil {
 		return fmt.Errorf("%w: %s holds %s wei on %s", errNotFunded, r.from.Hex(), bal, c.id)
 	}
-	funder := crypto.PubkeyToAddress(r.cfg.Funder.PublicKey)
-	nonce, err := c.client.PendingNonceAt(r.ctx, funder)
+	if err := r.fromFunder(c, &r.from, nil, topUp, 21_000); err != nil {
+		return fmt.Errorf("top up the relayer: %w", err)
+	}
+	r.log.Info("relay: relayer topped up", "chainID", c.id.String(), "relayer", r.from.Hex(), "wei", topUp.String())
+	return nil
+}
+
+// ensureAllowed makes sure the relayer may send transactions on c: where c's transaction
+// allow list is active and leaves it out, the funder enables it, when the list lets the
+// funder (Admin or Manager). c.sendMu is held.
+func (r *Relay) ensureAllowed(c *chain) error {
+	if c.allowed {
+		return nil
+	}
+	role, active, err := r.txAllowListRole(c, r.from)
+	if err != nil {
+		return err
+	}
+	if !active || role.IsEnabled() {
+		c.allowed = true
+		return nil
+	}
+	if r.cfg.Funder == nil {
+		return fmt.Errorf("%w: %s on %s", errNotAllowed, r.from.Hex(), c.id)
+	}
+	funderRole, _, err := r.txAllowListRole(c, crypto.PubkeyToAddress(r.cfg.Funder.PublicKey))
+	if err != nil {
+		return err
+	}
+	if !funderRole.CanModify(role, precompile.RoleEnabled) {
+		return fmt.Errorf("%w: %s on %s, and the funder is %s there", errNotAllowed, r.from.Hex(), c.id, funderRole)
+	}
+	data, err := precompile.AllowListABI().Pack("setEnabled", r.from)
+	if err != nil {
+		return err
+	}
+	if err := r.fromFunder(c, &l1params.TxAllowListAddress, data, nil, 100_000); err != nil {
+		return fmt.Errorf("enable the relayer on the transaction allow list: %w", err)
+	}
+	r.log.Info("relay: relayer enabled on the transaction allow list", "chainID", c.id.String(), "relayer", r.from.Hex())
+	c.allowed = true
+	return nil
+}
+
+// txAllowListRole returns addr's role in c's transaction allow list, and whether the list is
+// active there (a call to the precompile's address returns nothing otherwise).
+func (r *Relay) txAllowListRole(c *chain, addr common.Address) (precompile.Role, bool, error) {
+	a := precompile.AllowListABI()
+	data, err := a.Pack("readAllowList", addr)
+	if err != nil {
+		return 0, false, err
+	}
+	out, err := c.client.CallContract(r.ctx, ethereum.CallMsg{To: &l1params.TxAllowListAddress, Data: data}, nil)
+	if err != nil {
+		return 0, false, fmt.Errorf("read the transaction allow list: %w", err)
+	}
+	if len(out) == 0 {
+		return 0, false, nil
+	}
+	vals, err := a.Unpack("readAllowList", out)
+	if err != nil {
+		return 0, false, fmt.Errorf("read the transaction allow list: %w", err)
+	}
+	role, ok := vals[0].(*big.Int)
+	if !ok || !role.IsUint64() {
+		return 0, false, fmt.Errorf("read the transaction allow list: role %v", vals[0])
+	}
+	return precompile.Role(role.Uint64()), true, nil
+}
+
+// fromFunder sends a transaction from the funder on c and waits until it succeeds.
+func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big.Int, gas uint64) error {
+	nonce, err := c.client.PendingNonceAt(r.ctx, crypto.PubkeyToAddress(r.cfg.Funder.PublicKey))
 	if err != nil {
 		return fmt.Errorf("funder nonce: %w", err)
 	}
@@ -436,22 +515,21 @@ func (r *Relay) ensureFunds(c *chain) error {
 	}
 	tx, err := types.SignNewTx(r.cfg.Funder, c.signer, &types.DynamicFeeTx{
 		ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: 21_000, To: &r.from, Value: topUp,
+		Gas: gas, To: to, Data: data, Value: value,
 	})
 	if err != nil {
 		return err
 	}
 	if err := c.client.SendTransaction(r.ctx, tx); err != nil {
-		return fmt.Errorf("top up the relayer: %w", err)
+		return err
 	}
 	rcpt, err := waitReceipt(r.ctx, c.client, tx.Hash())
 	if err != nil {
-		return fmt.Errorf("top up the relayer: %w", err)
+		return err
 	}
 	if rcpt.Status != types.ReceiptStatusSuccessful {
-		return fmt.Errorf("top up the relayer: %w", errReverted)
+		return errReverted
 	}
-	r.log.Info("relay: relayer topped up", "chainID", c.id.String(), "relayer", r.from.Hex(), "wei", topUp.String())
 	return nil
 }
 

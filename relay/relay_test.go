@@ -40,7 +40,8 @@ type fakeChain struct {
 	sent     []*types.Transaction // every SendTransaction, refused or not
 	pool     map[common.Hash]*types.Transaction
 	receipts map[common.Hash]*types.Receipt
-	received map[common.Hash]bool // the messenger's messageReceived
+	received map[common.Hash]bool     // the messenger's messageReceived
+	roles    map[common.Address]int64 // the transaction allow list's; nil: none
 }
 
 func newFakeChain(id int64) *fakeChain {
@@ -73,6 +74,19 @@ func (f *fakeChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]typ
 }
 
 func (f *fakeChain) CallContract(_ context.Context, call ethereum.CallMsg, _ *big.Int) ([]byte, error) {
+	if *call.To == l1params.TxAllowListAddress {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.roles == nil {
+			return nil, nil // no allow list: nothing at its address
+		}
+		a := precompile.AllowListABI()
+		args, err := a.Methods["readAllowList"].Inputs.Unpack(call.Data[4:])
+		if err != nil {
+			return nil, err
+		}
+		return a.Methods["readAllowList"].Outputs.Pack(big.NewInt(f.roles[args[0].(common.Address)]))
+	}
 	m := icm.Messenger().ABI
 	args, err := m.Methods["messageReceived"].Inputs.Unpack(call.Data[4:])
 	if err != nil {
@@ -292,4 +306,28 @@ func TestDeliverAndResume(t *testing.T) {
 	src.addBlock(teleporterLogs(t, m4, common.Hash{7})...)
 	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 4 }, 10*time.Second, time.Millisecond)
 	require.Equal(t, 3, agg.count())
+}
+
+// TestNotAllowed: a destination whose transaction allow list leaves the relayer out, and no
+// funder to enable it: the relay sends nothing there, and tries again until the relayer is
+// enabled, then delivers.
+func TestNotAllowed(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, t.TempDir())
+	defer db.Close()
+	src, dst := newFakeChain(1), newFakeChain(2)
+	dst.roles = map[common.Address]int64{}
+	agg := &signer{}
+	r := startRelay(t, db, agg, map[ids.ID]*fakeChain{srcID: src, dstID: dst})
+	defer r.Close()
+
+	src.addBlock(teleporterLogs(t, message(1, dstID), common.Hash{1})...)
+	// Signed twice: the first try ended without a delivery, and the relay tries again.
+	require.Eventually(t, func() bool { return agg.count() >= 2 }, 10*time.Second, time.Millisecond)
+	require.Empty(t, dst.sentTxs())
+
+	dst.mu.Lock()
+	dst.roles[r.Address()] = int64(precompile.RoleEnabled)
+	dst.mu.Unlock()
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, 10*time.Second, time.Millisecond)
 }

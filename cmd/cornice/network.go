@@ -36,7 +36,7 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 		return filepath.Join(home, ".cornice", "network"), nil
 	}
 
-	var nodes, httpPort, stakingPort, l1Validators int
+	var nodes, httpPort, stakingPort, l1Validators, relayNode int
 	var l1Weight uint64
 	var l1Files []string
 	var wait time.Duration
@@ -66,7 +66,13 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 			}
 			ctx, cancel := context.WithTimeout(c.Context(), wait)
 			defer cancel()
-			started, err := localnet.Start(ctx, localnet.Config{Binary: bin, Dir: d, Nodes: nodes, HTTPPort: httpPort, StakingPort: stakingPort, L1s: l1s})
+			cfg := localnet.Config{Binary: bin, Dir: d, Nodes: nodes, HTTPPort: httpPort, StakingPort: stakingPort, L1s: l1s}
+			if relayNode != 0 {
+				// The relay's auto setting is off on a network of several nodes: one of them
+				// runs it, so that each message is delivered once.
+				cfg.NodeArgs = map[string][]string{fmt.Sprintf("node%d", relayNode): {"--relay=true"}}
+			}
+			started, err := localnet.Start(ctx, cfg)
 			if err != nil {
 				return err
 			}
@@ -81,6 +87,7 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 	fs.StringArrayVar(&l1Files, "l1", nil, "`genesis.json` of an L1 (Subnet-EVM genesis, see examples/l1-genesis.json) to create on the network once it is up, unless it has it already; repeat for more")
 	fs.IntVar(&l1Validators, "l1-validators", 0, "how many nodes, the first ones, validate each new L1 (default: all); every node runs its chain")
 	fs.Uint64Var(&l1Weight, "l1-weight", defaultL1Weight, "each validator's weight in a new L1")
+	fs.IntVar(&relayNode, "relay-node", 0, "the node (1 to --nodes) of a new network that runs the Interchain Messaging relay (--relay=true); default none")
 	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for every node's chains (and for the L1s' creation)")
 
 	status := &cobra.Command{
