@@ -102,20 +102,7 @@ func (b *Batch) Size() int {
 // cannot be used afterwards, whatever the result; a failed Commit applied
 // nothing.
 func (b *Batch) Commit() error {
-	if b.st.done {
-		return ErrBatchDone
-	}
-	b.st.done = true
-	db := b.st.db
-	defer b.st.pb.Close()
-	if err := db.begin(); err != nil {
-		return err
-	}
-	defer db.inflight.Done()
-	if err := db.commit(b.st.pb); err != nil {
-		return fmt.Errorf("commit batch: %w", err)
-	}
-	return nil
+	return b.commitWith((*DB).commit)
 }
 
 // CommitUnsynced applies every write of the batch atomically, as Commit
@@ -128,6 +115,11 @@ func (b *Batch) Commit() error {
 // writes that a restart can lose without harm because it redoes them, such
 // as the blocks a bootstrapping chain executes (docs/decisions.md).
 func (b *Batch) CommitUnsynced() error {
+	return b.commitWith((*DB).commitUnsynced)
+}
+
+// commitWith ends the batch by applying it with commit (synced or not).
+func (b *Batch) commitWith(commit func(*DB, *pebble.Batch) error) error {
 	if b.st.done {
 		return ErrBatchDone
 	}
@@ -138,7 +130,7 @@ func (b *Batch) CommitUnsynced() error {
 		return err
 	}
 	defer db.inflight.Done()
-	if err := db.commitUnsynced(b.st.pb); err != nil {
+	if err := commit(db, b.st.pb); err != nil {
 		return fmt.Errorf("commit batch: %w", err)
 	}
 	return nil
