@@ -20,12 +20,12 @@ import (
 	"github.com/cornice-node/cornice/warp/acp77"
 )
 
-// acp99ManagerAddress is where the L1 genesis of TestL1ValidatorManagerCLI puts the manager.
+// acp99ManagerAddress is where acp99Genesis puts the manager.
 var acp99ManagerAddress = common.HexToAddress("0x0feedc0de0000000000000000000000000000099")
 
 // acp99Genesis returns the fixture genesis with chain ID chainID, the compiled ValidatorManager
 // at acp99ManagerAddress owned by owner, owner funded, and no transaction allow list.
-func acp99Genesis(t *testing.T, chainID int, owner common.Address) []byte {
+func acp99Genesis(t testing.TB, chainID int, owner common.Address) []byte {
 	t.Helper()
 	var g map[string]any
 	require.NoError(t, json.Unmarshal(l1FixtureGenesis(t, chainID), &g))
@@ -43,6 +43,18 @@ func acp99Genesis(t *testing.T, chainID int, owner common.Address) []byte {
 	b, err := json.Marshal(g)
 	require.NoError(t, err)
 	return b
+}
+
+// l1CLI returns a runner of `cornice l1 <command> <flags> <*shared>`, which requires success and
+// logs the output; shared is read at each run, so that a test may add to it between commands.
+func l1CLI(t *testing.T, shared *[]string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append(args, *shared...)...)
+		require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+		t.Logf("cornice %s:\n%s", args[1], out)
+		return out
+	}
 }
 
 // TestL1ValidatorManagerCLI runs the ACP-99 flow on one node against our ValidatorManager
@@ -71,13 +83,7 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	require.Equal(t, []acp77.ConversionValidator{{NodeID: me.NodeID[:], BLSPublicKey: me.NodePOP.PublicKey, Weight: 100}}, d.Validators)
 
 	l1Args := []string{"--node-uri", xn.base, "--subnet-id", subnetID.String(), "--wait", acceptWait.String()}
-	cli := func(args ...string) string {
-		t.Helper()
-		code, out, errOut := runCLI(t, append(args, l1Args...)...)
-		require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-		t.Logf("cornice %s:\n%s", args[1], out)
-		return out
-	}
+	cli := l1CLI(t, &l1Args)
 
 	// init-validator-set: the P-Chain's SubnetToL1Conversion, justified by the subnet ID.
 	out := cli("l1", "init-validator-set")

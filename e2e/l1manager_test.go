@@ -83,12 +83,15 @@ type managedL1 struct {
 	ewoq *wallet.Key
 	w    *wallet.P
 	// me is the node, the L1's one validator.
-	me struct {
-		NodeID  ids.NodeID            `json:"nodeID"`
-		NodePOP bls.ProofOfPossession `json:"nodePOP"`
-	}
+	me             nodeIdentity
 	subnetID, bcID ids.ID
 	convTx         *txs.Tx
+}
+
+// nodeIdentity is a node's info.getNodeID: its ID and BLS proof of possession.
+type nodeIdentity struct {
+	NodeID  ids.NodeID            `json:"nodeID"`
+	NodePOP bls.ProofOfPossession `json:"nodePOP"`
 }
 
 // convertedL1 makes an L1 on xn with the local key: a subnet, its EVM chain name of genesis,

@@ -24,6 +24,9 @@ type L1Config struct {
 	Validators int
 	// Weight is each validator's weight; zero means wallet.DefaultL1Weight.
 	Weight uint64
+	// Manager is the address of the L1's validator manager on its chain (wallet.L1Request);
+	// none means the empty address.
+	Manager []byte
 }
 
 // L1 is an L1 of the network, as network.json records it.
@@ -84,7 +87,7 @@ func createL1s(ctx context.Context, dir string, st *state, want []L1Config) (boo
 			names[i] = node.Name
 		}
 		res, err := wallet.CreateL1(ctx, clients[0], key, wallet.L1Request{
-			Genesis: l.Genesis, Name: l.Name, Balance: wallet.DefaultL1Balance, Weight: weight, Validators: clients,
+			Genesis: l.Genesis, Name: l.Name, Balance: wallet.DefaultL1Balance, Weight: weight, Validators: clients, Manager: l.Manager,
 		}, wait, clock.Real{})
 		if err != nil {
 			return made, fmt.Errorf("create L1 %q: %w", l.Name, err)

@@ -57,6 +57,9 @@ type L1Request struct {
 	// Subnet-EVM chain on the P-Chain, which CreateL1 otherwise refuses with ErrChainIDInUse: a
 	// transaction signed for one would be valid on the other.
 	AllowSharedChainID bool
+	// Manager is the address, on the new chain, of the L1's validator manager (an ACP-99
+	// contract its genesis holds); none means the empty address.
+	Manager []byte
 }
 
 // L1Result says where an L1 lives.
@@ -99,7 +102,7 @@ func l1SubnetTag(genesis []byte) ids.ShortID {
 // CreateL1 makes the L1 of req on the node at client, through key's P-Chain wallet: a
 // CreateSubnetTx owned by L1SubnetOwners, a CreateChainTx of the Subnet-EVM VM (SubnetEVMID)
 // with the genesis, and a ConvertSubnetToL1Tx with the node itself (info.getNodeID), or the nodes
-// of req.Validators, as the L1's validators, managed by the new chain at the empty address. Each tx is waited for at most
+// of req.Validators, as the L1's validators, managed by the new chain at req.Manager (the empty address by default). Each tx is waited for at most
 // wait; then it waits, at most wait again, until the chain answers eth_chainId. clk paces every
 // wait.
 //
@@ -165,7 +168,7 @@ func CreateL1(ctx context.Context, client *Client, key *Key, req L1Request, wait
 	return res, nil
 }
 
-// convertToL1 converts res's subnet into an L1 managed by res's chain at the empty address, with
+// convertToL1 converts res's subnet into an L1 managed by res's chain at req.Manager, with
 // the node (info.getNodeID), or each of req.Validators, as its validator of req.Weight and
 // req.Balance, unless it is converted already (platform.getSubnet).
 func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait time.Duration) error {
@@ -188,7 +191,7 @@ func convertToL1(ctx context.Context, p *P, res L1Result, req L1Request, wait ti
 		}
 		vs[i] = L1Validator{NodeID: nodeID, Weight: req.Weight, Balance: req.Balance, Signer: pop}
 	}
-	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, []byte{}, vs)
+	tx, err := p.ConvertSubnet(ctx, res.SubnetID, res.BlockchainID, append([]byte{}, req.Manager...), vs)
 	if err != nil {
 		return err
 	}

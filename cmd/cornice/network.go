@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/spf13/cobra"
 
 	"github.com/cornice-node/cornice/config"
@@ -39,6 +40,7 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 	var nodes, httpPort, stakingPort, l1Validators, relayNode int
 	var l1Weight uint64
 	var l1Files []string
+	var l1Manager string
 	var wait time.Duration
 	start := &cobra.Command{
 		Use:   "start",
@@ -56,13 +58,20 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 			if err := os.MkdirAll(d, 0o700); err != nil {
 				return err
 			}
+			var manager []byte
+			if l1Manager != "" {
+				if !common.IsHexAddress(l1Manager) {
+					return fmt.Errorf("--l1-manager: %q is not a hex address", l1Manager)
+				}
+				manager = common.HexToAddress(l1Manager).Bytes()
+			}
 			var l1s []localnet.L1Config
 			for _, f := range l1Files {
 				req, err := readL1Genesis(f, "", defaultL1Balance, l1Weight, config.LocalID)
 				if err != nil {
 					return err
 				}
-				l1s = append(l1s, localnet.L1Config{Genesis: req.Genesis, Name: req.Name, Validators: l1Validators, Weight: l1Weight})
+				l1s = append(l1s, localnet.L1Config{Genesis: req.Genesis, Name: req.Name, Validators: l1Validators, Weight: l1Weight, Manager: manager})
 			}
 			ctx, cancel := context.WithTimeout(c.Context(), wait)
 			defer cancel()
@@ -87,6 +96,7 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 	fs.StringArrayVar(&l1Files, "l1", nil, "`genesis.json` of an L1 (Subnet-EVM genesis, see examples/l1-genesis.json) to create on the network once it is up, unless it has it already; repeat for more")
 	fs.IntVar(&l1Validators, "l1-validators", 0, "how many nodes, the first ones, validate each new L1 (default: all); every node runs its chain")
 	fs.Uint64Var(&l1Weight, "l1-weight", defaultL1Weight, "each validator's weight in a new L1")
+	fs.StringVar(&l1Manager, "l1-manager", "", "the `address` of each new L1's validator manager (an ACP-99 contract its genesis holds); default the empty address")
 	fs.IntVar(&relayNode, "relay-node", 0, "the node (1 to --nodes) of a new network that runs the Interchain Messaging relay (--relay=true); default none")
 	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for every node's chains (and for the L1s' creation)")
 

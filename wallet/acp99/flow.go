@@ -360,8 +360,31 @@ func (f *Flow) fromP(ctx context.Context, m acp77.Message, justification []byte)
 	return signed, nil
 }
 
-// aggregate has the node's /ext/aggregate-signatures sign msg by the L1's validators.
+// aggregate has the node's /ext/aggregate-signatures sign msg by the L1's validators. A
+// validator signs only what its own chain has accepted, and the validators accept a block each
+// on its own time after the node this flow talks to: while too few have signed, it asks again,
+// for at most f.wait.
 func (f *Flow) aggregate(ctx context.Context, msg *warp.UnsignedMessage, justification []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.wait)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		signed, err := f.aggregateOnce(ctx, msg, justification)
+		if !errors.Is(err, warp.ErrInsufficientWeight) {
+			return signed, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-tick.C:
+		}
+	}
+}
+
+// aggregateOnce asks the node's /ext/aggregate-signatures once; an answer of too little
+// signature weight wraps warp.ErrInsufficientWeight.
+func (f *Flow) aggregateOnce(ctx context.Context, msg *warp.UnsignedMessage, justification []byte) ([]byte, error) {
 	body, err := json.Marshal(map[string]string{
 		"message":           hex.EncodeToString(msg.Bytes()),
 		"justification":     "0x" + hex.EncodeToString(justification),
@@ -385,6 +408,9 @@ func (f *Flow) aggregate(ctx context.Context, msg *warp.UnsignedMessage, justifi
 		return nil, fmt.Errorf("aggregate-signatures: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
+		if bytes.Contains(b, []byte(warp.ErrInsufficientWeight.Error())) {
+			return nil, fmt.Errorf("aggregate-signatures: %s: %s: %w", resp.Status, bytes.TrimSpace(b), warp.ErrInsufficientWeight)
+		}
 		return nil, fmt.Errorf("aggregate-signatures: %s: %s", resp.Status, bytes.TrimSpace(b))
 	}
 	var reply struct {
