@@ -13,8 +13,11 @@ import (
 // SetTxGossip makes push receive every transaction the API takes in from now on.
 func (vm *VM) SetTxGossip(push func(tx []byte)) { vm.push.Set(push) }
 
-// pushTx hands tx to the node's gossip, if any.
+// pushTx hands tx to the node's gossip, if any (a lone node has none, and encodes nothing).
 func (vm *VM) pushTx(tx *types.Transaction) {
+	if !vm.push.On() {
+		return
+	}
 	b, err := tx.MarshalBinary()
 	if err != nil {
 		return // a transaction SendTx took always encodes

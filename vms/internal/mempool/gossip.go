@@ -11,6 +11,9 @@ type Gossip struct {
 // Set makes push receive every tx Push is given from now on.
 func (g *Gossip) Set(push func(tx []byte)) { g.push.Store(&push) }
 
+// On reports whether pushed txs go anywhere: a VM need not encode a tx for a lone node.
+func (g *Gossip) On() bool { return g.push.Load() != nil }
+
 // Push hands tx, a tx's bytes, to the node's gossip, if any.
 func (g *Gossip) Push(tx []byte) {
 	if p := g.push.Load(); p != nil {
