@@ -216,7 +216,9 @@ func (r *Relay) run(c *chain) {
 	heads := make(chan *types.Header, 16)
 	sub, err := c.client.SubscribeNewHead(r.ctx, heads)
 	if err != nil {
-		r.log.Error("relay: cannot follow chain", "chainID", c.id.String(), "err", err)
+		if r.ctx.Err() == nil { // not a relay closed as it started (a node stopped at once)
+			r.log.Error("relay: cannot follow chain", "chainID", c.id.String(), "err", err)
+		}
 		return
 	}
 	defer sub.Unsubscribe()
