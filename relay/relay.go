@@ -23,6 +23,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
+	"github.com/cornice-node/cornice/wallet/evmwait"
 	"github.com/cornice-node/cornice/warp"
 )
 
@@ -525,7 +526,7 @@ func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big
 	if err := c.client.SendTransaction(r.ctx, tx); err != nil {
 		return err
 	}
-	rcpt, err := waitReceipt(r.ctx, c.client, tx.Hash())
+	rcpt, err := evmwait.Receipt(r.ctx, c.client, tx.Hash(), receiptWait)
 	if err != nil {
 		return err
 	}
@@ -537,7 +538,7 @@ func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big
 
 // await waits for delivery tx of message id on dst and records the outcome.
 func (r *Relay) await(dst *chain, id common.Hash, tx *types.Transaction) {
-	rcpt, err := waitReceipt(r.ctx, dst.client, tx.Hash())
+	rcpt, err := evmwait.Receipt(r.ctx, dst.client, tx.Hash(), receiptWait)
 	if err != nil {
 		if r.ctx.Err() == nil {
 			r.log.Warn("relay: no receipt for a delivery; sent again at the next start", "messageID", id.Hex(), "tx", tx.Hash().Hex(), "err", err)
@@ -576,29 +577,6 @@ func (r *Relay) resume() error {
 		r.wg.Go(func() { r.await(dst, p.id, p.tx) })
 	}
 	return nil
-}
-
-// waitReceipt polls for the receipt of hash, every few milliseconds at first, for at most
-// receiptWait.
-func waitReceipt(ctx context.Context, c Client, hash common.Hash) (*types.Receipt, error) {
-	ctx, cancel := context.WithTimeout(ctx, receiptWait)
-	defer cancel()
-	delay := time.Millisecond
-	for {
-		rcpt, err := c.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return rcpt, nil
-		}
-		if !errors.Is(err, ethereum.NotFound) {
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 100*time.Millisecond)
-	}
 }
 
 // allowed reports whether relayer may deliver a message that names allowedRelayers.

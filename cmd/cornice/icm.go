@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/cornice-node/cornice/icm"
 	"github.com/cornice-node/cornice/wallet"
+	"github.com/cornice-node/cornice/wallet/evmwait"
 )
 
 // newICMCmd builds `cornice icm` and its subcommands (Interchain Messaging).
@@ -130,7 +129,7 @@ func deployKeyless(ctx context.Context, eth *ethclient.Client, key *wallet.Key, 
 	if err := eth.SendTransaction(ctx, k.Tx); err != nil {
 		return "", fmt.Errorf("send the deployment: %w", err)
 	}
-	r, err := waitReceipt(ctx, eth, k.Tx.Hash(), wait)
+	r, err := evmwait.Receipt(ctx, eth, k.Tx.Hash(), wait)
 	if err != nil {
 		return "", fmt.Errorf("the deployment: %w", err)
 	}
@@ -168,7 +167,7 @@ func fund(ctx context.Context, eth *ethclient.Client, key *wallet.Key, to common
 	if err := eth.SendTransaction(ctx, tx); err != nil {
 		return err
 	}
-	r, err := waitReceipt(ctx, eth, tx.Hash(), wait)
+	r, err := evmwait.Receipt(ctx, eth, tx.Hash(), wait)
 	if err != nil {
 		return err
 	}
@@ -176,24 +175,4 @@ func fund(ctx context.Context, eth *ethclient.Client, key *wallet.Key, to common
 		return fmt.Errorf("%w: transaction %s", errDeployFailed, tx.Hash().Hex())
 	}
 	return nil
-}
-
-// waitReceipt polls for the receipt of hash for at most wait.
-func waitReceipt(ctx context.Context, eth *ethclient.Client, hash common.Hash, wait time.Duration) (*types.Receipt, error) {
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	for {
-		r, err := eth.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return r, nil
-		}
-		if !errors.Is(err, ethereum.NotFound) {
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("transaction %s not accepted within %s", hash.Hex(), wait)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/wallet"
+	"github.com/cornice-node/cornice/wallet/evmwait"
 	"github.com/cornice-node/cornice/warp"
 	"github.com/cornice-node/cornice/warp/acp118"
 	"github.com/cornice-node/cornice/warp/acp77"
@@ -496,7 +497,7 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 	if err := f.eth.SendTransaction(ctx, tx); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	r, err := f.receipt(ctx, tx.Hash())
+	r, err := evmwait.Receipt(ctx, f.eth, tx.Hash(), f.wait)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
@@ -504,28 +505,6 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 		return nil, fmt.Errorf("%s: %w: tx %s", method, ErrReverted, tx.Hash())
 	}
 	return r, nil
-}
-
-// receipt waits at most f.wait for the receipt of tx.
-func (f *Flow) receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
-	ctx, cancel := context.WithTimeout(ctx, f.wait)
-	defer cancel()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		r, err := f.eth.TransactionReceipt(ctx, tx)
-		if err == nil {
-			return r, nil
-		}
-		if !errors.Is(err, ethereum.NotFound) {
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("no receipt of %s: %w", tx, ctx.Err())
-		case <-tick.C:
-		}
-	}
 }
 
 // revertReason names the manager's custom error in err's revert data, as ": Name(args)", or
