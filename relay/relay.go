@@ -207,9 +207,27 @@ func (r *Relay) chain(id ids.ID) *chain {
 	return r.chains[id]
 }
 
-// watch starts c's watcher. r.mu is held.
+// watch starts c's watcher. r.mu is held. A chain looked at for the first time is marked at its
+// head here, before the watcher starts, so that every message sent once watch returns is
+// delivered (were the first look left to the watcher, a message sent before it ran would lie
+// below the mark it takes).
 func (r *Relay) watch(c *chain) {
+	if err := r.markFirstLook(c); err != nil {
+		r.log.Warn("relay: first look at a chain failed; its watcher tries again", "chainID", c.id.String(), "err", err)
+	}
 	r.wg.Go(func() { r.run(c) })
+}
+
+// markFirstLook marks c at its head, unless the relay has looked at it before.
+func (r *Relay) markFirstLook(c *chain) error {
+	if _, ok, err := r.mark(c.id); err != nil || ok {
+		return err
+	}
+	head, err := c.client.HeaderByNumber(r.ctx, nil)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	return r.setMark(c.id, head.Number.Uint64())
 }
 
 // run looks at c's new blocks as they are accepted, and every pollInterval, until Close.
