@@ -20,8 +20,8 @@ import (
 // Five validators with --proposer-windows (Snowman++): C-Chain transfers, an X- and a P-Chain send
 // are accepted in the same blocks on all five, and every block of every node's P, X and C index
 // is a proposervm block signed by one of the five, with a P-Chain height and an epoch; the
-// proposervm API answers from the chain's last block. Each tx goes to every node, as transaction
-// gossip would carry it to the slot's proposer (docs/decisions.md, "Proposer windows"). A node
+// proposervm API answers from the chain's last block. Each tx goes to every node, so this test
+// proves the windows whatever transaction gossip does (TestNetworkTxGossip proves that). A node
 // killed and restarted catches up on the wrapped blocks it missed.
 func TestNetworkProposerWindows(t *testing.T) {
 	if testing.Short() {
