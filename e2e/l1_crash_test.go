@@ -35,6 +35,7 @@ import (
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/node/vmset"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -604,8 +605,8 @@ func l1KillChains(t *testing.T, c *l1KillChild, genesis []byte) (chains []api.AP
 		if bc.VMID != node.SubnetEVMID {
 			continue
 		}
-		var reply api.GetTxReply
-		c.call(t, "/ext/bc/P", "platform.getTx", api.GetTxArgs{TxID: bc.ID, Encoding: ids.Hex}, &reply)
+		var reply chainapi.GetTxReply
+		c.call(t, "/ext/bc/P", "platform.getTx", chainapi.GetTxArgs{TxID: bc.ID, Encoding: ids.Hex}, &reply)
 		var s string
 		require.NoError(t, json.Unmarshal(reply.Tx, &s))
 		b, err := ids.Hex.Decode(s)
@@ -903,7 +904,7 @@ func TestL1KillPChainCommitted(t *testing.T) {
 		require.NoError(t, err)
 		got, err := status.Status(t.Context(), id)
 		require.NoError(t, err)
-		var after api.GetHeightReply
+		var after chainapi.GetHeightReply
 		child.call(t, "/ext/bc/P", "platform.getHeight", nil, &after)
 		if got != "Committed" {
 			lost++

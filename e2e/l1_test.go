@@ -29,6 +29,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -458,14 +459,14 @@ func TestL1CreateBadGenesis(t *testing.T) {
 	require.NoError(t, err)
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, bytes.Replace(example, []byte(`"gasLimit": "0x7A1200"`), []byte(`"gasLimit": "0x7A1201"`), 1), 0o600))
-	var before api.GetHeightReply
+	var before chainapi.GetHeightReply
 	xn.call("/ext/bc/P", "platform.getHeight", nil, &before)
 
 	code, stdout, stderr := runCLI(t, "l1", "create", "--node-uri", xn.base, "--genesis", bad)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Equal(t, "cornice: L1 genesis "+bad+": gas limit in fee config (8000000) does not match gas limit in header (8000001)\n", stderr)
-	var after api.GetHeightReply
+	var after chainapi.GetHeightReply
 	xn.call("/ext/bc/P", "platform.getHeight", nil, &after)
 	require.Equal(t, before, after)
 }

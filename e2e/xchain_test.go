@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cornice-node/cornice/vms/chainapi"
 	xapi "github.com/cornice-node/cornice/vms/exchange/api"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
@@ -206,7 +207,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 		require.Equal(t, tx.ID(), asJSON.Tx.ID)
 		require.NotEmpty(t, asJSON.Tx.UnsignedTx)
 		require.Len(t, asJSON.Tx.Credentials, len(tx.Creds()))
-		var asHex xapi.GetTxReply
+		var asHex chainapi.GetTxReply
 		xn.call("/ext/bc/X", "avm.getTx", map[string]string{"txID": c.ID, "encoding": "hex"}, &asHex)
 		require.JSONEq(t, strconv.Quote(c.Bytes), string(asHex.Tx))
 	}
@@ -225,7 +226,7 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 		require.NoError(t, err)
 		require.Equal(t, c.ID, blk.ID().String())
 		require.Equal(t, uint64(i+1), blk.Height())
-		var byHeight xapi.GetBlockReply
+		var byHeight chainapi.GetBlockReply
 		xn.call("/ext/bc/X", "avm.getBlockByHeight", map[string]any{"height": strconv.Itoa(i + 1)}, &byHeight)
 		require.JSONEq(t, strconv.Quote(c.Bytes), string(byHeight.Block))
 		for _, tx := range blk.Txs() {

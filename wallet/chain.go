@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+	"github.com/cornice-node/cornice/vms/chainapi"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -12,8 +12,8 @@ import (
 )
 
 // chainAPI is a chain's JSON-RPC service as X and P call it: the methods that the avm and
-// platform services share, with the same params and results (xapi.GetUTXOsArgs and
-// api.GetUTXOsArgs are one type, and so on; platform-exchange.md §5.1, §6.5).
+// platform services share, with the same params and results, one type each in package chainapi
+// (platform-exchange.md §5.1, §6.5).
 type chainAPI struct {
 	client *Client
 	// path is the chain's endpoint, "/ext/bc/X"; service is its service name, "avm".
@@ -28,10 +28,10 @@ func (c chainAPI) call(ctx context.Context, method string, args, reply any) erro
 // fetchUTXOs returns every UTXO addr owns, reading getUTXOs page by page and parsing each UTXO
 // with parse: the chain's own, or with a sourceChain the atomic UTXOs that chain exported to it.
 func fetchUTXOs[U any](ctx context.Context, c chainAPI, addr, sourceChain string, parse func([]byte) (U, error)) ([]U, error) {
-	args := xapi.GetUTXOsArgs{Addresses: []string{addr}, SourceChain: sourceChain, Limit: pageSize, Encoding: ids.HexNC}
+	args := chainapi.GetUTXOsArgs{Addresses: []string{addr}, SourceChain: sourceChain, Limit: pageSize, Encoding: ids.HexNC}
 	var utxos []U
 	for {
-		var reply xapi.GetUTXOsReply
+		var reply chainapi.GetUTXOsReply
 		if err := c.call(ctx, "getUTXOs", args, &reply); err != nil {
 			return nil, err
 		}
@@ -59,8 +59,8 @@ func (c chainAPI) issue(ctx context.Context, signed []byte) (ids.ID, error) {
 	if err != nil {
 		return ids.ID{}, fmt.Errorf("encode tx: %w", err)
 	}
-	var reply xapi.TxIDReply
-	if err := c.call(ctx, "issueTx", xapi.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
+	var reply chainapi.TxIDReply
+	if err := c.call(ctx, "issueTx", chainapi.IssueTxArgs{Tx: s, Encoding: ids.Hex}, &reply); err != nil {
 		return ids.ID{}, err
 	}
 	return reply.TxID, nil
@@ -68,8 +68,8 @@ func (c chainAPI) issue(ctx context.Context, signed []byte) (ids.ID, error) {
 
 // status returns getTxStatus's answer for a tx.
 func (c chainAPI) status(ctx context.Context, txID ids.ID) (string, error) {
-	var reply xapi.GetTxStatusReply
-	if err := c.call(ctx, "getTxStatus", xapi.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
+	var reply chainapi.GetTxStatusReply
+	if err := c.call(ctx, "getTxStatus", chainapi.GetTxStatusArgs{TxID: txID}, &reply); err != nil {
 		return "", err
 	}
 	return reply.Status, nil

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+	"github.com/cornice-node/cornice/vms/chainapi"
 
 	"github.com/stretchr/testify/require"
 
@@ -30,7 +30,7 @@ func fakeChainServer(t *testing.T, path, svc string, total int) *Client {
 		var result any
 		switch req.Method {
 		case svc + ".getUTXOs":
-			var args xapi.GetUTXOsArgs
+			var args chainapi.GetUTXOsArgs
 			require.NoError(t, json.Unmarshal(req.Params, &args))
 			start := 0
 			if args.StartIndex.UTXO != "" {
@@ -38,16 +38,16 @@ func fakeChainServer(t *testing.T, path, svc string, total int) *Client {
 				require.NoError(t, err)
 				start = n + 1
 			}
-			reply := xapi.GetUTXOsReply{UTXOs: []string{}}
+			reply := chainapi.GetUTXOsReply{UTXOs: []string{}}
 			for i := start; i < total && len(reply.UTXOs) < int(args.Limit); i++ {
 				reply.UTXOs = append(reply.UTXOs, fmt.Sprintf("0x%02x", i%256))
-				reply.EndIndex = xapi.Index{Address: args.Addresses[0], UTXO: strconv.Itoa(i)}
+				reply.EndIndex = chainapi.Index{Address: args.Addresses[0], UTXO: strconv.Itoa(i)}
 			}
 			result = reply
 		case svc + ".issueTx":
-			result = xapi.TxIDReply{TxID: ids.ID{1}}
+			result = chainapi.TxIDReply{TxID: ids.ID{1}}
 		case svc + ".getTxStatus":
-			result = xapi.GetTxStatusReply{Status: "Accepted"}
+			result = chainapi.GetTxStatusReply{Status: "Accepted"}
 		default:
 			t.Errorf("unexpected method %s", req.Method)
 		}

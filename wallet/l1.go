@@ -14,6 +14,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -262,8 +263,8 @@ func chainIDUser(ctx context.Context, p *P, id *big.Int) (string, error) {
 // readCreateChainTx reads the tx txID with platform.getTx and returns it if it is a
 // CreateChainTx, or nil.
 func readCreateChainTx(ctx context.Context, client *Client, txID ids.ID) (*txs.CreateChainTx, error) {
-	var reply api.GetTxReply
-	if err := client.Call(ctx, pPath, "platform.getTx", api.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
+	var reply chainapi.GetTxReply
+	if err := client.Call(ctx, pPath, "platform.getTx", chainapi.GetTxArgs{TxID: txID, Encoding: ids.Hex}, &reply); err != nil {
 		return nil, err
 	}
 	var s string

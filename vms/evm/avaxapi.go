@@ -10,8 +10,8 @@ import (
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/evm/atomic"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 )
 

@@ -8,9 +8,9 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -126,7 +126,7 @@ func (s *service) isThisChain(alias string) bool {
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *api.GetUTXOsArgs) (*api.GetUTXOsReply, error) {
+func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
 	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
@@ -266,7 +266,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	if err != nil {
 		return nil, err
 	}
-	reply := &api.GetBalanceReply{UTXOIDs: make([]api.UTXORef, 0)}
+	reply := &api.GetBalanceReply{UTXOIDs: make([]chainapi.UTXORef, 0)}
 	var total uint64
 	for _, o := range owned {
 		if o.ux.AssetID != assetID {
@@ -276,7 +276,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 			return nil, ErrOverflow
 		}
 		total += o.out.Amount
-		reply.UTXOIDs = append(reply.UTXOIDs, api.UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
+		reply.UTXOIDs = append(reply.UTXOIDs, chainapi.UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
 	}
 	reply.Balance = jsonrpc.Uint64(total)
 	return reply, nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cornice-node/cornice/vms/chainapi"
 	xapi "github.com/cornice-node/cornice/vms/exchange/api"
 
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
@@ -220,10 +221,10 @@ func TestGenesis(t *testing.T) {
 	require.Equal(t, "0", n.Height())
 
 	// The ewoq allocation is UTXO Gqdc55Wu… (§6.4).
-	var page xapi.GetUTXOsReply
+	var page chainapi.GetUTXOsReply
 	n.Result("getUTXOs", `{"addresses":["`+ewoqX+`"]}`, &page)
 	require.Len(t, page.UTXOs, 1)
-	require.Equal(t, xapi.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
+	require.Equal(t, chainapi.Index{Address: ewoqX, UTXO: "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"}, page.EndIndex)
 	ux := n.utxos(ewoqX)[0]
 	require.Equal(t, g.AVAXAssetID, ux.TxID)
 	require.Equal(t, uint32(1), ux.OutputIndex)
@@ -251,7 +252,7 @@ func TestVectors(t *testing.T) {
 
 	// The block is the vector's.
 	require.Equal(t, "1", n.Height())
-	var blk xapi.GetBlockReply
+	var blk chainapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"1","encoding":"hexnc"}`, &blk)
 	require.Equal(t, `"`+vectorString(t, blockVec, "bytesHex")+`"`, string(blk.Block))
 	var wantBlock struct {
@@ -268,7 +269,7 @@ func TestVectors(t *testing.T) {
 	require.NoError(t, json.Unmarshal(baseVec["avm.getTx(json)"], &getTx))
 	require.Equal(t, `{"jsonrpc":"2.0","result":{"tx":`+vectortest.Compact(t, getTx.Tx)+`,"encoding":"json"},"id":1}`,
 		n.Call("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6","encoding":"json"}`))
-	var hexTx xapi.GetTxReply
+	var hexTx chainapi.GetTxReply
 	n.Result("getTx", `{"txID":"2YniMnxK9iJGHgzTvEtQWWmrHeP9yE3VYUitCa3ACdtgPc6yB6"}`, &hexTx)
 	var wantHex struct {
 		Tx string `json:"tx"`
@@ -293,7 +294,7 @@ func TestVectors(t *testing.T) {
 
 	// The CreateAssetTx spends the change.
 	assetHex := vectorString(t, assetVec, "signedBytesHexChecksum(issueTx hex encoding)")
-	var reply xapi.TxIDReply
+	var reply chainapi.TxIDReply
 	n.Result("issueTx", `{"tx":"`+assetHex+`"}`, &reply)
 	require.Equal(t, "G3iThEcUwcd6XErwMxj5NfWnSLKS4irmmUnacGCve39fKnKH3", reply.TxID.String())
 	n.waitAccepted(reply.TxID)
@@ -386,17 +387,17 @@ func TestTransfers(t *testing.T) {
 	require.Equal(t, "4", n.Height())
 
 	// A restart keeps balances, txs and blocks.
-	var blockBefore xapi.GetBlockReply
+	var blockBefore chainapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockBefore)
 	n.Stop()
 	n = startNode(t, dir, clock.Real{})
 	require.Equal(t, "4", n.Height())
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
-	var blockAfter xapi.GetBlockReply
+	var blockAfter chainapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
 	require.JSONEq(t, string(blockBefore.Block), string(blockAfter.Block))
-	var st xapi.GetTxStatusReply
+	var st chainapi.GetTxStatusReply
 	n.Result("getTxStatus", `{"txID":"`+move.ID().String()+`"}`, &st)
 	require.Equal(t, "Accepted", st.Status)
 
@@ -488,7 +489,7 @@ func TestRejections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.want, n.issueError(tt.tx))
-			var st xapi.GetTxStatusReply
+			var st chainapi.GetTxStatusReply
 			n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 			require.Equal(t, "Unknown", st.Status)
 		})

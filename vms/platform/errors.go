@@ -6,8 +6,8 @@ import (
 
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )

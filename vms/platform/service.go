@@ -9,7 +9,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
@@ -152,7 +152,7 @@ func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 }
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *api.GetUTXOsArgs) (*api.GetUTXOsReply, error) {
+func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
 	return utxopage.Serve(ctx, utxoChain{s}, args)
 }
 
@@ -207,7 +207,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	now := s.vm.now()
 	var (
 		unlocked, stakeable, notStakeable = map[ids.ID]uint64{}, map[ids.ID]uint64{}, map[ids.ID]uint64{}
-		refs                              = make([]api.UTXORef, 0)
+		refs                              = make([]chainapi.UTXORef, 0)
 		seen                              = make(map[ids.ID]struct{})
 	)
 	for _, addr := range addrs {
@@ -255,7 +255,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 				if m[ux.AssetID], err = add(m[ux.AssetID], amount); err != nil {
 					return nil, err
 				}
-				refs = append(refs, api.UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
+				refs = append(refs, chainapi.UTXORef{TxID: ux.TxID, OutputIndex: ux.OutputIndex})
 			}
 			if len(page) < utxopage.MaxPageSize {
 				break

@@ -10,10 +10,10 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform"
-	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -86,7 +86,7 @@ func BenchmarkIssueTx(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, params := range reqs {
-			var reply api.TxIDReply
+			var reply chainapi.TxIDReply
 			n.Result("issueTx", params, &reply)
 		}
 		n.waitCommitted(last)

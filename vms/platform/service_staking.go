@@ -11,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/utxopage"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -37,12 +38,12 @@ func (s *service) registerStaking(srv *jsonrpc.Server) {
 
 // GetProposedHeight returns the height a new block would be proposed on. Cornice has no proposer
 // VM, so that is the last accepted block's height, as platform.getHeight returns.
-func (s *service) GetProposedHeight(context.Context, *struct{}) (*api.GetHeightReply, error) {
+func (s *service) GetProposedHeight(context.Context, *struct{}) (*chainapi.GetHeightReply, error) {
 	rec, _, err := s.vm.state.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getProposedHeight", err)
 	}
-	return &api.GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
+	return &chainapi.GetHeightReply{Height: jsonrpc.Uint64(rec.height)}, nil
 }
 
 // GetStakingAssetID returns the asset staked on the Primary Network, AVAX. Other subnets stake

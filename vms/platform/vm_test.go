@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
@@ -453,7 +454,7 @@ func TestLifecycle(t *testing.T) {
 		msg := n.issueError(tt.tx)
 		require.True(t, strings.HasPrefix(msg, "couldn't issue tx: failed verification: "), "%s: %s", tt.name, msg)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
-		var st api.GetTxStatusReply
+		var st chainapi.GetTxStatusReply
 		n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 		require.Equal(t, "Unknown", st.Status, tt.name)
 	}
@@ -495,7 +496,7 @@ func TestLifecycle(t *testing.T) {
 	require.Equal(t, []string{vmrqP}, subnet.ControlKeys)
 	// And it keeps building on what it has.
 	n.issue(sign(t, ptr(n.baseTx(n.largest(ewoqP), 2, vmrqAddr, ewoqAddr)), ewoq))
-	var blk api.GetBlockReply
+	var blk chainapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"`+n.Height()+`","encoding":"hexnc"}`, &blk)
 	var hexBlk string
 	require.NoError(t, json.Unmarshal(blk.Block, &hexBlk))

@@ -3,6 +3,7 @@
 // service's JSON without importing the VM. The service itself is the VM's (package exchange).
 //
 // Keys match case-insensitively and unknown keys are ignored; an omitted encoding is hex. The
-// types are plain values, safe to copy; the arguments and replies shared with the P-Chain are
-// aliases of one definition.
+// types are plain values, safe to copy. The arguments and replies of the methods both chains share
+// (issueTx, getTx, getTxStatus, getHeight, getBlock, getBlockByHeight, getUTXOs) are package
+// chainapi's.
 package api

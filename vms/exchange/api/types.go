@@ -3,51 +3,11 @@ package api
 import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/chainapi"
 )
 
 // Arguments and replies of the avm service (reference/platform-exchange.md §6.5, §5.1). Keys
 // match case-insensitively and unknown keys are ignored; an omitted encoding is hex.
-
-// IssueTxArgs are the params of avm.issueTx: a signed tx in an encoding.
-type IssueTxArgs = chainapi.IssueTxArgs
-
-// TxIDReply is the result of avm.issueTx.
-type TxIDReply = chainapi.TxIDReply
-
-// GetTxArgs are the params of avm.getTx.
-type GetTxArgs = chainapi.GetTxArgs
-
-// GetTxReply is the result of avm.getTx: the tx as a string in a hex encoding, or as an object
-// in the json encoding.
-type GetTxReply = chainapi.GetTxReply
-
-// GetTxStatusArgs are the params of avm.getTxStatus.
-type GetTxStatusArgs = chainapi.GetTxStatusArgs
-
-// GetTxStatusReply is the result of avm.getTxStatus: "Accepted" or "Unknown" (§6.5).
-type GetTxStatusReply = chainapi.GetTxStatusReply
-
-// GetHeightReply is the result of avm.getHeight.
-type GetHeightReply = chainapi.GetHeightReply
-
-// GetBlockArgs are the params of avm.getBlock.
-type GetBlockArgs = chainapi.GetBlockArgs
-
-// GetBlockByHeightArgs are the params of avm.getBlockByHeight.
-type GetBlockByHeightArgs = chainapi.GetBlockByHeightArgs
-
-// GetBlockReply is the result of avm.getBlock and avm.getBlockByHeight.
-type GetBlockReply = chainapi.GetBlockReply
-
-// Index is a position in the pages of avm.getUTXOs: an address and a UTXO ID.
-type Index = chainapi.Index
-
-// GetUTXOsArgs are the params of avm.getUTXOs (§5.1).
-type GetUTXOsArgs = chainapi.GetUTXOsArgs
-
-// GetUTXOsReply is the result of avm.getUTXOs.
-type GetUTXOsReply = chainapi.GetUTXOsReply
 
 // GetAssetDescriptionArgs are the params of avm.getAssetDescription: an asset ID or alias.
 type GetAssetDescriptionArgs struct {
@@ -69,13 +29,10 @@ type GetBalanceArgs struct {
 	IncludePartial bool   `json:"includePartial"`
 }
 
-// UTXORef names a UTXO by tx ID and output index.
-type UTXORef = chainapi.UTXORef
-
 // GetBalanceReply is the result of avm.getBalance.
 type GetBalanceReply struct {
-	Balance jsonrpc.Uint64 `json:"balance"`
-	UTXOIDs []UTXORef      `json:"utxoIDs"`
+	Balance jsonrpc.Uint64     `json:"balance"`
+	UTXOIDs []chainapi.UTXORef `json:"utxoIDs"`
 }
 
 // GetAllBalancesArgs are the params of avm.getAllBalances.

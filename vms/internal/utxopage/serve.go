@@ -9,7 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/chainapi"
 )
 
 // getUTXOs limits (§5.1).

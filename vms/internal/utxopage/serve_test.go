@@ -13,7 +13,7 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/chainapi"
 )
 
 var (

@@ -5,61 +5,17 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
-	"github.com/cornice-node/cornice/vms/internal/chainapi"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
 // Arguments and replies of the platform service (reference/platform-exchange.md §5.1). Keys match
 // case-insensitively and unknown keys are ignored; an omitted encoding is hex.
 
-// IssueTxArgs are the params of platform.issueTx: a signed tx in an encoding.
-type IssueTxArgs = chainapi.IssueTxArgs
-
-// TxIDReply is the result of platform.issueTx.
-type TxIDReply = chainapi.TxIDReply
-
-// GetTxArgs are the params of platform.getTx.
-type GetTxArgs = chainapi.GetTxArgs
-
-// GetTxReply is the result of platform.getTx: the tx as a string in a hex encoding, or as an
-// object in the json encoding.
-type GetTxReply = chainapi.GetTxReply
-
-// GetTxStatusArgs are the params of platform.getTxStatus.
-type GetTxStatusArgs = chainapi.GetTxStatusArgs
-
-// GetTxStatusReply is the result of platform.getTxStatus: "Committed", "Processing" or
-// "Unknown" (§5.1).
-type GetTxStatusReply = chainapi.GetTxStatusReply
-
-// GetHeightReply is the result of platform.getHeight.
-type GetHeightReply = chainapi.GetHeightReply
-
-// GetBlockArgs are the params of platform.getBlock.
-type GetBlockArgs = chainapi.GetBlockArgs
-
-// GetBlockByHeightArgs are the params of platform.getBlockByHeight.
-type GetBlockByHeightArgs = chainapi.GetBlockByHeightArgs
-
-// GetBlockReply is the result of platform.getBlock and platform.getBlockByHeight.
-type GetBlockReply = chainapi.GetBlockReply
-
-// Index is a position in the pages of platform.getUTXOs: an address and a UTXO ID.
-type Index = chainapi.Index
-
-// GetUTXOsArgs are the params of platform.getUTXOs (§5.1).
-type GetUTXOsArgs = chainapi.GetUTXOsArgs
-
-// GetUTXOsReply is the result of platform.getUTXOs.
-type GetUTXOsReply = chainapi.GetUTXOsReply
-
 // GetBalanceArgs are the params of platform.getBalance.
 type GetBalanceArgs struct {
 	Addresses []string `json:"addresses"`
 }
-
-// UTXORef names a UTXO by tx ID and output index.
-type UTXORef = chainapi.UTXORef
 
 // GetBalanceReply is the result of platform.getBalance (§5.1): AVAX totals, then per-asset maps
 // keyed by asset ID.
@@ -72,7 +28,7 @@ type GetBalanceReply struct {
 	Unlockeds           map[ids.ID]jsonrpc.Uint64 `json:"unlockeds"`
 	LockedStakeables    map[ids.ID]jsonrpc.Uint64 `json:"lockedStakeables"`
 	LockedNotStakeables map[ids.ID]jsonrpc.Uint64 `json:"lockedNotStakeables"`
-	UTXOIDs             []UTXORef                 `json:"utxoIDs"`
+	UTXOIDs             []chainapi.UTXORef        `json:"utxoIDs"`
 }
 
 // GetSubnetArgs are the params of platform.getSubnet.

@@ -1,8 +1,10 @@
 // Package chainapi holds the arguments and replies that the X-Chain's avm service and the
 // P-Chain's platform service share, field for field (reference/platform-exchange.md §5.1, §6.5):
-// issueTx, getTx, getTxStatus, getHeight, getBlock, getBlockByHeight and getUTXOs. Each chain's
-// api package (vms/platform/api, vms/exchange/api) names them as aliases, so their JSON is one
-// definition for both chains.
+// issueTx, getTx, getTxStatus, getHeight, getBlock, getBlockByHeight and getUTXOs, and the
+// service that answers the first six from a small Chain interface and each chain's Texts. Clients
+// (wallet, e2e) use these types for both chains; each chain's api package (vms/platform/api,
+// vms/exchange/api) holds only the types of its own methods. The C-Chain's avax service shares
+// issueTx's, getTx's and getUTXOs' params too.
 //
 // Keys match case-insensitively and unknown keys are ignored; an omitted encoding is hex. The
 // types are plain values with no methods of their own beyond those of their fields; EncodeString
