@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
 // ErrNotFound is the cause both chains wrap when getBlock or getBlockByHeight finds no accepted
@@ -19,15 +20,22 @@ func DecodeTxError(err error) error {
 	return fmt.Errorf("problem decoding transaction: %w", err)
 }
 
-// Encoded is a tx or block: its bytes are what a hex encoding renders.
-type Encoded interface{ Bytes() []byte }
+// Encoded is a tx or block: its ID, and its bytes, which a hex encoding renders.
+type Encoded interface {
+	ID() ids.ID
+	Bytes() []byte
+}
 
 // Chain is one chain's accepted state and mempool as the shared methods read them; T is its tx
-// type and B its block type. Errors other than IssueTx's are causes the client cannot act on:
-// the shared methods pass them to Texts.Internal.
+// type and B its block type. Errors other than ParseTx's and IssueTx's are causes the client
+// cannot act on: the shared methods pass them to Texts.Internal.
 type Chain[T, B Encoded] interface {
-	// IssueTx parses b as a signed tx and issues it; its errors are the client's texts.
-	IssueTx(b []byte) (ids.ID, error)
+	// ParseTx parses b as a signed tx.
+	ParseTx(b []byte) (T, error)
+	// IssueTx verifies tx and adds it to the mempool.
+	IssueTx(tx T) error
+	// PushTx hands the bytes of a tx IssueTx took in to the chain's gossip.
+	PushTx(b []byte)
 	// Tx returns an accepted tx.
 	Tx(id ids.ID) (T, bool, error)
 	// TxStatus returns the status getTxStatus reports for a tx, in the chain's words.
@@ -45,6 +53,9 @@ type Chain[T, B Encoded] interface {
 
 // Texts are the answers in which the chains' shared methods differ.
 type Texts struct {
+	// ParseTxError and IssueTxError, if set, word issueTx's refusal of a tx that does not parse,
+	// or that IssueTx refuses; unset, the cause is the answer.
+	ParseTxError, IssueTxError func(error) error
 	// NilTxID, if set, answers getTx and getTxStatus for the empty tx ID before any lookup.
 	NilTxID error
 	// TxNotFound answers getTx for a tx that is not accepted.
@@ -59,9 +70,9 @@ type Texts struct {
 }
 
 // Register registers issueTx, getTx, getTxStatus, getHeight, getBlock and getBlockByHeight on
-// srv, answering from c in the words of t.
-func Register[T, B Encoded](srv *jsonrpc.Server, c Chain[T, B], t Texts) {
-	s := &service[T, B]{c: c, t: t}
+// srv, answering from c in the words of t; issued logs each tx issueTx is given.
+func Register[T, B Encoded](srv *jsonrpc.Server, c Chain[T, B], t Texts, issued *txlog.Logger) {
+	s := &service[T, B]{c: c, t: t, issued: issued}
 	jsonrpc.Register(srv, "issueTx", s.issueTx)
 	jsonrpc.Register(srv, "getTx", s.getTx)
 	jsonrpc.Register(srv, "getTxStatus", s.getTxStatus)
@@ -72,21 +83,37 @@ func Register[T, B Encoded](srv *jsonrpc.Server, c Chain[T, B], t Texts) {
 
 // service is the shared methods of one chain's API. It is safe for concurrent use if c is.
 type service[T, B Encoded] struct {
-	c Chain[T, B]
-	t Texts
+	c      Chain[T, B]
+	t      Texts
+	issued *txlog.Logger
 }
 
-// issueTx decodes a signed tx and hands it to the chain.
+// issueTx decodes a signed tx, hands it to the chain and, once taken in, to its gossip.
 func (s *service[T, B]) issueTx(_ context.Context, args *IssueTxArgs) (*TxIDReply, error) {
 	b, err := args.Encoding.Decode(args.Tx)
 	if err != nil {
 		return nil, DecodeTxError(err)
 	}
-	id, err := s.c.IssueTx(b)
+	tx, err := s.c.ParseTx(b)
 	if err != nil {
-		return nil, err
+		return nil, word(s.t.ParseTxError, err)
 	}
-	return &TxIDReply{TxID: id}, nil
+	err = s.c.IssueTx(tx)
+	// Neither chain's tx has one sender: its inputs may be any addresses'.
+	s.issued.Issued(tx.ID().String(), nil, err)
+	if err != nil {
+		return nil, word(s.t.IssueTxError, err)
+	}
+	s.c.PushTx(b)
+	return &TxIDReply{TxID: tx.ID()}, nil
+}
+
+// word returns err in the words of text, or err itself if text is nil.
+func word(text func(error) error, err error) error {
+	if text == nil {
+		return err
+	}
+	return text(err)
 }
 
 // getTx returns an accepted tx. Pending txs are `not found`, as in the reference.

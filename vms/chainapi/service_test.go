@@ -2,17 +2,21 @@ package chainapi
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
 // blob is a fake tx or block: its bytes, and its JSON unless it has none.
@@ -23,19 +27,34 @@ type blob struct {
 
 func (b blob) Bytes() []byte { return b.b }
 
+// ID is the blob's first byte.
+func (b blob) ID() ids.ID { return ids.ID{b.b[0]} }
+
 // fakeChain holds one tx and one block at height 1; everything else is missing.
 type fakeChain struct {
 	txID, blkID ids.ID
 	tx, blk     blob
 	failTx      bool
+	// pushed are the txs handed to gossip.
+	pushed [][]byte
 }
 
-func (c *fakeChain) IssueTx(b []byte) (ids.ID, error) {
+// ParseTx refuses the empty tx; IssueTx refuses a tx starting with 0xff.
+func (c *fakeChain) ParseTx(b []byte) (blob, error) {
 	if len(b) == 0 {
-		return ids.ID{}, errors.New("empty tx")
+		return blob{}, errors.New("empty tx")
 	}
-	return ids.ID{b[0]}, nil
+	return blob{b: b}, nil
 }
+
+func (c *fakeChain) IssueTx(tx blob) error {
+	if tx.b[0] == 0xff {
+		return errors.New("bad tx")
+	}
+	return nil
+}
+
+func (c *fakeChain) PushTx(b []byte) { c.pushed = append(c.pushed, b) }
 
 func (c *fakeChain) Tx(id ids.ID) (blob, bool, error) {
 	if c.failTx {
@@ -73,16 +92,18 @@ func TestRegister(t *testing.T) {
 	t.Parallel()
 	c := &fakeChain{txID: ids.ID{7}, blkID: ids.ID{8}, tx: blob{b: []byte{1, 2}, json: `{"t":1}`}, blk: blob{b: []byte{3}}}
 	errNil := errors.New("nil id")
-	srv := jsonrpc.NewServer("test", slog.New(slog.DiscardHandler))
+	log := slog.New(slog.DiscardHandler)
+	srv := jsonrpc.NewServer("test", log)
 	Register(srv, c, Texts{
-		NilTxID:    errNil,
-		TxNotFound: errors.New("no tx"),
+		IssueTxError: func(err error) error { return fmt.Errorf("couldn't issue: %w", err) },
+		NilTxID:      errNil,
+		TxNotFound:   errors.New("no tx"),
 		EncodeError: func(what string, enc ids.Encoding, err error) error {
 			return errors.New("enc " + what + " " + enc.String())
 		},
 		JSONError: func(method, what string, err error) error { return errors.New("json " + method + " " + what) },
 		Internal:  func(method string, err error) error { return errors.New("internal " + method + ": " + err.Error()) },
-	})
+	}, txlog.New(log, clock.NewFake(time.Unix(0, 0)), 0))
 	h := httptest.NewServer(srv)
 	t.Cleanup(h.Close)
 
@@ -105,6 +126,8 @@ func TestRegister(t *testing.T) {
 	}{
 		{"issueTx", `{"tx":"0x09c3b2a1e4"}`, fail("problem decoding transaction: invalid input checksum")},
 		{"issueTx", `{"tx":"0x0adaca546b"}`, ok(`{"txID":"` + ids.ID{10}.String() + `"}`)},
+		{"issueTx", `{"tx":"0x7852b855"}`, fail("empty tx")},
+		{"issueTx", `{"tx":"0xff0a34a76ed3"}`, fail("couldn't issue: bad tx")},
 		{"getTx", `{"txID":"` + ids.Empty.String() + `"}`, fail("nil id")},
 		{"getTx", `{"txID":"` + blkID + `"}`, fail("no tx")},
 		{"getTx", `{"txID":"` + txID + `"}`, ok(`{"tx":"0x010223f63222","encoding":"hex"}`)},
@@ -121,6 +144,7 @@ func TestRegister(t *testing.T) {
 	for _, tt := range tests {
 		require.Equal(t, tt.want, call(tt.method, tt.params), "%s %s", tt.method, tt.params)
 	}
+	require.Equal(t, [][]byte{{10}}, c.pushed, "only the tx taken in is gossiped")
 	c.failTx = true
 	require.Equal(t, fail("internal getTx: disk on fire"), call("getTx", `{"txID":"`+txID+`"}`))
 }

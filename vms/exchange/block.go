@@ -171,7 +171,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, 
 		return nil, err
 	}
 	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	accepted, err := known.hasTx(tx.ID())
+	accepted, err := known.HasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err

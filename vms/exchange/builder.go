@@ -35,7 +35,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	if vm.pool.Has(tx.ID()) {
 		// Accepted already if its block is committed and Accepted has not run yet: then the
 		// state answers, as it will once Accepted ran.
-		accepted, err := vm.state.hasTx(tx.ID())
+		accepted, err := vm.state.HasTx(tx.ID())
 		if err != nil {
 			return err
 		}

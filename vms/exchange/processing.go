@@ -17,8 +17,8 @@ import (
 // processing block leaves (*blockView).
 type chainView interface {
 	utxoSource
-	// hasTx reports whether tx id is accepted, or in a processing block of the view.
-	hasTx(id ids.ID) (bool, error)
+	// HasTx reports whether tx id is accepted, or in a processing block of the view.
+	HasTx(id ids.ID) (bool, error)
 }
 
 var (
@@ -33,10 +33,10 @@ type blockView struct {
 	processing.Lineage[chainView]
 }
 
-// hasTx implements chainView.
-func (v *blockView) hasTx(id ids.ID) (bool, error) {
+// HasTx implements chainView.
+func (v *blockView) HasTx(id ids.ID) (bool, error) {
 	if found, accepted := v.Find(id); !found {
-		return accepted.hasTx(id)
+		return accepted.HasTx(id)
 	}
 	return true, nil
 }

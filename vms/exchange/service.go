@@ -28,16 +28,14 @@ type service struct {
 	vm *VM
 	// chain parses this chain's addresses.
 	chain address.Chain
-	// issued logs each tx issueTx takes in.
-	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "avm".
 func (vm *VM) newHandler() http.Handler {
-	s := &service{vm: vm, issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond)}
+	s := &service{vm: vm}
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
-	chainapi.Register(srv, txChain{s}, s.texts())
+	chainapi.Register(srv, txChain{vm.state, s}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
 	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
@@ -52,32 +50,25 @@ func (s *service) internal(method string, err error) error {
 	return errInternal
 }
 
-// txChain is the X-Chain as chainapi.Register reads it, in the texts of the avm service.
-type txChain struct{ s *service }
+// txChain is the X-Chain as chainapi.Register reads it, in the texts of the avm service: its
+// accepted state answers Tx, Block, BlockIDAt and LastHeight. ParseTx's and IssueTx's errors
+// are the client's texts, raw.
+type txChain struct {
+	*state
+	s *service
+}
 
 var _ chainapi.Chain[*txs.Tx, *txs.StandardBlock] = txChain{}
 
-// IssueTx parses and queues a signed tx; the parse and verification errors are returned raw.
-func (c txChain) IssueTx(b []byte) (ids.ID, error) {
-	tx, err := txs.ParseTx(b)
-	if err != nil {
-		return ids.ID{}, err
-	}
-	err = c.s.vm.IssueTx(tx)
-	// An X-Chain tx has no one sender: its inputs may be any addresses'.
-	c.s.issued.Issued(tx.ID().String(), nil, err)
-	if err != nil {
-		return ids.ID{}, err
-	}
-	c.s.vm.gossip.Push(b)
-	return tx.ID(), nil
-}
+func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
 
-func (c txChain) Tx(id ids.ID) (*txs.Tx, bool, error) { return c.s.vm.state.getTx(id) }
+func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
+
+func (c txChain) PushTx(b []byte) { c.s.vm.gossip.Push(b) }
 
 // TxStatus is "Accepted" for an accepted tx and "Unknown" for any other.
 func (c txChain) TxStatus(id ids.ID) (string, error) {
-	ok, err := c.s.vm.state.hasTx(id)
+	ok, err := c.HasTx(id)
 	switch {
 	case err != nil:
 		return "", err
@@ -85,21 +76,6 @@ func (c txChain) TxStatus(id ids.ID) (string, error) {
 		return statusAccepted, nil
 	}
 	return statusUnknown, nil
-}
-
-func (c txChain) Block(id ids.ID) (*txs.StandardBlock, bool, error) {
-	return c.s.vm.state.getBlock(id)
-}
-
-func (c txChain) BlockIDAt(height uint64) (ids.ID, bool, error) {
-	return c.s.vm.state.blockIDAt(height)
-}
-
-// LastHeight is the last accepted block's height, as committed: a block whose txs read as
-// Accepted counts, even before the VM's Accepted has run.
-func (c txChain) LastHeight() (uint64, error) {
-	_, height, _, err := c.s.vm.state.lastAccepted()
-	return height, err
 }
 
 func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, chainAlias, c.s.vm.hrp) }
@@ -151,11 +127,11 @@ func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 }
 
 func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	return c.s.vm.state.utxoIDs(addr, start, n)
+	return c.s.vm.state.UTXOIDs(addr, start, n)
 }
 
 func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
-	ux, found, err := c.s.vm.state.getUTXO(id)
+	ux, found, err := c.s.vm.state.UTXO(id)
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -187,7 +163,7 @@ func (s *service) GetAssetDescription(_ context.Context, args *api.GetAssetDescr
 	if err != nil {
 		return nil, err
 	}
-	tx, found, err := s.vm.state.getTx(assetID)
+	tx, found, err := s.vm.state.Tx(assetID)
 	switch {
 	case err != nil:
 		return nil, s.internal("getAssetDescription", err)
@@ -221,7 +197,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 		start ids.ID
 	)
 	for {
-		page, err := s.vm.state.utxoIDs(addr, start, utxopage.MaxPageSize)
+		page, err := s.vm.state.UTXOIDs(addr, start, utxopage.MaxPageSize)
 		if err != nil {
 			return nil, s.internal(method, err)
 		}
@@ -229,7 +205,7 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			ux, found, err := s.vm.state.getUTXO(id)
+			ux, found, err := s.vm.state.UTXO(id)
 			if err != nil {
 				return nil, s.internal(method, err)
 			}

@@ -1,9 +1,6 @@
 package exchange
 
 import (
-	"encoding/binary"
-	"fmt"
-
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -29,19 +26,27 @@ import (
 //     big-endian). Written with every block, in the block's batch; absent until the genesis is
 //     written.
 
-// state reads the X-Chain's accepted state from the VM's key space. It is safe for concurrent
-// use: it holds no memory of its own, and every write goes through a block's batch (writeBlock)
-// or the genesis batch.
+// state reads the X-Chain's accepted state from the VM's key space: the shared kinds through
+// its chainstate.Reader (UTXO, Tx, HasTx, Block, BlockIDAt, UTXOIDs, AtomicUTXO, LastHeight). It
+// is safe for concurrent use: it holds no memory of its own, and every write goes through a
+// block's batch (writeBlock) or the genesis batch.
 type state struct {
+	chainstate.Reader[*txs.UTXO, *txs.Tx, *txs.StandardBlock]
 	db *storage.View
 	// shared is the chain's shared memory: the UTXOs other chains exported to it.
 	shared *atomic.SharedMemory
 }
 
+// newState returns the state of the key space db with the chain's shared memory.
+func newState(db *storage.View, shared *atomic.SharedMemory) *state {
+	f := chainstate.Format[*txs.UTXO, *txs.Tx, *txs.StandardBlock]{UTXO: txs.ParseUTXO, Tx: txs.ParseTx, Block: txs.ParseBlock}
+	return &state{Reader: chainstate.NewReader(db, shared, f), db: db, shared: shared}
+}
+
 // utxo implements utxoSource over the accepted UTXOs.
 func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 	id := ref.InputID()
-	ux, found, err := s.getUTXO(id)
+	ux, found, err := s.UTXO(id)
 	switch {
 	case err != nil:
 		return nil, err
@@ -52,62 +57,16 @@ func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 }
 
 // atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
-// X-Chain and no accepted block imported. Every chain's UTXO bytes share the X-Chain's output
-// type IDs (§1.3).
+// X-Chain and no accepted block imported.
 func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
-	values, err := s.shared.Get(peer, []ids.ID{ref.InputID()})
-	if err != nil {
-		return nil, err
-	}
-	ux, err := txs.ParseUTXO(values[0])
-	if err != nil {
-		return nil, fmt.Errorf("atomic utxo %s from %s: %w", ref.InputID(), peer, err)
-	}
-	return ux, nil
+	return s.AtomicUTXO(peer, ref.InputID())
 }
 
-// getUTXO returns the unspent UTXO id.
-func (s *state) getUTXO(id ids.ID) (*txs.UTXO, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", txs.ParseUTXO)
-}
-
-// getTx returns the accepted tx id.
-func (s *state) getTx(id ids.ID) (*txs.Tx, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", txs.ParseTx)
-}
-
-// hasTx reports whether tx id is accepted.
-func (s *state) hasTx(id ids.ID) (bool, error) {
-	return s.db.Has(chainstate.IDKey(chainstate.KeyTx, id))
-}
-
-// getBlock returns the accepted block id.
-func (s *state) getBlock(id ids.ID) (*txs.StandardBlock, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", txs.ParseBlock)
-}
-
-// blockIDAt returns the ID of the accepted block at height.
-func (s *state) blockIDAt(height uint64) (ids.ID, bool, error) {
-	return chainstate.BlockIDAt(s.db, height)
-}
-
-// lastAccepted returns the last accepted block's ID and height; found is false before the
-// genesis is written.
-func (s *state) lastAccepted() (id ids.ID, height uint64, found bool, err error) {
-	b, found, err := chainstate.Get(s.db, []byte{chainstate.KeyLast})
-	if err != nil || !found {
-		return ids.ID{}, 0, false, err
-	}
-	if len(b) != ids.IDLen+8 {
-		return ids.ID{}, 0, false, fmt.Errorf("stored last accepted block: %d bytes", len(b))
-	}
-	return ids.ID(b[:ids.IDLen]), binary.BigEndian.Uint64(b[ids.IDLen:]), true, nil
-}
-
-// utxoIDs returns up to limit IDs of the UTXOs addr owns, in ID order, starting after start
-// (from the first when start is empty), as the reference pages them (§5.1).
-func (s *state) utxoIDs(addr ids.ShortID, start ids.ID, limit int) ([]ids.ID, error) {
-	return chainstate.UTXOIDs(s.db, addr, start, limit)
+// lastAccepted returns the last accepted block's ID; found is false before the genesis is
+// written.
+func (s *state) lastAccepted() (id ids.ID, found bool, err error) {
+	id, _, _, found, err = s.Last()
+	return id, found, err
 }
 
 // owners returns the addresses that own ux's output.
@@ -144,9 +103,5 @@ func (w writer) deleteUTXO(ux *txs.UTXO) error {
 
 // putBlock records blk as accepted at its height and as the last accepted block.
 func (w writer) putBlock(blk *txs.StandardBlock) error {
-	id := blk.ID()
-	if err := chainstate.PutBlock(w.b, id, blk.Height(), blk.Bytes()); err != nil {
-		return err
-	}
-	return w.b.Put([]byte{chainstate.KeyLast}, binary.BigEndian.AppendUint64(id[:], blk.Height()))
+	return chainstate.PutBlock(w.b, blk.ID(), blk.Height(), blk.Bytes(), nil)
 }

@@ -104,7 +104,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		hrp:          address.HRP(c.NetworkID),
 		log:          c.Log,
 		clock:        c.Clock,
-		state:        &state{db: c.DB, shared: c.SharedMemory},
+		state:        newState(c.DB, c.SharedMemory),
 		genesis:      txs.NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),
@@ -140,7 +140,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 
 // loadOrInit reads the last accepted block, or writes the genesis when there is none.
 func (vm *VM) loadOrInit(assets []*txs.Tx) error {
-	lastID, _, found, err := vm.state.lastAccepted()
+	lastID, found, err := vm.state.lastAccepted()
 	if err != nil {
 		return fmt.Errorf("read last accepted block: %w", err)
 	}
@@ -168,14 +168,14 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 		vm.Chain = processing.NewChain(vm.store(), &Block{vm: vm, blk: vm.genesis}, chainView(vm.state))
 		return nil
 	}
-	genesisID, found, err := vm.state.blockIDAt(0)
+	genesisID, found, err := vm.state.BlockIDAt(0)
 	switch {
 	case err != nil:
 		return fmt.Errorf("read genesis block: %w", err)
 	case !found || genesisID != vm.genesis.ID():
 		return fmt.Errorf("exchange: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
 	}
-	last, found, err := vm.state.getBlock(lastID)
+	last, found, err := vm.state.Block(lastID)
 	switch {
 	case err != nil:
 		return fmt.Errorf("read last accepted block %s: %w", lastID, err)
@@ -217,6 +217,6 @@ func (vm *VM) Close() error { return nil }
 
 // store is how the Chain reads accepted blocks and parses blocks.
 func (vm *VM) store() processing.Store[*Block] {
-	return processing.NewStore(vm.state.getBlock, vm.state.blockIDAt, txs.ParseBlock,
+	return processing.NewStore(vm.state.Block, vm.state.BlockIDAt, txs.ParseBlock,
 		func(blk *txs.StandardBlock) *Block { return &Block{vm: vm, blk: blk} })
 }

@@ -208,7 +208,7 @@ func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 	}
 	out := make([]SubnetValidator, 0, len(txIDs))
 	for _, id := range txIDs {
-		tx, found, err := s.getTx(id)
+		tx, found, err := s.Tx(id)
 		switch {
 		case err != nil:
 			return nil, err
@@ -232,7 +232,7 @@ func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 
 // createChainTx returns the committed CreateChainTx of chain id, or nil if there is none.
 func (s *state) createChainTx(id ids.ID) (*txs.CreateChainTx, error) {
-	tx, found, err := s.getTx(id)
+	tx, found, err := s.Tx(id)
 	if err != nil || !found {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	committed, err := known.hasTx(tx.ID())
+	committed, err := known.HasTx(tx.ID())
 	switch {
 	case err != nil:
 		return nil, err

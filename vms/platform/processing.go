@@ -21,8 +21,8 @@ import (
 // processing block leaves (*blockView).
 type chainView interface {
 	utxoSource
-	// hasTx reports whether tx id is committed, or in a processing block of the view.
-	hasTx(id ids.ID) (bool, error)
+	// HasTx reports whether tx id is committed, or in a processing block of the view.
+	HasTx(id ids.ID) (bool, error)
 	// activeL1Validators returns the active L1 validators, those that run out first first.
 	activeL1Validators() ([]activeL1, error)
 }
@@ -45,10 +45,10 @@ func newBlockView(parent chainView, ov *overlay, blockTxs []*txs.Tx) *blockView 
 	return &blockView{overlay: ov, Lineage: processing.NewLineage(parent, blockTxs)}
 }
 
-// hasTx implements chainView.
-func (v *blockView) hasTx(id ids.ID) (bool, error) {
+// HasTx implements chainView.
+func (v *blockView) HasTx(id ids.ID) (bool, error) {
 	if found, accepted := v.Find(id); !found {
-		return accepted.hasTx(id)
+		return accepted.HasTx(id)
 	}
 	return true, nil
 }

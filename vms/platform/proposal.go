@@ -166,7 +166,7 @@ func (vm *VM) buildProposal(parent *chainBlock, t uint64, st *staker) (*chainBlo
 // acceptDecision stages an option block's decision: the reward tx (committed, or marked aborted
 // too), the stakers and supply it changes, and the UTXOs it pays.
 func (b *chainBlock) acceptDecision(w writer) error {
-	pb, found, err := b.vm.accepted.getBlock(b.blk.Parent())
+	pb, found, err := b.vm.accepted.Block(b.blk.Parent())
 	switch {
 	case err != nil:
 		return err

@@ -36,20 +36,17 @@ type service struct {
 	// addrs formats this chain's addresses, and chain parses them.
 	addrs *addressCache
 	chain address.Chain
-	// issued logs each tx issueTx takes in.
-	issued *txlog.Logger
 }
 
 // newHandler returns the chain's JSON-RPC server, service name "platform".
 func (vm *VM) newHandler() http.Handler {
 	s := &service{
-		vm:     vm,
-		addrs:  newAddressCache(vm.hrp),
-		chain:  address.Chain{Alias: txs.ChainAlias, IsChain: isThisChain, HRP: vm.hrp},
-		issued: txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond),
+		vm:    vm,
+		addrs: newAddressCache(vm.hrp),
+		chain: address.Chain{Alias: txs.ChainAlias, IsChain: isThisChain, HRP: vm.hrp},
 	}
 	srv := jsonrpc.NewServer("platform", vm.log)
-	chainapi.Register(srv, txChain{s}, s.texts())
+	chainapi.Register(srv, txChain{vm.state, s}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
 	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
@@ -74,33 +71,25 @@ func (s *service) internal(method string, err error) error {
 	return errInternal
 }
 
-// txChain is the P-Chain as chainapi.Register reads it, in the texts of the platform service.
-type txChain struct{ s *service }
+// txChain is the P-Chain as chainapi.Register reads it, in the texts of the platform service:
+// its accepted state answers Tx, Block, BlockIDAt and LastHeight.
+type txChain struct {
+	*state
+	s *service
+}
 
 var _ chainapi.Chain[*txs.Tx, txs.Block] = txChain{}
 
-// IssueTx parses, verifies and queues a signed tx.
-func (c txChain) IssueTx(b []byte) (ids.ID, error) {
-	tx, err := txs.ParseTx(b)
-	if err != nil {
-		return ids.ID{}, parseTxError(err)
-	}
-	err = c.s.vm.IssueTx(tx)
-	// A P-Chain tx has no one sender: its inputs may be any addresses'.
-	c.s.issued.Issued(tx.ID().String(), nil, err)
-	if err != nil {
-		return ids.ID{}, issueError(err)
-	}
-	c.s.vm.gossip.Push(b)
-	return tx.ID(), nil
-}
+func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
 
-func (c txChain) Tx(id ids.ID) (*txs.Tx, bool, error) { return c.s.vm.state.getTx(id) }
+func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
+
+func (c txChain) PushTx(b []byte) { c.s.vm.gossip.Push(b) }
 
 // TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
 // "Processing" for a pending one and "Unknown" for any other (§5.1).
 func (c txChain) TxStatus(id ids.ID) (string, error) {
-	ok, err := c.s.vm.state.hasTx(id)
+	ok, err := c.s.vm.state.HasTx(id)
 	switch {
 	case err != nil:
 		return "", err
@@ -115,17 +104,6 @@ func (c txChain) TxStatus(id ids.ID) (string, error) {
 	return statusUnknown, nil
 }
 
-func (c txChain) Block(id ids.ID) (txs.Block, bool, error) { return c.s.vm.state.getBlock(id) }
-
-func (c txChain) BlockIDAt(height uint64) (ids.ID, bool, error) {
-	return c.s.vm.state.blockIDAt(height)
-}
-
-func (c txChain) LastHeight() (uint64, error) {
-	rec, _, err := c.s.vm.state.lastAccepted()
-	return rec.height, err
-}
-
 func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, c.s.vm.hrp) }
 
 func (c txChain) BlockJSON(blk txs.Block) ([]byte, error) { return txs.BlockJSON(blk, c.s.vm.hrp) }
@@ -134,10 +112,12 @@ func (c txChain) BlockJSON(blk txs.Block) ([]byte, error) { return txs.BlockJSON
 // like any other, and a failure to render JSON is an encoding error.
 func (s *service) texts() chainapi.Texts {
 	return chainapi.Texts{
-		TxNotFound:  errTxNotFound,
-		EncodeError: func(what string, _ ids.Encoding, err error) error { return encodeError(what, err) },
-		JSONError:   func(_, what string, err error) error { return encodeError(what, err) },
-		Internal:    s.internal,
+		ParseTxError: parseTxError,
+		IssueTxError: issueError,
+		TxNotFound:   errTxNotFound,
+		EncodeError:  func(what string, _ ids.Encoding, err error) error { return encodeError(what, err) },
+		JSONError:    func(_, what string, err error) error { return encodeError(what, err) },
+		Internal:     s.internal,
 	}
 }
 
@@ -177,11 +157,11 @@ func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 }
 
 func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	return c.s.vm.state.utxoIDs(addr, start, n)
+	return c.s.vm.state.UTXOIDs(addr, start, n)
 }
 
 func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
-	ux, found, err := c.s.vm.state.getUTXO(id)
+	ux, found, err := c.s.vm.state.UTXO(id)
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -213,7 +193,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	for _, addr := range addrs {
 		var start ids.ID
 		for {
-			page, err := s.vm.state.utxoIDs(addr, start, utxopage.MaxPageSize)
+			page, err := s.vm.state.UTXOIDs(addr, start, utxopage.MaxPageSize)
 			if err != nil {
 				return nil, s.internal("getBalance", err)
 			}
@@ -225,7 +205,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 					continue
 				}
 				seen[id] = struct{}{}
-				ux, found, err := s.vm.state.getUTXO(id)
+				ux, found, err := s.vm.state.UTXO(id)
 				if err != nil {
 					return nil, s.internal("getBalance", err)
 				}

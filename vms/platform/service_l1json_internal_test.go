@@ -98,7 +98,7 @@ func TestEachL1Validator(t *testing.T) {
 	db, err := storage.Open(t.TempDir(), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	s := &state{db: db.Prefixed(storage.PrefixPlatform)}
+	s := newState(db.Prefixed(storage.PrefixPlatform), nil, 0)
 	mine, other := ids.ID{1}, ids.ID{2}
 
 	// IDs 0x00…0x3f: every fourth is mine, so a walk over mine steps over three others each.

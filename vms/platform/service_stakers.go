@@ -119,7 +119,7 @@ func (s *service) stakerValidator(stakers []*staker, listDelegators bool) (*api.
 
 // stakingTx returns the committed staking tx of a current staker.
 func (s *service) stakingTx(txID ids.ID) (*txs.Tx, error) {
-	tx, found, err := s.vm.state.getTx(txID)
+	tx, found, err := s.vm.state.Tx(txID)
 	switch {
 	case err != nil:
 		return nil, err

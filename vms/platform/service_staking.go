@@ -121,7 +121,7 @@ func (s *service) ValidatedBy(_ context.Context, args *api.ValidatedByArgs) (*ap
 	if args.BlockchainID == ids.Empty {
 		return &api.ValidatedByReply{SubnetID: ids.Empty}, nil
 	}
-	tx, found, err := s.vm.state.getTx(args.BlockchainID)
+	tx, found, err := s.vm.state.Tx(args.BlockchainID)
 	switch {
 	case err != nil:
 		return nil, s.internal("validatedBy", err)
@@ -139,7 +139,7 @@ func (s *service) ValidatedBy(_ context.Context, args *api.ValidatedByArgs) (*ap
 // chains created by the genesis (the P-Chain itself is not one).
 func (s *service) Validates(_ context.Context, args *api.SubnetArgs) (*api.ValidatesReply, error) {
 	if args.SubnetID != ids.Empty {
-		tx, found, err := s.vm.state.getTx(args.SubnetID)
+		tx, found, err := s.vm.state.Tx(args.SubnetID)
 		switch {
 		case err != nil:
 			return nil, s.internal("validates", err)

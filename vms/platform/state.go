@@ -55,13 +55,15 @@ const (
 	// keyValidatorDiff (validatorset.go) holds the per-height validator diffs.
 )
 
-// lastRecordLen is the length of the chainstate.KeyLast value.
-const lastRecordLen = ids.IDLen + 8 + 5*8
+// feeRecordLen is the length of the fee state in the chainstate.KeyLast value.
+const feeRecordLen = 5 * 8
 
-// state reads the P-Chain's accepted state from the VM's key space. It holds no memory of its
-// own and is safe for concurrent use; every write goes through a block's batch or the genesis
-// batch (writer).
+// state reads the P-Chain's accepted state from the VM's key space: the kinds it shares with the
+// X-Chain through its chainstate.Reader (UTXO, Tx, HasTx, Block, BlockIDAt, UTXOIDs,
+// AtomicUTXO, LastHeight). It holds no memory of its own and is safe for concurrent use; every
+// write goes through a block's batch or the genesis batch (writer).
 type state struct {
+	chainstate.Reader[*txs.UTXO, *txs.Tx, txs.Block]
 	db *storage.View
 	// shared is the chain's shared memory: the UTXOs other chains exported to it. Its reads are
 	// never live: other chains write there.
@@ -70,24 +72,22 @@ type state struct {
 	initialSupply uint64
 }
 
+// newState returns the state of the key space db with the chain's shared memory and the
+// genesis's AVAX supply.
+func newState(db *storage.View, shared *atomic.SharedMemory, initialSupply uint64) *state {
+	f := chainstate.Format[*txs.UTXO, *txs.Tx, txs.Block]{UTXO: txs.ParseUTXO, Tx: txs.ParseTx, Block: txs.ParseBlock, LastExtra: feeRecordLen}
+	return &state{Reader: chainstate.NewReader(db, shared, f), db: db, shared: shared, initialSupply: initialSupply}
+}
+
 // atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
-// P-Chain and no accepted block imported. Every chain's UTXO bytes share the P-Chain's output
-// type IDs (§1.3).
+// P-Chain and no accepted block imported.
 func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
-	values, err := s.shared.Get(peer, []ids.ID{ref.InputID()})
-	if err != nil {
-		return nil, err
-	}
-	ux, err := txs.ParseUTXO(values[0])
-	if err != nil {
-		return nil, fmt.Errorf("atomic utxo %s from %s: %w", ref.InputID(), peer, err)
-	}
-	return ux, nil
+	return s.AtomicUTXO(peer, ref.InputID())
 }
 
 // utxo implements utxoSource over the accepted UTXOs.
 func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
-	ux, found, err := s.getUTXO(ref.InputID())
+	ux, found, err := s.UTXO(ref.InputID())
 	switch {
 	case err != nil:
 		return nil, err
@@ -115,7 +115,7 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 			return nil, fmt.Errorf("stored owner of subnet %s: %w", id, err)
 		}
 	}
-	tx, found, err := s.getTx(ownerTxID)
+	tx, found, err := s.Tx(ownerTxID)
 	switch {
 	case err != nil:
 		return nil, err
@@ -216,31 +216,6 @@ func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
 	return chainstate.IDsUnder(s.db, append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, chainstate.All)
 }
 
-// getUTXO returns the unspent UTXO id.
-func (s *state) getUTXO(id ids.ID) (*txs.UTXO, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyUTXO, id, "utxo", txs.ParseUTXO)
-}
-
-// getTx returns the committed tx id.
-func (s *state) getTx(id ids.ID) (*txs.Tx, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyTx, id, "tx", txs.ParseTx)
-}
-
-// hasTx reports whether tx id is committed.
-func (s *state) hasTx(id ids.ID) (bool, error) {
-	return s.db.Has(chainstate.IDKey(chainstate.KeyTx, id))
-}
-
-// getBlock returns the accepted block id.
-func (s *state) getBlock(id ids.ID) (txs.Block, bool, error) {
-	return chainstate.Read(s.db, chainstate.KeyBlock, id, "block", txs.ParseBlock)
-}
-
-// blockIDAt returns the ID of the accepted block at height.
-func (s *state) blockIDAt(height uint64) (ids.ID, bool, error) {
-	return chainstate.BlockIDAt(s.db, height)
-}
-
 // lastRecord is what chainstate.KeyLast holds.
 type lastRecord struct {
 	id     ids.ID
@@ -251,27 +226,17 @@ type lastRecord struct {
 // lastAccepted returns the last accepted block's record; found is false before the genesis is
 // written.
 func (s *state) lastAccepted() (lastRecord, bool, error) {
-	b, found, err := chainstate.Get(s.db, []byte{chainstate.KeyLast})
+	id, height, b, found, err := s.Last()
 	if err != nil || !found {
 		return lastRecord{}, false, err
 	}
-	if len(b) != lastRecordLen {
-		return lastRecord{}, false, fmt.Errorf("stored last accepted block: %d bytes", len(b))
-	}
-	r := lastRecord{id: ids.ID(b[:ids.IDLen])}
-	b = b[ids.IDLen:]
-	r.height = binary.BigEndian.Uint64(b)
-	r.fees.time = binary.BigEndian.Uint64(b[8:])
-	r.fees.capacity = binary.BigEndian.Uint64(b[16:])
-	r.fees.excess = binary.BigEndian.Uint64(b[24:])
-	r.fees.validatorExcess = binary.BigEndian.Uint64(b[32:])
-	r.fees.accrued = binary.BigEndian.Uint64(b[40:])
+	r := lastRecord{id: id, height: height}
+	r.fees.time = binary.BigEndian.Uint64(b)
+	r.fees.capacity = binary.BigEndian.Uint64(b[8:])
+	r.fees.excess = binary.BigEndian.Uint64(b[16:])
+	r.fees.validatorExcess = binary.BigEndian.Uint64(b[24:])
+	r.fees.accrued = binary.BigEndian.Uint64(b[32:])
 	return r, true, nil
-}
-
-// utxoIDs returns up to limit IDs of the UTXOs addr owns, in ID order, after start.
-func (s *state) utxoIDs(addr ids.ShortID, start ids.ID, limit int) ([]ids.ID, error) {
-	return chainstate.UTXOIDs(s.db, addr, start, limit)
 }
 
 // subnetIDs returns the IDs of every subnet, in ID order.
@@ -458,17 +423,11 @@ func (w writer) deleteUTXO(ux *txs.UTXO) error {
 // putBlock records blk as accepted at its height and as the last accepted block, with the fee
 // state after it.
 func (w writer) putBlock(blk txs.Block, fees feeState) error {
-	id := blk.ID()
-	if err := chainstate.PutBlock(w.b, id, blk.Height(), blk.Bytes()); err != nil {
-		return err
-	}
-	v := make([]byte, 0, lastRecordLen)
-	v = append(v, id[:]...)
-	v = binary.BigEndian.AppendUint64(v, blk.Height())
+	v := make([]byte, 0, feeRecordLen)
 	v = binary.BigEndian.AppendUint64(v, fees.time)
 	v = binary.BigEndian.AppendUint64(v, fees.capacity)
 	v = binary.BigEndian.AppendUint64(v, fees.excess)
 	v = binary.BigEndian.AppendUint64(v, fees.validatorExcess)
 	v = binary.BigEndian.AppendUint64(v, fees.accrued)
-	return w.b.Put([]byte{chainstate.KeyLast}, v)
+	return chainstate.PutBlock(w.b, blk.ID(), blk.Height(), blk.Bytes(), v)
 }

@@ -63,7 +63,7 @@ func (s *state) subnetValidator(subnetID ids.ID, nodeID ids.NodeID, now uint64) 
 // recording their weight leaving at the writer's height.
 func (w writer) removeSubnetValidators(eff *effects) error {
 	for _, id := range eff.removedSubnetValidators {
-		tx, found, err := w.s.getTx(id)
+		tx, found, err := w.s.Tx(id)
 		switch {
 		case err != nil:
 			return err

@@ -45,7 +45,7 @@ func (vm *VM) rewardEffects(src utxoSource, rt *txs.Tx, commit bool) (*effects, 
 	case !found:
 		return nil, fmt.Errorf("%w: staker %s", ErrUTXONotFound, rv.TxID)
 	}
-	stx, found, err := vm.accepted.getTx(rv.TxID)
+	stx, found, err := vm.accepted.Tx(rv.TxID)
 	switch {
 	case err != nil:
 		return nil, err
@@ -110,7 +110,7 @@ func (vm *VM) rewardEffects(src utxoSource, rt *txs.Tx, commit bool) (*effects, 
 		if val == nil {
 			return nil, fmt.Errorf("platform: delegator %s has no validator", st.txID)
 		}
-		vtx, found, err := vm.accepted.getTx(val.txID)
+		vtx, found, err := vm.accepted.Tx(val.txID)
 		switch {
 		case err != nil:
 			return nil, err

@@ -157,14 +157,14 @@ func (s *state) validatorDiffs(subnetID ids.ID, height uint64) (map[ids.ID]diffR
 // blockTimeAt returns the time of the accepted block at height: the genesis time for the genesis
 // block.
 func (vm *VM) blockTimeAt(s *state, height uint64) (uint64, error) {
-	id, found, err := s.blockIDAt(height)
+	id, found, err := s.BlockIDAt(height)
 	switch {
 	case err != nil:
 		return 0, err
 	case !found:
 		return 0, fmt.Errorf("platform: no accepted block at height %d", height)
 	}
-	blk, found, err := s.getBlock(id)
+	blk, found, err := s.Block(id)
 	switch {
 	case err != nil:
 		return 0, err
@@ -318,7 +318,7 @@ func (vm *VM) isGenesisStaker(txID ids.ID) bool { return slices.Contains(vm.stak
 // stakerKey returns the BLS key of the Primary Network staker added by tx txID: its signer's for
 // a validator, nil for a delegator (whose weight counts under its validator's key).
 func (vm *VM) stakerKey(s *state, txID ids.ID) (*[txs.BLSPublicKeyLen]byte, error) {
-	tx, found, err := s.getTx(txID)
+	tx, found, err := s.Tx(txID)
 	switch {
 	case err != nil:
 		return nil, err

@@ -196,7 +196,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		hrp:     address.HRP(c.NetworkID),
 		log:     c.Log,
 		clock:   c.Clock,
-		state:   &state{db: c.DB, shared: c.SharedMemory, initialSupply: g.InitialSupply},
+		state:   newState(c.DB, c.SharedMemory, g.InitialSupply),
 		genesis: txs.NewGenesisBlock(c.Genesis),
 		validator: primaryValidator{
 			nodeID: f.NodeID,
@@ -214,7 +214,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.rules.primary = vm.validator
 	vm.rules.staking = staking
-	vm.accepted = &state{db: c.DB.Live(), shared: c.SharedMemory, initialSupply: g.InitialSupply}
+	vm.accepted = newState(c.DB.Live(), c.SharedMemory, g.InitialSupply)
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
 	if err := vm.loadOrInit(g); err != nil {
@@ -264,14 +264,14 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 		vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: vm.genesis, fees: fees}, chainView(vm.accepted))
 		return nil
 	}
-	genesisID, found, err := vm.state.blockIDAt(0)
+	genesisID, found, err := vm.state.BlockIDAt(0)
 	switch {
 	case err != nil:
 		return fmt.Errorf("read genesis block: %w", err)
 	case !found || genesisID != vm.genesis.ID():
 		return fmt.Errorf("platform: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
 	}
-	last, found, err := vm.state.getBlock(rec.id)
+	last, found, err := vm.state.Block(rec.id)
 	switch {
 	case err != nil:
 		return fmt.Errorf("read last accepted block %s: %w", rec.id, err)
@@ -346,6 +346,6 @@ func (vm *VM) Close() error {
 
 // store is how the Chain reads accepted blocks and parses blocks.
 func (vm *VM) store() processing.Store[*chainBlock] {
-	return processing.NewStore(vm.state.getBlock, vm.state.blockIDAt, txs.ParseBlock,
+	return processing.NewStore(vm.state.Block, vm.state.BlockIDAt, txs.ParseBlock,
 		func(blk txs.Block) *chainBlock { return &chainBlock{vm: vm, blk: blk} })
 }

@@ -33,7 +33,8 @@ const (
 	KeyBlock byte = 'b'
 	// KeyHeight | height (8 bytes, big-endian) → the ID of the accepted block at that height.
 	KeyHeight byte = 'h'
-	// KeyLast → the last accepted block's record; its value is each VM's own.
+	// KeyLast → the last accepted block's ID and height (8 bytes, big-endian), then a part of
+	// each VM's own.
 	KeyLast byte = 'l'
 )
 
@@ -148,13 +149,20 @@ func DeleteUTXO(b *storage.Batch, id ids.ID, owners []ids.ShortID) error {
 	return nil
 }
 
-// PutBlock stages the accepted block id with its bytes and its entry in the height index. The
-// caller writes KeyLast, whose value is its own.
-func PutBlock(b *storage.Batch, id ids.ID, height uint64, bytes []byte) error {
+// PutBlock stages the accepted block id with its bytes, its entry in the height index, and
+// KeyLast: id, height (8 bytes, big-endian), then last, the chain's own part of the record
+// (Format.LastExtra bytes).
+func PutBlock(b *storage.Batch, id ids.ID, height uint64, bytes, last []byte) error {
 	if err := b.Put(IDKey(KeyBlock, id), bytes); err != nil {
 		return err
 	}
-	return b.Put(HeightKey(height), id[:])
+	if err := b.Put(HeightKey(height), id[:]); err != nil {
+		return err
+	}
+	v := make([]byte, 0, ids.IDLen+8+len(last))
+	v = append(v, id[:]...)
+	v = binary.BigEndian.AppendUint64(v, height)
+	return b.Put([]byte{KeyLast}, append(v, last...))
 }
 
 // Read reads the value stored under kind | id and decodes it with parse; found is false when it

@@ -51,7 +51,7 @@ func TestUTXOIndex(t *testing.T) {
 	for i := byte(1); i <= 4; i++ {
 		require.NoError(t, PutUTXO(b1, ids.ID{i}, []byte{i}, []ids.ShortID{a, b}))
 	}
-	require.NoError(t, PutBlock(b1, ids.ID{7}, 3, []byte("block")))
+	require.NoError(t, PutBlock(b1, ids.ID{7}, 3, []byte("block"), []byte{9}))
 	require.NoError(t, b1.Commit())
 	b1.Close()
 

@@ -1,0 +1,81 @@
+package chainstate
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/ids"
+)
+
+// str parses stored bytes as a string, refusing "bad".
+func str(b []byte) (string, error) {
+	if string(b) == "bad" {
+		return "", errors.New("bad bytes")
+	}
+	return string(b), nil
+}
+
+// TestReader reads back what the writes stage, in a chain's Format, and the KeyLast record with
+// the chain's own bytes after the ID and height.
+func TestReader(t *testing.T) {
+	t.Parallel()
+	db := newView(t)
+	r := NewReader(db, nil, Format[string, string, string]{UTXO: str, Tx: str, Block: str, LastExtra: 2})
+
+	h, err := r.LastHeight()
+	require.NoError(t, err)
+	require.Zero(t, h, "no genesis yet")
+	_, _, _, found, err := r.Last()
+	require.NoError(t, err)
+	require.False(t, found)
+
+	b := db.NewBatch()
+	require.NoError(t, PutUTXO(b, ids.ID{1}, []byte("utxo"), []ids.ShortID{{5}}))
+	require.NoError(t, b.Put(IDKey(KeyTx, ids.ID{2}), []byte("tx")))
+	require.NoError(t, b.Put(IDKey(KeyTx, ids.ID{3}), []byte("bad")))
+	require.NoError(t, PutBlock(b, ids.ID{4}, 7, []byte("block"), []byte{8, 9}))
+	require.NoError(t, b.Commit())
+	b.Close()
+
+	ux, found, err := r.UTXO(ids.ID{1})
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "utxo", ux)
+	tx, found, err := r.Tx(ids.ID{2})
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "tx", tx)
+	_, _, err = r.Tx(ids.ID{3})
+	require.ErrorContains(t, err, "stored tx "+ids.ID{3}.String()+": bad bytes")
+	has, err := r.HasTx(ids.ID{9})
+	require.NoError(t, err)
+	require.False(t, has)
+	blk, found, err := r.Block(ids.ID{4})
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "block", blk)
+	id, found, err := r.BlockIDAt(7)
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, ids.ID{4}, id)
+	utxos, err := r.UTXOIDs(ids.ShortID{5}, ids.Empty, All)
+	require.NoError(t, err)
+	require.Equal(t, []ids.ID{{1}}, utxos)
+
+	id, h, rest, found, err := r.Last()
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, ids.ID{4}, id)
+	require.Equal(t, uint64(7), h)
+	require.Equal(t, []byte{8, 9}, rest)
+	h, err = r.LastHeight()
+	require.NoError(t, err)
+	require.Equal(t, uint64(7), h)
+
+	// A record of another length is not this chain's.
+	other := NewReader(db, nil, Format[string, string, string]{UTXO: str, Tx: str, Block: str})
+	_, err = other.LastHeight()
+	require.ErrorContains(t, err, "stored last accepted block: 42 bytes")
+}
