@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -105,7 +106,7 @@ func TestPChain(t *testing.T) {
 	_, err = alice.Issue(t.Context(), tx)
 	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)
 	require.True(t, ok, "%v", err)
-	require.Contains(t, rpcErr.Message, platform.ErrInsufficientFunds.Error())
+	require.Contains(t, rpcErr.Message, utxo.ErrInsufficientFunds.Error())
 
 	// The CLI.
 	bobP := bob.Address()

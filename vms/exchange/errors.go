@@ -17,21 +17,11 @@ import (
 // texts are worded after the reference node's vms/avm and vms/secp256k1fx, which §3.3 and §6.2
 // cite; the reference document quotes only the missing-UTXO one, pinned by a test.
 var (
-	// ErrWrongNetworkID refuses a tx for another network.
-	ErrWrongNetworkID = errors.New("tx has wrong network ID")
-	// ErrWrongChainID refuses a tx for another chain.
-	ErrWrongChainID = errors.New("tx has wrong chain ID")
 	// ErrMemoTooLarge refuses a memo of more than MaxMemoSize bytes (§6.2).
 	ErrMemoTooLarge = errors.New("memo is too large")
 	// ErrUnsupportedTx refuses the tx kind this VM does not execute: OperationTx (no
 	// nftfx/propertyfx operations yet).
 	ErrUnsupportedTx = txs.ErrUnsupportedTx
-	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input (§3.3).
-	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
-	// ErrInsufficientFunds refuses a tx whose inputs do not cover its outputs plus the fee (§3.3).
-	ErrInsufficientFunds = errors.New("insufficient funds")
-	// ErrOverflow refuses a tx whose amounts add up past 2^64-1.
-	ErrOverflow = errors.New("overflow")
 	// ErrNameInvalid, ErrSymbolInvalid, ErrDenominationTooLarge, ErrNoInitialStates,
 	// ErrStatesNotSortedUnique and ErrUnknownFx refuse a CreateAssetTx (§6.2).
 	ErrNameInvalid           = errors.New("asset name must be 1-128 letters, digits and inner spaces")
@@ -40,17 +30,13 @@ var (
 	ErrNoInitialStates       = errors.New("asset must have at least one initial state")
 	ErrStatesNotSortedUnique = errors.New("initial states not sorted and unique")
 	ErrUnknownFx             = errors.New("unknown feature extension")
-	// ErrUTXONotFound is wrapped when an input's UTXO does not exist (or is spent). An ImportTx
-	// whose UTXO is not in shared memory (never exported, or imported already) is refused with
-	// it alone, as the reference answers its shared memory's miss.
-	ErrUTXONotFound = errors.New("not found")
-	// ErrNoImportInputs refuses an ImportTx that imports nothing, ErrNoExportOutputs an ExportTx
-	// that exports nothing (the reference's avm syntactic verifier).
-	ErrNoImportInputs  = errors.New("no import inputs")
-	ErrNoExportOutputs = errors.New("no export outputs")
-	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
-	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
-	// listed there once for both chains.
+	// ErrNoImportInputs refuses an ImportTx that imports nothing (the reference's avm syntactic
+	// verifier).
+	ErrNoImportInputs = errors.New("no import inputs")
+	// A wrong network or chain ID, a wrong number of credentials, insufficient funds, an
+	// overflow, a missing UTXO, an export without outputs, unsorted outputs and inputs, and an
+	// input's spend check fail with the sentinels of vms/components/utxo (utxo.ErrWrongNetworkID,
+	// utxo.ErrInsufficientFunds, utxo.ErrWrongSig, ...), listed there once for both chains.
 	// The mempool's refusals (a duplicate, too large a tx, a full mempool, a conflicting import)
 	// are the sentinels of vms/internal/mempool, sent raw.
 )
@@ -68,7 +54,7 @@ var (
 // utxoNotFoundError is the error of an input whose UTXO is unknown or spent, as the reference
 // words it: `failed to get utxo <utxoID>: not found` (§6.5).
 func utxoNotFoundError(utxoID ids.ID) error {
-	return fmt.Errorf("failed to get utxo %s: %w", utxoID, ErrUTXONotFound)
+	return fmt.Errorf("failed to get utxo %s: %w", utxoID, utxo.ErrUTXONotFound)
 }
 
 // unsupportedTxError refuses a kind this VM does not execute. It names the kind as
@@ -82,7 +68,7 @@ func unsupportedTxError(kind string) error {
 func importError(txID ids.ID, err error) error {
 	switch {
 	case errors.Is(err, atomic.ErrNotFound):
-		return ErrUTXONotFound
+		return utxo.ErrUTXONotFound
 	case errors.Is(err, utxo.ErrDoubleSpend):
 		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
 	}
@@ -97,7 +83,7 @@ func transferError(err error) error {
 
 // insufficientFundsError names the asset and the amounts of a failed flow check.
 func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
-	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
+	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", utxo.ErrInsufficientFunds, assetID, consumed, produced)
 }
 
 // Texts of the avm service (§6.5). Every error goes out as JSON-RPC code -32000 with its text as

@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/chainapi"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/txlog"
@@ -249,7 +250,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 			continue
 		}
 		if total+o.out.Amount < total {
-			return nil, ErrOverflow
+			return nil, utxo.ErrOverflow
 		}
 		total += o.out.Amount
 		reply.UTXOIDs = append(reply.UTXOIDs, chainapi.UTXORef{TxID: o.ux.TxID, OutputIndex: o.ux.OutputIndex})
@@ -274,7 +275,7 @@ func (s *service) GetAllBalances(ctx context.Context, args *api.GetAllBalancesAr
 	for _, o := range owned {
 		sum := totals[o.ux.AssetID] + o.out.Amount
 		if sum < o.out.Amount {
-			return nil, ErrOverflow
+			return nil, utxo.ErrOverflow
 		}
 		totals[o.ux.AssetID] = sum
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/chains/atomic"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 )
 
@@ -13,7 +14,7 @@ import (
 
 func (c *syntacticCheck) ExportTx(tx *txs.ExportTx) error {
 	if len(tx.ExportedOuts) == 0 {
-		return ErrNoExportOutputs
+		return utxo.ErrNoExportOutputs
 	}
 	c.fee = c.r.txFee
 	c.peer, c.exported = tx.DestinationChain, tx.ExportedOuts

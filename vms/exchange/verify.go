@@ -59,9 +59,9 @@ func (r *rules) syntactic(tx *txs.Tx) (*syntacticCheck, error) {
 	base := tx.Unsigned().Base()
 	switch {
 	case base.NetworkID != r.networkID:
-		return nil, ErrWrongNetworkID
+		return nil, utxo.ErrWrongNetworkID
 	case base.BlockchainID != r.chainID:
-		return nil, ErrWrongChainID
+		return nil, utxo.ErrWrongChainID
 	case len(base.Memo) > MaxMemoSize:
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrMemoTooLarge, len(base.Memo), MaxMemoSize)
 	}
@@ -77,7 +77,7 @@ func (r *rules) syntactic(tx *txs.Tx) (*syntacticCheck, error) {
 		}
 	}
 	if len(tx.Creds()) != len(base.Ins)+len(kind.imported) {
-		return nil, ErrWrongNumberOfCredentials
+		return nil, utxo.ErrWrongNumberOfCredentials
 	}
 	return kind, r.checkFlow(base, kind)
 }
@@ -91,7 +91,7 @@ func (r *rules) checkFlow(base *txs.BaseTx, kind *syntacticCheck) error {
 	add := func(m map[ids.ID]uint64, asset ids.ID, v uint64) error {
 		sum := m[asset] + v
 		if sum < v {
-			return ErrOverflow
+			return utxo.ErrOverflow
 		}
 		m[asset] = sum
 		return nil
@@ -124,7 +124,7 @@ func (r *rules) checkFlow(base *txs.BaseTx, kind *syntacticCheck) error {
 }
 
 // utxoSource finds the UTXOs a tx spends: unknown or spent ones give an error wrapping
-// ErrUTXONotFound (atomic.ErrNotFound for an atomic UTXO) or utxo.ErrDoubleSpend.
+// utxo.ErrUTXONotFound (atomic.ErrNotFound for an atomic UTXO) or utxo.ErrDoubleSpend.
 type utxoSource interface {
 	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 	// atomicUTXO finds a UTXO that chain peer exported to this chain.

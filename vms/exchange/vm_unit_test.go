@@ -131,7 +131,7 @@ func TestPipelineContract(t *testing.T) {
 		{"wrong height", parent.ID(), 2, at, []*xtxs.Tx{first}, processing.ErrWrongParent},
 		{"before its parent", parent.ID(), 1, parent.Time() - 1, []*xtxs.Tx{first}, exchange.ErrBlockTime},
 		{"too far ahead", parent.ID(), 1, at + 11, []*xtxs.Tx{first}, exchange.ErrBlockTime},
-		{"chained out of order", parent.ID(), 1, at, []*xtxs.Tx{chained, first}, exchange.ErrUTXONotFound},
+		{"chained out of order", parent.ID(), 1, at, []*xtxs.Tx{chained, first}, utxo.ErrUTXONotFound},
 	}
 	for _, tt := range tests {
 		blk, err := xtxs.NewStandardBlock(tt.parent, tt.height, tt.time, tt.txs)
@@ -152,9 +152,9 @@ func TestPipelineContract(t *testing.T) {
 	_, err = vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	// Across blocks: the genesis UTXO is gone, the first tx's change too (spent in the block).
-	require.ErrorIs(t, vm.IssueTx(conflict), exchange.ErrUTXONotFound)
+	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrUTXONotFound)
 	again := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1, vmrq)}, in(change)), ewoqKey)
-	require.ErrorIs(t, vm.IssueTx(again), exchange.ErrUTXONotFound)
+	require.ErrorIs(t, vm.IssueTx(again), utxo.ErrUTXONotFound)
 	got, err := vm.GetBlock(ctx, built.ID())
 	require.NoError(t, err)
 	require.Equal(t, built.Bytes(), got.Bytes())

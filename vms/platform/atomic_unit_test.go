@@ -12,7 +12,6 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
-	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -72,5 +71,5 @@ func TestAtomicPipeline(t *testing.T) {
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 	_, err = vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork, "the conflicting import left the mempool")
-	require.ErrorIs(t, vm.IssueTx(second), platform.ErrUTXONotFound)
+	require.ErrorIs(t, vm.IssueTx(second), utxo.ErrUTXONotFound)
 }

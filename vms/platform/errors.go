@@ -17,10 +17,6 @@ import (
 // reference document quotes only the missing-UTXO text (pinned by a test); the others are worded
 // after the reference node's vms/platformvm and vms/secp256k1fx, which §3.3, §4.2–§4.4 cite.
 var (
-	// ErrWrongNetworkID refuses a tx for another network (§4.2).
-	ErrWrongNetworkID = errors.New("tx has wrong network ID")
-	// ErrWrongChainID refuses a tx whose blockchain ID is not the P-Chain's (§4.2).
-	ErrWrongChainID = errors.New("tx has wrong chain ID")
 	// ErrMemoNotEmpty refuses a memo: it must be empty on the P-Chain since Durango (§4.2).
 	ErrMemoNotEmpty = errors.New("memo must be empty")
 	// ErrUnsupportedTx refuses a proposal block carrying decision txs, which this VM never
@@ -30,26 +26,16 @@ var (
 	// transfers (locked outputs are only made by the genesis and staking).
 	ErrWrongOutputType = errors.New("output is not a secp256k1fx transfer output")
 	ErrWrongInputType  = errors.New("input is not a secp256k1fx transfer input")
-	// ErrWrongNumberOfCredentials refuses a tx without exactly one credential per input, plus one
-	// for its authorization (§3.3).
-	ErrWrongNumberOfCredentials = errors.New("wrong number of credentials")
-	// ErrInsufficientFunds refuses a tx whose inputs do not cover its outputs plus the fee (§3.3,
-	// §4.8).
-	ErrInsufficientFunds = errors.New("insufficient funds")
-	// ErrOverflow refuses a tx whose amounts or gas add up past 2^64-1.
-	ErrOverflow = errors.New("overflow")
-	// ErrUTXONotFound is wrapped when an input's UTXO does not exist or is spent (§5.1), and
-	// when an ImportTx's UTXO is not in shared memory (never exported, or imported already):
-	// `failed to get shared memory: not found`, the reference's text.
-	ErrUTXONotFound = errors.New("not found")
-	// ErrNoImportInputs refuses an ImportTx that imports nothing, ErrNoExportOutputs an ExportTx
-	// that exports nothing (the reference's platformvm txs).
-	ErrNoImportInputs  = errors.New("tx has no imported inputs")
-	ErrNoExportOutputs = errors.New("no export outputs")
-	// Unsorted outputs and inputs, and an input's spend check, fail with the sentinels of
-	// vms/components/utxo (utxo.ErrOutputsNotSorted, utxo.ErrWrongSig, utxo.ErrDoubleSpend, ...),
-	// listed there once for both chains. The mempool's refusals (a duplicate, too large a tx, a
-	// full mempool, a conflicting import) are the sentinels of vms/internal/mempool.
+	// ErrNoImportInputs refuses an ImportTx that imports nothing (the reference's platformvm
+	// txs).
+	ErrNoImportInputs = errors.New("tx has no imported inputs")
+	// A wrong network or chain ID (§4.2), a wrong number of credentials, insufficient funds
+	// (§4.8), an overflow, a missing UTXO (§5.1; an ImportTx's reads `failed to get shared
+	// memory: not found`, the reference's text), an export without outputs, unsorted outputs and
+	// inputs, and an input's spend check fail with the sentinels of vms/components/utxo
+	// (utxo.ErrWrongNetworkID, utxo.ErrInsufficientFunds, utxo.ErrWrongSig, ...), listed there
+	// once for both chains. The mempool's refusals (a duplicate, too large a tx, a full mempool,
+	// a conflicting import) are the sentinels of vms/internal/mempool.
 
 	// ErrPrimaryNetwork refuses a CreateChainTx on the primary network (§4.3).
 	ErrPrimaryNetwork = errors.New("can't create a chain on the primary network")
@@ -165,7 +151,7 @@ var (
 // utxoNotFoundError is the error of an input whose UTXO is unknown or spent, as the reference
 // words it: `failed to read consumed UTXO <txID>:<index> due to: not found` (§5.1).
 func utxoNotFoundError(txID ids.ID, index uint32) error {
-	return fmt.Errorf("failed to read consumed UTXO %s:%d due to: %w", txID, index, ErrUTXONotFound)
+	return fmt.Errorf("failed to read consumed UTXO %s:%d due to: %w", txID, index, utxo.ErrUTXONotFound)
 }
 
 // importError is the error of an ImportTx whose imported UTXO could not be had: `failed to get
@@ -174,7 +160,7 @@ func utxoNotFoundError(txID ids.ID, index uint32) error {
 func importError(txID ids.ID, err error) error {
 	switch {
 	case errors.Is(err, atomic.ErrNotFound):
-		return fmt.Errorf("failed to get shared memory: %w", ErrUTXONotFound)
+		return fmt.Errorf("failed to get shared memory: %w", utxo.ErrUTXONotFound)
 	case errors.Is(err, utxo.ErrDoubleSpend):
 		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
 	}
@@ -189,7 +175,7 @@ func executionError(txID ids.ID, err error) error {
 
 // insufficientFundsError names the asset and the amounts of a failed flow check.
 func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
-	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
+	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", utxo.ErrInsufficientFunds, assetID, consumed, produced)
 }
 
 // subnetNotFoundError names the missing subnet.

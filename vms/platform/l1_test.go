@@ -17,6 +17,7 @@ import (
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -118,7 +119,7 @@ func TestSubnetToL1(t *testing.T) {
 	}{
 		{"bad proof of possession", sign(t, convert(n.largest(ewoqP), badPoP, balance), ewoq, ewoq), platform.ErrInvalidProofOfPossession},
 		{"wrong owner", sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
-		{"balance unpaid", sign(t, convert(n.largest(ewoqP), pop, 0), ewoq, ewoq), platform.ErrInsufficientFunds},
+		{"balance unpaid", sign(t, convert(n.largest(ewoqP), pop, 0), ewoq, ewoq), utxo.ErrInsufficientFunds},
 		{"no validators", sign(t, func() *txs.ConvertSubnetToL1Tx {
 			c := convert(n.largest(ewoqP), pop, balance)
 			c.Validators = nil
@@ -256,7 +257,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 			return sign(t, &txs.IncreaseL1ValidatorBalanceTx{
 				BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), ValidationID: vid0, Balance: burn,
 			}, ewoq)
-		}(), platform.ErrInsufficientFunds},
+		}(), utxo.ErrInsufficientFunds},
 		{"disable by the wrong owner", disable(vid0, ewoq), platform.ErrUnauthorizedL1ValidatorModification},
 		{"disable unknown validator", disable(ids.ID{9}, vmrq), platform.ErrL1ValidatorNotFound},
 	} {

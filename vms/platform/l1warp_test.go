@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -212,7 +213,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 		if tt.name == "balance unpaid" {
 			b := f.register(t, f.message(t, reg), popB, 0).Unsigned().(*txs.RegisterL1ValidatorTx)
 			b.Balance = balance
-			tt.tx, tt.want = sign(t, b, key(t, ewoqKeyHex)), platform.ErrInsufficientFunds.Error()
+			tt.tx, tt.want = sign(t, b, key(t, ewoqKeyHex)), utxo.ErrInsufficientFunds.Error()
 		}
 		require.Contains(t, n.issueError(tt.tx), tt.want, tt.name)
 	}

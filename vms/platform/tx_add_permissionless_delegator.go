@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -49,7 +50,7 @@ func (x *executor) AddPermissionlessDelegatorTx(tx *txs.AddPermissionlessDelegat
 	}
 	val := validatorOf(stakers)
 	if val == nil {
-		return fmt.Errorf("failed to fetch the primary network validator for %s: %w", v.NodeID, ErrUTXONotFound)
+		return fmt.Errorf("failed to fetch the primary network validator for %s: %w", v.NodeID, utxo.ErrUTXONotFound)
 	}
 	if x.now < val.start || v.End > val.end {
 		return ErrPeriodMismatch

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -14,7 +15,7 @@ import (
 
 func (*syntacticCheck) ExportTx(tx *txs.ExportTx) error {
 	if len(tx.ExportedOuts) == 0 {
-		return ErrNoExportOutputs
+		return utxo.ErrNoExportOutputs
 	}
 	if err := verifyOutputs(tx.ExportedOuts); err != nil {
 		return fmt.Errorf("exported %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -33,7 +34,7 @@ func (x *executor) RemoveSubnetValidatorTx(tx *txs.RemoveSubnetValidatorTx) erro
 	case err != nil:
 		return err
 	case !found:
-		return fmt.Errorf("%s %w of %s: %w", tx.NodeID, ErrNotValidator, tx.SubnetID, ErrUTXONotFound)
+		return fmt.Errorf("%s %w of %s: %w", tx.NodeID, ErrNotValidator, tx.SubnetID, utxo.ErrUTXONotFound)
 	}
 	if err := verifySubnetAuth(x.src, tx.SubnetID, &tx.SubnetAuth, x.tx, x.now); err != nil {
 		return err

@@ -43,7 +43,7 @@ func (vm *VM) rewardEffects(src utxoSource, rt *txs.Tx, commit bool) (*effects, 
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("%w: staker %s", ErrUTXONotFound, rv.TxID)
+		return nil, fmt.Errorf("%w: staker %s", utxo.ErrUTXONotFound, rv.TxID)
 	}
 	stx, found, err := vm.accepted.Tx(rv.TxID)
 	switch {

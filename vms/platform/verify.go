@@ -42,7 +42,7 @@ func (r *rules) subnetOf(id ids.ID) (ids.ID, bool) {
 }
 
 // utxoSource is the state a tx is checked against: the UTXOs it spends (unknown or spent ones
-// give an error wrapping ErrUTXONotFound or utxo.ErrDoubleSpend) and the subnets it names.
+// give an error wrapping utxo.ErrUTXONotFound or utxo.ErrDoubleSpend) and the subnets it names.
 type utxoSource interface {
 	utxo(ref *utxo.UTXOID) (*txs.UTXO, error)
 	subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error)
@@ -140,9 +140,9 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 	}
 	switch {
 	case base.NetworkID != r.networkID:
-		return ErrWrongNetworkID
+		return utxo.ErrWrongNetworkID
 	case base.BlockchainID != ids.Empty:
-		return ErrWrongChainID
+		return utxo.ErrWrongChainID
 	case len(base.Memo) != 0:
 		return ErrMemoNotEmpty
 	}
@@ -153,7 +153,7 @@ func (r *rules) syntactic(tx *txs.Tx) error {
 		return err
 	}
 	if len(tx.Creds()) != len(base.Ins)+kind.auths {
-		return ErrWrongNumberOfCredentials
+		return utxo.ErrWrongNumberOfCredentials
 	}
 	return nil
 }
@@ -217,7 +217,7 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 	}
 	fee, overflow := mulOverflow(eff.gas, price)
 	if overflow {
-		return nil, ErrOverflow
+		return nil, utxo.ErrOverflow
 	}
 	fee, err := add(fee, x.balances)
 	if err != nil {
@@ -286,7 +286,7 @@ func add(a, b uint64) (uint64, error) {
 	if s := a + b; s >= a {
 		return s, nil
 	}
-	return 0, ErrOverflow
+	return 0, utxo.ErrOverflow
 }
 
 func mulOverflow(a, b uint64) (uint64, bool) {

@@ -428,10 +428,10 @@ func TestLifecycle(t *testing.T) {
 		want error
 	}{
 		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), utxo.ErrWrongSig},
-		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), platform.ErrUTXONotFound},
+		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), utxo.ErrUTXONotFound},
 		{"missing fee", sign(t, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
 			Outs: []txs.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
-			Ins:  []txs.TransferableInput{in(n.largest(ewoqP))}}, ewoq), platform.ErrInsufficientFunds},
+			Ins:  []txs.TransferableInput{in(n.largest(ewoqP))}}, ewoq), utxo.ErrInsufficientFunds},
 		{"wrong subnet owner", sign(t, ccTx(n.largest(ewoqP), "wrong"), ewoq, ewoq), platform.ErrUnauthorizedSubnetModification},
 		{"unknown subnet", sign(t, func() *txs.CreateChainTx {
 			cc := ccTx(n.largest(ewoqP), "nosubnet")
@@ -447,8 +447,8 @@ func TestLifecycle(t *testing.T) {
 			b := n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)
 			b.NetworkID = 1
 			return &b
-		}(), ewoq), platform.ErrWrongNetworkID},
-		{"missing auth credential", sign(t, ccTx(n.largest(ewoqP), "nocred"), ewoq), platform.ErrWrongNumberOfCredentials},
+		}(), ewoq), utxo.ErrWrongNetworkID},
+		{"missing auth credential", sign(t, ccTx(n.largest(ewoqP), "nocred"), ewoq), utxo.ErrWrongNumberOfCredentials},
 	}
 	for _, tt := range rejected {
 		msg := n.issueError(tt.tx)
@@ -471,7 +471,7 @@ func TestLifecycle(t *testing.T) {
 	// of the commit (Accepted runs just after it) the mempool still holds the tx and refuses it as
 	// a duplicate; after that its spent UTXOs refuse it.
 	require.Eventually(t, func() bool {
-		return strings.Contains(n.issueError(createChain), platform.ErrUTXONotFound.Error())
+		return strings.Contains(n.issueError(createChain), utxo.ErrUTXONotFound.Error())
 	}, 10*time.Second, time.Millisecond)
 
 	// The chain time follows the clock, never backwards.
