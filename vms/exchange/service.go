@@ -65,7 +65,7 @@ func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
 
 func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
 
-func (c txChain) PushTx(b []byte) { c.s.vm.gossip.Push(b) }
+func (c txChain) PushTx(b []byte) { c.s.vm.PushTx(b) }
 
 // TxStatus is "Accepted" for an accepted tx and "Unknown" for any other.
 func (c txChain) TxStatus(id ids.ID) (string, error) {

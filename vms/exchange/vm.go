@@ -66,8 +66,9 @@ type VM struct {
 	// (processing.go) and the preference, and answers chains.VM's lookups.
 	*processing.Chain[*Block, chainView]
 
-	// gossip pushes the txs issueTx takes in to the node's peers (builder.go).
-	gossip mempool.Gossip
+	// Intake takes txs in from the API and from peers (IssueTx, GossipTxs) and pushes those the
+	// API took in to the peers (builder.go's issue verifies them).
+	mempool.Intake[*txs.Tx]
 
 	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
@@ -111,6 +112,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	}
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
+	vm.Intake = mempool.NewIntake(txs.ParseTx, vm.issue, func() { vm.Signal() })
 	assets := make([]*txs.Tx, len(g.Txs))
 	for i := range g.Txs {
 		a := &g.Txs[i]

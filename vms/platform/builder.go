@@ -12,24 +12,9 @@ import (
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
-// IssueTx verifies tx against the accepted state advanced to the node's clock and the pending
-// txs, and adds it to the mempool; the pipeline builds a block with it at once. It fails if tx is
-// pending or committed already, too large, invalid, or conflicts with a pending tx.
-func (vm *VM) IssueTx(tx *txs.Tx) error {
-	if err := vm.issue(tx); err != nil {
-		return err
-	}
-	vm.Signal()
-	return nil
-}
-
-// SetTxGossip makes push receive every tx issueTx takes in from now on (package gossip).
-func (vm *VM) SetTxGossip(push func(tx []byte)) { vm.gossip.Set(push) }
-
-// GossipTxs issues the txs a peer pushed, as issueTx would, and returns how many it added; none
-// is pushed on.
-func (vm *VM) GossipTxs(b [][]byte) int { return mempool.AddGossiped(b, txs.ParseTx, vm.IssueTx) }
-
+// issue adds tx to the mempool for the VM's Intake: verified against the accepted state advanced
+// to the node's clock and the pending txs, it fails if tx is pending or committed already, too
+// large, invalid, or conflicts with a pending tx.
 func (vm *VM) issue(tx *txs.Tx) error {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()

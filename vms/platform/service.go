@@ -84,7 +84,7 @@ func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
 
 func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
 
-func (c txChain) PushTx(b []byte) { c.s.vm.gossip.Push(b) }
+func (c txChain) PushTx(b []byte) { c.s.vm.PushTx(b) }
 
 // TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
 // "Processing" for a pending one and "Unknown" for any other (§5.1).

@@ -127,8 +127,9 @@ type VM struct {
 	// lookups.
 	*processing.Chain[*chainBlock, chainView]
 
-	// gossip pushes the txs issueTx takes in to the node's peers (builder.go).
-	gossip mempool.Gossip
+	// Intake takes txs in from the API and from peers (IssueTx, GossipTxs) and pushes those the
+	// API took in to the peers (builder.go's issue verifies them).
+	mempool.Intake[*txs.Tx]
 
 	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
 	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
@@ -217,6 +218,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	vm.accepted = newState(c.DB.Live(), c.SharedMemory, g.InitialSupply)
 	vm.poolView = newOverlay(vm.state)
 	vm.pool = mempool.New[*txs.Tx](vm.poolView)
+	vm.Intake = mempool.NewIntake(txs.ParseTx, vm.issue, func() { vm.Signal() })
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
 	}
