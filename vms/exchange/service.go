@@ -36,7 +36,7 @@ func (vm *VM) newHandler() http.Handler {
 	s := &service{vm: vm}
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
-	chainapi.Register(srv, txChain{vm.state, s}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
+	chainapi.Register(srv, txChain{vm.state, vm}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
 	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
@@ -52,20 +52,14 @@ func (s *service) internal(method string, err error) error {
 }
 
 // txChain is the X-Chain as chainapi.Register reads it, in the texts of the avm service: its
-// accepted state answers Tx, Block, BlockIDAt and LastHeight. ParseTx's and IssueTx's errors
-// are the client's texts, raw.
+// accepted state answers Tx, Block, BlockIDAt and LastHeight, and the VM's Intake ParseTx,
+// IssueTx and PushTx, whose errors are the client's texts, raw.
 type txChain struct {
 	*state
-	s *service
+	*VM
 }
 
 var _ chainapi.Chain[*txs.Tx, *txs.StandardBlock] = txChain{}
-
-func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
-
-func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
-
-func (c txChain) PushTx(b []byte) { c.s.vm.PushTx(b) }
 
 // TxStatus is "Accepted" for an accepted tx and "Unknown" for any other.
 func (c txChain) TxStatus(id ids.ID) (string, error) {
@@ -79,10 +73,10 @@ func (c txChain) TxStatus(id ids.ID) (string, error) {
 	return statusUnknown, nil
 }
 
-func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, chainAlias, c.s.vm.hrp) }
+func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, chainAlias, c.VM.hrp) }
 
 func (c txChain) BlockJSON(blk *txs.StandardBlock) ([]byte, error) {
-	return txs.BlockJSON(blk, chainAlias, c.s.vm.hrp)
+	return txs.BlockJSON(blk, chainAlias, c.VM.hrp)
 }
 
 // texts are the avm service's answers in the shared methods; a failure to render JSON is
@@ -104,11 +98,15 @@ func (s *service) isThisChain(alias string) bool {
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
 func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
-	return utxopage.Serve(ctx, utxoChain{s}, args)
+	return utxopage.Serve(ctx, utxoChain{s.vm.state, s}, args)
 }
 
-// utxoChain is the X-Chain as utxopage.Serve reads it, in the texts of avm.getUTXOs.
-type utxoChain struct{ s *service }
+// utxoChain is the X-Chain as utxopage.Serve reads it, in the texts of avm.getUTXOs; its accepted
+// state answers UTXOIDs and UTXOBytes.
+type utxoChain struct {
+	*state
+	s *service
+}
 
 var _ utxopage.Chain = utxoChain{}
 
@@ -125,19 +123,6 @@ func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.ch
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(chainAlias, c.s.vm.hrp, addr)
-}
-
-func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	return c.s.vm.state.UTXOIDs(addr, start, n)
-}
-
-func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
-	ux, found, err := c.s.vm.state.UTXO(id)
-	if err != nil || !found {
-		return nil, false, err
-	}
-	b, err := ux.Bytes()
-	return b, err == nil, err
 }
 
 func (c utxoChain) EncodeError(enc ids.Encoding, err error) error {

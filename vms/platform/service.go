@@ -46,7 +46,7 @@ func (vm *VM) newHandler() http.Handler {
 		chain: address.Chain{Alias: txs.ChainAlias, IsChain: isThisChain, HRP: vm.hrp},
 	}
 	srv := jsonrpc.NewServer("platform", vm.log)
-	chainapi.Register(srv, txChain{vm.state, s}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
+	chainapi.Register(srv, txChain{vm.state, vm}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
 	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
@@ -72,41 +72,36 @@ func (s *service) internal(method string, err error) error {
 }
 
 // txChain is the P-Chain as chainapi.Register reads it, in the texts of the platform service:
-// its accepted state answers Tx, Block, BlockIDAt and LastHeight.
+// its accepted state answers Tx, Block, BlockIDAt and LastHeight, and the VM's Intake ParseTx,
+// IssueTx and PushTx.
 type txChain struct {
 	*state
-	s *service
+	*VM
 }
 
 var _ chainapi.Chain[*txs.Tx, txs.Block] = txChain{}
 
-func (c txChain) ParseTx(b []byte) (*txs.Tx, error) { return txs.ParseTx(b) }
-
-func (c txChain) IssueTx(tx *txs.Tx) error { return c.s.vm.IssueTx(tx) }
-
-func (c txChain) PushTx(b []byte) { c.s.vm.PushTx(b) }
-
 // TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
 // "Processing" for a pending one and "Unknown" for any other (§5.1).
 func (c txChain) TxStatus(id ids.ID) (string, error) {
-	ok, err := c.s.vm.state.HasTx(id)
+	ok, err := c.HasTx(id)
 	switch {
 	case err != nil:
 		return "", err
 	case ok:
-		if aborted, err := c.s.vm.state.aborted(id); err != nil || aborted {
+		if aborted, err := c.aborted(id); err != nil || aborted {
 			return statusAborted, err
 		}
 		return statusCommitted, nil
-	case c.s.vm.pending(id):
+	case c.pending(id):
 		return statusProcessing, nil
 	}
 	return statusUnknown, nil
 }
 
-func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, c.s.vm.hrp) }
+func (c txChain) TxJSON(tx *txs.Tx) ([]byte, error) { return txs.TxJSON(tx, c.VM.hrp) }
 
-func (c txChain) BlockJSON(blk txs.Block) ([]byte, error) { return txs.BlockJSON(blk, c.s.vm.hrp) }
+func (c txChain) BlockJSON(blk txs.Block) ([]byte, error) { return txs.BlockJSON(blk, c.VM.hrp) }
 
 // texts are the platform service's answers in the shared methods: the empty tx ID is looked up
 // like any other, and a failure to render JSON is an encoding error.
@@ -133,11 +128,15 @@ func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 
 // GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
 func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
-	return utxopage.Serve(ctx, utxoChain{s}, args)
+	return utxopage.Serve(ctx, utxoChain{s.vm.state, s}, args)
 }
 
-// utxoChain is the P-Chain as utxopage.Serve reads it, in the texts of platform.getUTXOs.
-type utxoChain struct{ s *service }
+// utxoChain is the P-Chain as utxopage.Serve reads it, in the texts of platform.getUTXOs; its accepted
+// state answers UTXOIDs and UTXOBytes.
+type utxoChain struct {
+	*state
+	s *service
+}
 
 var _ utxopage.Chain = utxoChain{}
 
@@ -154,19 +153,6 @@ func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.ch
 
 func (c utxoChain) FormatAddress(addr ids.ShortID) (string, error) {
 	return address.Format(txs.ChainAlias, c.s.vm.hrp, addr)
-}
-
-func (c utxoChain) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
-	return c.s.vm.state.UTXOIDs(addr, start, n)
-}
-
-func (c utxoChain) UTXOBytes(id ids.ID) ([]byte, bool, error) {
-	ux, found, err := c.s.vm.state.UTXO(id)
-	if err != nil || !found {
-		return nil, false, err
-	}
-	b, err := ux.Bytes()
-	return b, err == nil, err
 }
 
 func (utxoChain) EncodeError(_ ids.Encoding, err error) error { return encodeError("utxo", err) }

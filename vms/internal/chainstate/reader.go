@@ -40,6 +40,11 @@ func (r Reader[U, T, B]) UTXO(id ids.ID) (U, bool, error) {
 	return Read(r.db, KeyUTXO, id, "utxo", r.f.UTXO)
 }
 
+// UTXOBytes returns the unspent UTXO id's bytes as stored: its Bytes.
+func (r Reader[U, T, B]) UTXOBytes(id ids.ID) ([]byte, bool, error) {
+	return Get(r.db, IDKey(KeyUTXO, id))
+}
+
 // Tx returns the accepted tx id.
 func (r Reader[U, T, B]) Tx(id ids.ID) (T, bool, error) {
 	return Read(r.db, KeyTx, id, "tx", r.f.Tx)

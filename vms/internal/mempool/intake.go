@@ -28,6 +28,9 @@ func (in *Intake[T]) IssueTx(tx T) error {
 	return nil
 }
 
+// ParseTx parses b as a signed tx.
+func (in *Intake[T]) ParseTx(b []byte) (T, error) { return in.parse(b) }
+
 // SetTxGossip makes push receive every tx PushTx is given from now on (package gossip).
 func (in *Intake[T]) SetTxGossip(push func(tx []byte)) { in.gossip.Set(push) }
 
