@@ -62,13 +62,6 @@ func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {
 	return s.AtomicUTXO(peer, ref.InputID())
 }
 
-// lastAccepted returns the last accepted block's ID; found is false before the genesis is
-// written.
-func (s *state) lastAccepted() (id ids.ID, found bool, err error) {
-	id, _, _, found, err = s.Last()
-	return id, found, err
-}
-
 // owners returns the addresses that own ux's output.
 func owners(ux *txs.UTXO) []ids.ShortID {
 	switch out := ux.Out.(type) {

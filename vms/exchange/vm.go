@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,8 +11,10 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
@@ -82,8 +83,8 @@ var _ chains.VM = (*VM)(nil)
 // txs and UTXOs and the genesis block, in one batch of its own); otherwise it resumes at the
 // stored last accepted block, after checking that the stored genesis block is this chain's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
-		return nil, errors.New("exchange: chains.Context needs DB, Log, Clock, SharedMemory and Chains")
+	if err := chainstate.CheckContext(c); err != nil {
+		return nil, fmt.Errorf("exchange: %w", err)
 	}
 	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
@@ -142,47 +143,30 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 
 // loadOrInit reads the last accepted block, or writes the genesis when there is none.
 func (vm *VM) loadOrInit(assets []*txs.Tx) error {
-	lastID, found, err := vm.state.lastAccepted()
-	if err != nil {
-		return fmt.Errorf("read last accepted block: %w", err)
-	}
-	if !found {
-		b := vm.state.db.NewBatch()
-		defer b.Close()
-		w := writer{b: b}
-		for _, tx := range assets {
-			if err := w.putTx(tx); err != nil {
-				return fmt.Errorf("write genesis: %w", err)
-			}
-			utxos := tx.UTXOs()
-			for i := range utxos {
-				if err := w.putUTXO(&utxos[i]); err != nil {
-					return fmt.Errorf("write genesis: %w", err)
+	last, _, found, err := vm.state.Resume(vm.genesis.ID())
+	switch {
+	case err != nil:
+		return fmt.Errorf("exchange: %w", err)
+	case !found:
+		last = vm.genesis
+		err := chainstate.Commit(vm.state.db, func(b *storage.Batch) error {
+			w := writer{b: b}
+			for _, tx := range assets {
+				if err := w.putTx(tx); err != nil {
+					return err
+				}
+				utxos := tx.UTXOs()
+				for i := range utxos {
+					if err := w.putUTXO(&utxos[i]); err != nil {
+						return err
+					}
 				}
 			}
-		}
-		if err := w.putBlock(vm.genesis); err != nil {
+			return w.putBlock(vm.genesis)
+		})
+		if err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		if err := b.Commit(); err != nil {
-			return fmt.Errorf("write genesis: %w", err)
-		}
-		vm.Chain = processing.NewChain(vm.store(), &Block{vm: vm, blk: vm.genesis}, chainView(vm.state))
-		return nil
-	}
-	genesisID, found, err := vm.state.BlockIDAt(0)
-	switch {
-	case err != nil:
-		return fmt.Errorf("read genesis block: %w", err)
-	case !found || genesisID != vm.genesis.ID():
-		return fmt.Errorf("exchange: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
-	}
-	last, found, err := vm.state.Block(lastID)
-	switch {
-	case err != nil:
-		return fmt.Errorf("read last accepted block %s: %w", lastID, err)
-	case !found:
-		return fmt.Errorf("exchange: last accepted block %s is missing", lastID)
 	}
 	vm.Chain = processing.NewChain(vm.store(), &Block{vm: vm, blk: last}, chainView(vm.state))
 	return nil

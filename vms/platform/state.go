@@ -230,13 +230,18 @@ func (s *state) lastAccepted() (lastRecord, bool, error) {
 	if err != nil || !found {
 		return lastRecord{}, false, err
 	}
-	r := lastRecord{id: id, height: height}
-	r.fees.time = binary.BigEndian.Uint64(b)
-	r.fees.capacity = binary.BigEndian.Uint64(b[8:])
-	r.fees.excess = binary.BigEndian.Uint64(b[16:])
-	r.fees.validatorExcess = binary.BigEndian.Uint64(b[24:])
-	r.fees.accrued = binary.BigEndian.Uint64(b[32:])
-	return r, true, nil
+	return lastRecord{id: id, height: height, fees: parseFeeState(b)}, true, nil
+}
+
+// parseFeeState reads the fee state after the ID and height of a chainstate.KeyLast record.
+func parseFeeState(b []byte) feeState {
+	return feeState{
+		time:            binary.BigEndian.Uint64(b),
+		capacity:        binary.BigEndian.Uint64(b[8:]),
+		excess:          binary.BigEndian.Uint64(b[16:]),
+		validatorExcess: binary.BigEndian.Uint64(b[24:]),
+		accrued:         binary.BigEndian.Uint64(b[32:]),
+	}
 }
 
 // subnetIDs returns the IDs of every subnet, in ID order.

@@ -13,7 +13,9 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -149,8 +151,8 @@ var _ chains.VM = (*VM)(nil)
 // otherwise it resumes at the stored last accepted block, after checking that the stored genesis
 // block is this genesis's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
-		return nil, errors.New("platform: chains.Context needs DB, Log, Clock, SharedMemory and Chains")
+	if err := chainstate.CheckContext(c); err != nil {
+		return nil, fmt.Errorf("platform: %w", err)
 	}
 	g, err := txs.ParseGenesis(c.Genesis)
 	if err != nil {
@@ -231,56 +233,42 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 
 // loadOrInit reads the last accepted block, or writes the genesis when there is none.
 func (vm *VM) loadOrInit(g *txs.Genesis) error {
-	rec, found, err := vm.state.lastAccepted()
-	if err != nil {
-		return fmt.Errorf("read last accepted block: %w", err)
-	}
-	if !found {
-		b := vm.state.db.NewBatch()
-		defer b.Close()
-		w := writer{b: b}
-		for i := range g.UTXOs {
-			if err := w.putUTXO(&g.UTXOs[i].UTXO); err != nil {
-				return fmt.Errorf("write genesis: %w", err)
-			}
-		}
-		for _, list := range [][]*txs.Tx{g.Validators, g.Chains} {
-			for _, tx := range list {
-				if err := w.putTx(tx); err != nil {
-					return fmt.Errorf("write genesis: %w", err)
-				}
-			}
-		}
-		if err := w.putStakers(vm.state, []*effects{vm.genesisStakers(g)}); err != nil {
-			return fmt.Errorf("write genesis stakers: %w", err)
-		}
+	last, rest, found, err := vm.state.Resume(vm.genesis.ID())
+	var fees feeState
+	switch {
+	case err != nil:
+		return fmt.Errorf("platform: %w", err)
+	case found:
+		fees = parseFeeState(rest)
+	default:
+		last = vm.genesis
 		// The fee state starts empty at the genesis time, so the first block refills the
 		// capacity (§4.6).
-		fees := feeState{time: g.Timestamp}
-		if err := w.putBlock(vm.genesis, fees); err != nil {
+		fees = feeState{time: g.Timestamp}
+		err := chainstate.Commit(vm.state.db, func(b *storage.Batch) error {
+			w := writer{b: b}
+			for i := range g.UTXOs {
+				if err := w.putUTXO(&g.UTXOs[i].UTXO); err != nil {
+					return err
+				}
+			}
+			for _, list := range [][]*txs.Tx{g.Validators, g.Chains} {
+				for _, tx := range list {
+					if err := w.putTx(tx); err != nil {
+						return err
+					}
+				}
+			}
+			if err := w.putStakers(vm.state, []*effects{vm.genesisStakers(g)}); err != nil {
+				return fmt.Errorf("stakers: %w", err)
+			}
+			return w.putBlock(vm.genesis, fees)
+		})
+		if err != nil {
 			return fmt.Errorf("write genesis: %w", err)
 		}
-		if err := b.Commit(); err != nil {
-			return fmt.Errorf("write genesis: %w", err)
-		}
-		vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: vm.genesis, fees: fees}, chainView(vm.accepted))
-		return nil
 	}
-	genesisID, found, err := vm.state.BlockIDAt(0)
-	switch {
-	case err != nil:
-		return fmt.Errorf("read genesis block: %w", err)
-	case !found || genesisID != vm.genesis.ID():
-		return fmt.Errorf("platform: stored genesis block %s is not this chain's %s", genesisID, vm.genesis.ID())
-	}
-	last, found, err := vm.state.Block(rec.id)
-	switch {
-	case err != nil:
-		return fmt.Errorf("read last accepted block %s: %w", rec.id, err)
-	case !found:
-		return fmt.Errorf("platform: last accepted block %s is missing", rec.id)
-	}
-	vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: last, fees: rec.fees}, chainView(vm.accepted))
+	vm.Chain = processing.NewChain(vm.store(), &chainBlock{vm: vm, blk: last, fees: fees}, chainView(vm.accepted))
 	return nil
 }
 

@@ -165,6 +165,26 @@ func PutBlock(b *storage.Batch, id ids.ID, height uint64, bytes, last []byte) er
 	return b.Put([]byte{KeyLast}, append(v, last...))
 }
 
+// Commit stages into a new batch of db's what stage puts there, and commits it: a VM's genesis,
+// written in one batch of its own.
+func Commit(db *storage.View, stage func(*storage.Batch) error) error {
+	b := db.NewBatch()
+	defer b.Close()
+	if err := stage(b); err != nil {
+		return err
+	}
+	return b.Commit()
+}
+
+// CheckContext reports an error unless c holds what the X- and P-Chain VMs need of their chain's
+// context: DB, Log, Clock, SharedMemory and Chains.
+func CheckContext(c chains.Context) error {
+	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
+		return errors.New("chains.Context needs DB, Log, Clock, SharedMemory and Chains")
+	}
+	return nil
+}
+
 // Read reads the value stored under kind | id and decodes it with parse; found is false when it
 // is absent. what names the value in a decoding error ("stored what id: …").
 func Read[T any](db *storage.View, kind byte, id ids.ID, what string, parse func([]byte) (T, error)) (v T, found bool, err error) {

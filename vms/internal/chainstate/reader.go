@@ -105,3 +105,31 @@ func (r Reader[U, T, B]) Last() (id ids.ID, height uint64, rest []byte, found bo
 	}
 	return ids.ID(b[:ids.IDLen]), binary.BigEndian.Uint64(b[ids.IDLen:]), b[ids.IDLen+8:], true, nil
 }
+
+// Resume reads the last accepted block and the rest of its KeyLast record (the chain's own part),
+// after checking that the accepted block at height 0 is genesisID: a VM resumes where it
+// stopped. found is false on an empty key space, where the VM writes its genesis.
+func (r Reader[U, T, B]) Resume(genesisID ids.ID) (last B, rest []byte, found bool, err error) {
+	id, _, rest, found, err := r.Last()
+	if err != nil || !found {
+		if err != nil {
+			err = fmt.Errorf("read last accepted block: %w", err)
+		}
+		return last, nil, false, err
+	}
+	stored, found, err := r.BlockIDAt(0)
+	switch {
+	case err != nil:
+		return last, nil, false, fmt.Errorf("read genesis block: %w", err)
+	case !found || stored != genesisID:
+		return last, nil, false, fmt.Errorf("stored genesis block %s is not this chain's %s", stored, genesisID)
+	}
+	last, found, err = r.Block(id)
+	switch {
+	case err != nil:
+		return last, nil, false, fmt.Errorf("read last accepted block %s: %w", id, err)
+	case !found:
+		return last, nil, false, fmt.Errorf("last accepted block %s is missing", id)
+	}
+	return last, rest, true, nil
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 )
 
 // str parses stored bytes as a string, refusing "bad".
@@ -83,3 +84,47 @@ func TestReader(t *testing.T) {
 	_, err = other.LastHeight()
 	require.ErrorContains(t, err, "stored last accepted block: 42 bytes")
 }
+
+// TestResume resumes at the last accepted block only on the chain whose genesis is stored.
+func TestResume(t *testing.T) {
+	t.Parallel()
+	db := newView(t)
+	r := NewReader(db, nil, Format[string, string, string]{UTXO: str, Tx: str, Block: str, LastExtra: 1})
+	genesis := ids.ID{1}
+	_, _, found, err := r.Resume(genesis)
+	require.NoError(t, err)
+	require.False(t, found, "an empty key space has no genesis yet")
+
+	require.NoError(t, Commit(db, func(b *storage.Batch) error {
+		if err := PutBlock(b, genesis, 0, []byte("genesis"), []byte{0}); err != nil {
+			return err
+		}
+		return PutBlock(b, ids.ID{2}, 1, []byte("one"), []byte{7})
+	}))
+	last, rest, found, err := r.Resume(genesis)
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "one", last)
+	require.Equal(t, []byte{7}, rest)
+
+	_, _, _, err = r.Resume(ids.ID{9})
+	require.ErrorContains(t, err, "stored genesis block "+genesis.String()+" is not this chain's "+ids.ID{9}.String())
+
+	// A last accepted record naming a block that is not stored.
+	require.NoError(t, Commit(db, func(b *storage.Batch) error {
+		missing := ids.ID{3}
+		return b.Put([]byte{KeyLast}, append(append(missing[:], 0, 0, 0, 0, 0, 0, 0, 2), 7))
+	}))
+	_, _, _, err = r.Resume(genesis)
+	require.ErrorContains(t, err, "last accepted block "+ids.ID{3}.String()+" is missing")
+
+	// A failed stage commits nothing.
+	require.ErrorIs(t, Commit(db, func(b *storage.Batch) error {
+		require.NoError(t, b.Put([]byte{KeyLast}, nil))
+		return errStage
+	}), errStage)
+	_, _, _, err = r.Resume(genesis)
+	require.ErrorContains(t, err, "is missing", "the record is still the one before")
+}
+
+var errStage = errors.New("stage failed")
