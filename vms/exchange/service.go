@@ -37,7 +37,7 @@ func (vm *VM) newHandler() http.Handler {
 	s.chain = address.Chain{Alias: chainAlias, IsChain: s.isThisChain, HRP: vm.hrp}
 	srv := jsonrpc.NewServer("avm", vm.log)
 	chainapi.Register(srv, txChain{vm.state, vm}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
-	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
+	utxopage.Register(srv, utxoChain{vm.state, s})
 	jsonrpc.Register(srv, "getAssetDescription", s.GetAssetDescription)
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getAllBalances", s.GetAllBalances)
@@ -96,11 +96,6 @@ func (s *service) isThisChain(alias string) bool {
 	return alias == chainAlias || alias == "avm" || alias == s.vm.rules.chainID.String()
 }
 
-// GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
-	return utxopage.Serve(ctx, utxoChain{s.vm.state, s}, args)
-}
-
 // utxoChain is the X-Chain as utxopage.Serve reads it, in the texts of avm.getUTXOs; its accepted
 // state answers UTXOIDs and UTXOBytes.
 type utxoChain struct {
@@ -113,10 +108,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the X-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the X-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	if sourceChain == "" || c.s.isThisChain(sourceChain) {
-		return c, nil
-	}
-	return utxopage.Atomic(c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
+	return utxopage.OwnOrAtomic(c, c.s.isThisChain, c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }

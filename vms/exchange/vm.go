@@ -83,12 +83,9 @@ var _ chains.VM = (*VM)(nil)
 // txs and UTXOs and the genesis block, in one batch of its own); otherwise it resumes at the
 // stored last accepted block, after checking that the stored genesis block is this chain's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if err := chainstate.CheckContext(c); err != nil {
-		return nil, fmt.Errorf("exchange: %w", err)
-	}
-	g, err := txs.ParseGenesis(c.Genesis)
+	g, err := chainstate.Genesis(c, txs.ParseGenesis)
 	if err != nil {
-		return nil, fmt.Errorf("parse X-Chain genesis: %w", err)
+		return nil, fmt.Errorf("exchange: %w", err)
 	}
 	stop := f.StopVertexID
 	if stop == ids.Empty {

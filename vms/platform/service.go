@@ -47,7 +47,7 @@ func (vm *VM) newHandler() http.Handler {
 	}
 	srv := jsonrpc.NewServer("platform", vm.log)
 	chainapi.Register(srv, txChain{vm.state, vm}, s.texts(), txlog.New(vm.log, vm.clock, txlog.DefaultPerSecond))
-	jsonrpc.RegisterHeavy(srv, "getUTXOs", s.GetUTXOs)
+	utxopage.Register(srv, utxoChain{vm.state, s})
 	jsonrpc.Register(srv, "getBalance", s.GetBalance)
 	jsonrpc.Register(srv, "getSubnet", s.GetSubnet)
 	jsonrpc.Register(srv, "getSubnets", s.GetSubnets)
@@ -126,11 +126,6 @@ func (s *service) formatAddresses(addrs []ids.ShortID) ([]string, error) {
 	return s.addrs.formatAll(addrs)
 }
 
-// GetUTXOs returns a page of the UTXOs the addresses own (utxopage.Serve, §5.1).
-func (s *service) GetUTXOs(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
-	return utxopage.Serve(ctx, utxoChain{s.vm.state, s}, args)
-}
-
 // utxoChain is the P-Chain as utxopage.Serve reads it, in the texts of platform.getUTXOs; its accepted
 // state answers UTXOIDs and UTXOBytes.
 type utxoChain struct {
@@ -143,10 +138,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the P-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the P-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	if sourceChain == "" || isThisChain(sourceChain) {
-		return c, nil
-	}
-	return utxopage.Atomic(c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
+	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }

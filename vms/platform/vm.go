@@ -151,12 +151,9 @@ var _ chains.VM = (*VM)(nil)
 // otherwise it resumes at the stored last accepted block, after checking that the stored genesis
 // block is this genesis's.
 func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
-	if err := chainstate.CheckContext(c); err != nil {
-		return nil, fmt.Errorf("platform: %w", err)
-	}
-	g, err := txs.ParseGenesis(c.Genesis)
+	g, err := chainstate.Genesis(c, txs.ParseGenesis)
 	if err != nil {
-		return nil, fmt.Errorf("parse P-Chain genesis: %w", err)
+		return nil, fmt.Errorf("platform: %w", err)
 	}
 	fees := f.Fees
 	if fees == (txs.FeeConfig{}) {

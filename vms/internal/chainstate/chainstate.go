@@ -176,13 +176,18 @@ func Commit(db *storage.View, stage func(*storage.Batch) error) error {
 	return b.Commit()
 }
 
-// CheckContext reports an error unless c holds what the X- and P-Chain VMs need of their chain's
-// context: DB, Log, Clock, SharedMemory and Chains.
-func CheckContext(c chains.Context) error {
+// Genesis checks that c holds what the X- and P-Chain VMs need of their chain's context (DB,
+// Log, Clock, SharedMemory and Chains) and parses c's genesis with parse.
+func Genesis[G any](c chains.Context, parse func([]byte) (G, error)) (G, error) {
 	if c.DB == nil || c.Log == nil || c.Clock == nil || c.SharedMemory == nil || c.Chains == nil {
-		return errors.New("chains.Context needs DB, Log, Clock, SharedMemory and Chains")
+		var zero G
+		return zero, errors.New("chains.Context needs DB, Log, Clock, SharedMemory and Chains")
 	}
-	return nil
+	g, err := parse(c.Genesis)
+	if err != nil {
+		return g, fmt.Errorf("parse genesis: %w", err)
+	}
+	return g, nil
 }
 
 // Read reads the value stored under kind | id and decodes it with parse; found is false when it

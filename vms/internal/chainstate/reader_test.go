@@ -2,10 +2,15 @@ package chainstate
 
 import (
 	"errors"
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
+	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -128,3 +133,30 @@ func TestResume(t *testing.T) {
 }
 
 var errStage = errors.New("stage failed")
+
+// TestGenesis refuses a context without what the VMs need, and wraps a genesis parse failure.
+func TestGenesis(t *testing.T) {
+	t.Parallel()
+	_, err := Genesis(chains.Context{Genesis: []byte("g")}, str)
+	require.ErrorContains(t, err, "chains.Context needs DB, Log, Clock, SharedMemory and Chains")
+
+	sdb, err := storage.Open(t.TempDir(), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, sdb.Close()) })
+	reg, err := chains.NewRegistry(sdb.Prefixed(storage.PrefixChains), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	c := chains.Context{
+		DB:           sdb.Prefixed(storage.PrefixExchange),
+		Log:          slog.New(slog.DiscardHandler),
+		Clock:        clock.NewFake(time.Unix(0, 0)),
+		SharedMemory: atomic.New(sdb.Prefixed(storage.PrefixExchange)).For(ids.ID{1}),
+		Chains:       reg,
+		Genesis:      []byte("g"),
+	}
+	g, err := Genesis(c, str)
+	require.NoError(t, err)
+	require.Equal(t, "g", g)
+	c.Genesis = []byte("bad")
+	_, err = Genesis(c, str)
+	require.ErrorContains(t, err, "parse genesis: bad bytes")
+}

@@ -57,6 +57,15 @@ func Atomic(chains chains.ChainLookup, shared SharedMemory, sourceChain string) 
 	return AtomicFrom(shared, source), nil
 }
 
+// OwnOrAtomic returns the index a Chain's UTXOs answers with: own when sourceChain is empty or
+// names the chain itself (isThis), else Atomic's.
+func OwnOrAtomic(own Index, isThis func(alias string) bool, chains chains.ChainLookup, shared SharedMemory, sourceChain string) (Index, error) {
+	if sourceChain == "" || isThis(sourceChain) {
+		return own, nil
+	}
+	return Atomic(chains, shared, sourceChain)
+}
+
 // SharedMemory is what an atomic index reads of a chain's handle on the node's shared memory
 // (*atomic.SharedMemory).
 type SharedMemory interface {
@@ -89,6 +98,13 @@ func (a atomicIndex) UTXOBytes(id ids.ID) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return values[0], true, nil
+}
+
+// Register registers getUTXOs, a heavy method, on srv: Serve on c.
+func Register(srv *jsonrpc.Server, c Chain) {
+	jsonrpc.RegisterHeavy(srv, "getUTXOs", func(ctx context.Context, args *chainapi.GetUTXOsArgs) (*chainapi.GetUTXOsReply, error) {
+		return Serve(ctx, c, args)
+	})
 }
 
 // Serve answers getUTXOs on c (§5.1): a page of the UTXOs the addresses own, addresses in byte
