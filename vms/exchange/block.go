@@ -11,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
 // MaxFutureBlockTime is how far ahead of the node's clock a block's time may be (§6.1).
@@ -96,17 +97,11 @@ func (b *Block) Verify(ctx context.Context) error {
 	}
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{}, len(blk.Txs()))
-	effs := make([]*effects, 0, len(blk.Txs()))
-	for _, tx := range blk.Txs() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		eff, err := vm.verifyTx(tx, ov, view, blk.Time(), seen)
-		if err != nil {
-			return fmt.Errorf("tx %s: %w", tx.ID(), err)
-		}
-		ov.Apply(eff)
-		effs = append(effs, eff)
+	effs, err := processing.VerifyTxs(ctx, blk.Txs(), func(tx *txs.Tx) (*effects, error) {
+		return vm.verifyTx(tx, ov, view, blk.Time(), seen)
+	}, ov.Apply)
+	if err != nil {
+		return err
 	}
 	b.effs, b.verifiedOn = effs, parent.ID()
 	vm.processed(b, view, ov)
@@ -128,26 +123,13 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	deleted, written := utxo.Diff(b.effs)
-	for _, ux := range deleted {
-		if err := w.deleteUTXO(ux); err != nil {
-			return err
-		}
-	}
-	for _, ux := range written {
-		if err := w.putUTXO(ux); err != nil {
-			return err
-		}
-	}
 	requests, err := atomicRequests(b.blk.Txs())
 	if err != nil {
 		return err
 	}
-	if requests != nil {
-		// The block's exports and imports commit with the rest of it (docs/decisions.md).
-		if err := b.vm.state.shared.Apply(batch, requests); err != nil {
-			return fmt.Errorf("stage shared memory: %w", err)
-		}
+	deleted, written := utxo.Diff(b.effs)
+	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, requests); err != nil {
+		return err
 	}
 	return w.putBlock(b.blk)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
@@ -225,20 +226,16 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{}, len(sb.Txs()))
-	effs := make([]*effects, 0, len(sb.Txs()))
 	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var gas uint64
-	for _, tx := range sb.Txs() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		eff, err := vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, at, seen)
-		if err != nil {
-			return fmt.Errorf("tx %s: %w", tx.ID(), err)
-		}
+	effs, err := processing.VerifyTxs(ctx, sb.Txs(), func(tx *txs.Tx) (*effects, error) {
+		return vm.verifyTx(tx, ov, view, sb.Time(), price, fees.accrued, at, seen)
+	}, func(eff *effects) {
 		ov.Apply(eff)
-		effs = append(effs, eff)
 		gas = satAdd(gas, eff.gas)
+	})
+	if err != nil {
+		return err
 	}
 	after, ok := fees.consume(gas)
 	if !ok {
@@ -293,21 +290,8 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 		utxoEffs[i] = &eff.Effects
 	}
 	deleted, written := utxo.Diff(utxoEffs)
-	for _, ux := range deleted {
-		if err := w.deleteUTXO(ux); err != nil {
-			return err
-		}
-	}
-	for _, ux := range written {
-		if err := w.putUTXO(ux); err != nil {
-			return err
-		}
-	}
-	if requests := atomicRequests(b.effs); requests != nil {
-		// The block's exports and imports commit with the rest of it (docs/decisions.md).
-		if err := b.vm.state.shared.Apply(batch, requests); err != nil {
-			return fmt.Errorf("stage shared memory: %w", err)
-		}
+	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, atomicRequests(b.effs)); err != nil {
+		return err
 	}
 	if err := w.pruneExpiries(b.fees.time); err != nil {
 		return fmt.Errorf("prune expired registrations: %w", err)
