@@ -46,6 +46,17 @@ func newEnv(t testing.TB, dir string, indexer chains.Indexer) *chainstest.Env {
 	return chainstest.NewEnv(t, dir, indexer, nil)
 }
 
+// inEnv runs body in a synctest bubble over a fresh environment on a new database, indexed by
+// indexer (nil for none), and closes the environment after it.
+func inEnv(t *testing.T, indexer chains.Indexer, body func(t *testing.T, e *chainstest.Env)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, filepath.Join(t.TempDir(), "db"), indexer)
+		defer e.Close()
+		body(t, e)
+	})
+}
+
 // submit queues one block writing each key/value pair of kvs.
 func submit(t testing.TB, vm *chainstest.VM, kvs ...string) {
 	t.Helper()
@@ -331,9 +342,7 @@ func TestRestartResumes(t *testing.T) {
 		at, ok := e.Manager.LastAcceptedTime(chainA)
 		require.True(t, ok)
 		require.Equal(t, last.Timestamp(), at, "the last accepted block's time, read back at start-up")
-		v, err := vm.State("k")
-		require.NoError(t, err)
-		require.Equal(t, "c", v)
+		vm.RequireState(t, "k", "c")
 
 		submit(t, vm, "k", "d")
 		synctest.Wait()
@@ -417,9 +426,7 @@ func TestRecoveryCorruptPointer(t *testing.T) {
 
 func TestSubscribe(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-		defer e.Close()
+	inEnv(t, nil, func(t *testing.T, e *chainstest.Env) {
 
 		var got, late chainstest.Recorder[uint64]
 		// Subscribed before the chain exists.
