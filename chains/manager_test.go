@@ -17,28 +17,21 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/storage"
 )
 
 // Chains of the tests: IDs of the local network (node-api.md §3.3) and others.
 var (
 	pID    = ids.Empty
-	xID    = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cID    = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xID    = idstest.XChainID
+	cID    = idstest.CChainID
 	lID    = ids.FromName("an L1 chain")
 	chainA = ids.FromName("chain A")
 	chainB = ids.FromName("chain B")
 )
 
 var errBoom = errors.New("boom")
-
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 // newEnv is chainstest.NewEnv with the solo engine.
 func newEnv(t testing.TB, dir string, indexer chains.Indexer) *chainstest.Env {

@@ -18,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -25,17 +26,9 @@ import (
 // Chain IDs of the local network (node-api.md §3.3); P is the zero ID.
 var (
 	pChainID = ids.Empty
-	xChainID = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cChainID = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xChainID = idstest.XChainID
+	cChainID = idstest.CChainID
 )
-
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 // container returns a container whose ID is the SHA-256 of its bytes, as for P and X blocks and
 // transactions.
