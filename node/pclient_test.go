@@ -85,11 +85,18 @@ func startPX(t *testing.T) (*running, *genesis.Genesis) {
 	return &running{Node: n, url: "http://" + n.HTTPAddr().String()}, g
 }
 
-// ewoqKey returns the local funded key and its address.
-func ewoqKey(t *testing.T) (*secp.PrivateKey, ids.ShortID) {
+// ewoqKeyBytes returns the local funded key's 32 bytes.
+func ewoqKeyBytes(t *testing.T) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(ewoqKeyHex)
 	require.NoError(t, err)
+	return b
+}
+
+// ewoqKey returns the local funded key and its address.
+func ewoqKey(t *testing.T) (*secp.PrivateKey, ids.ShortID) {
+	t.Helper()
+	b := ewoqKeyBytes(t)
 	k := secp.PrivKeyFromBytes(b)
 	return k, secp256k1fx.PublicKeyAddress(k.PubKey().SerializeCompressed())
 }

@@ -2,7 +2,6 @@ package node_test
 
 import (
 	"context"
-	"encoding/hex"
 	"net"
 	"net/netip"
 	"strings"
@@ -166,9 +165,7 @@ func TestACP118FromReferencePeer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cfg := stakerConfig(t)
-	keyBytes, err := hex.DecodeString(ewoqKeyHex)
-	require.NoError(t, err)
-	w := newRefWallets(t, ctx, r.url, keyBytes)
+	w := newRefWallets(t, r.url)
 
 	// An L1: subnet, chain, conversion.
 	subnetTx, err := w.p.IssueCreateSubnetTx(w.owner())
