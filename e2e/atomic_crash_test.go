@@ -36,15 +36,8 @@ import (
 // indexes): inputs less outputs, imports and exports included. A last round imports whatever
 // waits and checks again.
 func TestAtomicKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 6 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
 	const kills = 6
-	dir := t.TempDir()
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	rng, dir, key := startKillTest(t, kills)
 
 	var start uint64
 	for run := 0; ; run++ {

@@ -128,6 +128,21 @@ func l1KillSeed(t *testing.T) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed>>32))
 }
 
+// startKillTest begins a test that kills a node process kills times (skipped with -short,
+// parallel to others): it returns the random source of the kill times (l1KillSeed), a data dir
+// for the node, and the local funded key.
+func startKillTest(t *testing.T, kills int) (*rand.Rand, string, *wallet.Key) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("kills and restarts a node process %d times", kills)
+	}
+	t.Parallel()
+	rng := l1KillSeed(t)
+	key, err := wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	return rng, t.TempDir(), key
+}
+
 // pause waits d on the real clock; false if ctx ended first.
 func pause(ctx context.Context, d time.Duration) bool {
 	timer := clock.Real{}.NewTimer(d)
@@ -532,17 +547,10 @@ func (tot *l1KillTotals) add(t *testing.T, signer types.Signer, blk *types.Block
 // transfers, mints and fee-config changes, and restarts it on the same data dir: after every
 // restart, the L1 holds every block accepted before and nothing of a block half-written.
 func TestL1Kill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 15 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
 	const kills = 15
-	dir := t.TempDir()
+	rng, dir, key := startKillTest(t, kills)
 
 	child := startL1KillChild(t, dir)
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
 	genesis := bytes.Replace(l1FixtureGenesis(t, l1KillChainID), []byte(`"targetGas": 15000000`),
 		[]byte(`"targetGas": `+strconv.Itoa(l1KillTargetGas)), 1)
 	require.Contains(t, string(genesis), strconv.Itoa(l1KillTargetGas))
@@ -729,12 +737,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 // with the same genesis then finishes the job on the same chain, every L1 made before comes back
 // on every restart, and `cornice run --l1` with every genesis reuses every chain.
 func TestL1KillCreate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 10 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
-	dir := t.TempDir()
+	rng, dir, _ := startKillTest(t, 10)
 	child := startL1KillChild(t, dir)
 	_, subnets := l1KillChains(t, child, nil)
 
@@ -878,14 +881,8 @@ func TestL1KillCreate(t *testing.T) {
 // before the block was durable; package storage now keeps every read waiting until the commit
 // in progress has returned ("durable before visible" in its doc).
 func TestL1KillPChainCommitted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 200 times")
-	}
-	t.Parallel()
-	dir := t.TempDir()
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
 	const tries = 100
+	_, dir, key := startKillTest(t, 2*tries)
 	lost := 0
 	for i := range tries {
 		child := startL1KillChild(t, dir)
