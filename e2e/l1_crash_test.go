@@ -451,14 +451,14 @@ func (st *l1KillState) check(t *testing.T, c *l1KillChild, confirmed map[common.
 		nonce, err := eth.NonceAt(ctx, from, nil)
 		require.NoError(t, err)
 		require.Equal(t, tot.nonces[from], nonce, "%s's nonce", name)
-		require.Equal(t, tot.received[l1KillRecipients[name]].String(), c.balance(t, eth, l1KillRecipients[name]).String(), "%s's recipient", name)
+		require.Equal(t, tot.received[l1KillRecipients[name]].String(), balanceOf(t, eth, l1KillRecipients[name]).String(), "%s's recipient", name)
 	}
 	for _, name := range append([]string{"admin"}, l1KillSenders...) {
 		from := l1Addr(t, name)
 		want := new(big.Int).Sub(l1KillFunds, tot.spent[from])
-		require.Equal(t, want.String(), c.balance(t, eth, from).String(), "%s's balance: its funds less its value and fees", name)
+		require.Equal(t, want.String(), balanceOf(t, eth, from).String(), "%s's balance: its funds less its value and fees", name)
 	}
-	require.Equal(t, tot.minted.String(), c.balance(t, eth, l1KillMinted).String(), "minted")
+	require.Equal(t, tot.minted.String(), balanceOf(t, eth, l1KillMinted).String(), "minted")
 
 	// eth_feeConfig: the last accepted setFeeConfig, in the block lastChangedAt names.
 	var fc l1KillFeeConfig
@@ -488,13 +488,6 @@ func (st *l1KillState) check(t *testing.T, c *l1KillChild, confirmed map[common.
 		}
 	}
 	require.Zero(t, lost, "transactions whose receipts a client saw before the kill are not in the chain")
-}
-
-func (c *l1KillChild) balance(t *testing.T, eth *ethclient.Client, addr common.Address) *big.Int {
-	t.Helper()
-	b, err := eth.BalanceAt(t.Context(), addr, nil)
-	require.NoError(t, err)
-	return b
 }
 
 // newL1KillTotals returns the totals of no block.
