@@ -49,8 +49,7 @@ func TestNetworkTxGossip(t *testing.T) {
 	}
 	byOthers("C", proposers)
 
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	key := localKey(t)
 	var xs []*wallet.X
 	var ps []*wallet.P
 	for _, n := range nw.nodes {
