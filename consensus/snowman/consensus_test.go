@@ -36,6 +36,25 @@ func newConsensus(t *testing.T, p snowman.Parameters) *snowman.Consensus {
 	return c
 }
 
+// tree makes a consensus with parameters p and adds one block per entry of parents, in order:
+// block i is the child of block parents[i], an earlier one, or of genesis when parents[i] is -1.
+// The blocks' indexes are the labels of the drawings in the tests.
+func tree(t *testing.T, p snowman.Parameters, parents ...int) (*snowman.Consensus, []snowman.Block) {
+	t.Helper()
+	c := newConsensus(t, p)
+	var ch chain
+	blocks := make([]snowman.Block, len(parents))
+	for i, parent := range parents {
+		if parent < 0 {
+			blocks[i] = ch.child(genesis)
+		} else {
+			blocks[i] = ch.child(blocks[parent])
+		}
+		add(t, c, blocks[i])
+	}
+	return c, blocks
+}
+
 func add(t *testing.T, c *snowman.Consensus, blocks ...snowman.Block) {
 	t.Helper()
 	for _, b := range blocks {
@@ -104,10 +123,8 @@ func TestNumProcessing(t *testing.T) {
 }
 
 func TestAddRefusals(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 3), -1)
+	b := bs[0]
 
 	tests := []struct {
 		name    string
@@ -175,30 +192,24 @@ func TestStatus(t *testing.T) {
 }
 
 func TestStatusParent(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	add(t, c, b)
-	parent, ok := c.Parent(b.ID)
+	c, bs := tree(t, params(1, 1, 3), -1)
+	parent, ok := c.Parent(bs[0].ID)
 	require.True(t, ok)
 	require.Equal(t, genesis.ID, parent)
 }
 
 func TestAddToRejected(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	accepted, rejected := ch.child(genesis), ch.child(genesis)
-	add(t, c, accepted, rejected)
+	c, bs := tree(t, params(1, 1, 1), -1, -1)
+	accepted, rejected := bs[0], bs[1]
 	res := poll(t, c, accepted)
 	require.Equal(t, []snowman.Block{rejected}, res.Rejected)
-	require.ErrorIs(t, c.Add(ch.child(rejected)), snowman.ErrUnknownParent)
+	child := snowman.Block{ID: ids.FromName("child"), Parent: rejected.ID, Height: rejected.Height + 1}
+	require.ErrorIs(t, c.Add(child), snowman.ErrUnknownParent)
 }
 
 func TestRecordPollAcceptSingleBlock(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 2), -1)
+	b := bs[0]
 
 	res := requirePoll(t, c, outcome{processing: 1, preference: b}, b)
 	require.True(t, res.Successful)
@@ -206,10 +217,8 @@ func TestRecordPollAcceptSingleBlock(t *testing.T) {
 }
 
 func TestRecordPollAcceptAndReject(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	first, second := ch.child(genesis), ch.child(genesis)
-	add(t, c, first, second)
+	c, bs := tree(t, params(1, 1, 2), -1, -1)
+	first, second := bs[0], bs[1]
 
 	requirePoll(t, c, outcome{processing: 2, preference: first}, first)
 	requirePoll(t, c, outcome{accepted: []snowman.Block{first}, rejected: []snowman.Block{second}, preference: first}, first)
@@ -238,12 +247,8 @@ func TestRecordPollWhenFinalized(t *testing.T) {
 }
 
 func TestRecordPollRejectTransitively(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	b0 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	add(t, c, b0, b1, b2)
+	c, bs := tree(t, params(1, 1, 1), -1, -1, 1)
+	b0, b1, b2 := bs[0], bs[1], bs[2]
 	//   G
 	//  / \
 	// 0   1
@@ -253,13 +258,8 @@ func TestRecordPollRejectTransitively(t *testing.T) {
 }
 
 func TestRecordPollTransitivelyResetConfidence(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b0 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	b3 := ch.child(b1)
-	add(t, c, b0, b1, b2, b3)
+	c, bs := tree(t, params(1, 1, 2), -1, -1, 1, 1)
+	b0, b1, b2, b3 := bs[0], bs[1], bs[2], bs[3]
 	//   G
 	//  / \
 	// 0   1
@@ -279,10 +279,8 @@ func TestRecordPollTransitivelyResetConfidence(t *testing.T) {
 }
 
 func TestRecordPollInvalidVote(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 2), -1)
+	b := bs[0]
 
 	poll(t, c, b)
 	res, err := c.RecordPoll(snowman.VotesOf(ids.FromName("unknown")))
@@ -293,14 +291,8 @@ func TestRecordPollInvalidVote(t *testing.T) {
 }
 
 func TestRecordPollTransitiveVoting(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(3, 3, 1))
-	b0 := ch.child(genesis)
-	b1 := ch.child(b0)
-	b2 := ch.child(b1)
-	b3 := ch.child(b0)
-	b4 := ch.child(b3)
-	add(t, c, b0, b1, b2, b3, b4)
+	c, bs := tree(t, params(3, 3, 1), -1, 0, 1, 0, 3)
+	b0, b1, b2, b3, b4 := bs[0], bs[1], bs[2], bs[3], bs[4]
 	//   G
 	//   |
 	//   0
@@ -332,13 +324,8 @@ func TestRecordPollDivergedVoting(t *testing.T) {
 }
 
 func TestRecordPollChangePreferredChain(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 10))
-	a1 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	a2 := ch.child(a1)
-	b2 := ch.child(b1)
-	add(t, c, a1, a2, b1, b2)
+	c, bs := tree(t, params(1, 1, 10), -1, 0, -1, 2)
+	a1, a2, b1, b2 := bs[0], bs[1], bs[2], bs[3]
 
 	requirePreferred := func(chain ...snowman.Block) {
 		t.Helper()
@@ -363,13 +350,9 @@ func TestRecordPollChangePreferredChain(t *testing.T) {
 }
 
 func TestLastAccepted(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b0 := ch.child(genesis)
-	b1 := ch.child(b0)
-	b2 := ch.child(b1)
-	b1Conflict := ch.child(b0)
-	add(t, c, b0, b1, b1Conflict, b2)
+	// Block 2 conflicts with 1, and 3 is 1's child.
+	c, bs := tree(t, params(1, 1, 2), -1, 0, 0, 1)
+	b0, b1, b2 := bs[0], bs[1], bs[3]
 
 	for _, step := range []struct {
 		vote snowman.Block
@@ -407,13 +390,8 @@ func TestRecordPollWithDefaultParameters(t *testing.T) {
 
 // Votes for a block and for its child must not be counted twice at their ancestors.
 func TestRecordPollRegressionInDegree(t *testing.T) {
-	var ch chain
-	p := params(3, 2, 1)
-	c := newConsensus(t, p)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	b3 := ch.child(b2)
-	add(t, c, b1, b2, b3)
+	c, bs := tree(t, params(3, 2, 1), -1, 0, 1)
+	b1, b2, b3 := bs[0], bs[1], bs[2]
 
 	var votes snowman.Votes
 	votes.Add(b2.ID, 1)
@@ -424,10 +402,8 @@ func TestRecordPollRegressionInDegree(t *testing.T) {
 }
 
 func TestRecordPollRefusesMoreThanKVotes(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 1), -1)
+	b := bs[0]
 	_, err := c.RecordPoll(snowman.VotesOf(b.ID, b.ID))
 	require.ErrorIs(t, err, snowman.ErrTooManyVotes)
 	require.Equal(t, 1, c.NumProcessing())
