@@ -81,6 +81,19 @@ func (n *l1Node) drainWork() {
 	}
 }
 
+// requireWoken waits until the VM signals work to its builder.
+func (n *l1Node) requireWoken(t *testing.T) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		select {
+		case <-n.vm.WorkReady():
+			return true
+		default:
+			return false
+		}
+	}, 10*time.Second, 20*time.Millisecond)
+}
+
 // accept verifies and accepts blk as the pipeline does.
 func (n *l1Node) accept(t *testing.T, blk chains.Block) *types.Block {
 	t.Helper()
@@ -156,14 +169,7 @@ func TestL1BlockGasCostBeforeGranite(t *testing.T) {
 	_, err = n.vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	clk.Advance(time.Second)
-	require.Eventually(t, func() bool {
-		select {
-		case <-n.vm.WorkReady():
-			return true
-		default:
-			return false
-		}
-	}, 10*time.Second, 20*time.Millisecond)
+	n.requireWoken(t)
 	b3 := n.build(t)
 	require.Equal(t, uint64(l1GenesisTime+14), b3.Time())
 	require.Equal(t, low.Hash(), b3.Transactions()[0].Hash())

@@ -121,6 +121,13 @@ func startL1With(t testing.TB, dir string, upgrade, file []byte, log *slog.Logge
 		require.NoError(t, db.Close())
 		return nil, err
 	}
+	return serveVM(t, db, vm, clk), nil
+}
+
+// serveVM serves vm's /rpc on a test server and returns the node the tests drive, stopped (the
+// database closed too) at the end of the test.
+func serveVM(t testing.TB, db *storage.DB, vm *evm.VM, clk *clock.Fake) *l1Node {
+	t.Helper()
 	handlers, err := vm.Handlers(t.Context())
 	require.NoError(t, err)
 	srv := httptest.NewServer(handlers["/rpc"])
@@ -128,7 +135,7 @@ func startL1With(t testing.TB, dir string, upgrade, file []byte, log *slog.Logge
 	require.NoError(t, err)
 	n := &l1Node{db: db, vm: vm, clk: clk, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
 	t.Cleanup(n.stop)
-	return n, nil
+	return n
 }
 
 // l1Clock is a fake clock 10 s after the L1 test chain's genesis.
