@@ -3,7 +3,9 @@
 #
 #   bench_init NAME            creates $work and installs the traps (below);
 #   bench_start LOG PAT CMD…   starts a server, waits until it says where it serves;
-#   bench_stop PID             stops one;
+#   bench_ready URL PID        waits until a node (or the bare server) answers on URL;
+#   bench_track PID            has the clean-up stop a process started otherwise;
+#   bench_stop PID             stops one (and sets stopped_ms); bench_wait PID waits for one;
 #   cpu_ticks PID              a process's CPU time so far, in clock ticks.
 #
 # On exit, by any path (an error under `set -e`, Ctrl-C, SIGTERM), every server still running
@@ -46,7 +48,7 @@ bench_start() {
 	shift 2
 	"$@" >"$log" 2>&1 &
 	started=$!
-	pids+=("$started")
+	bench_track "$started"
 	url=
 	for _ in $(seq 600); do
 		kill -0 "$started" 2>/dev/null || { echo "$bench_name: $1 exited; log:" >&2; cat "$log" >&2; return 1; }
@@ -58,23 +60,54 @@ bench_start() {
 	return 1
 }
 
-# bench_stop PID: SIGTERM, then SIGKILL if it has not exited after 15 s. Not to be called in a
-# subshell: only this shell can wait for its children.
-bench_stop() {
-	local pid=$1 p rest=()
-	kill -TERM "$pid" 2>/dev/null || true
-	for _ in $(seq 150); do
-		kill -0 "$pid" 2>/dev/null || break
+# bench_ready URL PID: waits (at most 60 s) until info.getNodeVersion answers with a result on
+# URL (a node's /ext/info, or loadgen's bare server), served by process PID, which must not exit
+# meanwhile.
+bench_ready() {
+	local url=$1 pid=$2
+	for _ in $(seq 600); do
+		kill -0 "$pid" 2>/dev/null || { echo "$bench_name: process $pid exited before $url answered" >&2; return 1; }
+		if curl -s --max-time 2 -H 'Content-Type: application/json' \
+			-d '{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}' "$url" 2>/dev/null | grep -q '"result"'; then
+			return 0
+		fi
 		sleep 0.1
+	done
+	echo "$bench_name: $url did not answer within 60 s" >&2
+	return 1
+}
+
+# bench_stop PID: SIGTERM, then SIGKILL if it has not exited after 15 s; sets stopped_ms to the
+# time it took. Not to be called in a subshell: only this shell can wait for its children.
+stopped_ms=
+bench_stop() {
+	local pid=$1 t0
+	t0=$(date +%s%N)
+	kill -TERM "$pid" 2>/dev/null || true
+	for _ in $(seq 750); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		echo "$bench_name: process $pid ignored SIGTERM for 15 s, killing it" >&2
 		kill -KILL "$pid" 2>/dev/null || true
 	fi
-	wait "$pid" 2>/dev/null || true
+	bench_wait "$pid" || true
+	stopped_ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+# bench_wait PID: waits until PID, a process of this shell, has exited, returns its status, and
+# forgets it (the clean-up on exit no longer signals it: its ID may be another process's by then).
+bench_wait() {
+	local pid=$1 rc=0 p rest=()
+	wait "$pid" 2>/dev/null || rc=$?
 	for p in "${pids[@]}"; do [[ $p == "$pid" ]] || rest+=("$p"); done
 	pids=("${rest[@]}")
+	return "$rc"
 }
+
+# bench_track PID: has the clean-up on exit stop PID, a process this shell started itself.
+bench_track() { pids+=("$1"); }
 
 # cpu_ticks PID: the process's user and system time so far, in clock ticks (getconf CLK_TCK a
 # second).
