@@ -235,31 +235,20 @@ func TestTxErrors(t *testing.T) {
 		binary.BigEndian.PutUint32(b[off:], v)
 		return b
 	}
-	tests := []struct {
-		name    string
-		b       []byte
-		wantErr error
-	}{
-		{"empty", nil, codec.ErrTruncated},
-		{"version only", signed[:2], codec.ErrTruncated},
-		{"unsigned only", signed[:unsignedTxLength], codec.ErrTruncated},
-		{"one byte short", signed[:len(signed)-1], codec.ErrTruncated},
-		{"trailing byte", append(append([]byte(nil), signed...), 0), codec.ErrTrailingBytes},
-		{"version 1", append([]byte{0, 1}, signed[2:]...), codec.ErrUnknownVersion},
-		{"block type as tx", patch(txTypeOffset, TypeIDStandardBlock), codec.ErrUnknownTypeID},
-		{"nftfx transfer output", patch(outTypeOffset, 11), codec.ErrUnknownTypeID},
-		{"mint output as transferable", patch(outTypeOffset, TypeIDMintOutput), codec.ErrUnknownTypeID},
-		{"nftfx credential", patch(credTypeOffset, 14), codec.ErrUnknownTypeID},
-		{"input type", patch(inTypeOffset, TypeIDTransferOutput), codec.ErrUnknownTypeID},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseTx(tt.b)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "empty", In: nil, WantErr: codec.ErrTruncated},
+		{Name: "version only", In: signed[:2], WantErr: codec.ErrTruncated},
+		{Name: "unsigned only", In: signed[:unsignedTxLength], WantErr: codec.ErrTruncated},
+		{Name: "one byte short", In: signed[:len(signed)-1], WantErr: codec.ErrTruncated},
+		{Name: "trailing byte", In: append(append([]byte(nil), signed...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "version 1", In: append([]byte{0, 1}, signed[2:]...), WantErr: codec.ErrUnknownVersion},
+		{Name: "block type as tx", In: patch(txTypeOffset, TypeIDStandardBlock), WantErr: codec.ErrUnknownTypeID},
+		{Name: "nftfx transfer output", In: patch(outTypeOffset, 11), WantErr: codec.ErrUnknownTypeID},
+		{Name: "mint output as transferable", In: patch(outTypeOffset, TypeIDMintOutput), WantErr: codec.ErrUnknownTypeID},
+		{Name: "nftfx credential", In: patch(credTypeOffset, 14), WantErr: codec.ErrUnknownTypeID},
+		{Name: "input type", In: patch(inTypeOffset, TypeIDTransferOutput), WantErr: codec.ErrUnknownTypeID},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+	}, ParseTx)
 	// The patch offsets are right: the unpatched values are the ones the patches replace.
 	require.Equal(t, TypeIDTransferOutput, binary.BigEndian.Uint32(signed[outTypeOffset:]))
 	require.Equal(t, TypeIDTransferInput, binary.BigEndian.Uint32(signed[inTypeOffset:]))

@@ -144,3 +144,22 @@ func CheckReply(tb testing.TB, vec map[string]json.RawMessage, method, key strin
 	require.True(tb, ok, "%s has no %q", method, key)
 	require.Equal(tb, Compact(tb, want), string(got))
 }
+
+// DecodeError is a case of CheckDecodeErrors: bytes that do not decode, and the error they give.
+type DecodeError struct {
+	Name    string
+	In      []byte
+	WantErr error
+}
+
+// CheckDecodeErrors checks that parse refuses each case's bytes with its error.
+func CheckDecodeErrors[T any](t *testing.T, cases []DecodeError, parse func([]byte) (T, error)) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			t.Parallel()
+			_, err := parse(tt.In)
+			require.ErrorIs(t, err, tt.WantErr)
+		})
+	}
+}

@@ -239,30 +239,19 @@ func TestParseTxErrors(t *testing.T) {
 	// Offsets in the DisableL1ValidatorTx vector (§8.6): the output's type ID follows version, tx
 	// type ID, network ID, blockchain ID, output count and asset ID.
 	const outTypeOff = 2 + 4 + 4 + 32 + 4 + 32
-	tests := []struct {
-		name    string
-		in      []byte
-		wantErr error
-	}{
-		{"trailing byte", append(append([]byte(nil), valid...), 0), codec.ErrTrailingBytes},
-		{"version 1", with(0, 0, 1), codec.ErrUnknownVersion},
-		{"unknown tx type", with(2, 0, 0, 0, 99), codec.ErrUnknownTypeID},
-		{"apricot block as tx", with(2, 0, 0, 0, 3), codec.ErrUnknownTypeID},
-		{"AddValidatorTx (not supported)", with(2, 0, 0, 0, 12), codec.ErrUnknownTypeID},
-		{"output type 5", with(outTypeOff, 0, 0, 0, 5), codec.ErrUnknownTypeID},
-		{"credential type 7", with(len(valid)-2*(4+4+65), 0, 0, 0, 7), codec.ErrUnknownTypeID},
-		{"output count huge", with(2+4+4+32, 0xff, 0xff, 0xff, 0xff), codec.ErrOversize},
-		{"output count too big for input", with(2+4+4+32, 0, 0, 1, 0), codec.ErrTruncated},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-		{"empty", nil, codec.ErrTruncated},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseTx(tt.in)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "trailing byte", In: append(append([]byte(nil), valid...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "version 1", In: with(0, 0, 1), WantErr: codec.ErrUnknownVersion},
+		{Name: "unknown tx type", In: with(2, 0, 0, 0, 99), WantErr: codec.ErrUnknownTypeID},
+		{Name: "apricot block as tx", In: with(2, 0, 0, 0, 3), WantErr: codec.ErrUnknownTypeID},
+		{Name: "AddValidatorTx (not supported)", In: with(2, 0, 0, 0, 12), WantErr: codec.ErrUnknownTypeID},
+		{Name: "output type 5", In: with(outTypeOff, 0, 0, 0, 5), WantErr: codec.ErrUnknownTypeID},
+		{Name: "credential type 7", In: with(len(valid)-2*(4+4+65), 0, 0, 0, 7), WantErr: codec.ErrUnknownTypeID},
+		{Name: "output count huge", In: with(2+4+4+32, 0xff, 0xff, 0xff, 0xff), WantErr: codec.ErrOversize},
+		{Name: "output count too big for input", In: with(2+4+4+32, 0, 0, 1, 0), WantErr: codec.ErrTruncated},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+		{Name: "empty", In: nil, WantErr: codec.ErrTruncated},
+	}, ParseTx)
 }
 
 func TestParseTxCopiesInput(t *testing.T) {
