@@ -1,7 +1,6 @@
 package txs
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"math/big"
 	"testing"
@@ -186,14 +185,7 @@ func TestOtherKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tx, err := NewTx(tt.tx, creds)
-			require.NoError(t, err)
-			require.Equal(t, tt.typeID, binary.BigEndian.Uint32(tx.Bytes()[2:]))
-			require.Equal(t, ids.ID(sha256.Sum256(tx.Bytes())), tx.ID())
-			parsed, err := ParseTx(tx.Bytes())
-			require.NoError(t, err)
-			require.Equal(t, tt.tx, parsed.Unsigned())
-			require.Equal(t, creds, parsed.Creds())
+			tx, parsed := vectortest.CheckNewTx(t, tt.tx, creds, tt.typeID, NewTx, ParseTx)
 			require.Same(t, tt.tx.Base(), tx.Unsigned().Base())
 
 			utxos := parsed.UTXOs()

@@ -1,6 +1,8 @@
 package vectortest
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"testing"
 
@@ -162,4 +164,23 @@ func CheckDecodeErrors[T any](t *testing.T, cases []DecodeError, parse func([]by
 			require.ErrorIs(t, err, tt.WantErr)
 		})
 	}
+}
+
+// CheckNewTx encodes unsigned with creds as a signed tx (newTx) and checks that its bytes carry
+// typeID after the codec version, that its ID is sha256 of its bytes, and that parsing the bytes
+// (parse) gives back unsigned, creds and the ID. It returns the tx built and the tx parsed.
+func CheckNewTx[T Rebuildable[U], U any](tb testing.TB, unsigned U, creds []secp256k1fx.Credential, typeID uint32,
+	newTx func(U, []secp256k1fx.Credential) (T, error), parse func([]byte) (T, error),
+) (built, parsed T) {
+	tb.Helper()
+	built, err := newTx(unsigned, creds)
+	require.NoError(tb, err)
+	require.Equal(tb, typeID, binary.BigEndian.Uint32(built.Bytes()[2:]))
+	require.Equal(tb, ids.ID(sha256.Sum256(built.Bytes())), built.ID())
+	parsed, err = parse(built.Bytes())
+	require.NoError(tb, err)
+	require.Equal(tb, unsigned, parsed.Unsigned())
+	require.Equal(tb, creds, parsed.Creds())
+	require.Equal(tb, built.ID(), parsed.ID())
+	return built, parsed
 }

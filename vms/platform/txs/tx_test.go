@@ -190,15 +190,7 @@ func TestNewTxKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tx, err := NewTx(tt.unsigned, creds)
-			require.NoError(t, err)
-			require.Equal(t, tt.typeID, binary.BigEndian.Uint32(tx.Bytes()[2:]))
-			parsed, err := ParseTx(tx.Bytes())
-			require.NoError(t, err)
-			require.Equal(t, tt.unsigned, parsed.Unsigned())
-			require.Equal(t, creds, parsed.Creds())
-			require.Equal(t, tx.ID(), parsed.ID())
-			require.Equal(t, ids.ID(sha256.Sum256(tx.Bytes())), tx.ID())
+			vectortest.CheckNewTx(t, tt.unsigned, creds, tt.typeID, NewTx, ParseTx)
 		})
 	}
 }
