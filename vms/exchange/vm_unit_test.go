@@ -160,15 +160,6 @@ func TestPipelineContract(t *testing.T) {
 	require.Equal(t, built.Bytes(), got.Bytes())
 }
 
-// withSig returns a tx with tx's unsigned bytes and one credential holding sig.
-func withSig(t *testing.T, tx *xtxs.Tx, sig secp256k1fx.Signature) *xtxs.Tx {
-	t.Helper()
-	forged, err := xtxs.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
-	require.NoError(t, err)
-	require.Equal(t, tx.UnsignedBytes(), forged.UnsignedBytes())
-	return forged
-}
-
 // TestForgedCredentials runs the UTXO chains' forged-credentials test on the X-Chain.
 func TestForgedCredentials(t *testing.T) {
 	t.Parallel()
@@ -182,13 +173,13 @@ func TestForgedCredentials(t *testing.T) {
 	good := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
 	goodUTXOs := good.UTXOs()
 	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*xtxs.Tx]{
-		VM:      vm,
-		DB:      db,
-		Good:    good,
-		Other:   sign(t, good.Unsigned(), vmrqKey),
-		WithSig: func(s secp256k1fx.Signature) *xtxs.Tx { return withSig(t, good, s) },
-		Next:    sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey),
-		Creds:   (*xtxs.Tx).Creds,
-		Block:   standardBlock,
+		VM:     vm,
+		DB:     db,
+		Good:   good,
+		Other:  sign(t, good.Unsigned(), vmrqKey),
+		Resign: func(c []secp256k1fx.Credential) (*xtxs.Tx, error) { return xtxs.NewTx(good.Unsigned(), c) },
+		Next:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey),
+		Creds:  (*xtxs.Tx).Creds,
+		Block:  standardBlock,
 	})
 }

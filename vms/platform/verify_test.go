@@ -48,15 +48,6 @@ func newUnitVM(t *testing.T) (*platform.VM, *storage.DB, *genesis.Genesis) {
 	return vm, db, g
 }
 
-// withSig returns a tx with tx's unsigned bytes and one credential holding sig.
-func withSig(t *testing.T, tx *txs.Tx, sig secp256k1fx.Signature) *txs.Tx {
-	t.Helper()
-	forged, err := txs.NewTx(tx.Unsigned(), []secp256k1fx.Credential{{Sigs: []secp256k1fx.Signature{sig}}})
-	require.NoError(t, err)
-	require.Equal(t, tx.UnsignedBytes(), forged.UnsignedBytes())
-	return forged
-}
-
 // TestForgedCredentials runs the UTXO chains' forged-credentials test on the P-Chain.
 func TestForgedCredentials(t *testing.T) {
 	t.Parallel()
@@ -69,14 +60,14 @@ func TestForgedCredentials(t *testing.T) {
 		return u.Out.(*secp256k1fx.TransferOutput).Addrs[0] == ewoq
 	})]
 	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*txs.Tx]{
-		VM:      vm,
-		DB:      db,
-		Good:    good,
-		Other:   sign(t, good.Unsigned(), vmrqKey),
-		WithSig: func(s secp256k1fx.Signature) *txs.Tx { return withSig(t, good, s) },
-		Next:    sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey),
-		Creds:   (*txs.Tx).Creds,
-		Block:   standardBlock,
+		VM:     vm,
+		DB:     db,
+		Good:   good,
+		Other:  sign(t, good.Unsigned(), vmrqKey),
+		Resign: func(c []secp256k1fx.Credential) (*txs.Tx, error) { return txs.NewTx(good.Unsigned(), c) },
+		Next:   sign(t, ptr(n.baseTx(&change, 0, ewoq, ewoq)), ewoqKey),
+		Creds:  (*txs.Tx).Creds,
+		Block:  standardBlock,
 	})
 }
 
