@@ -13,10 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cornice-node/cornice/vms/chainapi"
-	xapi "github.com/cornice-node/cornice/vms/exchange/api"
-	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
-
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
@@ -27,6 +23,9 @@ import (
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
+	"github.com/cornice-node/cornice/vms/chainapi"
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 	"github.com/cornice-node/cornice/wallet"
 )

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cornice-node/cornice/vms/chainapi"
-
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/chainapi"
 )
 
 // chainAPI is a chain's JSON-RPC service as X and P call it: the methods that the avm and

@@ -8,12 +8,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/cornice-node/cornice/vms/chainapi"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/chainapi"
 )
 
 // fakeChainServer answers getUTXOs with total UTXOs (each the hex of its index, pageSize a page),

@@ -129,10 +129,10 @@ func TestAtomicRefusals(t *testing.T) {
 	// An import from a chain that exported nothing.
 	ref := in(genesisUTXO)
 	ref.UTXOID.TxID = ids.ID{'n', 'o', 'n', 'e'}
-	require.Equal(t, "not found", n.issueError(importOf(ids.Empty, ref, ref.In.Amount)))
+	require.Equal(t, "not found", n.IssueTxError(importOf(ids.Empty, ref, ref.In.Amount)))
 	// An import from itself, and from a chain the node does not know.
-	require.Equal(t, "same chainID", n.issueError(importOf(n.g.XChainID, ref, ref.In.Amount)))
-	require.Equal(t, `failed to get subnet of "`+ids.ID{9}.String()+`": not found`, n.issueError(importOf(ids.ID{9}, ref, ref.In.Amount)))
+	require.Equal(t, "same chainID", n.IssueTxError(importOf(n.g.XChainID, ref, ref.In.Amount)))
+	require.Equal(t, `failed to get subnet of "`+ids.ID{9}.String()+`": not found`, n.IssueTxError(importOf(ids.ID{9}, ref, ref.In.Amount)))
 
 	// An export larger than the balance.
 	amount := start + 1
@@ -141,7 +141,7 @@ func TestAtomicRefusals(t *testing.T) {
 		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{out(avax, amount, ewoq)}},
 	}, ewoqKey)
 	require.Equal(t, "insufficient funds: asset "+avax.String()+": inputs 300000000000000000 < outputs plus fee 300000000001000001",
-		n.issueError(tooMuch))
+		n.IssueTxError(tooMuch))
 	require.Equal(t, start, n.balance(ewoqX, "AVAX"), "nothing changed")
 	require.Equal(t, "0", n.Height())
 }

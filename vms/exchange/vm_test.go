@@ -10,11 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cornice-node/cornice/vms/chainapi"
-	xapi "github.com/cornice-node/cornice/vms/exchange/api"
-
-	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -23,7 +18,10 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
+	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/exchange"
+	xapi "github.com/cornice-node/cornice/vms/exchange/api"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -86,12 +84,6 @@ func (n *node) issue(tx *xtxs.Tx) {
 	n.waitAccepted(tx.ID())
 }
 
-// issueError issues tx and returns the error message.
-func (n *node) issueError(tx *xtxs.Tx) string {
-	n.t.Helper()
-	return n.IssueError(tx.Bytes())
-}
-
 func (n *node) waitAccepted(txID ids.ID) {
 	n.t.Helper()
 	n.WaitStatus(txID, "Accepted")
@@ -110,11 +102,6 @@ func (n *node) balance(addr, asset string) uint64 {
 func (n *node) utxos(addr string) []*xtxs.UTXO {
 	n.t.Helper()
 	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), xtxs.ParseUTXO)
-}
-
-func vector(t *testing.T, name string) map[string]json.RawMessage {
-	t.Helper()
-	return vectortest.Named(t, name)
 }
 
 // liveResponse returns the live node's response to an X-Chain call with these params, compacted:
@@ -196,10 +183,7 @@ func TestGenesis(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	g := n.g
 
-	vm, ok := n.Manager.VM(g.XChainID)
-	require.True(t, ok)
-	last, err := vm.LastAccepted(t.Context())
-	require.NoError(t, err)
+	last := n.LastAccepted(g.XChainID)
 	require.Equal(t, "2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst", last.String())
 	require.Equal(t, g.XGenesisBlock(cortinaTime, ids.Empty).ID(), last)
 
@@ -238,9 +222,9 @@ func TestGenesis(t *testing.T) {
 func TestVectors(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
-	baseVec := vector(t, "x_base_tx_transfer_avax")
-	assetVec := vector(t, "x_create_asset_tx")
-	blockVec := vector(t, "x_standard_block_with_base_tx")
+	baseVec := vectortest.Named(t, "x_base_tx_transfer_avax")
+	assetVec := vectortest.Named(t, "x_create_asset_tx")
+	blockVec := vectortest.Named(t, "x_standard_block_with_base_tx")
 
 	baseHex := vectorString(t, baseVec, "signedBytesHexChecksum(issueTx hex encoding)")
 	params := `{"tx":"` + baseHex + `","encoding":"hex"}`
@@ -488,7 +472,7 @@ func TestRejections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, n.issueError(tt.tx))
+			require.Equal(t, tt.want, n.IssueTxError(tt.tx))
 			var st chainapi.GetTxStatusReply
 			n.Result("getTxStatus", `{"txID":"`+tt.tx.ID().String()+`"}`, &st)
 			require.Equal(t, "Unknown", st.Status)
@@ -500,8 +484,8 @@ func TestRejections(t *testing.T) {
 	second := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, ewoq)}, in(change)), ewoqKey)
 	n.issue(first)
 	spent := "failed to verify transfer: failed to get utxo " + change.InputID().String() + ": not found"
-	require.Equal(t, spent, n.issueError(second))
-	require.Equal(t, spent, n.issueError(first))
+	require.Equal(t, spent, n.IssueTxError(second))
+	require.Equal(t, spent, n.IssueTxError(first))
 
 	// Nothing else changed.
 	require.Equal(t, "2", n.Height())

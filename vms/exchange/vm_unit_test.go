@@ -4,8 +4,6 @@ import (
 	"log/slog"
 	"testing"
 
-	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -16,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"

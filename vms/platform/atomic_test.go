@@ -133,11 +133,11 @@ func TestAtomicRefusals(t *testing.T) {
 		return "couldn't issue tx: failed verification: failed execution: standard tx " + tx.ID().String() + " failed execution: "
 	}
 	tx := importOf(n.g.XChainID)
-	require.Equal(t, prefix(tx)+"failed to get shared memory: not found", n.issueError(tx), "the X-Chain exported nothing")
+	require.Equal(t, prefix(tx)+"failed to get shared memory: not found", n.IssueTxError(tx), "the X-Chain exported nothing")
 	tx = importOf(ids.Empty)
-	require.Equal(t, prefix(tx)+"same chainID", n.issueError(tx))
+	require.Equal(t, prefix(tx)+"same chainID", n.IssueTxError(tx))
 	tx = importOf(ids.ID{9})
-	require.Equal(t, prefix(tx)+`failed to get subnet of "`+ids.ID{9}.String()+`": not found`, n.issueError(tx))
+	require.Equal(t, prefix(tx)+`failed to get subnet of "`+ids.ID{9}.String()+`": not found`, n.IssueTxError(tx))
 
 	base := n.baseTx(ux, 0, ewoq, ewoq)
 	tooMuch := sign(t, &txs.ExportTx{
@@ -146,7 +146,7 @@ func TestAtomicRefusals(t *testing.T) {
 	}, ewoqKey)
 	// The outputs: the change, the exported whole UTXO and the fee (its gas at the price).
 	require.Regexp(t, "^"+prefix(tooMuch)+"insufficient funds: asset "+avax.String()+": inputs 20000000000000000 < outputs plus fee 3999999999900[0-9]{4}$",
-		n.issueError(tooMuch))
+		n.IssueTxError(tooMuch))
 	require.Equal(t, start, n.balance(ewoqP), "nothing changed")
 	require.Equal(t, "0", n.Height())
 	require.Empty(t, n.atomicUTXOs(ewoqP, "X"))

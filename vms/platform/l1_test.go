@@ -133,7 +133,7 @@ func TestSubnetToL1(t *testing.T) {
 		}), ewoq, ewoq), platform.ErrNotPrimaryValidator},
 		{"subnet validator wrong owner", sign(t, addVal(window), ewoq, vmrq), platform.ErrUnauthorizedSubnetModification},
 	} {
-		msg := n.issueError(tt.tx)
+		msg := n.IssueTxError(tt.tx)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
 	}
 	require.Equal(t, height, n.Height())
@@ -167,8 +167,8 @@ func TestSubnetToL1(t *testing.T) {
 		}}, vals)
 
 		// A subnet converts once; it has no owner any more.
-		require.Contains(t, n.issueError(sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
-		require.Contains(t, n.issueError(sign(t, addVal(window), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
+		require.Contains(t, n.IssueTxError(sign(t, convert(n.largest(ewoqP), pop, balance), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
+		require.Contains(t, n.IssueTxError(sign(t, addVal(window), ewoq, ewoq)), platform.ErrSubnetImmutable.Error())
 	}
 	check(n)
 
@@ -261,7 +261,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 		{"disable by the wrong owner", disable(vid0, ewoq), platform.ErrUnauthorizedL1ValidatorModification},
 		{"disable unknown validator", disable(ids.ID{9}, vmrq), platform.ErrL1ValidatorNotFound},
 	} {
-		require.Contains(t, n.issueError(tt.tx), tt.want.Error(), tt.name)
+		require.Contains(t, n.IssueTxError(tt.tx), tt.want.Error(), tt.name)
 	}
 	require.Equal(t, before, n.balance(ewoqP))
 	require.Equal(t, map[ids.ID]uint64{vid0: balance, vid1: 0}, balances(n))

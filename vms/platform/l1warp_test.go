@@ -215,7 +215,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 			b.Balance = balance
 			tt.tx, tt.want = sign(t, b, key(t, ewoqKeyHex)), utxo.ErrInsufficientFunds.Error()
 		}
-		require.Contains(t, n.issueError(tt.tx), tt.want, tt.name)
+		require.Contains(t, n.IssueTxError(tt.tx), tt.want, tt.name)
 	}
 	require.Equal(t, height, n.Height())
 	require.Equal(t, before, n.balance(ewoqP))
@@ -252,7 +252,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	// The P-Chain's validator set of the L1 now holds both keys: a message needs both signers
 	// (67 % of 150 is more than 100).
 	weight := func(w *acp77.L1ValidatorWeight) []byte { return f.message(t, w) }
-	require.Contains(t, n.issueError(f.setWeight(t, weight(&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 0, Weight: 75}))),
+	require.Contains(t, n.IssueTxError(f.setWeight(t, weight(&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 0, Weight: 75}))),
 		"failed verifying warp messages: signature weight is insufficient: 67*150 > 100*")
 	both := func(inner acp77.Message) []byte {
 		call := &payload.AddressedCall{SourceAddress: f.manager, Payload: inner.Bytes()}
@@ -262,7 +262,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 		return m.Bytes()
 	}
 	// A replay is refused, even with a new fee paid.
-	require.Contains(t, n.issueError(f.register(t, both(reg), popB, balance)),
+	require.Contains(t, n.IssueTxError(f.register(t, both(reg), popB, balance)),
 		"warp message already issued for validationID "+vidB.String())
 	n.issue(f.setWeight(t, both(&acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: 0, Weight: 75})))
 	got = f.validators(t)[vidB]
@@ -292,7 +292,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 		{"unknown validator", &acp77.L1ValidatorWeight{ValidationID: ids.ID{9}, Nonce: 5, Weight: 80}, "could not load L1 validator: not found"},
 		{"max nonce with weight", &acp77.L1ValidatorWeight{ValidationID: vidB, Nonce: math.MaxUint64, Weight: 1}, acp77.ErrNonceReservedForRemoval.Error()},
 	} {
-		require.Contains(t, n.issueError(f.setWeight(t, both(tt.msg))), tt.want, tt.name)
+		require.Contains(t, n.IssueTxError(f.setWeight(t, both(tt.msg))), tt.want, tt.name)
 	}
 	require.Equal(t, height, n.Height())
 	require.Equal(t, before, n.balance(ewoqP))
@@ -317,7 +317,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	require.Contains(t, n.CallError("getL1Validator", `{"validationID":"`+vidB.String()+`"}`), "not found")
 	// Registered, then removed: the P-Chain now says it never will be again.
 	require.Nil(t, notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: reg.Bytes()}))
-	require.Contains(t, n.issueError(f.setWeight(t, f.message(t, &acp77.L1ValidatorWeight{ValidationID: vidA, Nonce: 0, Weight: 0}))),
+	require.Contains(t, n.IssueTxError(f.setWeight(t, f.message(t, &acp77.L1ValidatorWeight{ValidationID: vidA, Nonce: 0, Weight: 0}))),
 		platform.ErrRemovingLastValidator.Error())
 
 	check := func(n *node) {
@@ -335,7 +335,7 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	f.n = n
 	check(n)
 	// The registration stays spent after the restart.
-	require.Contains(t, n.issueError(f.register(t, f.message(t, reg), popB, balance)), "warp message already issued")
+	require.Contains(t, n.IssueTxError(f.register(t, f.message(t, reg), popB, balance)), "warp message already issued")
 
 	// Once a block's time reaches its expiry, the entry is pruned, as the reference prunes it:
 	// the message is refused as expired, and the P-Chain still says it will never be registered.
@@ -352,6 +352,6 @@ func TestRegisterAndSetL1ValidatorWeight(t *testing.T) {
 	transfer := n.baseTx(n.largest(ewoqP), 0, ids.ShortID{}, addrOf(ewoq))
 	n.issue(sign(t, &transfer, ewoq))
 	require.False(t, spent())
-	require.Contains(t, n.issueError(f.register(t, f.message(t, reg), popB, balance)), "warp message expired")
+	require.Contains(t, n.IssueTxError(f.register(t, f.message(t, reg), popB, balance)), "warp message expired")
 	require.Nil(t, notRegistered(vidB, &acp118.RegistrationJustification{RegisterL1ValidatorMessage: reg.Bytes()}))
 }

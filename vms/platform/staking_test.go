@@ -186,10 +186,10 @@ func TestStakingRewards(t *testing.T) {
 		{n.addValidator(t, other, &pop, 2_000*avax, now+14*day, 19_999, ewoqAddr), "staker charges an insufficient delegation fee"},
 		{n.addValidator(t, self, &pop, 2_000*avax, now+14*day, 20_000, ewoqAddr), "duplicate validator: " + self.String() + " on " + ids.Empty.String()},
 	} {
-		require.True(t, strings.HasSuffix(n.issueError(tc.tx), tc.want), "%s: %s", tc.want, n.issueError(tc.tx))
+		require.True(t, strings.HasSuffix(n.IssueTxError(tc.tx), tc.want), "%s: %s", tc.want, n.IssueTxError(tc.tx))
 	}
 	require.Regexp(t, `: failed to verify validator, signer, or rewards owners: invalid proof of possession`,
-		n.issueError(n.addValidator(t, other, &badPoP, 2_000*avax, now+14*day, 20_000, ewoqAddr)))
+		n.IssueTxError(n.addValidator(t, other, &badPoP, 2_000*avax, now+14*day, 20_000, ewoqAddr)))
 	require.Equal(t, balance, n.balance(ewoqP))
 	require.Equal(t, height, n.Height())
 
@@ -293,7 +293,7 @@ func TestRefusedStakingKinds(t *testing.T) {
 		addDelegator: "AddDelegatorTx is not permitted post-Durango",
 		reward:       "can not issue a reward validator tx",
 	} {
-		got := n.issueError(tx)
+		got := n.IssueTxError(tx)
 		require.True(t, strings.HasSuffix(got, want), got)
 	}
 	require.Equal(t, height, n.Height())

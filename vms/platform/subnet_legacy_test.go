@@ -43,12 +43,12 @@ func TestLegacySubnetTxs(t *testing.T) {
 	}
 	other := ids.NodeID{4, 2}
 	height := n.Height()
-	require.True(t, strings.HasSuffix(n.issueError(remove(other)),
-		other.String()+" isn't a current or pending validator of "+subnetID.String()+": not found"), n.issueError(remove(other)))
+	require.True(t, strings.HasSuffix(n.IssueTxError(remove(other)),
+		other.String()+" isn't a current or pending validator of "+subnetID.String()+": not found"), n.IssueTxError(remove(other)))
 	primary := sign(t, &txs.RemoveSubnetValidatorTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), NodeID: thisNode.NodeID, SubnetAuth: auth,
 	}, ewoq, ewoq)
-	require.True(t, strings.HasSuffix(n.issueError(primary), "can't remove a permissionless validator"))
+	require.True(t, strings.HasSuffix(n.IssueTxError(primary), "can't remove a permissionless validator"))
 	require.Equal(t, height, n.Height())
 
 	n.issue(remove(thisNode.NodeID))
@@ -69,19 +69,19 @@ func TestLegacySubnetTxs(t *testing.T) {
 	}
 	n.Result("getSubnet", `{"subnetID":"`+subnetID.String()+`"}`, &subnet)
 	require.Equal(t, []string{vmrqP}, subnet.ControlKeys)
-	require.Contains(t, n.issueError(transfer()), "unauthorized subnet modification")
+	require.Contains(t, n.IssueTxError(transfer()), "unauthorized subnet modification")
 	chain := func() *txs.CreateChainTx {
 		return &txs.CreateChainTx{
 			BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), SubnetID: subnetID, ChainName: "moved",
 			VMID: ids.ID{1}, SubnetAuth: auth,
 		}
 	}
-	require.Contains(t, n.issueError(sign(t, chain(), ewoq, ewoq)), "unauthorized subnet modification")
+	require.Contains(t, n.IssueTxError(sign(t, chain(), ewoq, ewoq)), "unauthorized subnet modification")
 	n.issue(sign(t, chain(), ewoq, vmrq))
 	primaryTransfer := sign(t, &txs.TransferSubnetOwnershipTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), SubnetAuth: auth, Owner: owner(vmrqAddr),
 	}, ewoq, ewoq)
-	require.True(t, strings.HasSuffix(n.issueError(primaryTransfer), "cannot transfer ownership of a permissionless subnet"))
+	require.True(t, strings.HasSuffix(n.IssueTxError(primaryTransfer), "cannot transfer ownership of a permissionless subnet"))
 
 	// A staking validator's node may validate the subnet within its staking period.
 	pop := newPoP(t)
@@ -94,7 +94,7 @@ func TestLegacySubnetTxs(t *testing.T) {
 			SubnetAuth: auth,
 		}, ewoq, vmrq)
 	}
-	require.Contains(t, n.issueError(addOther(now+3*24*3600)), "staking period must be a subset of the primary network")
+	require.Contains(t, n.IssueTxError(addOther(now+3*24*3600)), "staking period must be a subset of the primary network")
 	n.issue(addOther(now + 3600))
 	require.Contains(t, validators(), other.String())
 }

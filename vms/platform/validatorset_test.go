@@ -371,14 +371,14 @@ func TestActiveL1ValidatorCapacity(t *testing.T) {
 			SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},
 		}, ewoq, ewoq)
 	}
-	require.Contains(t, n.issueError(convert(1000, 1000)), platform.ErrMaxActiveL1Validators.Error())
+	require.Contains(t, n.IssueTxError(convert(1000, 1000)), platform.ErrMaxActiveL1Validators.Error())
 	conv := convert(1000, 0)
 	n.issue(conv)
 	vid1 := conv.Unsigned().(*txs.ConvertSubnetToL1Tx).ValidationID(1)
 	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= 10
 	inc := sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid1, Balance: 10}, ewoq)
-	require.Contains(t, n.issueError(inc), platform.ErrMaxActiveL1Validators.Error())
+	require.Contains(t, n.IssueTxError(inc), platform.ErrMaxActiveL1Validators.Error())
 }
 
 // TestHeightJSON checks the height parameter's decoding (quoted, bare, "proposed") and that

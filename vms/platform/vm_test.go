@@ -117,12 +117,6 @@ func (n *node) issue(tx *txs.Tx) {
 	require.Equal(n.t, tx.ID(), n.issueBytes(tx.Bytes()))
 }
 
-// issueError issues tx and returns the error message.
-func (n *node) issueError(tx *txs.Tx) string {
-	n.t.Helper()
-	return n.IssueError(tx.Bytes())
-}
-
 func (n *node) waitCommitted(txID ids.ID) {
 	n.t.Helper()
 	n.WaitStatus(txID, "Committed")
@@ -141,11 +135,6 @@ func (n *node) balance(addr string) uint64 {
 func (n *node) utxos(addr string) []*txs.UTXO {
 	n.t.Helper()
 	return vectortest.ParseAll(n.t, n.UTXOBytes(addr), txs.ParseUTXO)
-}
-
-func vector(t *testing.T, name string) map[string]json.RawMessage {
-	t.Helper()
-	return vectortest.Named(t, name)
 }
 
 func vectorBytes(t *testing.T, vec map[string]json.RawMessage) []byte {
@@ -236,10 +225,7 @@ func TestGenesisState(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	g := n.g
-	vm, ok := n.Manager.VM(ids.Empty)
-	require.True(t, ok)
-	last, err := vm.LastAccepted(t.Context())
-	require.NoError(t, err)
+	last := n.LastAccepted(ids.Empty)
 	require.Equal(t, g.PGenesisBlock().ID(), last)
 	require.Equal(t, "0", n.Height())
 
@@ -279,6 +265,8 @@ func TestGenesisState(t *testing.T) {
 
 	// As this node runs the network it is the Primary Network's validator, holding the genesis
 	// stake; as the P-Chain records it, the genesis stakers are, with their BLS keys.
+	vm, ok := n.Manager.VM(ids.Empty)
+	require.True(t, ok)
 	pvm := vm.(*platform.VM)
 	tpk := thisNode.Signer.PublicKey
 	set, err := pvm.ValidatorsAt(ids.Empty, 0)
@@ -339,7 +327,7 @@ func TestVectorSequence(t *testing.T) {
 	var txIDs []ids.ID
 	for i, name := range names {
 		clk.Advance(time.Second)
-		vec := vector(t, name)
+		vec := vectortest.Named(t, name)
 		id := n.issueBytes(vectorBytes(t, vec))
 		txIDs = append(txIDs, id)
 		require.Equal(t, u64(uint64(i+1)), n.Height())
@@ -351,7 +339,7 @@ func TestVectorSequence(t *testing.T) {
 		require.Equal(t, `{"tx":`+vectortest.Compact(t, want.Tx)+`,"encoding":"json"}`,
 			n.RawResult("getTx", `{"txID":"`+id.String()+`","encoding":"json"}`))
 	}
-	base := vector(t, "p_base_tx_transfer_avax")
+	base := vectortest.Named(t, "p_base_tx_transfer_avax")
 	hexTx, err := ids.Hex.Encode(vectorBytes(t, base))
 	require.NoError(t, err)
 	params := `{"tx":"` + hexTx + `","encoding":"hex"}`
@@ -451,7 +439,7 @@ func TestLifecycle(t *testing.T) {
 		{"missing auth credential", sign(t, ccTx(n.largest(ewoqP), "nocred"), ewoq), utxo.ErrWrongNumberOfCredentials},
 	}
 	for _, tt := range rejected {
-		msg := n.issueError(tt.tx)
+		msg := n.IssueTxError(tt.tx)
 		require.True(t, strings.HasPrefix(msg, "couldn't issue tx: failed verification: "), "%s: %s", tt.name, msg)
 		require.Contains(t, msg, tt.want.Error(), tt.name)
 		var st chainapi.GetTxStatusReply
@@ -471,7 +459,7 @@ func TestLifecycle(t *testing.T) {
 	// of the commit (Accepted runs just after it) the mempool still holds the tx and refuses it as
 	// a duplicate; after that its spent UTXOs refuse it.
 	require.Eventually(t, func() bool {
-		return strings.Contains(n.issueError(createChain), utxo.ErrUTXONotFound.Error())
+		return strings.Contains(n.IssueTxError(createChain), utxo.ErrUTXONotFound.Error())
 	}, 10*time.Second, time.Millisecond)
 
 	// The chain time follows the clock, never backwards.

@@ -64,6 +64,16 @@ func (c *Chain) Stop() {
 	c.Manager = nil
 }
 
+// LastAccepted returns the ID of the last accepted block of the running chain chainID.
+func (c *Chain) LastAccepted(chainID ids.ID) ids.ID {
+	c.tb.Helper()
+	vm, ok := c.Manager.VM(chainID)
+	require.True(c.tb, ok, "chain %s is not running", chainID)
+	last, err := vm.LastAccepted(c.tb.Context())
+	require.NoError(c.tb, err)
+	return last
+}
+
 // IssueBytes issues signed tx bytes (hex) and returns the txID the node replies.
 func (c *Client) IssueBytes(b []byte) ids.ID {
 	c.TB.Helper()
@@ -74,6 +84,13 @@ func (c *Client) IssueBytes(b []byte) ids.ID {
 	}
 	c.Result("issueTx", MustJSON(c.TB, map[string]string{"tx": hexTx, "encoding": "hex"}), &reply)
 	return reply.TxID
+}
+
+// IssueTxError issues a signed tx, which the node refuses, and returns the message of the error
+// reply.
+func (c *Client) IssueTxError(tx interface{ Bytes() []byte }) string {
+	c.TB.Helper()
+	return c.IssueError(tx.Bytes())
 }
 
 // IssueError issues signed tx bytes and returns the message of the error reply.
