@@ -8,13 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/exchange"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 )
 
@@ -56,12 +56,7 @@ func (n *node) exportFromP(t *testing.T) (utxoID ids.ID, utxoBytes []byte) {
 	require.NoError(t, json.Unmarshal(atomicVector(t, "p_export_tx_to_x")["exportedUTXOs"], &exported))
 	utxoID = vectortest.CB58(t, exported[0].UTXOID)
 	utxoBytes = vectortest.Unhex(t, exported[0].UTXOBytesHex)
-	b := n.DB.NewBatch()
-	defer b.Close()
-	require.NoError(t, atomic.New(n.DB.Prefixed(storage.PrefixAtomic)).For(ids.Empty).Apply(b, map[ids.ID]*atomic.Requests{
-		n.g.XChainID: {Put: []atomic.Element{{Key: utxoID, Value: utxoBytes, Traits: []ids.ShortID{parseAddr(t, ewoqX)}}}},
-	}))
-	require.NoError(t, b.Commit())
+	utxovmtest.Export(t, n.DB, ids.Empty, n.g.XChainID, utxoID, utxoBytes, parseAddr(t, ewoqX))
 	return utxoID, utxoBytes
 }
 

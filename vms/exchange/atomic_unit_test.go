@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -36,11 +37,7 @@ func TestAtomicPipeline(t *testing.T) {
 	}
 	b, err := exported.Bytes()
 	require.NoError(t, err)
-	batch := db.NewBatch()
-	require.NoError(t, pShared.Apply(batch, map[ids.ID]*atomic.Requests{g.XChainID: {Put: []atomic.Element{
-		{Key: exported.InputID(), Value: b, Traits: []ids.ShortID{ewoq}},
-	}}}))
-	require.NoError(t, batch.Commit())
+	utxovmtest.Export(t, db, ids.Empty, g.XChainID, exported.InputID(), b, ewoq)
 
 	importOf := func(keep uint64) *xtxs.Tx {
 		return sign(t, &xtxs.ImportTx{
@@ -78,7 +75,7 @@ func TestAtomicPipeline(t *testing.T) {
 	xView := atomic.New(db.Prefixed(storage.PrefixAtomic)).For(g.XChainID)
 
 	// Accept into a batch that is never committed: shared memory is untouched.
-	batch = db.NewBatch()
+	batch := db.NewBatch()
 	require.NoError(t, built.Accept(ctx, batch))
 	batch.Close()
 	_, err = xView.Get(ids.Empty, []ids.ID{exported.InputID()})

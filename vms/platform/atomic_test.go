@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -87,11 +88,7 @@ func TestAtomicVectors(t *testing.T) {
 
 	// X → P: the X-Chain's block put its export into the P-Chain's shared memory.
 	xe := exportedOf(t, atomicVector(t, "x_export_tx_to_p"))
-	b := n.DB.NewBatch()
-	require.NoError(t, n.shared(xID).Apply(b, map[ids.ID]*atomic.Requests{ids.Empty: {Put: []atomic.Element{{
-		Key: vectortest.CB58(t, xe.UTXOID), Value: vectortest.Unhex(t, xe.UTXOBytesHex), Traits: []ids.ShortID{addrOf(key(t, ewoqKeyHex))},
-	}}}}))
-	require.NoError(t, b.Commit())
+	utxovmtest.Export(t, n.DB, xID, ids.Empty, vectortest.CB58(t, xe.UTXOID), vectortest.Unhex(t, xe.UTXOBytesHex), addrOf(key(t, ewoqKeyHex)))
 	utxoHex, err := ids.HexNC.Encode(vectortest.Unhex(t, xe.UTXOBytesHex))
 	require.NoError(t, err)
 	require.Equal(t, []string{utxoHex}, n.atomicUTXOs(ewoqP, "X"))

@@ -12,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
+	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -26,8 +27,7 @@ func TestAtomicPipeline(t *testing.T) {
 	ctx := t.Context()
 	ewoqKey := key(t, ewoqKeyHex)
 	ewoq := addrOf(ewoqKey)
-	mem := atomic.New(db.Prefixed(storage.PrefixAtomic))
-	xShared, pShared := mem.For(g.XChainID), mem.For(ids.Empty)
+	pShared := atomic.New(db.Prefixed(storage.PrefixAtomic)).For(ids.Empty)
 
 	exported := &txs.UTXO{
 		UTXOID:  utxo.UTXOID{TxID: ids.ID{'x'}, OutputIndex: 1},
@@ -36,11 +36,7 @@ func TestAtomicPipeline(t *testing.T) {
 	}
 	b, err := exported.Bytes()
 	require.NoError(t, err)
-	batch := db.NewBatch()
-	require.NoError(t, xShared.Apply(batch, map[ids.ID]*atomic.Requests{ids.Empty: {Put: []atomic.Element{
-		{Key: exported.InputID(), Value: b, Traits: []ids.ShortID{ewoq}},
-	}}}))
-	require.NoError(t, batch.Commit())
+	utxovmtest.Export(t, db, g.XChainID, ids.Empty, exported.InputID(), b, ewoq)
 
 	importOf := func(keep uint64) *txs.Tx {
 		return sign(t, &txs.ImportTx{
@@ -57,7 +53,7 @@ func TestAtomicPipeline(t *testing.T) {
 	built, err := vm.BuildBlock(ctx)
 	require.NoError(t, err)
 	require.NoError(t, built.Verify(ctx))
-	batch = db.NewBatch()
+	batch := db.NewBatch()
 	require.NoError(t, built.Accept(ctx, batch))
 	batch.Close()
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
