@@ -13,6 +13,7 @@ import (
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -84,10 +85,7 @@ func TestAtomicPipeline(t *testing.T) {
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 
 	// The commit moves both.
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, vm.Accepted(ctx, built))
+	vectortest.Accept(t, vm, db, built)
 	_, err = xView.Get(ids.Empty, []ids.ID{exported.InputID()})
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 	values, err := pShared.Get(g.XChainID, []ids.ID{exportedToP[0].InputID()})

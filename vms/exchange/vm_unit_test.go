@@ -18,6 +18,7 @@ import (
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -141,10 +142,7 @@ func TestPipelineContract(t *testing.T) {
 	}
 
 	// The real acceptance: commit, then Accepted; the mempool is empty again.
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, vm.Accepted(ctx, built))
+	vectortest.Accept(t, vm, db, built)
 	last, err = vm.LastAccepted(ctx)
 	require.NoError(t, err)
 	require.Equal(t, built.ID(), last)

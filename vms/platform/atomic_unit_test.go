@@ -13,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -59,10 +60,7 @@ func TestAtomicPipeline(t *testing.T) {
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.NoError(t, err, "not imported without the commit")
 
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, vm.Accepted(ctx, built))
+	vectortest.Accept(t, vm, db, built)
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 	_, err = vm.BuildBlock(ctx)

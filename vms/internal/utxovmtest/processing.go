@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 )
 
 // Tx is a chain's signed tx.
@@ -91,12 +92,7 @@ func TestProcessing[T Tx](t *testing.T, p Processing[T]) {
 	require.NoError(t, sibling.Verify(ctx))
 
 	// b1 is accepted, its sibling rejected, then b2 is accepted on it.
-	accept := func(b chains.Block) {
-		batch := p.DB.NewBatch()
-		require.NoError(t, b.Accept(ctx, batch))
-		require.NoError(t, batch.Commit())
-		require.NoError(t, vm.Accepted(ctx, b))
-	}
+	accept := func(b chains.Block) { vectortest.Accept(t, vm, p.DB, b) }
 	accept(b1)
 	require.NoError(t, sibling.Reject(ctx))
 	_, err = vm.GetBlock(ctx, sibling.ID())

@@ -98,8 +98,16 @@ func CheckForgedCredentials[T any](t *testing.T, vm SigVM[T], db *storage.DB, go
 	require.NoError(t, err)
 	require.NoError(t, again.Verify(ctx))
 
+	Accept(t, vm, db, built)
+}
+
+// Accept accepts blk on vm as the chain's pipeline does: Accept into a batch of db's, the
+// commit, then Accepted.
+func Accept(t testing.TB, vm chains.VM, db *storage.DB, blk chains.Block) {
+	t.Helper()
 	batch := db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
+	defer batch.Close()
+	require.NoError(t, blk.Accept(t.Context(), batch))
 	require.NoError(t, batch.Commit())
-	require.NoError(t, vm.Accepted(ctx, built))
+	require.NoError(t, vm.Accepted(t.Context(), blk))
 }
