@@ -3,8 +3,6 @@ package exchange_test
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
@@ -52,12 +50,7 @@ func TestRejectKeepsTxs(t *testing.T) {
 }
 
 // standardBlock returns the bytes of a standard block on parent.
-func standardBlock(t *testing.T, parent ids.ID, height, time uint64, list ...*xtxs.Tx) []byte {
-	t.Helper()
-	blk, err := xtxs.NewStandardBlock(parent, height, time, list)
-	require.NoError(t, err)
-	return blk.Bytes()
-}
+var standardBlock = utxovmtest.StandardBlock(xtxs.NewStandardBlock)
 
 // blockTxIDs returns the IDs of b's txs.
 func blockTxIDs(t *testing.T, b chains.Block) []ids.ID {

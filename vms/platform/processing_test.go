@@ -52,12 +52,7 @@ func TestRejectKeepsTxs(t *testing.T) {
 }
 
 // standardBlock returns the bytes of a Banff standard block on parent.
-func standardBlock(t *testing.T, parent ids.ID, height, time uint64, list ...*txs.Tx) []byte {
-	t.Helper()
-	blk, err := txs.NewStandardBlock(parent, height, time, list)
-	require.NoError(t, err)
-	return blk.Bytes()
-}
+var standardBlock = utxovmtest.StandardBlock(txs.NewStandardBlock)
 
 // blockTxIDs returns the IDs of b's txs.
 func blockTxIDs(t *testing.T, b chains.Block) []ids.ID {

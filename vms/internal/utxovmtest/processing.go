@@ -130,3 +130,14 @@ func TestRejectKeepsTxs[T Tx](t *testing.T, vm VM[T], tx T, txIDs func(*testing.
 	require.Equal(t, b.Bytes(), again.Bytes(), "the same tx at the same time")
 	require.Error(t, vm.SetPreference(ctx, b.ID()), "a rejected block cannot be preferred")
 }
+
+// StandardBlock returns the Block function of Processing and Forged for a chain whose standard
+// blocks newBlock makes: the bytes of a block on parent at height and time holding txs.
+func StandardBlock[T any, B interface{ Bytes() []byte }](newBlock func(parent ids.ID, height, time uint64, txs []T) (B, error)) func(t *testing.T, parent ids.ID, height, time uint64, txs ...T) []byte {
+	return func(t *testing.T, parent ids.ID, height, time uint64, txs ...T) []byte {
+		t.Helper()
+		blk, err := newBlock(parent, height, time, txs)
+		require.NoError(t, err)
+		return blk.Bytes()
+	}
+}
