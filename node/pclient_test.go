@@ -29,10 +29,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
-	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/vms/exchange"
@@ -622,29 +622,12 @@ func checkGenesisStaking(t *testing.T, c pClient, g *genesis.Genesis, nodeID ref
 
 	// The genesis stakers' stake outputs, for the addresses that own them.
 	want := map[refids.ShortID][][]byte{}
-	var stakerTxID ids.ID
-	for _, tx := range g.P.Validators {
-		stakerTxID = tx.ID()
-		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
-		require.True(t, ok)
-		for i := range v.Stake {
-			o := &v.Stake[i]
-			out, ok := o.Out.(*secp256k1fx.TransferOutput)
-			if lock, isLock := o.Out.(*txs.LockOut); isLock {
-				out, ok = lock.Out, true
-			}
-			require.True(t, ok)
-			p := codec.NewPacker(nil)
-			p.Version()
-			o.Marshal(p)
-			b, err := p.Bytes()
-			require.NoError(t, err)
-			for _, a := range out.Addrs {
-				want[refids.ShortID(a)] = append(want[refids.ShortID(a)], b)
-			}
+	stakes, stakerTxID := genesistest.Stakes(t, g)
+	for a, list := range stakes {
+		for _, s := range list {
+			want[refids.ShortID(a)] = append(want[refids.ShortID(a)], s.Bytes)
 		}
 	}
-	require.NotEmpty(t, want)
 	var sum uint64
 	for addr, outs := range want {
 		staked, got, err := c.GetStake(ctx, []refids.ShortID{addr}, true)

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/clock"
-	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/platform"
@@ -32,32 +32,15 @@ func TestStakingMethodsGenesis(t *testing.T) {
 	// The genesis stakers' stake outputs, as their owners should get them from getStake.
 	stakedBy := map[ids.ShortID]uint64{}
 	outsBy := map[ids.ShortID][]string{}
-	var stakerTxID ids.ID
-	for _, tx := range g.P.Validators {
-		stakerTxID = tx.ID()
-		v, ok := tx.Unsigned().(*txs.AddPermissionlessValidatorTx)
-		require.True(t, ok)
-		for i := range v.Stake {
-			o := &v.Stake[i]
-			out, ok := o.Out.(*secp256k1fx.TransferOutput)
-			if lock, isLock := o.Out.(*txs.LockOut); isLock {
-				out, ok = lock.Out, true
-			}
-			require.True(t, ok)
-			p := codec.NewPacker(nil)
-			p.Version()
-			o.Marshal(p)
-			b, err := p.Bytes()
+	stakes, stakerTxID := genesistest.Stakes(t, g)
+	for a, list := range stakes {
+		for _, s := range list {
+			str, err := ids.Hex.Encode(s.Bytes)
 			require.NoError(t, err)
-			str, err := ids.Hex.Encode(b)
-			require.NoError(t, err)
-			for _, a := range out.Addrs {
-				stakedBy[a] += out.Amount
-				outsBy[a] = append(outsBy[a], str)
-			}
+			stakedBy[a] += s.Amount
+			outsBy[a] = append(outsBy[a], str)
 		}
 	}
-	require.NotEmpty(t, stakedBy)
 	var staker ids.ShortID
 	var stakerTotal uint64
 	for a, v := range stakedBy {
