@@ -351,16 +351,12 @@ func TestTransfers(t *testing.T) {
 	n.Result("getAssetDescription", `{"assetID":"`+asset.String()+`"}`, &desc)
 	require.Equal(t, xapi.GetAssetDescriptionReply{AssetID: asset, Name: "Cornice Coin", Symbol: "CRN", Denomination: 3}, desc)
 
-	var coin, change *xtxs.UTXO
-	for _, ux := range n.utxos(ewoqX) {
-		if ux.AssetID == asset {
-			coin = ux
-		} else {
-			change = ux
-		}
-	}
-	require.NotNil(t, coin)
-	require.NotNil(t, change)
+	// ewoq owns the new asset's one UTXO and the AVAX change.
+	owned := n.utxos(ewoqX)
+	require.Len(t, owned, 2)
+	i := slices.IndexFunc(owned, func(ux *xtxs.UTXO) bool { return ux.AssetID == asset })
+	require.NotEqual(t, -1, i)
+	coin, change := owned[i], owned[1-i]
 	move := sign(t, n.baseTx([]xtxs.TransferableOutput{
 		out(asset, 400, vmrq), out(asset, 600, ewoq), out(avax, start-3_000_000_000-3*fee, ewoq),
 	}, in(coin), in(change)), ewoqKey, ewoqKey)
