@@ -38,7 +38,7 @@ type rules struct {
 	signers *secp256k1fx.Signers
 }
 
-// maxRememberedSigners bounds rules.signers: about 2 MB of tables at most.
+// maxRememberedSigners bounds rules.signers: about 6 MB of tables at most.
 const maxRememberedSigners = 64
 
 // subnetOf returns the subnet of a chain the node knows (atomic.VerifyPeer).
