@@ -572,18 +572,29 @@ type callEnv struct {
 	// with overrides. Calls on it without a tracer take their EVM from its
 	// pools.
 	base *callBase
+	// states is the head's cache state was opened through (headState), where a call
+	// without a tracer puts it back, reverted; nil for another block's state.
+	states *stateCache
 }
 
 // newCallEnv opens the state after the block bnh names and applies the
 // overrides (either may be nil).
 func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *blockOverrides) (*callEnv, error) {
+	if so == nil && bo == nil {
+		blk, err := vm.resolve(bnh)
+		if err != nil {
+			return nil, err
+		}
+		st, states, err := vm.blockState(blk)
+		if err != nil {
+			return nil, err
+		}
+		b := vm.callBaseOf(blk)
+		return &callEnv{state: st, bctx: b.bctx, precompiles: b.precompiles, base: b, states: states}, nil
+	}
 	st, blk, err := vm.stateOf(bnh)
 	if err != nil {
 		return nil, err
-	}
-	if so == nil && bo == nil {
-		b := vm.callBaseOf(blk)
-		return &callEnv{state: st, bctx: b.bctx, precompiles: b.precompiles, base: b}, nil
 	}
 	bctx := vm.blockContext(blk.Header())
 	if err := bo.apply(vm, &bctx); err != nil {
@@ -704,6 +715,7 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*core.ExecutionResult, error) {
 	ce := env.base.getEVM(vm, msg.GasPrice.IsZero(), env.state)
 	stop := context.AfterFunc(ctx, ce.evm.Cancel)
+	snap := env.state.Snapshot()
 	res, err := core.ApplyMessage(ce.evm, msg, core.NewGasPool(math64Max))
 	// The EVM goes back only if the cancel can no longer reach it.
 	notCancelled := stop()
@@ -712,6 +724,13 @@ func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*
 	}
 	cancelled := ce.evm.Cancelled()
 	env.base.putEVM(ce, notCancelled)
+	if env.states != nil {
+		// Every change of a message is in the state's journal (go-ethereum reverts a failed
+		// call's the same way); the access list and transient storage are made afresh by the
+		// next message's Prepare.
+		env.state.RevertToSnapshot(snap)
+		env.states.putState(env.state)
+	}
 	if cancelled {
 		return nil, errExecutionAborted
 	}

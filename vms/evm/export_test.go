@@ -25,9 +25,12 @@ func (vm *VM) ServeCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 // GethHandler is the chain's /rpc without its front: go-ethereum's server with the newline.
 func (vm *VM) GethHandler() http.Handler { return newlineHandler(vm.rpc) }
 
-// ForgetCallBase drops the kept call base of the last block called on, and its idle EVMs: the
-// next call without overrides makes both afresh.
-func (vm *VM) ForgetCallBase() { vm.lastCallBase.Store(nil) }
+// ForgetCallBase drops the kept call base of the last block called on with its idle EVMs, and
+// the head's state cache with its idle states: the next call makes them all afresh.
+func (vm *VM) ForgetCallBase() {
+	vm.lastCallBase.Store(nil)
+	vm.headCache.Store(nil)
+}
 
 // IdleCallEVM reports whether the kept call base has an idle EVM for messages with
 // (noBaseFee false) or without a gas price, leaving it idle.

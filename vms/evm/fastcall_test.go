@@ -116,7 +116,7 @@ func postTo(ctx context.Context, h http.Handler, body string) *httptest.Response
 // TestCallEVMReused: calls without overrides run on EVMs kept between calls, and a kept EVM
 // answers every call, after any other, as a fresh one does: success, revert, invalid opcode,
 // out of gas, too little gas, no funds, a gas price (the other pool), the warp precompile
-// (bound to its EVM).
+// (bound to its EVM), and a call after one that changed the state (the state is kept too).
 func TestCallEVMReused(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, t.TempDir())
@@ -142,6 +142,10 @@ func TestCallEVMReused(t *testing.T) {
 		`[{` + funded + `,` + identity + `,"data":"0xabcd","gas":"0x10000","gasPrice":"0x174876e800"}]`,
 		`[{` + funded + `,"data":"0x5b600056","gas":"0x10000","maxFeePerGas":"0x174876e800","maxPriorityFeePerGas":"0x0"}]`,
 		`[{"to":"0x0200000000000000000000000000000000000005","data":"0x4213cf78"}]`,
+		// A transfer, then a call that returns the balances of its receiver and its
+		// sender: what a call changed is gone for the next one, on a kept state.
+		`[{` + funded + `,"to":"0x1000000000000000000000000000000000000001","value":"0x1"}]`,
+		`[{"data":"0x731000000000000000000000000000000000000001316000527f` + strings.Repeat("00", 12) + `8db97c7cece249c2b98bdc0226cc4c2a57bf52fc3160205260406000f3"}]`,
 		`[{` + funded + `,"to":"0x0200000000000000000000000000000000000005","data":"0x4213cf78","gas":"0x10000","gasPrice":"0x174876e800"}]`,
 	}
 	call := func(i int, params string) string {
