@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -490,15 +491,21 @@ func callOutput(res *core.ExecutionResult) (hexutil.Bytes, error) {
 // before execution (a bad block, bad arguments); how the execution ended is
 // in the result.
 func (vm *VM) call(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (*core.ExecutionResult, error) {
-	env, err := vm.newCallEnv(bnh.orLatest(), so, bo)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := args.toMessage(vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	env, msg, err := vm.callMsg(args, bnh, so, bo)
 	if err != nil {
 		return nil, err
 	}
 	return vm.runMsg(ctx, env, msg, nil)
+}
+
+// callMsg is call's environment and message, under the RPC gas cap.
+func (vm *VM) callMsg(args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (*callEnv, *core.Message, error) {
+	env, err := vm.newCallEnv(bnh.orLatest(), so, bo)
+	if err != nil {
+		return nil, nil, err
+	}
+	msg, err := args.toMessage(vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	return env, msg, err
 }
 
 // EstimateGas is eth_estimateGas: the least gas limit with which args
@@ -575,6 +582,10 @@ type callEnv struct {
 	// states is the head's cache state was opened through (headState), where a call
 	// without a tracer puts it back, reverted; nil for another block's state.
 	states *stateCache
+	// deadline, if not zero, stops a call without a tracer on an EVM of base (runPooled)
+	// as the end of its context would: serveCall's way of bounding a call without a
+	// context with a timer of its own and a cancel hook on it, each a few allocations.
+	deadline time.Time
 }
 
 // newCallEnv opens the state after the block bnh names and applies the
@@ -714,7 +725,12 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 // runPooled is runMsg without a tracer on an EVM of env's callBase.
 func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*core.ExecutionResult, error) {
 	ce := env.base.getEVM(vm, msg.GasPrice.IsZero(), env.state)
-	stop := context.AfterFunc(ctx, ce.evm.Cancel)
+	var stop func() bool
+	if env.deadline.IsZero() {
+		stop = context.AfterFunc(ctx, ce.evm.Cancel)
+	} else {
+		stop = time.AfterFunc(time.Until(env.deadline), ce.evm.Cancel).Stop
+	}
 	snap := env.state.Snapshot()
 	res, err := core.ApplyMessage(ce.evm, msg, core.NewGasPool(math64Max))
 	// The EVM goes back only if the cancel can no longer reach it.
