@@ -6,9 +6,11 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -165,6 +167,18 @@ func TestCallEVMReused(t *testing.T) {
 			require.Equal(t, fresh[j], postTo(t.Context(), h, call(j, bodies[j])).Body.String(), "round %d", round)
 		}
 	}
+	// The same from goroutines at once, each EVM and state used by one call at a time (run
+	// with -race).
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range bodies {
+				j := (i + g*3) % len(bodies)
+				assert.Equal(t, fresh[j], postTo(t.Context(), h, call(j, bodies[j])).Body.String(), "goroutine %d", g)
+			}
+		})
+	}
+	wg.Wait()
 	// The EVMs are kept: each call leaves its EVM idle in its pool. (sync.Pool drops a
 	// quarter of what it is given under the race detector, hence the rounds.)
 	for _, noBaseFee := range []bool{true, false} {
