@@ -140,7 +140,7 @@ if want transfers || want mine || want call || want snapshot; then
 fi
 base_url=
 if [[ -n ${CORNICE_BASE_BIN:-} ]] && { want mine || want call || want snapshot; }; then
-	start "$work/base.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
+	bench_start "$work/base.log" "$bench_cornice_url" \
 		"$CORNICE_BASE_BIN" run --data-dir "$work/base" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	base_url=$url
 	base_pid=$started
