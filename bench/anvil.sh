@@ -39,7 +39,8 @@
 # long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
 # commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the mine, call and
 # snapshot rows are taken, anvil first in odd rounds and cornice first in even ones; default 1), CORNICE_BIN (a cornice binary instead of
-# building ./cmd/cornice).
+# building ./cmd/cornice), CORNICE_BASE_BIN (another cornice binary, such as main's build, whose
+# `cornice run` the mine, call and snapshot rows load too, in turn with the other two).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -78,16 +79,20 @@ load() {
 # other has just warmed or loaded. With CPU=1 each row gets one more column: the server's CPU
 # time (user and system, from /proc) over the calls of the row, in µs a call: the figure that
 # moves least when other work shares the cores.
+# With CORNICE_BASE_BIN the same run also loads a third server, `cornice run` of that build,
+# and the order rotates among the three (anvil, cornice, base; then cornice, base, anvil; …).
 pair() {
-	local round=$1
+	local round=$1 i n targets=(anvil cornice)
 	shift
-	if ((round % 2)); then
-		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
-		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
-	else
-		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
-		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
-	fi
+	[[ -n $base_url ]] && targets+=(base)
+	n=${#targets[@]}
+	for ((i = 0; i < n; i++)); do
+		case ${targets[(i + round - 1) % n]} in
+		anvil) measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@" ;;
+		cornice) measure "$cornice_pid" "$cornice_url" "cornice run" "$@" ;;
+		base) measure "$base_pid" "$base_url" "cornice run, CORNICE_BASE_BIN" "$@" ;;
+		esac
+	done
 }
 
 # measure PID URL LABEL FLAGS...: load, with the CPU column when CPU=1.
@@ -132,6 +137,13 @@ if want transfers || want mine || want call || want snapshot; then
 		"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	cornice_url=$url
 	cornice_pid=$started
+fi
+base_url=
+if [[ -n ${CORNICE_BASE_BIN:-} ]] && { want mine || want call || want snapshot; }; then
+	bench_start "$work/base.log" "$bench_cornice_url" \
+		"$CORNICE_BASE_BIN" run --data-dir "$work/base" --http-host 127.0.0.1 --http-port 0 --staking-port 0
+	base_url=$url
+	base_pid=$started
 fi
 if want l1; then
 	# Two nodes with the example L1, one for each fee cap: a run leaves transfers its fee cap

@@ -369,15 +369,29 @@ func appendID(st *state, id []byte) {
 
 // readBody reads the whole request body into buf, at most MaxBodySize bytes. Past that it returns
 // a *http.MaxBytesError, and net/http closes the connection after the response.
+//
+// A body that declares a length within the limit is read as it is: net/http ends it at that
+// length (HTTP/2 resets a stream that sends more), so http.MaxBytesReader, an allocation and a
+// layer of reads, would never trip. A body of unknown length (chunked) or declared too long goes
+// through it. The body is closed once read to its end, so that net/http does not try to drain it
+// again after the handler (a copy through an io.LimitReader per request otherwise).
 func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	if r.Body == nil {
 		return nil
 	}
-	if n := r.ContentLength; n > 0 {
+	n := r.ContentLength
+	var body io.Reader = r.Body
+	if n < 0 || n > MaxBodySize {
+		body = http.MaxBytesReader(w, r.Body, MaxBodySize)
+	} else {
 		buf.Grow(int(min(n, pooledCap)))
 	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxBodySize))
-	return err
+	if _, err := buf.ReadFrom(body); err != nil {
+		return err
+	}
+	// Closing a body read to its end cannot fail in net/http; the error is not news.
+	_ = r.Body.Close()
+	return nil
 }
 
 // writeText writes an HTTP-level error: text/plain, no trailing newline, as gorilla's WriteError.

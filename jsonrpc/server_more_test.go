@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,38 +91,96 @@ func TestPanicIsLogged(t *testing.T) {
 	require.Contains(t, out, "runtime/debug.Stack")
 }
 
+// unsized hides a reader's length from net/http's client, which then sends it chunked.
+type unsized struct{ io.Reader }
+
+// A body past MaxBodySize gets 413 and its connection is closed after the reply, whether it
+// declares its length or is sent chunked; a body within it is served and leaves the connection
+// open.
 func TestBodyLimit(t *testing.T) {
 	t.Parallel()
 	call := `{"jsonrpc":"2.0","id":1,"method":"info.getNodeID"}`
 	tests := []struct {
-		name   string
-		size   int
-		status int
-		runs   int64
+		name    string
+		size    int
+		chunked bool
+		status  int
+		runs    int64
 	}{
 		{name: "at the limit", size: jsonrpc.MaxBodySize, status: http.StatusOK, runs: 1},
 		{name: "over the limit", size: jsonrpc.MaxBodySize + 1, status: http.StatusRequestEntityTooLarge},
+		{name: "at the limit, chunked", size: jsonrpc.MaxBodySize, chunked: true, status: http.StatusOK, runs: 1},
+		{
+			name: "over the limit, chunked", size: jsonrpc.MaxBodySize + 1, chunked: true,
+			status: http.StatusRequestEntityTooLarge,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s, runs := testServer(t)
-			srv := httptest.NewServer(s)
+			var length atomic.Int64 // the Content-Length the server saw, -1 for chunked
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				length.Store(r.ContentLength)
+				s.ServeHTTP(w, r)
+			}))
 			t.Cleanup(srv.Close)
-			body := call + strings.Repeat(" ", tt.size-len(call))
-			resp, err := srv.Client().Post(srv.URL, "application/json", strings.NewReader(body))
+			var body io.Reader = strings.NewReader(call + strings.Repeat(" ", tt.size-len(call)))
+			if tt.chunked {
+				body = unsized{body}
+			}
+			resp, err := srv.Client().Post(srv.URL, "application/json", body)
 			require.NoError(t, err)
 			got, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)
 			require.NoError(t, resp.Body.Close())
 			require.Equal(t, tt.status, resp.StatusCode)
 			require.Equal(t, tt.runs, runs.Load())
+			if tt.chunked {
+				require.Equal(t, int64(-1), length.Load())
+			} else {
+				require.Equal(t, int64(tt.size), length.Load())
+			}
+			// net/http closes a connection whose request body went past the limit.
+			require.Equal(t, tt.status == http.StatusRequestEntityTooLarge, resp.Close)
 			if tt.status == http.StatusRequestEntityTooLarge {
 				require.Equal(t, "text/plain; charset=utf-8", resp.Header.Get("Content-Type"))
 				require.Equal(t, "rpc: request body too large: at most 26214400 bytes", string(got))
 			}
 		})
 	}
+}
+
+// Requests with a body of declared length, one after the other, share one connection: reading
+// the body to its end and closing it leaves nothing for net/http to drain or to close over.
+func TestKeepAlive(t *testing.T) {
+	t.Parallel()
+	s, runs := testServer(t)
+	srv := httptest.NewUnstartedServer(s)
+	var conns sync.Map
+	srv.Config.ConnState = func(c net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			conns.Store(c, true)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	const want = `{"jsonrpc":"2.0","result":{"nodeID":"NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"},"id":1}` + "\n"
+	for range 3 {
+		resp, err := srv.Client().Post(srv.URL, "application/json",
+			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"info.getNodeID"}`))
+		require.NoError(t, err)
+		got, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		require.False(t, resp.Close)
+		require.Equal(t, want, string(got))
+	}
+	require.Equal(t, int64(3), runs.Load())
+	n := 0
+	conns.Range(func(any, any) bool { n++; return true })
+	require.Equal(t, 1, n)
 }
 
 // batchOf returns a batch of n calls to info.getNodeID with ids 0 to n-1.

@@ -67,6 +67,7 @@ import (
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
@@ -133,6 +134,13 @@ func open(dir string, log *slog.Logger, fs vfs.FS) (*DB, error) {
 		Logger:             pebbleLogger{log: plog},
 		EventListener:      eventListener(plog),
 		FormatMajorVersion: pebble.FormatNewest,
+	}
+	// A Bloom filter in every table lets a Get or Has of a key the table lacks skip it without
+	// reading its index and data blocks. The VMs look up absent keys on their hot paths: the
+	// P-Chain asks whether each tx it is issued is committed already. Tables written before
+	// have no filter and are read as before.
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	pdb, err := pebble.Open(dir, opts)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/internal/gcfloor"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/evm"
@@ -64,6 +65,8 @@ func newBenchNode(dataDir string, httpPort uint16, blockTime time.Duration, log 
 // node logs warnings and errors on stderr.
 func runNode(ctx context.Context, clk clock.Clock, cfg cliConfig, stdout, stderr io.Writer) (err error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// As `cornice run` does.
+	defer gcfloor.Start(gcfloor.DefaultFloor).Stop()
 	n, err := newBenchNode(cfg.dataDir, uint16(cfg.httpPort), cfg.blockTime, log)
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/internal/gcfloor"
 	"github.com/cornice-node/cornice/node"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/wallet"
@@ -58,6 +59,9 @@ type runOptions struct {
 // L1 of --l1 (or finds the one a previous run created) with the well-known local key, then
 // prints the banner; a failure to create an L1 stops the node and is returned.
 func startNode(ctx context.Context, cfg config.Config, log *slog.Logger, opts runOptions) error {
+	// The process is the node's: its garbage collector waits for a heap of a node's size
+	// (gcfloor), unless GOGC is set.
+	defer gcfloor.Start(gcfloor.DefaultFloor).Stop()
 	n, err := node.New(cfg, log, vmset.For(cfg))
 	if err != nil {
 		return err

@@ -162,7 +162,7 @@ func (a *atomicSide) verifyImport(tx *atomic.Tx, u *atomic.ImportTx, now uint64)
 		if ux.AssetID != in.AssetID {
 			return errAssetIDMismatch
 		}
-		if err := utxo.VerifySpend(in.AssetID, in.In, ux.AssetID, ux.Out, tx, i, now); err != nil {
+		if err := utxo.VerifySpend(nil, in.AssetID, in.In, ux.AssetID, ux.Out, tx, i, now); err != nil {
 			return fmt.Errorf("import tx transfer failed verification: %w", err)
 		}
 	}

@@ -35,8 +35,15 @@ import (
 	"github.com/cornice-node/cornice/vms/internal/txlog"
 )
 
-// cleanCacheSize is the trie database's clean-node cache, in bytes.
-const cleanCacheSize = 64 << 20
+// cleanCacheSize is the trie database's clean-node cache, in bytes. Every
+// block's committed trie nodes are written into it, stale ones included, so
+// it fills with the number of blocks, not the size of the state: 11–20 MiB of
+// resident memory after 100,000 to 200,000 transfers (docs/benchmarks.md,
+// C-Chain memory), and the whole cap on a node that runs long. 32 MiB is the
+// smallest cap the cache has (512 buckets of one 64 KiB chunk each) and holds
+// a development chain's current state many times over; a node reads a node
+// it no longer holds from Pebble once, then holds it again.
+const cleanCacheSize = 32 << 20
 
 // senderCacheSize is how many transactions' senders the VM remembers: the
 // transactions of the last blocks (about ten full C-Chain blocks of

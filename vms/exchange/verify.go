@@ -156,7 +156,7 @@ func (r *rules) semantic(tx *txs.Tx, kind *syntacticCheck, src utxoSource, now u
 		if err != nil {
 			return nil, transferError(err)
 		}
-		if err := utxo.VerifySpend(in.AssetID, in.In, ux.AssetID, ux.Out, tx, i, now); err != nil {
+		if err := utxo.VerifySpend(nil, in.AssetID, in.In, ux.AssetID, ux.Out, tx, i, now); err != nil {
 			return nil, transferError(fmt.Errorf("input %d: %w", i, err))
 		}
 		eff.Consumed = append(eff.Consumed, ux)
@@ -167,7 +167,7 @@ func (r *rules) semantic(tx *txs.Tx, kind *syntacticCheck, src utxoSource, now u
 		if err != nil {
 			return nil, importError(tx.ID(), err)
 		}
-		if err := utxo.VerifySpend(in.AssetID, in.In, ux.AssetID, ux.Out, tx, len(base.Ins)+i, now); err != nil {
+		if err := utxo.VerifySpend(nil, in.AssetID, in.In, ux.AssetID, ux.Out, tx, len(base.Ins)+i, now); err != nil {
 			return nil, transferError(fmt.Errorf("imported input %d: %w", i, err))
 		}
 		eff.Imported = append(eff.Imported, ux)

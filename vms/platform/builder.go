@@ -26,11 +26,13 @@ func (vm *VM) issue(tx *txs.Tx) error {
 	}
 	// The accepted state is read under the lock that Accepted takes: a block's spends are
 	// either in the state read here or still pending in the mempool's view.
-	t, err := vm.blockTime(vm.state, vm.Last().fees)
+	last := vm.Last()
+	next, ok, err := vm.acceptedNextChange(last)
 	if err != nil {
 		return err
 	}
-	fees, _, err := vm.advance(vm.state, vm.Last().fees, t)
+	t := clampBlockTime(vm.now(), last.fees, next, ok)
+	fees, _, err := vm.advance(vm.state, last.fees, t)
 	if err != nil {
 		return err
 	}
@@ -114,12 +116,44 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 // but no earlier than the parent's and no later than when the next L1 validator runs out or the
 // next staker ends (§4.1, §4.7).
 func (vm *VM) blockTime(view chainView, parent feeState) (uint64, error) {
-	t := max(vm.now(), parent.time)
 	next, ok, err := vm.nextChange(view, parent)
-	if err != nil || !ok {
-		return t, err
+	if err != nil {
+		return 0, err
 	}
-	return max(min(t, next), parent.time), nil
+	return clampBlockTime(vm.now(), parent, next, ok), nil
+}
+
+// clampBlockTime is blockTime with the parent's next timed change given: the time now, but no
+// earlier than the parent's and no later than next (when ok).
+func clampBlockTime(now uint64, parent feeState, next uint64, ok bool) uint64 {
+	t := max(now, parent.time)
+	if !ok {
+		return t
+	}
+	return max(min(t, next), parent.time)
+}
+
+// changeMemo remembers nextChange on the accepted state for one last accepted block.
+type changeMemo struct {
+	block ids.ID
+	t     uint64
+	ok    bool
+}
+
+// acceptedNextChange is nextChange on the accepted state, whose last block is last. The issue
+// path asks for it at every tx and the eviction timer after every block; reading it costs two
+// iterators and a read of the state, and only an accepted block changes it, so it is remembered
+// per last accepted block. vm.mu must be held.
+func (vm *VM) acceptedNextChange(last *chainBlock) (uint64, bool, error) {
+	if m := vm.nextChangeMemo; m.block == last.ID() {
+		return m.t, m.ok, nil
+	}
+	t, ok, err := vm.nextChange(vm.state, last.fees)
+	if err != nil {
+		return 0, false, err
+	}
+	vm.nextChangeMemo = changeMemo{block: last.ID(), t: t, ok: ok}
+	return t, ok, nil
 }
 
 // nextChange returns the chain time of the next timed change after the state view whose fee
@@ -159,7 +193,7 @@ func (vm *VM) scheduleEviction() {
 		vm.evictTimer.Stop()
 		vm.evictTimer = nil
 	}
-	next, ok, err := vm.nextChange(vm.state, vm.Last().fees)
+	next, ok, err := vm.acceptedNextChange(vm.Last())
 	switch {
 	case err != nil:
 		vm.log.Error("next L1 validator eviction or staker end", "err", err)

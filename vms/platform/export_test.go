@@ -52,3 +52,7 @@ func CompareWarpKeys(a, b *[txs.BLSPublicKeyLen]byte) int { return compareWarpKe
 func (vm *VM) HasExpiryForTest(expiry uint64, validationID ids.ID) (bool, error) {
 	return vm.state.hasExpiry(expiryEntry{expiry: expiry, validationID: validationID})
 }
+
+// SignerHasTableForTest reports whether the VM verifies addr's next signature against its
+// remembered key (secp256k1fx.Signers).
+func (vm *VM) SignerHasTableForTest(addr ids.ShortID) bool { return vm.rules.signers.HasTable(addr) }

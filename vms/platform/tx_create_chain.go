@@ -66,7 +66,7 @@ func verifySubnetAuth(src utxoSource, subnetID ids.ID, auth *secp256k1fx.Input, 
 	case converted:
 		return fmt.Errorf("%s %w", subnetID, ErrSubnetImmutable)
 	}
-	if err := utxo.VerifyAuth(auth, owner, tx, len(tx.Creds())-1, now); err != nil {
+	if err := utxo.VerifyAuth(nil, auth, owner, tx, len(tx.Creds())-1, now); err != nil {
 		return fmt.Errorf("%w: %w", ErrUnauthorizedSubnetModification, err)
 	}
 	return nil

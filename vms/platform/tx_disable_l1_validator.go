@@ -25,7 +25,7 @@ func (x *executor) DisableL1ValidatorTx(tx *txs.DisableL1ValidatorTx) error {
 		return err
 	}
 	owner := secp256k1fx.OutputOwners{Threshold: v.deactivationOwner.Threshold, Addrs: v.deactivationOwner.Addresses}
-	if err := utxo.VerifyAuth(&tx.DisableAuth, &owner, x.tx, len(x.tx.Creds())-1, x.now); err != nil {
+	if err := utxo.VerifyAuth(x.r.signers, &tx.DisableAuth, &owner, x.tx, len(x.tx.Creds())-1, x.now); err != nil {
 		return fmt.Errorf("%w: %w", ErrUnauthorizedL1ValidatorModification, err)
 	}
 	after := *v

@@ -38,7 +38,7 @@ func (x *executor) ImportTx(tx *txs.ImportTx) error {
 			return importError(x.tx.ID(), err)
 		}
 		ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
-		if err := utxo.VerifySpend(in.AssetID, ti, ux.AssetID, ux.Out, x.tx, len(tx.Ins)+i, x.now); err != nil {
+		if err := utxo.VerifySpend(x.r.signers, in.AssetID, ti, ux.AssetID, ux.Out, x.tx, len(tx.Ins)+i, x.now); err != nil {
 			return fmt.Errorf("failed to verify transfer: imported input %d: %w", i, err)
 		}
 		if x.consumed[in.AssetID], err = add(x.consumed[in.AssetID], ti.Amount); err != nil {

@@ -33,7 +33,13 @@ type rules struct {
 	chains chains.ChainLookup
 	// staking is the Primary Network's staking rules (§4.9).
 	staking StakingConfig
+	// signers remembers the keys that signed the chain's spends, so that their next
+	// signatures are checked against them rather than recovered (secp256k1fx.Signers).
+	signers *secp256k1fx.Signers
 }
+
+// maxRememberedSigners bounds rules.signers: about 6 MB of tables at most.
+const maxRememberedSigners = 64
 
 // subnetOf returns the subnet of a chain the node knows (atomic.VerifyPeer).
 func (r *rules) subnetOf(id ids.ID) (ids.ID, bool) {
@@ -203,7 +209,7 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 			return nil, err
 		}
 		ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
-		if err := utxo.VerifySpend(in.AssetID, ti, ux.AssetID, ux.Out, tx, i, now); err != nil {
+		if err := utxo.VerifySpend(r.signers, in.AssetID, ti, ux.AssetID, ux.Out, tx, i, now); err != nil {
 			return nil, fmt.Errorf("failed to verify transfer: input %d: %w", i, err)
 		}
 		eff.Consumed = append(eff.Consumed, ux)

@@ -19,6 +19,7 @@ import (
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // DefaultStakeDuration is the stake period reported for this node's Primary Network validator
@@ -142,6 +143,9 @@ type VM struct {
 	// stops it for good.
 	evictTimer *time.Timer
 	closed     bool
+
+	// nextChangeMemo is acceptedNextChange's.
+	nextChangeMemo changeMemo
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -192,7 +196,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		stake = DefaultStakeDuration
 	}
 	vm := &VM{
-		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees, validatorFees: vfees, chains: c.Chains},
+		rules:   rules{networkID: c.NetworkID, avaxAssetID: avax, fees: fees, validatorFees: vfees, chains: c.Chains, signers: secp256k1fx.NewSigners(maxRememberedSigners)},
 		hrp:     address.HRP(c.NetworkID),
 		log:     c.Log,
 		clock:   c.Clock,

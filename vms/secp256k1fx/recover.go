@@ -35,9 +35,8 @@ func RecoverAddress(hash [sha256.Size]byte, sig Signature) (ids.ShortID, error) 
 // RecoverPublicKey returns the public key that made sig over hash, with RecoverAddress's checks
 // and errors. The C-Chain's atomic txs compare its Ethereum address with their inputs'.
 func RecoverPublicKey(hash [sha256.Size]byte, sig Signature) (*secp.PublicKey, error) {
-	s := new(big.Int).SetBytes(sig[32:64])
-	if sig[64] > 1 || s.Cmp(halfN) > 0 {
-		return nil, ErrMutatedSig
+	if err := checkMalleability(&sig); err != nil {
+		return nil, err
 	}
 	// Compact form: header 27 + recovery flag (uncompressed key), then r and s.
 	var compact [65]byte
@@ -48,6 +47,15 @@ func RecoverPublicKey(hash [sha256.Size]byte, sig Signature) (*secp.PublicKey, e
 		return nil, fmt.Errorf("%w: %w", ErrWrongSig, err)
 	}
 	return pub, nil
+}
+
+// checkMalleability refuses a signature with a recovery flag other than 0 or 1 or a high S
+// (§3.2): ErrMutatedSig.
+func checkMalleability(sig *Signature) error {
+	if sig[64] > 1 || new(big.Int).SetBytes(sig[32:64]).Cmp(halfN) > 0 {
+		return ErrMutatedSig
+	}
+	return nil
 }
 
 // PublicKeyAddress returns the short address of a 33-byte compressed secp256k1 public key:

@@ -8,16 +8,19 @@ import (
 )
 
 // Signed is a signed tx as a spend check reads it: its credentials, and the address each
-// signature recovers to over its unsigned bytes (signed.Tx remembers them).
+// signature recovers to over its unsigned bytes (signed.Tx remembers them). Signer answers what
+// recovery answers; want, the address the check expects, and keys, the remembered keys, only
+// make it cheaper (secp256k1fx.Signers).
 type Signed interface {
 	Creds() []secp256k1fx.Credential
-	SignerAddress(cred, sig int) (ids.ShortID, error)
+	Signer(keys *secp256k1fx.Signers, cred, sig int, want ids.ShortID) (ids.ShortID, error)
 }
 
 // VerifySpend checks that the transfer input in, of asset assetID, may spend a UTXO of asset
 // uxAsset whose output is out, with tx's credential cred at time now (unix seconds, §3.3): the
 // assets match, out is a TransferOutput, the owners authorize (VerifyAuth) and the amounts match.
-func VerifySpend(assetID ids.ID, in *secp256k1fx.TransferInput, uxAsset ids.ID, out any, tx Signed, cred int, now uint64) error {
+// keys are the chain's remembered signers, or nil.
+func VerifySpend(keys *secp256k1fx.Signers, assetID ids.ID, in *secp256k1fx.TransferInput, uxAsset ids.ID, out any, tx Signed, cred int, now uint64) error {
 	if assetID != uxAsset {
 		return ErrAssetIDMismatch
 	}
@@ -25,7 +28,7 @@ func VerifySpend(assetID ids.ID, in *secp256k1fx.TransferInput, uxAsset ids.ID, 
 	if !ok {
 		return ErrWrongUTXOType
 	}
-	if err := VerifyAuth(&in.Input, &to.OutputOwners, tx, cred, now); err != nil {
+	if err := VerifyAuth(keys, &in.Input, &to.OutputOwners, tx, cred, now); err != nil {
 		return err
 	}
 	if in.Amount != to.Amount {
@@ -36,8 +39,8 @@ func VerifySpend(assetID ids.ID, in *secp256k1fx.TransferInput, uxAsset ids.ID, 
 
 // VerifyAuth checks that tx's credential cred holds, for each of in's signature indices, the
 // signature over tx's unsigned hash of the owner's address at that index, and that the owner is
-// unlocked at now (§3.3).
-func VerifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx Signed, cred int, now uint64) error {
+// unlocked at now (§3.3). keys are the chain's remembered signers, or nil.
+func VerifyAuth(keys *secp256k1fx.Signers, in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx Signed, cred int, now uint64) error {
 	switch idx := in.SigIndices; {
 	case owner.Locktime > now:
 		return fmt.Errorf("%w: until %d", ErrTimelocked, owner.Locktime)
@@ -52,7 +55,7 @@ func VerifyAuth(in *secp256k1fx.Input, owner *secp256k1fx.OutputOwners, tx Signe
 		if int(k) >= len(owner.Addrs) {
 			return ErrIndexOutOfBounds
 		}
-		addr, err := tx.SignerAddress(cred, j)
+		addr, err := tx.Signer(keys, cred, j, owner.Addrs[k])
 		if err != nil {
 			return err
 		}

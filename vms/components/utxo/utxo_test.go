@@ -97,8 +97,10 @@ type signers struct {
 	addrs []ids.ShortID
 }
 
-func (s signers) Creds() []secp256k1fx.Credential               { return s.creds }
-func (s signers) SignerAddress(_, sig int) (ids.ShortID, error) { return s.addrs[sig], nil }
+func (s signers) Creds() []secp256k1fx.Credential { return s.creds }
+func (s signers) Signer(_ *secp256k1fx.Signers, _, sig int, _ ids.ShortID) (ids.ShortID, error) {
+	return s.addrs[sig], nil
+}
 
 func TestVerifySpend(t *testing.T) {
 	t.Parallel()
@@ -133,7 +135,7 @@ func TestVerifySpend(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			require.ErrorIs(t, VerifySpend(asset, tt.in, tt.asset, tt.out, tt.tx, 0, tt.now), tt.wantErr)
+			require.ErrorIs(t, VerifySpend(nil, asset, tt.in, tt.asset, tt.out, tt.tx, 0, tt.now), tt.wantErr)
 		})
 	}
 }

@@ -38,10 +38,17 @@ type recovered struct {
 // recovery is a function of the signature and the hash alone. It panics if cred or sig is out of
 // range. It is safe for concurrent use.
 func (tx *Tx[U]) SignerAddress(cred, sig int) (ids.ShortID, error) {
+	return tx.Signer(nil, cred, sig, ids.ShortID{})
+}
+
+// Signer is SignerAddress for a caller that expects the signature from want and keeps keys: a
+// first call checks the signature against want's remembered key when there is one
+// (secp256k1fx.Signers), and the answer is the same either way.
+func (tx *Tx[U]) Signer(keys *secp256k1fx.Signers, cred, sig int, want ids.ShortID) (ids.ShortID, error) {
 	s := tx.creds[cred].Sigs[sig]
 	m := tx.signers
 	if m == nil { // a Tx not made by this package's constructors: no memo
-		return secp256k1fx.RecoverAddress(tx.UnsignedHash(), s)
+		return keys.RecoverAddress(tx.UnsignedHash(), s, want)
 	}
 	m.mu.Lock()
 	if !m.hashed {
@@ -60,7 +67,7 @@ func (tx *Tx[U]) SignerAddress(cred, sig int) (ids.ShortID, error) {
 	// Recover without the lock: two goroutines verifying the same Tx may both recover a
 	// signature, and both get the same answer.
 	var r recovered
-	r.addr, r.err = secp256k1fx.RecoverAddress(hash, s)
+	r.addr, r.err = keys.RecoverAddress(hash, s, want)
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
