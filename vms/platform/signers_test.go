@@ -27,7 +27,7 @@ func TestSignersRemembered(t *testing.T) {
 		n.issue(sign(t, new(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), ewoq))
 	}
 	require.True(t, vm.SignerHasTableForTest(ewoqAddr))
-	require.Contains(t, n.issueError(sign(t, new(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq)), "wrong signature")
+	require.Contains(t, n.IssueTxError(sign(t, new(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq)), "wrong signature")
 	n.issue(sign(t, new(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), ewoq))
 	require.False(t, vm.SignerHasTableForTest(vmrqAddr), "vmrq never signed where it was expected")
 }
