@@ -1,14 +1,12 @@
 package exchange_test
 
 import (
-	"log/slog"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -35,27 +33,12 @@ func newUnitVMShared(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis,
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	db, err := storage.Open(t.TempDir(), log)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	registry, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
-	require.NoError(t, err)
-	require.NoError(t, registry.Register(chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P"))
-	mem := atomic.New(db.Prefixed(storage.PrefixAtomic))
-	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, chains.Context{
-		NetworkID:    genesis.LocalNetworkID,
-		Chain:        chains.Chain{ID: g.XChainID},
-		Genesis:      g.XGenesis,
-		DB:           db.Prefixed(storage.PrefixExchange),
-		Log:          log,
-		Clock:        clock.NewFake(vectorTime),
-		SharedMemory: mem.For(g.XChainID),
-		Chains:       registry,
-	})
+	u := utxovmtest.NewUnit(t, genesis.LocalNetworkID, g.XChainID, g.XGenesis, storage.PrefixExchange,
+		chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P", vectorTime)
+	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, u.Context)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, vm.Close()) })
-	return vm, db, g, mem.For(ids.Empty)
+	return vm, u.DB, g, u.Memory.For(ids.Empty)
 }
 
 // TestPipelineContract drives the VM as the pipeline does, step by step: the mempool refuses

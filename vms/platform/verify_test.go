@@ -1,15 +1,12 @@
 package platform_test
 
 import (
-	"log/slog"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/chains/atomic"
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
@@ -26,26 +23,12 @@ func newUnitVM(t *testing.T) (*platform.VM, *storage.DB, *genesis.Genesis) {
 	t.Helper()
 	g, err := localGenesis()
 	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	db, err := storage.Open(t.TempDir(), log)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	registry, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
-	require.NoError(t, err)
-	require.NoError(t, registry.Register(chains.Chain{ID: g.XChainID, Name: "X-Chain"}, "X"))
-	vm, err := platform.New(t.Context(), thisNode, chains.Context{
-		NetworkID:    genesis.LocalNetworkID,
-		Chain:        chains.Chain{ID: ids.Empty},
-		Genesis:      g.PGenesis,
-		DB:           db.Prefixed(storage.PrefixPlatform),
-		Log:          log,
-		Clock:        clock.NewFake(vectorTime),
-		SharedMemory: atomic.New(db.Prefixed(storage.PrefixAtomic)).For(ids.Empty),
-		Chains:       registry,
-	})
+	u := utxovmtest.NewUnit(t, genesis.LocalNetworkID, ids.Empty, g.PGenesis, storage.PrefixPlatform,
+		chains.Chain{ID: g.XChainID, Name: "X-Chain"}, "X", vectorTime)
+	vm, err := platform.New(t.Context(), thisNode, u.Context)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, vm.Close()) })
-	return vm, db, g
+	return vm, u.DB, g
 }
 
 // TestForgedCredentials runs the UTXO chains' forged-credentials test on the P-Chain.
