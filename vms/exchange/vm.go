@@ -44,6 +44,15 @@ type Factory struct {
 
 var _ chains.Factory = Factory{}
 
+// stopVertex returns the stop vertex of chain chainID: the configured one, else the one built on
+// an empty DAG.
+func (f Factory) stopVertex(chainID ids.ID) ids.ID {
+	if f.StopVertexID != ids.Empty {
+		return f.StopVertexID
+	}
+	return txs.EmptyStopVertexID(chainID)
+}
+
 // New implements chains.Factory.
 func (f Factory) New(ctx context.Context, c chains.Context) (chains.VM, error) {
 	return New(ctx, f, c)
@@ -87,10 +96,6 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exchange: %w", err)
 	}
-	stop := f.StopVertexID
-	if stop == ids.Empty {
-		stop = txs.EmptyStopVertexID(c.Chain.ID)
-	}
 	vm := &VM{
 		rules: rules{
 			networkID:        c.NetworkID,
@@ -104,7 +109,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		log:          c.Log,
 		clock:        c.Clock,
 		state:        newState(c.DB, c.SharedMemory),
-		genesis:      txs.NewGenesisBlock(stop, uint64(f.CortinaTime.Unix())),
+		genesis:      txs.NewGenesisBlock(f.stopVertex(c.Chain.ID), uint64(f.CortinaTime.Unix())),
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),
 	}
