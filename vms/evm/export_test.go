@@ -24,3 +24,8 @@ func (vm *VM) ServeCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 
 // GethHandler is the chain's /rpc without its front: go-ethereum's server with the newline.
 func (vm *VM) GethHandler() http.Handler { return newlineHandler(vm.rpc) }
+
+// ServeDev is the chain's front for the developer methods (serveDev).
+func (vm *VM) ServeDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
+	return vm.serveDev(w, r, c)
+}
