@@ -454,6 +454,11 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 // the block fee check (tests make invalid blocks with it); with force it
 // builds a block even when no transaction goes in.
 func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, error) {
+	// Nothing to build from: spare the opening of the parent's state. An automining chain
+	// tries after each block and each developer method, whose next call waits for the CPU.
+	if !force && vm.pool.len() == 0 && (vm.atomic == nil || vm.atomic.pool.len() == 0) {
+		return nil, chains.ErrNoWork
+	}
 	parent, proc := vm.preferredParent()
 	r, err := vm.childRulesFor(parent, proc)
 	if err != nil {
