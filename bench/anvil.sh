@@ -38,7 +38,9 @@
 # long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
 # commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the mine, call and
 # snapshot rows are taken, anvil first in odd rounds and cornice first in even ones; default 1), CORNICE_BIN (a cornice binary instead of
-# building ./cmd/cornice).
+# building ./cmd/cornice), CORNICE_BASE_BIN (another cornice binary, main's build say, started too
+# and measured in the same rounds of the mine, call and snapshot rows, labelled "cornice base",
+# first in even rounds and last in odd ones).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -122,7 +124,9 @@ pair() {
 	if ((round % 2)); then
 		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
 		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
+		if [[ -n $base_url ]]; then measure "$base_pid" "$base_url" "cornice base" "$@"; fi
 	else
+		if [[ -n $base_url ]]; then measure "$base_pid" "$base_url" "cornice base" "$@"; fi
 		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
 		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
 	fi
@@ -173,6 +177,13 @@ if want transfers || want mine || want call || want snapshot; then
 		"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	cornice_url=$url
 	cornice_pid=$started
+fi
+base_url=
+if [[ -n ${CORNICE_BASE_BIN:-} ]] && { want mine || want call || want snapshot; }; then
+	start "$work/base.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
+		"$CORNICE_BASE_BIN" run --data-dir "$work/base" --http-host 127.0.0.1 --http-port 0 --staking-port 0
+	base_url=$url
+	base_pid=$started
 fi
 if want l1; then
 	# Two nodes with the example L1, one for each fee cap: a run leaves transfers its fee cap
