@@ -271,6 +271,10 @@ func (d *devState) building() (build, forced bool) {
 	return d.automine, false
 }
 
+// moreToMine reports, on the engine goroutine, whether the mining request being served wants
+// more blocks after the one being built.
+func (d *devState) moreToMine() bool { return len(d.mines) > 0 && d.mines[0].left > 1 }
+
 // blockTime returns the time of the next block on parent: a mining request's, the one
 // evm_setNextBlockTimestamp set, the parent's plus the timestamp interval, or the node's clock
 // moved by the offset; never before the parent's.

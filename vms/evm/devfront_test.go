@@ -11,9 +11,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/chains/engine/solo"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/vms/evm"
 )
+
+// A block of a request to mine many tells the solo engine it may be accepted unsynced.
+var _ solo.SyncDeferrer = (*evm.Block)(nil)
 
 // TestServeDevAsGeth: the developer methods' front answers byte for byte as go-ethereum's
 // server does, and declines what it does not answer. Two chains alike take the same calls in
