@@ -46,9 +46,9 @@ func (ux *UTXO[O, C]) Bytes() ([]byte, error) {
 	return p.Bytes()
 }
 
-// Parse decodes UTXO bytes written by Bytes from u, which must hold exactly one UTXO. The UTXO
-// may alias u's input.
-func Parse[O any, C Kinds[O]](u *codec.Unpacker) (*UTXO[O, C], error) {
+// Parse decodes UTXO bytes written by Bytes, at most codec.MaxSize long. It copies b.
+func Parse[O any, C Kinds[O]](b []byte) (*UTXO[O, C], error) {
+	u := codec.NewUnpackerCopy(b, codec.MaxSize)
 	u.Version()
 	ux := &UTXO[O, C]{}
 	ux.Unmarshal(u)

@@ -159,11 +159,7 @@ var unsignedTxs = union.New("unsigned atomic tx",
 	union.Of[UnsignedTx, *ExportTx](TypeIDExportTx),
 )
 
-var txCodec = signed.Codec[UnsignedTx]{
-	WriteUnsigned: unsignedTxs.Write,
-	ReadUnsigned:  unsignedTxs.Read,
-	NilTx:         ErrNilTx,
-}
+var txCodec = signed.CodecOf(unsignedTxs, ErrNilTx)
 
 // Tx is a signed atomic tx: one credential per imported input (ImportTx) or EVM input
 // (ExportTx). A Tx is immutable and caches its bytes and ID.
@@ -173,7 +169,7 @@ type Tx struct {
 
 // NewTx encodes unsigned and creds into a Tx. The caller must not modify either afterwards.
 func NewTx(unsigned UnsignedTx, creds []secp256k1fx.Credential) (*Tx, error) {
-	return signed.Wrap[Tx](signed.New(txCodec, unsigned, creds))
+	return signed.NewAs[Tx](txCodec, unsigned, creds)
 }
 
 // UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields.
@@ -183,7 +179,7 @@ func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
 
 // ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
 func ParseTx(b []byte) (*Tx, error) {
-	return signed.Wrap[Tx](signed.Parse(txCodec, codec.NewUnpackerCopy(b, codec.MaxSize)))
+	return signed.ParseAs[Tx](txCodec, b)
 }
 
 // ParseBatch decodes a block's batch of atomic txs: codec version, count, then each tx without

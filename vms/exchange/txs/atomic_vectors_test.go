@@ -1,7 +1,6 @@
 package txs
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,29 +25,15 @@ func TestAtomicTxVectors(t *testing.T) {
 			tx := vectortest.CheckTxVector(t, vec, ParseTx)
 			require.Equal(t, uint32(num(t, vec, "unsignedTxTypeID")), typeIDOf(t, tx.Unsigned()))
 
-			var want struct {
-				Tx json.RawMessage `json:"tx"`
-			}
 			raw := vectortest.RawVector(t, vectortest.Load2[vectortest.RawFile](t).Vectors, name)
-			require.NoError(t, json.Unmarshal(raw["avm.getTx(json)"], &want))
 			got, err := TxJSON(tx, "X", "local")
-			require.NoError(t, err)
-			require.Equal(t, vectortest.Compact(t, want.Tx), string(got))
+			vectortest.CheckReply(t, raw, "avm.getTx(json)", "tx", got, err)
 
 			exported, _ := vec["exportedUTXOs"].([]any)
 			export, isExport := tx.Unsigned().(*ExportTx)
 			require.Equal(t, isExport, len(exported) > 0)
-			if !isExport {
-				return
-			}
-			utxos := export.ExportedUTXOs(tx.ID())
-			require.Len(t, utxos, len(exported))
-			for i, e := range exported {
-				e := e.(map[string]any)
-				b, err := utxos[i].Bytes()
-				require.NoError(t, err)
-				require.Equal(t, unhex(t, str(t, e, "utxoBytesHex")), b)
-				require.Equal(t, cb58(t, str(t, e, "utxoID")), utxos[i].InputID())
+			if isExport {
+				vectortest.CheckExportedUTXOs(t, exported, export.ExportedUTXOs(tx.ID()))
 			}
 		})
 	}
@@ -63,14 +48,9 @@ func TestAtomicBlockVector(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, b, blk.Bytes())
 	require.Equal(t, cb58(t, str(t, vec, "blockID")), blk.ID())
-	var want struct {
-		Block json.RawMessage `json:"block"`
-	}
 	raw := vectortest.RawVector(t, vectortest.Load2[vectortest.RawFile](t).Vectors, "x_standard_block_with_import_tx")
-	require.NoError(t, json.Unmarshal(raw["avm.getBlock(json)"], &want))
 	got, err := BlockJSON(blk, "X", "local")
-	require.NoError(t, err)
-	require.Equal(t, vectortest.Compact(t, want.Block), string(got))
+	vectortest.CheckReply(t, raw, "avm.getBlock(json)", "block", got, err)
 }
 
 func typeIDOf(t *testing.T, u UnsignedTx) uint32 {

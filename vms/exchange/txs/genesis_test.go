@@ -7,6 +7,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -89,14 +90,6 @@ func TestGenesisErrors(t *testing.T) {
 // FuzzParseGenesis parses arbitrary bytes as an X genesis: it never panics, and a genesis it
 // accepts encodes back to the same bytes.
 func FuzzParseGenesis(f *testing.F) {
-	f.Add(unhex(f, loadVectors(f).LocalNetwork.XGenesisBytesHex))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		g, err := ParseGenesis(b)
-		if err != nil {
-			return
-		}
-		again, err := g.Bytes()
-		require.NoError(t, err)
-		require.Equal(t, b, again)
-	})
+	seeds := [][]byte{unhex(f, loadVectors(f).LocalNetwork.XGenesisBytesHex)}
+	vectortest.FuzzRoundTrip(f, seeds, ParseGenesis, (*Genesis).Bytes)
 }

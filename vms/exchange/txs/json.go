@@ -1,7 +1,6 @@
 package txs
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -17,7 +16,10 @@ import (
 
 type (
 	txJSON     = txjson.Tx[credentialJSON]
-	baseTxJSON = txjson.BaseTx[transferableOutputJSON, transferableInputJSON]
+	baseTxJSON = txjson.BaseTx[*txjson.TransferInput]
+	// forms renders the X-Chain's transferable outputs, which hold a TransferOutput, and its
+	// inputs, which hold a TransferInput.
+	forms = txjson.Forms[*secp256k1fx.TransferOutput, transferOutputKind, *secp256k1fx.TransferInput, transferInputKind, *txjson.TransferInput]
 )
 
 type createAssetTxJSON struct {
@@ -28,43 +30,12 @@ type createAssetTxJSON struct {
 	InitialStates []initialStateJSON `json:"initialStates"`
 }
 
-type importTxJSON struct {
-	baseTxJSON
-	SourceChain    ids.ID                  `json:"sourceChain"`
-	ImportedInputs []transferableInputJSON `json:"importedInputs"`
-}
-
-type exportTxJSON struct {
-	baseTxJSON
-	DestinationChain ids.ID                   `json:"destinationChain"`
-	ExportedOutputs  []transferableOutputJSON `json:"exportedOutputs"`
-}
-
-type transferableOutputJSON struct {
-	AssetID ids.ID `json:"assetID"`
-	FxID    ids.ID `json:"fxID"`
-	Output  any    `json:"output"`
-}
-
 // mintOutputJSON, like txjson.TransferOutput, has its keys in alphabetical order: the reference
 // marshals OutputOwners through a map (§6.5).
 type mintOutputJSON struct {
 	Addresses []string `json:"addresses"`
 	Locktime  uint64   `json:"locktime"`
 	Threshold uint32   `json:"threshold"`
-}
-
-type transferableInputJSON struct {
-	TxID        ids.ID    `json:"txID"`
-	OutputIndex uint32    `json:"outputIndex"`
-	AssetID     ids.ID    `json:"assetID"`
-	FxID        ids.ID    `json:"fxID"`
-	Input       inputJSON `json:"input"`
-}
-
-type inputJSON struct {
-	Amount           uint64   `json:"amount"`
-	SignatureIndices []uint32 `json:"signatureIndices"`
 }
 
 type initialStateJSON struct {
@@ -154,51 +125,17 @@ func (f jsonFormatter) tx(tx *Tx) (*txJSON, error) {
 	return out, nil
 }
 
+func (f jsonFormatter) forms() forms {
+	return forms{
+		Output: func(o *secp256k1fx.TransferOutput) (any, error) { return f.output(o) },
+		Input: func(in *secp256k1fx.TransferInput) (*txjson.TransferInput, error) {
+			return txjson.NewTransferInput(in), nil
+		},
+	}
+}
+
 func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
-	out := &baseTxJSON{
-		NetworkID:    tx.NetworkID,
-		BlockchainID: tx.BlockchainID,
-		Memo:         "0x" + hex.EncodeToString(tx.Memo),
-	}
-	var err error
-	if out.Outputs, err = f.outputs(tx.Outs); err != nil {
-		return nil, err
-	}
-	out.Inputs = inputs(tx.Ins)
-	return out, nil
-}
-
-// outputs forms a list of outputs: the tx's own, or an ExportTx's exported ones.
-func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJSON, error) {
-	js := make([]transferableOutputJSON, len(outs))
-	for i := range outs {
-		o, err := f.output(outs[i].Out)
-		if err != nil {
-			return nil, err
-		}
-		js[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: o}
-	}
-	return js, nil
-}
-
-// inputs forms a list of inputs: the tx's own, or an ImportTx's imported ones.
-func inputs(ins []TransferableInput) []transferableInputJSON {
-	js := make([]transferableInputJSON, len(ins))
-	for i := range ins {
-		in := &ins[i]
-		idx := in.In.SigIndices
-		if idx == nil {
-			idx = []uint32{}
-		}
-		js[i] = transferableInputJSON{
-			TxID:        in.TxID,
-			OutputIndex: in.OutputIndex,
-			AssetID:     in.AssetID,
-			FxID:        txjson.Secp256k1fxID,
-			Input:       inputJSON{Amount: in.In.Amount, SignatureIndices: idx},
-		}
-	}
-	return js
+	return f.forms().BaseTx((*baseFields)(tx))
 }
 
 func (f jsonFormatter) output(o Output) (any, error) {
@@ -274,8 +211,8 @@ func (j *unsignedJSON) ImportTx(tx *ImportTx) error {
 	if err != nil {
 		return err
 	}
-	j.out = &importTxJSON{baseTxJSON: *base, SourceChain: tx.SourceChain, ImportedInputs: inputs(tx.ImportedIns)}
-	return nil
+	j.out, err = j.f.forms().ImportTx(base, &tx.Import)
+	return err
 }
 
 func (j *unsignedJSON) ExportTx(tx *ExportTx) error {
@@ -283,10 +220,6 @@ func (j *unsignedJSON) ExportTx(tx *ExportTx) error {
 	if err != nil {
 		return err
 	}
-	exported, err := j.f.outputs(tx.ExportedOuts)
-	if err != nil {
-		return err
-	}
-	j.out = &exportTxJSON{baseTxJSON: *base, DestinationChain: tx.DestinationChain, ExportedOutputs: exported}
-	return nil
+	j.out, err = j.f.forms().ExportTx(base, &tx.Export)
+	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 )
 
 // TestBlockVectors parses every X-Chain block vector and rebuilds it from its fields
@@ -79,25 +80,14 @@ func TestBlockErrors(t *testing.T) {
 	raw := unhex(t, str(t, loadVectors(t).vector(t, "x_standard_block_with_base_tx"), "bytesHex"))
 	patched := append([]byte(nil), raw...)
 	binary.BigEndian.PutUint32(patched[2:], 32) // the P-Chain's standard block
-	tests := []struct {
-		name    string
-		b       []byte
-		wantErr error
-	}{
-		{"empty", nil, codec.ErrTruncated},
-		{"header only", raw[:2+4+blockHeaderSize], codec.ErrTruncated},
-		{"one byte short", raw[:len(raw)-1], codec.ErrTruncated},
-		{"trailing byte", append(append([]byte(nil), raw...), 0), codec.ErrTrailingBytes},
-		{"other block type", patched, codec.ErrUnknownTypeID},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseBlock(tt.b)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "empty", In: nil, WantErr: codec.ErrTruncated},
+		{Name: "header only", In: raw[:2+4+blockHeaderSize], WantErr: codec.ErrTruncated},
+		{Name: "one byte short", In: raw[:len(raw)-1], WantErr: codec.ErrTruncated},
+		{Name: "trailing byte", In: append(append([]byte(nil), raw...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "other block type", In: patched, WantErr: codec.ErrUnknownTypeID},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+	}, ParseBlock)
 	_, err := NewStandardBlock(ids.Empty, 1, 2, []*Tx{nil})
 	require.ErrorIs(t, err, ErrNilTx)
 	require.ErrorIs(t, err, codec.ErrNilValue)

@@ -46,3 +46,18 @@ func (transferInputKind) Write(p *codec.Packer, in *secp256k1fx.TransferInput) {
 func (transferInputKind) Read(u *codec.Unpacker) *secp256k1fx.TransferInput {
 	return union.ReadOne[secp256k1fx.TransferInput](u, "transferable input", TypeIDTransferInput)
 }
+
+// UTXO is an unspent output of the X-Chain: a TransferOutput, or a MintOutput that lets its owners
+// mint more of AssetID (§2.2).
+type UTXO = utxo.UTXO[Output, outputKinds]
+
+// outputKinds encodes a UTXO's output with this chain's output type IDs.
+type outputKinds struct{}
+
+func (outputKinds) Write(p *codec.Packer, out Output) { outputs.Write(p, out) }
+func (outputKinds) Read(u *codec.Unpacker) Output     { return outputs.Read(u) }
+
+// ParseUTXO decodes UTXO bytes written by Bytes. It copies b.
+func ParseUTXO(b []byte) (*UTXO, error) {
+	return utxo.Parse[Output, outputKinds](b)
+}

@@ -1,25 +1,16 @@
 package txs
 
 import (
-	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/signed"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
-// UnsignedTx is the body of an X-Chain tx, one of the kinds of this package (BaseTx,
-// CreateAssetTx, OperationTx, ImportTx, ExportTx). The set is closed.
+// UnsignedTx is the body of an X-Chain tx: a BaseTx, CreateAssetTx, OperationTx, ImportTx or
+// ExportTx. The set is closed; the kinds' type IDs are in unsignedTxs (§1.3).
 type UnsignedTx interface {
-	// Marshal writes the tx's fields, without its type ID.
-	Marshal(p *codec.Packer)
-	// Unmarshal reads the fields written by Marshal.
-	Unmarshal(u *codec.Unpacker)
-	// Base returns the BaseTx fields every kind starts with.
-	Base() *BaseTx
-	// Visit calls the method of v for the tx's kind.
-	Visit(v Visitor) error
-	// isUnsignedTx closes the set; the kinds' type IDs are in unsignedTxs (§1.3).
+	signed.Unsigned[*BaseTx, Visitor]
 	isUnsignedTx()
 }
 
@@ -30,28 +21,20 @@ type Tx struct {
 }
 
 // txCodec reads and writes this chain's unsigned txs inside the shared envelope.
-var txCodec = signed.Codec[UnsignedTx]{
-	WriteUnsigned: unsignedTxs.Write,
-	ReadUnsigned:  unsignedTxs.Read,
-	NilTx:         ErrNilTx,
-}
+var txCodec = signed.CodecOf(unsignedTxs, ErrNilTx)
 
-// NewTx encodes unsigned and creds into a Tx. The caller must not modify either afterwards. It
-// fails if a field cannot be encoded (a nil or unregistered interface value).
+// NewTx encodes unsigned and creds into a Tx (see [signed.New]).
 func NewTx(unsigned UnsignedTx, creds []secp256k1fx.Credential) (*Tx, error) {
-	return signed.Wrap[Tx](signed.New(txCodec, unsigned, creds))
+	return signed.NewAs[Tx](txCodec, unsigned, creds)
 }
 
-// UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields (§2.2). Signers
-// sign sha256 of these bytes (§3.2); see also [signed.Tx.UnsignedBytes].
+// UnsignedBytes encodes unsigned as its signers sign it (see [signed.UnsignedBytes]).
 func UnsignedBytes(unsigned UnsignedTx) ([]byte, error) {
 	return signed.UnsignedBytes(txCodec, unsigned)
 }
 
-// ParseTx decodes signed tx bytes, at most codec.MaxSize long. It copies b.
-func ParseTx(b []byte) (*Tx, error) {
-	return signed.Wrap[Tx](signed.Parse(txCodec, codec.NewUnpackerCopy(b, codec.MaxSize)))
-}
+// ParseTx decodes signed tx bytes (see [signed.ParseAs]).
+func ParseTx(b []byte) (*Tx, error) { return signed.ParseAs[Tx](txCodec, b) }
 
 // UTXOs returns the outputs the tx creates on the X-Chain, with output indices counting up from 0
 // (§2.2): first the Outs, then for a CreateAssetTx each initial state's outputs (of the new asset,

@@ -1,7 +1,6 @@
 package txs
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"math/big"
 	"testing"
@@ -56,40 +55,11 @@ func TestTypeIDs(t *testing.T) {
 // with the same ID, unsigned bytes and produced UTXOs (platform-exchange.md §8.4, §8.5).
 func TestTxVectors(t *testing.T) {
 	t.Parallel()
-	vecs := loadVectors(t).xTxVectors()
-	require.Len(t, vecs, 2)
-	for _, vec := range vecs {
-		t.Run(str(t, vec, "name"), func(t *testing.T) {
-			t.Parallel()
-			tx := vectortest.CheckTxVector(t, vec, ParseTx)
-			signed := tx.Bytes()
-
-			again, err := NewTx(tx.Unsigned(), tx.Creds())
-			require.NoError(t, err)
-			require.Equal(t, signed, again.Bytes())
-			require.Equal(t, tx.ID(), again.ID())
-			require.Equal(t, tx.UnsignedBytes(), again.UnsignedBytes())
-			unsigned, err := UnsignedBytes(tx.Unsigned())
-			require.NoError(t, err)
-			require.Equal(t, tx.UnsignedBytes(), unsigned)
-
-			produced := vec["producedUTXOs"].([]any)
-			utxos := tx.UTXOs()
-			require.Len(t, utxos, len(produced))
-			for i, p := range produced {
-				want := p.(map[string]any)
-				require.Equal(t, uint32(num(t, want, "outputIndex")), utxos[i].OutputIndex)
-				require.Equal(t, tx.ID(), utxos[i].TxID)
-				require.Equal(t, cb58(t, str(t, want, "utxoID")), utxos[i].InputID())
-				out, ok := utxos[i].Out.(*secp256k1fx.TransferOutput)
-				require.True(t, ok)
-				require.Equal(t, num(t, want, "amount"), out.Amount)
-				if asset, ok := want["assetID"].(string); ok {
-					require.Equal(t, cb58(t, asset), utxos[i].AssetID)
-				}
-			}
-		})
-	}
+	vectortest.Each(t, loadVectors(t).xTxVectors(), 2, func(t *testing.T, vec map[string]any) {
+		tx := vectortest.CheckTxVector(t, vec, ParseTx)
+		vectortest.CheckRebuild(t, tx, NewTx, UnsignedBytes)
+		vectortest.CheckProducedUTXOs(t, tx.ID(), vec["producedUTXOs"].([]any), tx.UTXOs())
+	})
 }
 
 // TestBaseTxFromFields builds the BaseTx vector from its inputs (platform-exchange.md §8.5) and
@@ -215,14 +185,7 @@ func TestOtherKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tx, err := NewTx(tt.tx, creds)
-			require.NoError(t, err)
-			require.Equal(t, tt.typeID, binary.BigEndian.Uint32(tx.Bytes()[2:]))
-			require.Equal(t, ids.ID(sha256.Sum256(tx.Bytes())), tx.ID())
-			parsed, err := ParseTx(tx.Bytes())
-			require.NoError(t, err)
-			require.Equal(t, tt.tx, parsed.Unsigned())
-			require.Equal(t, creds, parsed.Creds())
+			tx, parsed := vectortest.CheckNewTx(t, tt.tx, creds, tt.typeID, NewTx, ParseTx)
 			require.Same(t, tt.tx.Base(), tx.Unsigned().Base())
 
 			utxos := parsed.UTXOs()
@@ -264,31 +227,20 @@ func TestTxErrors(t *testing.T) {
 		binary.BigEndian.PutUint32(b[off:], v)
 		return b
 	}
-	tests := []struct {
-		name    string
-		b       []byte
-		wantErr error
-	}{
-		{"empty", nil, codec.ErrTruncated},
-		{"version only", signed[:2], codec.ErrTruncated},
-		{"unsigned only", signed[:unsignedTxLength], codec.ErrTruncated},
-		{"one byte short", signed[:len(signed)-1], codec.ErrTruncated},
-		{"trailing byte", append(append([]byte(nil), signed...), 0), codec.ErrTrailingBytes},
-		{"version 1", append([]byte{0, 1}, signed[2:]...), codec.ErrUnknownVersion},
-		{"block type as tx", patch(txTypeOffset, TypeIDStandardBlock), codec.ErrUnknownTypeID},
-		{"nftfx transfer output", patch(outTypeOffset, 11), codec.ErrUnknownTypeID},
-		{"mint output as transferable", patch(outTypeOffset, TypeIDMintOutput), codec.ErrUnknownTypeID},
-		{"nftfx credential", patch(credTypeOffset, 14), codec.ErrUnknownTypeID},
-		{"input type", patch(inTypeOffset, TypeIDTransferOutput), codec.ErrUnknownTypeID},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseTx(tt.b)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "empty", In: nil, WantErr: codec.ErrTruncated},
+		{Name: "version only", In: signed[:2], WantErr: codec.ErrTruncated},
+		{Name: "unsigned only", In: signed[:unsignedTxLength], WantErr: codec.ErrTruncated},
+		{Name: "one byte short", In: signed[:len(signed)-1], WantErr: codec.ErrTruncated},
+		{Name: "trailing byte", In: append(append([]byte(nil), signed...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "version 1", In: append([]byte{0, 1}, signed[2:]...), WantErr: codec.ErrUnknownVersion},
+		{Name: "block type as tx", In: patch(txTypeOffset, TypeIDStandardBlock), WantErr: codec.ErrUnknownTypeID},
+		{Name: "nftfx transfer output", In: patch(outTypeOffset, 11), WantErr: codec.ErrUnknownTypeID},
+		{Name: "mint output as transferable", In: patch(outTypeOffset, TypeIDMintOutput), WantErr: codec.ErrUnknownTypeID},
+		{Name: "nftfx credential", In: patch(credTypeOffset, 14), WantErr: codec.ErrUnknownTypeID},
+		{Name: "input type", In: patch(inTypeOffset, TypeIDTransferOutput), WantErr: codec.ErrUnknownTypeID},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+	}, ParseTx)
 	// The patch offsets are right: the unpatched values are the ones the patches replace.
 	require.Equal(t, TypeIDTransferOutput, binary.BigEndian.Uint32(signed[outTypeOffset:]))
 	require.Equal(t, TypeIDTransferInput, binary.BigEndian.Uint32(signed[inTypeOffset:]))
@@ -297,28 +249,15 @@ func TestTxErrors(t *testing.T) {
 
 func TestEncodeErrors(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		tx      UnsignedTx
-		wantErr error
-	}{
-		{"nil tx", nil, codec.ErrNilValue},
-		{"nil transferable output", &BaseTx{Outs: []TransferableOutput{{}}}, codec.ErrNilValue},
-		{"nil transferable input", &BaseTx{Ins: []TransferableInput{{}}}, codec.ErrNilValue},
-		{"nil initial output", &CreateAssetTx{States: []InitialState{{Outs: []Output{nil}}}}, codec.ErrNilValue},
-		{"nil typed initial output", &CreateAssetTx{States: []InitialState{{Outs: []Output{(*secp256k1fx.MintOutput)(nil)}}}}, codec.ErrNilValue},
-		{"unregistered output", &CreateAssetTx{States: []InitialState{{Outs: []Output{&secp256k1fx.Input{}}}}}, codec.ErrUnregisteredType},
-		{"nil operation", &OperationTx{Ops: []Operation{{}}}, codec.ErrNilValue},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := NewTx(tt.tx, nil)
-			require.ErrorIs(t, err, tt.wantErr)
-			_, err = UnsignedBytes(tt.tx)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckEncodeErrors(t, []vectortest.EncodeError[UnsignedTx]{
+		{Name: "nil tx", Unsigned: nil, WantErr: codec.ErrNilValue},
+		{Name: "nil transferable output", Unsigned: &BaseTx{Outs: []TransferableOutput{{}}}, WantErr: codec.ErrNilValue},
+		{Name: "nil transferable input", Unsigned: &BaseTx{Ins: []TransferableInput{{}}}, WantErr: codec.ErrNilValue},
+		{Name: "nil initial output", Unsigned: &CreateAssetTx{States: []InitialState{{Outs: []Output{nil}}}}, WantErr: codec.ErrNilValue},
+		{Name: "nil typed initial output", Unsigned: &CreateAssetTx{States: []InitialState{{Outs: []Output{(*secp256k1fx.MintOutput)(nil)}}}}, WantErr: codec.ErrNilValue},
+		{Name: "unregistered output", Unsigned: &CreateAssetTx{States: []InitialState{{Outs: []Output{&secp256k1fx.Input{}}}}}, WantErr: codec.ErrUnregisteredType},
+		{Name: "nil operation", Unsigned: &OperationTx{Ops: []Operation{{}}}, WantErr: codec.ErrNilValue},
+	}, NewTx, UnsignedBytes)
 	_, err := (&UTXO{}).Bytes()
 	require.ErrorIs(t, err, codec.ErrNilValue)
 }
@@ -326,38 +265,22 @@ func TestEncodeErrors(t *testing.T) {
 // FuzzParseTx parses arbitrary bytes as a tx: it never panics, and a tx it accepts encodes back to
 // the same bytes with the same ID.
 func FuzzParseTx(f *testing.F) {
-	for _, vec := range loadVectors(f).xTxVectors() {
-		f.Add(unhex(f, str(f, vec, "signedBytesHex")))
+	v := loadVectors(f)
+	for _, b := range append(vectortest.HexSeeds(f, v.xTxVectors(), "signedBytesHex"), unhex(f, v.LocalNetwork.XGenesisCreateAssetTxHex)) {
+		f.Add(b)
 	}
-	f.Add(unhex(f, loadVectors(f).LocalNetwork.XGenesisCreateAssetTxHex))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tx, err := ParseTx(b)
-		if err != nil {
-			return
+		if tx, err := ParseTx(b); err == nil {
+			vectortest.CheckRebuild(t, tx, NewTx, UnsignedBytes)
 		}
-		again, err := NewTx(tx.Unsigned(), tx.Creds())
-		require.NoError(t, err)
-		require.Equal(t, b, again.Bytes())
-		require.Equal(t, tx.ID(), again.ID())
-		require.Equal(t, tx.UnsignedBytes(), again.UnsignedBytes())
 	})
 }
 
 // FuzzParseUTXO parses arbitrary bytes as a UTXO: it never panics, and a UTXO it accepts encodes
 // back to the same bytes.
 func FuzzParseUTXO(f *testing.F) {
-	for _, u := range loadVectors(f).LocalNetwork.XGenesisUTXOs {
-		f.Add(unhex(f, str(f, u, "utxoBytesHex")))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		ux, err := ParseUTXO(b)
-		if err != nil {
-			return
-		}
-		again, err := ux.Bytes()
-		require.NoError(t, err)
-		require.Equal(t, b, again)
-	})
+	seeds := vectortest.HexSeeds(f, loadVectors(f).LocalNetwork.XGenesisUTXOs, "utxoBytesHex")
+	vectortest.FuzzRoundTrip(f, seeds, ParseUTXO, (*UTXO).Bytes)
 }
 
 // TestSignatureVector signs the X BaseTx vector's unsigned bytes with the ewoq key: RFC 6979

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -38,6 +39,26 @@ type Codec[U any] struct {
 	ReadUnsigned func(u *codec.Unpacker) U
 	// NilTx is the error WriteAll reports for a nil tx in a list.
 	NilTx error
+}
+
+// CodecOf returns the Codec that writes and reads a VM's unsigned txs as kinds, the union of its
+// tx kinds by type ID, and reports nilTx for a nil tx in a list.
+func CodecOf[U codec.Marshaler](kinds *union.Union[U], nilTx error) Codec[U] {
+	return Codec[U]{WriteUnsigned: kinds.Write, ReadUnsigned: kinds.Read, NilTx: nilTx}
+}
+
+// Unsigned is what every unsigned tx kind of a VM has: its fields' encoding (without its type
+// ID), the BaseTx fields it starts with (a B), and a Visit that calls the method of a V (the VM's
+// visitor) for its kind. A VM's UnsignedTx interface embeds it and closes the set of kinds.
+type Unsigned[B, V any] interface {
+	// Marshal writes the tx's fields, without its type ID.
+	Marshal(p *codec.Packer)
+	// Unmarshal reads the fields written by Marshal.
+	Unmarshal(u *codec.Unpacker)
+	// Base returns the BaseTx fields every kind starts with.
+	Base() B
+	// Visit calls the method of v for the tx's kind.
+	Visit(v V) error
 }
 
 // Tx is a signed tx whose unsigned part is a U.
@@ -67,6 +88,17 @@ func New[U any](c Codec[U], unsigned U, creds []secp256k1fx.Credential) (*Tx[U],
 		return nil, err
 	}
 	return &Tx[U]{unsigned: unsigned, creds: creds, bytes: b, unsignedLen: n, id: sha256.Sum256(b), signers: &signerMemo{}}, nil
+}
+
+// NewAs is New returning a VM's own Tx type W, as the VMs' NewTx do.
+func NewAs[W Wrapped[U], U any](c Codec[U], unsigned U, creds []secp256k1fx.Credential) (*W, error) {
+	return Wrap[W](New(c, unsigned, creds))
+}
+
+// ParseAs decodes signed tx bytes, at most codec.MaxSize long, as a VM's own Tx type W, as the
+// VMs' ParseTx do. It copies b.
+func ParseAs[W Wrapped[U], U any](c Codec[U], b []byte) (*W, error) {
+	return Wrap[W](Parse(c, codec.NewUnpackerCopy(b, codec.MaxSize)))
 }
 
 // UnsignedBytes encodes unsigned as it is signed: codec version, type ID and fields (§2.2).

@@ -40,3 +40,11 @@ func TestSignatures(t *testing.T) {
 	require.Equal(t, "0xab", got[0][:4])
 	require.Equal(t, "01", got[0][len(got[0])-2:])
 }
+
+// An input without signature indices prints [] rather than null, as the reference does.
+func TestNewTransferInput(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(NewTransferInput(&secp256k1fx.TransferInput{Amount: 7}))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"amount":7,"signatureIndices":[]}`, string(b))
+}

@@ -1,7 +1,9 @@
 // Package vectortest is test support for the X- and P-Chain packages: it reads the project's
-// golden vectors (testdata/codec-vectors.json, reference/platform-exchange.md §8) and gives the
-// harness their API tests share (a route table and an acceptor that record what the chain
-// manager hands them, and a JSON-RPC client for a chain's API).
+// golden vectors (testdata/codec-vectors.json, reference/platform-exchange.md §8), checks what
+// both chains' txs packages check of them (a tx rebuilt from its parts, the UTXOs it produces or
+// exports, a JSON form against the reference's reply, encode errors, fuzzed round trips), and
+// gives the harness their API tests share (a route table and an acceptor that record what the
+// chain manager hands them, and a JSON-RPC client for a chain's API).
 //
 // Only _test.go files import it. Everything here is safe for concurrent use by parallel tests;
 // Load returns a new value on each call.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 )
 
 func TestStandardBlockVector(t *testing.T) {
@@ -119,27 +120,16 @@ func TestParseBlockErrors(t *testing.T) {
 		return out
 	}
 	const txCountOff = 2 + 4 + 8 + 32 + 8
-	tests := []struct {
-		name    string
-		in      []byte
-		wantErr error
-	}{
-		{"trailing byte", append(append([]byte(nil), valid...), 0), codec.ErrTrailingBytes},
-		{"version 1", with(0, 0, 1), codec.ErrUnknownVersion},
-		{"tx type as block", with(2, 0, 0, 0, 34), codec.ErrUnknownTypeID},
-		{"apricot proposal block", with(2, 0, 0, 0, 0), codec.ErrUnknownTypeID},
-		{"bad tx type", with(txCountOff+4, 0, 0, 0, 32), codec.ErrUnknownTypeID},
-		{"tx count huge", with(txCountOff, 0x80, 0, 0, 0), codec.ErrOversize},
-		{"tx count too big", with(txCountOff, 0, 1, 0, 0), codec.ErrTruncated},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseBlock(tt.in)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "trailing byte", In: append(append([]byte(nil), valid...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "version 1", In: with(0, 0, 1), WantErr: codec.ErrUnknownVersion},
+		{Name: "tx type as block", In: with(2, 0, 0, 0, 34), WantErr: codec.ErrUnknownTypeID},
+		{Name: "apricot proposal block", In: with(2, 0, 0, 0, 0), WantErr: codec.ErrUnknownTypeID},
+		{Name: "bad tx type", In: with(txCountOff+4, 0, 0, 0, 32), WantErr: codec.ErrUnknownTypeID},
+		{Name: "tx count huge", In: with(txCountOff, 0x80, 0, 0, 0), WantErr: codec.ErrOversize},
+		{Name: "tx count too big", In: with(txCountOff, 0, 1, 0, 0), WantErr: codec.ErrTruncated},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+	}, ParseBlock)
 }
 
 // FuzzParseBlock parses arbitrary bytes as a block: it never panics, and a block it accepts

@@ -3,6 +3,11 @@
 // (§1.3), with their JSON forms (§5.0) and complexities (§4.8). Tools (the wallet, the genesis
 // builder) import it without the VM, package platform.
 //
+// What both chains write alike lives once, generic over each chain's own types, and this package
+// binds it to its own: the UTXO model, the BaseTx fields and the atomic ImportTx and ExportTx
+// bodies in vms/components/utxo, the signed-tx envelope in vms/internal/signed, and the JSON forms
+// of txs, their BaseTx fields, atomic bodies, outputs and inputs in vms/internal/txjson.
+//
 // # Transactions
 //
 // Each tx kind (BaseTx, CreateSubnetTx, CreateChainTx, ...) is a struct of exported fields that

@@ -47,17 +47,8 @@ func (x complexity) ExportTx(tx *ExportTx) error {
 	return nil
 }
 
-type exportTxJSON struct {
-	baseTxJSON
-	DestinationChain ids.ID                   `json:"destinationChain"`
-	ExportedOutputs  []transferableOutputJSON `json:"exportedOutputs"`
-}
-
 func (j *unsignedJSON) ExportTx(u *ExportTx) error {
-	outs, err := j.f.outputs(u.ExportedOuts)
-	if err != nil {
-		return err
-	}
-	j.out = &exportTxJSON{baseTxJSON: *j.base, DestinationChain: u.DestinationChain, ExportedOutputs: outs}
-	return nil
+	var err error
+	j.out, err = j.f.forms().ExportTx(j.base, &u.Export)
+	return err
 }

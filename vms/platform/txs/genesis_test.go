@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -136,33 +137,13 @@ func TestUTXOErrors(t *testing.T) {
 // FuzzParseGenesis parses arbitrary bytes as a genesis: it never panics, and a genesis it accepts
 // encodes back to the same bytes.
 func FuzzParseGenesis(f *testing.F) {
-	v := loadVectors(f)
-	f.Add(unhex(f, v.LocalNetwork.PGenesisBytesHex))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		g, err := ParseGenesis(b)
-		if err != nil {
-			return
-		}
-		again, err := g.Bytes()
-		require.NoError(t, err)
-		require.Equal(t, b, again)
-	})
+	seeds := [][]byte{unhex(f, loadVectors(f).LocalNetwork.PGenesisBytesHex)}
+	vectortest.FuzzRoundTrip(f, seeds, ParseGenesis, (*Genesis).Bytes)
 }
 
 // FuzzParseUTXO parses arbitrary bytes as a UTXO: it never panics, and a UTXO it accepts encodes
 // back to the same bytes.
 func FuzzParseUTXO(f *testing.F) {
-	v := loadVectors(f)
-	for _, u := range v.LocalNetwork.PGenesisUTXOs {
-		f.Add(unhex(f, str(f, u, "utxoBytesHex")))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		ux, err := ParseUTXO(b)
-		if err != nil {
-			return
-		}
-		again, err := ux.Bytes()
-		require.NoError(t, err)
-		require.Equal(t, b, again)
-	})
+	seeds := vectortest.HexSeeds(f, loadVectors(f).LocalNetwork.PGenesisUTXOs, "utxoBytesHex")
+	vectortest.FuzzRoundTrip(f, seeds, ParseUTXO, (*UTXO).Bytes)
 }

@@ -2,7 +2,6 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
-	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 )
 
@@ -44,17 +43,8 @@ func (x complexity) ImportTx(tx *ImportTx) error {
 	return nil
 }
 
-type importTxJSON struct {
-	baseTxJSON
-	SourceChain    ids.ID                  `json:"sourceChain"`
-	ImportedInputs []transferableInputJSON `json:"importedInputs"`
-}
-
 func (j *unsignedJSON) ImportTx(u *ImportTx) error {
-	ins, err := inputsJSON(u.ImportedIns)
-	if err != nil {
-		return err
-	}
-	j.out = &importTxJSON{baseTxJSON: *j.base, SourceChain: u.SourceChain, ImportedInputs: ins}
-	return nil
+	var err error
+	j.out, err = j.f.forms().ImportTx(j.base, &u.Import)
+	return err
 }

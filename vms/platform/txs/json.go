@@ -24,7 +24,11 @@ import (
 
 type (
 	txJSON     = txjson.Tx[credentialJSON]
-	baseTxJSON = txjson.BaseTx[transferableOutputJSON, transferableInputJSON]
+	baseTxJSON = txjson.BaseTx[any]
+	// forms renders the P-Chain's transferable outputs and inputs, which may be stakeable locks.
+	forms = txjson.Forms[Output, outputKinds, Input, inputKinds, any]
+	// transferableOutputJSON is a stake output's form.
+	transferableOutputJSON = txjson.TransferableOutput
 )
 
 type createSubnetTxJSON struct {
@@ -172,12 +176,6 @@ type disableL1ValidatorTxJSON struct {
 	DisableAuth  inputJSON `json:"disableAuthorization"`
 }
 
-type transferableOutputJSON struct {
-	AssetID ids.ID `json:"assetID"`
-	FxID    ids.ID `json:"fxID"`
-	Output  any    `json:"output"`
-}
-
 // ownersJSON, like txjson.TransferOutput, has its keys in alphabetical order: the reference
 // marshals OutputOwners through a map (§5.0).
 type ownersJSON struct {
@@ -194,21 +192,8 @@ type lockOutJSON struct {
 }
 
 type lockInJSON struct {
-	Locktime uint64             `json:"locktime"`
-	Input    *transferInputJSON `json:"input"`
-}
-
-type transferableInputJSON struct {
-	TxID        ids.ID `json:"txID"`
-	OutputIndex uint32 `json:"outputIndex"`
-	AssetID     ids.ID `json:"assetID"`
-	FxID        ids.ID `json:"fxID"`
-	Input       any    `json:"input"`
-}
-
-type transferInputJSON struct {
-	Amount           uint64   `json:"amount"`
-	SignatureIndices []uint32 `json:"signatureIndices"`
+	Locktime uint64                `json:"locktime"`
+	Input    *txjson.TransferInput `json:"input"`
 }
 
 type inputJSON struct {
@@ -535,83 +520,49 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+func (f jsonFormatter) forms() forms {
+	return forms{Output: f.output, Input: input}
+}
+
 func (f jsonFormatter) base(tx *BaseTx) (*baseTxJSON, error) {
-	outs, err := f.outputs(tx.Outs)
-	if err != nil {
-		return nil, err
-	}
-	ins, err := inputsJSON(tx.Ins)
-	if err != nil {
-		return nil, err
-	}
-	return &baseTxJSON{
-		NetworkID:    tx.NetworkID,
-		BlockchainID: tx.BlockchainID,
-		Outputs:      outs,
-		Inputs:       ins,
-		Memo:         hexString(tx.Memo),
-	}, nil
-}
-
-// inputsJSON renders ins, the inputs of a BaseTx or the imported ones of an ImportTx.
-func inputsJSON(ins []TransferableInput) ([]transferableInputJSON, error) {
-	out := make([]transferableInputJSON, len(ins))
-	for i := range ins {
-		in := &ins[i]
-		var v any
-		switch ti := in.In.(type) {
-		case *secp256k1fx.TransferInput:
-			v = transferInput(ti)
-		case *LockIn:
-			if ti.In == nil {
-				return nil, fmt.Errorf("%w: no JSON form for a locked input without an input", ErrUnsupportedTx)
-			}
-			v = &lockInJSON{Locktime: ti.Locktime, Input: transferInput(ti.In)}
-		default:
-			return nil, fmt.Errorf("%w: no JSON form for input %T", ErrUnsupportedTx, in.In)
-		}
-		out[i] = transferableInputJSON{
-			TxID:        in.TxID,
-			OutputIndex: in.OutputIndex,
-			AssetID:     in.AssetID,
-			FxID:        txjson.Secp256k1fxID,
-			Input:       v,
-		}
-	}
-	return out, nil
-}
-
-func transferInput(in *secp256k1fx.TransferInput) *transferInputJSON {
-	return &transferInputJSON{Amount: in.Amount, SignatureIndices: nonNil(in.SigIndices)}
+	return f.forms().BaseTx((*baseFields)(tx))
 }
 
 // outputs renders outs, the outputs of a BaseTx or the stake of a validator.
 func (f jsonFormatter) outputs(outs []TransferableOutput) ([]transferableOutputJSON, error) {
-	out := make([]transferableOutputJSON, len(outs))
-	for i := range outs {
-		var v any
-		switch o := outs[i].Out.(type) {
-		case *secp256k1fx.TransferOutput:
-			to, err := f.transferOutput(o)
-			if err != nil {
-				return nil, err
-			}
-			v = to
-		case *LockOut:
-			if o.Out == nil {
-				return nil, fmt.Errorf("%w: no JSON form for a locked output without an output", ErrUnsupportedTx)
-			}
-			to, err := f.transferOutput(o.Out)
-			if err != nil {
-				return nil, err
-			}
-			v = &lockOutJSON{Locktime: o.Locktime, Output: to}
-		default:
-			return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, outs[i].Out)
+	return f.forms().Outputs(outs)
+}
+
+// input renders an input: a TransferInput, or a stakeable lock around one.
+func input(in Input) (any, error) {
+	switch ti := in.(type) {
+	case *secp256k1fx.TransferInput:
+		return txjson.NewTransferInput(ti), nil
+	case *LockIn:
+		if ti.In == nil {
+			return nil, fmt.Errorf("%w: no JSON form for a locked input without an input", ErrUnsupportedTx)
 		}
-		out[i] = transferableOutputJSON{AssetID: outs[i].AssetID, FxID: txjson.Secp256k1fxID, Output: v}
+		return &lockInJSON{Locktime: ti.Locktime, Input: txjson.NewTransferInput(ti.In)}, nil
 	}
-	return out, nil
+	return nil, fmt.Errorf("%w: no JSON form for input %T", ErrUnsupportedTx, in)
+}
+
+// output renders an output: a TransferOutput, or a stakeable lock around one.
+func (f jsonFormatter) output(o Output) (any, error) {
+	switch o := o.(type) {
+	case *secp256k1fx.TransferOutput:
+		return f.transferOutput(o)
+	case *LockOut:
+		if o.Out == nil {
+			return nil, fmt.Errorf("%w: no JSON form for a locked output without an output", ErrUnsupportedTx)
+		}
+		to, err := f.transferOutput(o.Out)
+		if err != nil {
+			return nil, err
+		}
+		return &lockOutJSON{Locktime: o.Locktime, Output: to}, nil
+	}
+	return nil, fmt.Errorf("%w: no JSON form for output %T", ErrUnsupportedTx, o)
 }
 
 func (f jsonFormatter) transferOutput(o *secp256k1fx.TransferOutput) (*txjson.TransferOutput, error) {

@@ -44,55 +44,27 @@ func reflectType(u UnsignedTx) reflect.Type { return reflect.TypeOf(u) }
 // encodes the parsed value again from scratch.
 func TestTxVectors(t *testing.T) {
 	t.Parallel()
-	v := loadVectors(t)
-	vecs := v.pTxVectors()
-	require.Len(t, vecs, 9)
-	for _, vec := range vecs {
-		t.Run(str(t, vec, "name"), func(t *testing.T) {
-			t.Parallel()
-			tx := vectortest.CheckTxVector(t, vec, ParseTx)
-			signed := tx.Bytes()
+	vectortest.Each(t, loadVectors(t).pTxVectors(), 9, func(t *testing.T, vec map[string]any) {
+		tx := vectortest.CheckTxVector(t, vec, ParseTx)
+		typeID := uint32(num(t, vec, "unsignedTxTypeID"))
+		require.Equal(t, kindByTypeID[typeID], reflect.TypeOf(tx.Unsigned()))
+		id, ok := unsignedTxs.ID(tx.Unsigned())
+		require.True(t, ok)
+		require.Equal(t, typeID, id)
 
-			typeID := uint32(num(t, vec, "unsignedTxTypeID"))
-			require.Equal(t, kindByTypeID[typeID], reflect.TypeOf(tx.Unsigned()))
-			id, ok := unsignedTxs.ID(tx.Unsigned())
-			require.True(t, ok)
-			require.Equal(t, typeID, id)
+		vectortest.CheckRebuild(t, tx, NewTx, UnsignedBytes)
+		produced, _ := vec["producedUTXOs"].([]any)
+		vectortest.CheckProducedUTXOs(t, tx.ID(), produced, tx.UTXOs())
 
-			// Encoding the parsed values again gives the same bytes.
-			again, err := NewTx(tx.Unsigned(), tx.Creds())
-			require.NoError(t, err)
-			require.Equal(t, signed, again.Bytes())
-			require.Equal(t, tx.ID(), again.ID())
-			require.Equal(t, tx.UnsignedBytes(), again.UnsignedBytes())
-			unsigned, err := UnsignedBytes(tx.Unsigned())
-			require.NoError(t, err)
-			require.Equal(t, tx.UnsignedBytes(), unsigned)
-
-			// Produced UTXOs: index, amount and UTXO ID (§2.2).
-			produced, _ := vec["producedUTXOs"].([]any)
-			utxos := tx.UTXOs()
-			require.Len(t, utxos, len(produced))
-			for i, raw := range produced {
-				want := raw.(map[string]any)
-				require.Equal(t, tx.ID(), cb58(t, str(t, want, "txID")))
-				require.Equal(t, uint32(num(t, want, "outputIndex")), utxos[i].OutputIndex)
-				require.Equal(t, cb58(t, str(t, want, "utxoID")), utxos[i].InputID())
-				out, ok := utxos[i].Out.(*secp256k1fx.TransferOutput)
-				require.True(t, ok)
-				require.Equal(t, num(t, want, "amount"), out.Amount)
-			}
-
-			// Inputs: the UTXO IDs they spend.
-			inputs, _ := vec["inputs"].(map[string]any)["inputs"].([]any)
-			ins := tx.Unsigned().Base().Ins
-			require.Len(t, ins, len(inputs))
-			for i, raw := range inputs {
-				utxo := raw.(map[string]any)["utxo"].(map[string]any)
-				require.Equal(t, cb58(t, str(t, utxo, "utxoID")), ins[i].InputID())
-			}
-		})
-	}
+		// Inputs: the UTXO IDs they spend.
+		inputs, _ := vec["inputs"].(map[string]any)["inputs"].([]any)
+		ins := tx.Unsigned().Base().Ins
+		require.Len(t, ins, len(inputs))
+		for i, raw := range inputs {
+			utxo := raw.(map[string]any)["utxo"].(map[string]any)
+			require.Equal(t, cb58(t, str(t, utxo, "utxoID")), ins[i].InputID())
+		}
+	})
 }
 
 func TestSpecialIDs(t *testing.T) {
@@ -218,46 +190,25 @@ func TestNewTxKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tx, err := NewTx(tt.unsigned, creds)
-			require.NoError(t, err)
-			require.Equal(t, tt.typeID, binary.BigEndian.Uint32(tx.Bytes()[2:]))
-			parsed, err := ParseTx(tx.Bytes())
-			require.NoError(t, err)
-			require.Equal(t, tt.unsigned, parsed.Unsigned())
-			require.Equal(t, creds, parsed.Creds())
-			require.Equal(t, tx.ID(), parsed.ID())
-			require.Equal(t, ids.ID(sha256.Sum256(tx.Bytes())), tx.ID())
+			vectortest.CheckNewTx(t, tt.unsigned, creds, tt.typeID, NewTx, ParseTx)
 		})
 	}
 }
 
 func TestNewTxErrors(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name     string
-		unsigned UnsignedTx
-		wantErr  error
-	}{
-		{"nil unsigned", nil, codec.ErrNilValue},
-		{"nil output", &BaseTx{Outs: []TransferableOutput{{}}}, codec.ErrNilValue},
-		{"typed nil output", &BaseTx{Outs: []TransferableOutput{{Out: (*secp256k1fx.TransferOutput)(nil)}}}, codec.ErrNilValue},
-		{"unregistered output", &BaseTx{Outs: []TransferableOutput{{Out: &secp256k1fx.MintOutput{}}}}, codec.ErrUnregisteredType},
-		{"nil input", &BaseTx{Ins: []TransferableInput{{}}}, codec.ErrNilValue},
-		{"unregistered input", &BaseTx{Ins: []TransferableInput{{In: &secp256k1fx.Input{}}}}, codec.ErrUnregisteredType},
-		{"empty lock out", &BaseTx{Outs: []TransferableOutput{{Out: &LockOut{}}}}, codec.ErrNilValue},
-		{"empty lock in", &BaseTx{Ins: []TransferableInput{{In: &LockIn{}}}}, codec.ErrNilValue},
-		{"nil signer", &AddPermissionlessValidatorTx{}, codec.ErrNilValue},
-		{"long chain name", &CreateChainTx{ChainName: string(make([]byte, codec.MaxStringLen+1))}, codec.ErrOversize},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := NewTx(tt.unsigned, nil)
-			require.ErrorIs(t, err, tt.wantErr)
-			_, err = UnsignedBytes(tt.unsigned)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckEncodeErrors(t, []vectortest.EncodeError[UnsignedTx]{
+		{Name: "nil unsigned", Unsigned: nil, WantErr: codec.ErrNilValue},
+		{Name: "nil output", Unsigned: &BaseTx{Outs: []TransferableOutput{{}}}, WantErr: codec.ErrNilValue},
+		{Name: "typed nil output", Unsigned: &BaseTx{Outs: []TransferableOutput{{Out: (*secp256k1fx.TransferOutput)(nil)}}}, WantErr: codec.ErrNilValue},
+		{Name: "unregistered output", Unsigned: &BaseTx{Outs: []TransferableOutput{{Out: &secp256k1fx.MintOutput{}}}}, WantErr: codec.ErrUnregisteredType},
+		{Name: "nil input", Unsigned: &BaseTx{Ins: []TransferableInput{{}}}, WantErr: codec.ErrNilValue},
+		{Name: "unregistered input", Unsigned: &BaseTx{Ins: []TransferableInput{{In: &secp256k1fx.Input{}}}}, WantErr: codec.ErrUnregisteredType},
+		{Name: "empty lock out", Unsigned: &BaseTx{Outs: []TransferableOutput{{Out: &LockOut{}}}}, WantErr: codec.ErrNilValue},
+		{Name: "empty lock in", Unsigned: &BaseTx{Ins: []TransferableInput{{In: &LockIn{}}}}, WantErr: codec.ErrNilValue},
+		{Name: "nil signer", Unsigned: &AddPermissionlessValidatorTx{}, WantErr: codec.ErrNilValue},
+		{Name: "long chain name", Unsigned: &CreateChainTx{ChainName: string(make([]byte, codec.MaxStringLen+1))}, WantErr: codec.ErrOversize},
+	}, NewTx, UnsignedBytes)
 }
 
 // TestParseTxErrors corrupts a vector tx: every prefix is truncated, extra bytes are trailing, and
@@ -280,30 +231,19 @@ func TestParseTxErrors(t *testing.T) {
 	// Offsets in the DisableL1ValidatorTx vector (§8.6): the output's type ID follows version, tx
 	// type ID, network ID, blockchain ID, output count and asset ID.
 	const outTypeOff = 2 + 4 + 4 + 32 + 4 + 32
-	tests := []struct {
-		name    string
-		in      []byte
-		wantErr error
-	}{
-		{"trailing byte", append(append([]byte(nil), valid...), 0), codec.ErrTrailingBytes},
-		{"version 1", with(0, 0, 1), codec.ErrUnknownVersion},
-		{"unknown tx type", with(2, 0, 0, 0, 99), codec.ErrUnknownTypeID},
-		{"apricot block as tx", with(2, 0, 0, 0, 3), codec.ErrUnknownTypeID},
-		{"AddValidatorTx (not supported)", with(2, 0, 0, 0, 12), codec.ErrUnknownTypeID},
-		{"output type 5", with(outTypeOff, 0, 0, 0, 5), codec.ErrUnknownTypeID},
-		{"credential type 7", with(len(valid)-2*(4+4+65), 0, 0, 0, 7), codec.ErrUnknownTypeID},
-		{"output count huge", with(2+4+4+32, 0xff, 0xff, 0xff, 0xff), codec.ErrOversize},
-		{"output count too big for input", with(2+4+4+32, 0, 0, 1, 0), codec.ErrTruncated},
-		{"oversize", make([]byte, codec.MaxSize+1), codec.ErrOversize},
-		{"empty", nil, codec.ErrTruncated},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := ParseTx(tt.in)
-			require.ErrorIs(t, err, tt.wantErr)
-		})
-	}
+	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{
+		{Name: "trailing byte", In: append(append([]byte(nil), valid...), 0), WantErr: codec.ErrTrailingBytes},
+		{Name: "version 1", In: with(0, 0, 1), WantErr: codec.ErrUnknownVersion},
+		{Name: "unknown tx type", In: with(2, 0, 0, 0, 99), WantErr: codec.ErrUnknownTypeID},
+		{Name: "apricot block as tx", In: with(2, 0, 0, 0, 3), WantErr: codec.ErrUnknownTypeID},
+		{Name: "AddValidatorTx (not supported)", In: with(2, 0, 0, 0, 12), WantErr: codec.ErrUnknownTypeID},
+		{Name: "output type 5", In: with(outTypeOff, 0, 0, 0, 5), WantErr: codec.ErrUnknownTypeID},
+		{Name: "credential type 7", In: with(len(valid)-2*(4+4+65), 0, 0, 0, 7), WantErr: codec.ErrUnknownTypeID},
+		{Name: "output count huge", In: with(2+4+4+32, 0xff, 0xff, 0xff, 0xff), WantErr: codec.ErrOversize},
+		{Name: "output count too big for input", In: with(2+4+4+32, 0, 0, 1, 0), WantErr: codec.ErrTruncated},
+		{Name: "oversize", In: make([]byte, codec.MaxSize+1), WantErr: codec.ErrOversize},
+		{Name: "empty", In: nil, WantErr: codec.ErrTruncated},
+	}, ParseTx)
 }
 
 func TestParseTxCopiesInput(t *testing.T) {
@@ -333,15 +273,8 @@ func FuzzParseTx(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tx, err := ParseTx(b)
-		if err != nil {
-			return
+		if tx, err := ParseTx(b); err == nil {
+			vectortest.CheckRebuild(t, tx, NewTx, UnsignedBytes)
 		}
-		require.Equal(t, b, tx.Bytes())
-		again, err := NewTx(tx.Unsigned(), tx.Creds())
-		require.NoError(t, err)
-		require.Equal(t, b, again.Bytes())
-		require.Equal(t, tx.ID(), again.ID())
-		require.Equal(t, tx.UnsignedBytes(), again.UnsignedBytes())
 	})
 }
