@@ -454,14 +454,14 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 	return b, nil
 }
 
-// buildBlock builds a block as BuildBlock says; without checkFee it skips
-// the block fee check (tests make invalid blocks with it); with force it
-// builds a block even when no transaction goes in.
 // DeferSync implements solo.SyncDeferrer: a block of a request to mine many, other than its
 // last, is accepted without waiting for the disk; the request is answered once its last
 // block's synced acceptance has made them all durable (docs/decisions.md).
 func (b *Block) DeferSync() bool { return b.deferSync }
 
+// buildBlock builds a block as BuildBlock says; without checkFee it skips
+// the block fee check (tests make invalid blocks with it); with force it
+// builds a block even when no transaction goes in.
 func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, error) {
 	// Nothing to build from: spare the opening of the parent's state. An automining chain
 	// tries after each block and each developer method, whose next call waits for the CPU.
