@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/rpc"
@@ -101,6 +102,14 @@ func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) 
 // for a method without one, which that server encodes as null) and error; ok is false when
 // that server would refuse the params before running it.
 func (vm *VM) runDev(ctx context.Context, method string, params [][]byte) (res any, err error, ok bool) {
+	// A panic is answered and logged as go-ethereum's server answers and logs it; declining
+	// would run the method a second time.
+	defer func() {
+		if p := recover(); p != nil {
+			vm.log.Error("developer method crashed", "method", method, "panic", p, "stack", string(debug.Stack()))
+			res, err, ok = nil, errHandlerCrashed, true
+		}
+	}()
 	t, h := &timeAPI{vm: vm}, &hardhatAPI{vm: vm}
 	switch method {
 	case "evm_snapshot", "anvil_snapshot":
