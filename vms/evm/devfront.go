@@ -40,10 +40,10 @@ func devFronted(method []byte) bool {
 // side by side"). It runs the same methods of devapi.go with arguments decoded as that
 // server decodes them (each param with encoding/json into the method's argument type; a
 // missing trailing argument is nil when it is a pointer) and writes the bytes that server
-// writes, results and errors alike (TestServeDevAsGeth), a panic too (runDev). Params that server would refuse
-// (too many, a required one missing, one that does not decode) and a request that is not
-// plain (as serveCall takes it) are declined before anything is written, and go-ethereum's
-// server answers with its own text.
+// writes, results and errors alike (TestServeDevAsGeth), a panic too (runDev). Params that
+// server would refuse (too many, a required one missing, one that does not decode) and a
+// request that is not plain (as serveCall takes it) are declined before anything is written,
+// and go-ethereum's server answers with its own text.
 func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) (answered bool) {
 	if string(c.Version) != "2.0" || c.ID == nil || c.ID[0] == '{' || c.ID[0] == '[' ||
 		r.ContentLength <= 0 || r.ContentLength > maxFastCallBody || r.Header.Get("Content-Type") != "application/json" ||
