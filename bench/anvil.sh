@@ -27,7 +27,8 @@
 #      - snapshot: evm_snapshot and evm_revert on a chain of $BLOCKS blocks: a snapshot,
 #        anvil_mine of $BLOCKS empty blocks (timed), 20 rounds of evm_snapshot, evm_mine and
 #        evm_revert on that long chain, then the evm_revert that drops all $BLOCKS blocks (timed);
-#   4. stops anvil and the nodes (SIGTERM, SIGKILL after 15 s) and deletes its temporary directory.
+#   4. stops anvil and the nodes (SIGTERM, SIGKILL after 15 s) and deletes its temporary directory
+#      (bench/lib.sh).
 #
 # A measurement that fails is printed as a row with its error rather than stopping the script.
 # Loopback only; every evmload call is bounded by its -timeout (30 min: anvil_mine of 10,000
@@ -38,9 +39,8 @@
 # long enough for a steady state), WAVE (default 1000), BLOCKS (default 10000), ROWS (the measurements, separated by
 # commas, default transfers,l1,mine,call,snapshot), ROUNDS (how many times the mine, call and
 # snapshot rows are taken, anvil first in odd rounds and cornice first in even ones; default 1), CORNICE_BIN (a cornice binary instead of
-# building ./cmd/cornice), CORNICE_BASE_BIN (another cornice binary, main's build say, started too
-# and measured in the same rounds of the mine, call and snapshot rows, labelled "cornice base",
-# first in even rounds and last in odd ones).
+# building ./cmd/cornice), CORNICE_BASE_BIN (another cornice binary, such as main's build, whose
+# `cornice run` the mine, call and snapshot rows load too, in turn with the other two).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -58,48 +58,9 @@ for r in ${rows//,/ }; do
 done
 # want ROW: whether ROWS has ROW.
 want() { [[ $rows == *,$1,* ]]; }
-work=$(mktemp -d /tmp/cornice-anvil.XXXXXX)
-pids=()
-
-cleanup() {
-	local rc=$? p
-	trap - EXIT INT TERM
-	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do
-		for _ in $(seq 150); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# start LOG PATTERN CMD...: starts CMD in the background, logging to LOG, and sets url to the
-# HTTP base that sed's PATTERN prints from LOG once the line appears (at most 60 s).
-url=
-start() {
-	local log=$1 pattern=$2 pid
-	shift 2
-	"$@" >"$log" 2>&1 &
-	pid=$!
-	pids+=("$pid")
-	started=$pid
-	url=
-	for _ in $(seq 600); do
-		kill -0 "$pid" 2>/dev/null || { echo "bench: $1 exited; log:" >&2; cat "$log" >&2; return 1; }
-		url=$(sed -n "$pattern" "$log" | head -n 1)
-		[[ -n $url ]] && return 0
-		sleep 0.1
-	done
-	echo "bench: $1 did not start within 60 s" >&2
-	return 1
-}
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init anvil
 
 # load URL LABEL FLAGS...: one evmload run; its rows go to stdout, or a row with the error.
 load() {
@@ -118,18 +79,20 @@ load() {
 # other has just warmed or loaded. With CPU=1 each row gets one more column: the server's CPU
 # time (user and system, from /proc) over the calls of the row, in µs a call: the figure that
 # moves least when other work shares the cores.
+# With CORNICE_BASE_BIN the same run also loads a third server, `cornice run` of that build,
+# and the order rotates among the three (anvil, cornice, base; then cornice, base, anvil; …).
 pair() {
-	local round=$1
+	local round=$1 i n targets=(anvil cornice)
 	shift
-	if ((round % 2)); then
-		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
-		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
-		if [[ -n $base_url ]]; then measure "$base_pid" "$base_url" "cornice base" "$@"; fi
-	else
-		if [[ -n $base_url ]]; then measure "$base_pid" "$base_url" "cornice base" "$@"; fi
-		measure "$cornice_pid" "$cornice_url" "cornice run" "$@"
-		measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@"
-	fi
+	[[ -n $base_url ]] && targets+=(base)
+	n=${#targets[@]}
+	for ((i = 0; i < n; i++)); do
+		case ${targets[(i + round - 1) % n]} in
+		anvil) measure "$anvil_pid" "$anvil_url" "anvil 1.7.1" -as-is "$@" ;;
+		cornice) measure "$cornice_pid" "$cornice_url" "cornice run" "$@" ;;
+		base) measure "$base_pid" "$base_url" "cornice run, CORNICE_BASE_BIN" "$@" ;;
+		esac
+	done
 }
 
 # measure PID URL LABEL FLAGS...: load, with the CPU column when CPU=1.
@@ -151,9 +114,6 @@ measure() {
 	fi
 }
 
-# cpu_ticks PID: the process's user and system time so far, in clock ticks.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-
 cd "$root"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: building" >&2
@@ -166,21 +126,21 @@ if [[ ! -x $anvil ]]; then
 	timeout 300 npm ci --prefix e2e/foundry --no-audit --no-fund --loglevel=error >&2
 fi
 
-start "$work/anvil.log" 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p' \
+bench_start "$work/anvil.log" 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p' \
 	"$anvil" --host 127.0.0.1 --port 0
 anvil_url=$url
 anvil_pid=$started
 curl -s --max-time 10 -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"anvil_setBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","0xd3c21bcecceda1000000"]}' \
 	"$anvil_url" | grep -q '"result":null' || { echo "bench: anvil_setBalance failed" >&2; exit 1; }
 if want transfers || want mine || want call || want snapshot; then
-	start "$work/node.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
+	bench_start "$work/node.log" "$bench_cornice_url" \
 		"$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	cornice_url=$url
 	cornice_pid=$started
 fi
 base_url=
 if [[ -n ${CORNICE_BASE_BIN:-} ]] && { want mine || want call || want snapshot; }; then
-	start "$work/base.log" 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
+	bench_start "$work/base.log" "$bench_cornice_url" \
 		"$CORNICE_BASE_BIN" run --data-dir "$work/base" --http-host 127.0.0.1 --http-port 0 --staking-port 0
 	base_url=$url
 	base_pid=$started
@@ -191,7 +151,7 @@ if want l1; then
 	# The banner lists the L1's RPC URL once the L1 exists; the C-Chain's alias is one letter.
 	l1_urls=()
 	for d in l1a l1b; do
-		start "$work/$d.log" 's/^    rpc  *\(http:\/\/.*\/ext\/bc\/[^/][^/][^/]*\/rpc\)$/\1/p' \
+		bench_start "$work/$d.log" 's/^    rpc  *\(http:\/\/.*\/ext\/bc\/[^/][^/][^/]*\/rpc\)$/\1/p' \
 			"$cornice" run --data-dir "$work/$d" --http-host 127.0.0.1 --http-port 0 --staking-port 0 \
 			--l1 examples/l1-genesis.json
 		l1_urls+=("$url")

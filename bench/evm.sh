@@ -15,7 +15,8 @@
 #      a second) and sends 10,000 transfers batched and not, calls eth_call at
 #      concurrency 1 and 16, then sends 100,000 transfers in waves of 10,000 and reads the node's
 #      resident memory;
-#   4. stops every node with SIGTERM (SIGKILL after 15 s) and deletes its temporary directory.
+#   4. stops every node with SIGTERM (SIGKILL after 15 s) and deletes its temporary directory
+#      (bench/lib.sh).
 #
 # A run that fails (transfers refused because the base fee rose above their fee cap) is printed
 # as a row with its error rather than stopping the script. Loopback only; each wave is bounded by
@@ -29,54 +30,17 @@ shopt -s inherit_errexit
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 fee_cap=${FEE_CAP_GWEI:-25}
-work=$(mktemp -d /tmp/cornice-evmbench.XXXXXX)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init evmbench
 node_pid=
 
-# stop_node: SIGTERM, then SIGKILL after 15 s. Not to be called in a subshell.
-stop_node() {
-	[[ -n $node_pid ]] || return 0
-	kill -TERM "$node_pid" 2>/dev/null || true
-	for _ in $(seq 150); do
-		kill -0 "$node_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$node_pid" 2>/dev/null; then
-		echo "bench: node ignored SIGTERM for 15 s, killing it" >&2
-		kill -KILL "$node_pid" 2>/dev/null || true
-	fi
-	wait "$node_pid" 2>/dev/null || true
-	node_pid=
-}
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	stop_node
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# start_node LOG CMD...: starts CMD in the background, logging to LOG, and sets url to its HTTP
-# base once the line naming it appears (at most 60 s).
-url=
+# start_node LOG CMD...: starts a cornice node or `evmload node` and sets url and node_pid.
 start_node() {
 	local log=$1
 	shift
-	"$@" >"$log" 2>&1 &
-	node_pid=$!
-	url=
-	for _ in $(seq 600); do
-		kill -0 "$node_pid" 2>/dev/null || { echo "bench: node exited; log:" >&2; cat "$log" >&2; return 1; }
-		url=$(sed -n -e 's/.*"msg":"cornice node started".*"httpAddr":"\([^"]*\)".*/http:\/\/\1/p' \
-			-e 's/^evmload: node serves \(.*\)$/\1/p' "$log" | head -n 1)
-		[[ -n $url ]] && return 0
-		sleep 0.1
-	done
-	echo "bench: node did not start within 60 s" >&2
-	return 1
+	bench_start "$log" "$bench_cornice_url;s/^evmload: node serves \(.*\)$/\1/p" "$@"
+	node_pid=$started
 }
 
 # load LABEL FLAGS...: one evmload run against $url; its rows go to stdout, or a row with the
@@ -110,7 +74,7 @@ for run in "batch 100 0s" "batch 1 0s" "batch 1 50ms"; do
 	((batch > 1)) && c=2
 	load "cornice run, --evm-block-time $block_time" -n 4000 -batch "$batch" -c "$c" \
 		-fee-cap-gwei "$fee_cap" -timeout 120s transfers
-	stop_node
+	bench_stop "$node_pid"
 done
 
 echo
@@ -129,4 +93,4 @@ load "evmload node" -n 100000 -duration 10s -c 16 call
 echo
 echo "$transfers_header"
 load "evmload node" -n 100000 -wave 10000 -batch 100 -c 2 -pid "$node_pid" transfers
-stop_node
+bench_stop "$node_pid"

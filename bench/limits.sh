@@ -12,7 +12,7 @@
 #      calls info.getNodeVersion at concurrency 1 (its max latency is the light-call figure), and
 #      samples the node's VmRSS every 0.2 s;
 #   5. prints the node's RSS before, the highest sample and VmHWM, the batches answered and the
-#      light calls' latency; then stops the node (SIGTERM, SIGKILL after 15 s).
+#      light calls' latency; then stops the node (SIGTERM, SIGKILL after 15 s; bench/lib.sh).
 #
 # Loopback only; bounded by $DURATION and the trap, which stops every process this script started
 # and deletes its temporary directory whatever happens. Against a node without the limits, keep
@@ -30,35 +30,11 @@ port=${PORT:-19750}
 clients=${CLIENTS:-20}
 duration=${DURATION:-20}
 blocks=${BLOCKS:-300}
-work=$(mktemp -d /tmp/cornice-limits.XXXXXX)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init limits
+bench_log=$work/node.log
 cornice=${CORNICE_BIN:-$work/cornice}
-node_pid=
-pids=()
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-	if [[ -n $node_pid ]]; then
-		kill -TERM "$node_pid" 2>/dev/null || true
-		for _ in $(seq 150); do
-			kill -0 "$node_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$node_pid" 2>/dev/null || true
-		wait "$node_pid" 2>/dev/null || true
-	fi
-	if ((rc != 0)) && [[ -f $work/node.log ]]; then
-		echo "bench: failed (exit $rc); last lines of the node's log:" >&2
-		tail -n 20 "$work/node.log" >&2 || true
-	fi
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
@@ -74,14 +50,8 @@ base=http://127.0.0.1:$port
 "$cornice" run --data-dir "$work/data" --http-port "$port" --staking-port "$((port + 1))" \
 	${NODE_FLAGS:-} >"$work/node.log" 2>&1 &
 node_pid=$!
-for _ in $(seq 600); do
-	kill -0 "$node_pid" 2>/dev/null || { echo "bench: node exited" >&2; exit 1; }
-	if curl -s --max-time 2 -H 'Content-Type: application/json' \
-		-d '{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}' "$base/ext/info" | grep -q result; then
-		break
-	fi
-	sleep 0.1
-done
+bench_track "$node_pid"
+bench_ready "$base/ext/info" "$node_pid"
 
 echo "bench: making $blocks C-Chain blocks" >&2
 "$work/evmload" -url "$base" -n "$blocks" -senders 1 -c 1 -wave 1 -fee-cap-gwei 100000000 \
@@ -109,6 +79,7 @@ idle=$(kib "$node_pid" VmRSS)
 
 echo "bench: $clients clients for ${duration}s" >&2
 end=$(($(date +%s) + duration))
+load_pids=()
 for c in $(seq "$clients"); do
 	(
 		n=0
@@ -118,19 +89,20 @@ for c in $(seq "$clients"); do
 		done
 		echo "$n" >"$work/client.$c"
 	) &
-	pids+=($!)
+	load_pids+=($!)
+	bench_track $!
 done
 "$work/loadgen" -url "$base/ext/info" -method info.getNodeVersion -c 1 -n 100000000 \
 	-duration "${duration}s" -warmup 0 -header=false -label "info (beside the load)" >>"$work/light.md" &
-pids+=($!)
+load_pids+=($!)
+bench_track $!
 peak=0
 while (($(date +%s) < end)); do
 	r=$(kib "$node_pid" VmRSS)
 	((r > peak)) && peak=$r
 	sleep 0.2
 done
-for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-pids=()
+for p in "${load_pids[@]}"; do bench_wait "$p" || true; done
 hwm=$(kib "$node_pid" VmHWM)
 batches=$(cat "$work"/client.* | awk '{ s += $1 } END { print s }')
 

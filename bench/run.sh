@@ -48,69 +48,13 @@ levels=${LEVELS:-1,16,64}
 warmup=${WARMUP:-500}
 cornice=${CORNICE_BIN:-/tmp/cornice-bench}
 
-work=$(mktemp -d /tmp/cornice-bench.XXXXXX)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init bench
+bench_log=$work/node.log
 loadgen=$work/loadgen
 node_pid=
-bare_pid=
-load_pid=
 rows=$work/rows.md
-
-# stop PID NAME: SIGTERM, then SIGKILL if it has not exited after 15 s; sets stopped_ms to the
-# time taken. Not to be called in a subshell: only this shell can wait for its children.
-stopped_ms=
-stop() {
-	local pid=$1 start end
-	start=$(date +%s%N)
-	kill -TERM "$pid" 2>/dev/null || true
-	for _ in $(seq 750); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.02
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "bench: $2 ignored SIGTERM for 15 s, killing it" >&2
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
-	wait "$pid" 2>/dev/null || true
-	end=$(date +%s%N)
-	stopped_ms=$(((end - start) / 1000000))
-}
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	if [[ -n $load_pid ]]; then stop "$load_pid" loadgen; fi
-	if [[ -n $bare_pid ]]; then stop "$bare_pid" "bare server"; fi
-	if [[ -n $node_pid ]]; then stop "$node_pid" cornice; fi
-	if ((rc != 0)) && [[ -f $work/node.log ]]; then
-		echo "bench: failed (exit $rc); last lines of the node's log:" >&2
-		tail -n 20 "$work/node.log" >&2 || true
-	fi
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# rpc URL METHOD: prints the reply body, empty if the request failed.
-rpc() {
-	curl -s --max-time 2 -H 'Content-Type: application/json' \
-		-d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$2\"}" "$1" || true
-}
-
-# wait_ready URL NAME PID: waits up to 60 s for a JSON-RPC success on URL from process PID.
-wait_ready() {
-	for _ in $(seq 600); do
-		if ! kill -0 "$3" 2>/dev/null; then
-			echo "bench: $2 exited before answering" >&2
-			return 1
-		fi
-		if [[ $(rpc "$1" info.getNodeVersion) == *'"result"'* ]]; then return 0; fi
-		sleep 0.1
-	done
-	echo "bench: $2 did not answer within 60 s" >&2
-	return 1
-}
 
 # kib PID FIELD: the FIELD (VmRSS, VmHWM) of PID in KiB.
 kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
@@ -120,13 +64,13 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 # load URL LABEL METHOD [loadgen flags...]: one loadgen run, its table rows appended to $rows. It
 # runs in the background and is waited for, so a signal to this script is handled at once.
 load() {
-	local url=$1 label=$2 method=$3
+	local url=$1 label=$2 method=$3 pid
 	shift 3
 	"$loadgen" -url "$url" -label "$label" -method "$method" -c "$levels" -n "$n" \
 		-duration "$duration" -warmup "$warmup" -header=false "$@" >>"$rows" &
-	load_pid=$!
-	wait "$load_pid"
-	load_pid=
+	pid=$!
+	bench_track "$pid"
+	bench_wait "$pid"
 }
 
 for p in "$port" "$staking_port" "$bare_port"; do
@@ -147,7 +91,8 @@ started=$(date +%s%N)
 "$cornice" run --data-dir "$work/data" --http-port "$port" --staking-port "$staking_port" \
 	>"$work/node.log" 2>&1 &
 node_pid=$!
-wait_ready "$url" cornice "$node_pid"
+bench_track "$node_pid"
+bench_ready "$url" "$node_pid"
 ready=$(date +%s%N)
 sleep 2
 idle_rss=$(kib "$node_pid" VmRSS)
@@ -163,16 +108,15 @@ echo "bench: loading the bare ceiling" >&2
 load "$url" "bare (in-process)" info.getNodeVersion -bare
 "$loadgen" -serve "127.0.0.1:$bare_port" -url "$url" -method info.getNodeVersion 2>>"$work/bare.log" &
 bare_pid=$!
-wait_ready "http://127.0.0.1:$bare_port/ext/info" "bare server" "$bare_pid"
+bench_track "$bare_pid"
+bench_ready "http://127.0.0.1:$bare_port/ext/info" "$bare_pid"
 load "http://127.0.0.1:$bare_port/ext/info" "bare (process)" info.getNodeVersion
-stop "$bare_pid" "bare server"
-bare_pid=
+bench_stop "$bare_pid"
 
 reply_bytes=$(curl -s -o /dev/null -w '%{size_download}' --max-time 2 -H 'Content-Type: application/json' \
 	-d '{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}' "$url" || echo '?')
-stop "$node_pid" cornice
+bench_stop "$node_pid"
 stop_ms=$stopped_ms
-node_pid=
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)

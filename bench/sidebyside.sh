@@ -22,21 +22,11 @@ port=${PORT:-19650}
 n=${N:-50000}
 conc=${C:-16}
 rounds=${ROUNDS:-3}
-work=$(mktemp -d /tmp/cornice-side.XXXXXX)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init side
+bench_log=$work/node.log
 cornice=${CORNICE_BIN:-$work/cornice}
-pids=()
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 cd "$root"
 if [[ -z ${CORNICE_BIN:-} ]]; then go build -o "$cornice" ./cmd/cornice; fi
@@ -44,33 +34,21 @@ go build -o "$work/loadgen" ./bench/loadgen
 
 node_url=http://127.0.0.1:$port/ext/info
 bare_url=http://127.0.0.1:$((port + 2))/ext/info
-ready() {
-	for _ in $(seq 600); do
-		if curl -s --max-time 2 -H 'Content-Type: application/json' \
-			-d '{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion"}' "$1" | grep -q result; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "bench: $1 did not answer" >&2
-	return 1
-}
-
 "$cornice" run --data-dir "$work/data" --http-port "$port" --staking-port "$((port + 1))" >"$work/node.log" 2>&1 &
 node_pid=$!
-pids+=("$node_pid")
-ready "$node_url"
+bench_track "$node_pid"
+bench_ready "$node_url" "$node_pid"
 "$work/loadgen" -serve "127.0.0.1:$((port + 2))" -url "$node_url" 2>"$work/bare.log" &
 bare_pid=$!
-pids+=("$bare_pid")
-ready "$bare_url"
+bench_track "$bare_pid"
+bench_ready "$bare_url" "$bare_pid"
 
 # CPU=user counts user time only: the handler chain's work, without the kernel's TCP work that
 # both servers share and that moves most with the machine's load.
 if [[ ${CPU:-all} == user ]]; then
 	ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
 else
-	ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+	ticks() { cpu_ticks "$1"; }
 fi
 hz=$(getconf CLK_TCK)
 

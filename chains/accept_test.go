@@ -42,9 +42,7 @@ func TestAcceptsAtOnce(t *testing.T) {
 		requireHeight(t, e, chainA, 1)
 		require.Equal(t, []time.Time{start}, acceptedAt.Get(), "accepted with no delay")
 		for k, want := range map[string]string{"k": "v", "k2": "v2"} {
-			got, err := vm.State(k)
-			require.NoError(t, err)
-			require.Equal(t, want, got)
+			vm.RequireState(t, k, want)
 		}
 		// The index got the block and its transactions, in the same batch.
 		blkID, _, _ := e.Manager.LastAccepted(chainA)
@@ -60,10 +58,8 @@ func TestAcceptsAtOnce(t *testing.T) {
 
 func TestNotIndexed(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		acc := &recordingIndexer{}
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), acc)
-		defer e.Close()
+	acc := &recordingIndexer{}
+	inEnv(t, acc, func(t *testing.T, e *chainstest.Env) {
 		vm := e.Create(lID, func(s *chains.Spec) { s.Indexed = false })
 		submit(t, vm, "k", "v")
 		synctest.Wait()
@@ -75,9 +71,7 @@ func TestNotIndexed(t *testing.T) {
 
 func TestHeightOrder(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-		defer e.Close()
+	inEnv(t, nil, func(t *testing.T, e *chainstest.Env) {
 		vm := e.Create(chainA, nil)
 		var seen chainstest.Recorder[uint64]
 		e.Manager.Subscribe(chainA, func(b chains.Block) { seen.Add(b.Height()) })
@@ -104,9 +98,7 @@ func TestHeightOrder(t *testing.T) {
 			require.Equal(t, prev, blk.Parent(), "height %d", h)
 			prev = id
 		}
-		v, err := vm.State("n")
-		require.NoError(t, err)
-		require.Equal(t, "9", v)
+		vm.RequireState(t, "n", "9")
 	})
 }
 
@@ -125,9 +117,7 @@ func TestOutOfOrderBlockHalts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-				defer e.Close()
+			inEnv(t, nil, func(t *testing.T, e *chainstest.Env) {
 				vm := e.Create(chainA, nil)
 				submit(t, vm, "k", "1")
 				synctest.Wait()
@@ -147,9 +137,7 @@ func TestOutOfOrderBlockHalts(t *testing.T) {
 				_, err := e.Manager.Health(t.Context(), chainA)
 				require.ErrorIs(t, err, chains.ErrHalted)
 				require.ErrorIs(t, err, chains.ErrBlockOrder)
-				v, err := vm.State("k")
-				require.NoError(t, err)
-				require.Equal(t, "1", v)
+				vm.RequireState(t, "k", "1")
 			})
 		})
 	}
@@ -157,10 +145,8 @@ func TestOutOfOrderBlockHalts(t *testing.T) {
 
 func TestChainsIndependent(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		acc := &recordingIndexer{}
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), acc)
-		defer e.Close()
+	acc := &recordingIndexer{}
+	inEnv(t, acc, func(t *testing.T, e *chainstest.Env) {
 		acc.view = e.DB.Prefixed(storage.PrefixIndex)
 
 		// Chain 0's builder is stuck until release is closed.
@@ -228,10 +214,8 @@ func TestFailedAcceptanceWritesNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				acc := &recordingIndexer{}
-				e := newEnv(t, filepath.Join(t.TempDir(), "db"), acc)
-				defer e.Close()
+			acc := &recordingIndexer{}
+			inEnv(t, acc, func(t *testing.T, e *chainstest.Env) {
 				acc.view = e.DB.Prefixed(storage.PrefixIndex)
 				var commitFails atomic.Bool
 				chains.SetCommit(e.Manager, func(b *storage.Batch) error {
@@ -254,10 +238,8 @@ func TestFailedAcceptanceWritesNothing(t *testing.T) {
 
 				// Nothing of block 2: VM state, block record, index entry, pointer.
 				requireHeight(t, e, chainA, 1)
-				v, err := vm.State("k")
-				require.NoError(t, err)
-				require.Equal(t, "1", v)
-				_, err = vm.State("new")
+				vm.RequireState(t, "k", "1")
+				_, err := vm.State("new")
 				require.ErrorIs(t, err, storage.ErrNotFound)
 				_, err = vm.GetBlockIDAtHeight(t.Context(), 2)
 				require.ErrorIs(t, err, chains.ErrBlockNotFound)
@@ -314,9 +296,7 @@ func TestCommitFailureRestart(t *testing.T) {
 
 func TestVMAcceptedFailureHalts(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-		defer e.Close()
+	inEnv(t, nil, func(t *testing.T, e *chainstest.Env) {
 		vm := e.Create(chainA, nil)
 		vm.AcceptedF = func(context.Context, *chainstest.Block) error { return errBoom }
 		var notified chainstest.Recorder[uint64]

@@ -17,14 +17,15 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/storage"
 )
 
 // Chains of the tests: IDs of the local network (node-api.md §3.3) and others.
 var (
 	pID    = ids.Empty
-	xID    = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cID    = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xID    = idstest.XChainID
+	cID    = idstest.CChainID
 	lID    = ids.FromName("an L1 chain")
 	chainA = ids.FromName("chain A")
 	chainB = ids.FromName("chain B")
@@ -32,18 +33,21 @@ var (
 
 var errBoom = errors.New("boom")
 
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // newEnv is chainstest.NewEnv with the solo engine.
 func newEnv(t testing.TB, dir string, indexer chains.Indexer) *chainstest.Env {
 	t.Helper()
 	return chainstest.NewEnv(t, dir, indexer, nil)
+}
+
+// inEnv runs body in a synctest bubble over a fresh environment on a new database, indexed by
+// indexer (nil for none), and closes the environment after it.
+func inEnv(t *testing.T, indexer chains.Indexer, body func(t *testing.T, e *chainstest.Env)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, filepath.Join(t.TempDir(), "db"), indexer)
+		defer e.Close()
+		body(t, e)
+	})
 }
 
 // submit queues one block writing each key/value pair of kvs.
@@ -331,9 +335,7 @@ func TestRestartResumes(t *testing.T) {
 		at, ok := e.Manager.LastAcceptedTime(chainA)
 		require.True(t, ok)
 		require.Equal(t, last.Timestamp(), at, "the last accepted block's time, read back at start-up")
-		v, err := vm.State("k")
-		require.NoError(t, err)
-		require.Equal(t, "c", v)
+		vm.RequireState(t, "k", "c")
 
 		submit(t, vm, "k", "d")
 		synctest.Wait()
@@ -417,9 +419,7 @@ func TestRecoveryCorruptPointer(t *testing.T) {
 
 func TestSubscribe(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, filepath.Join(t.TempDir(), "db"), nil)
-		defer e.Close()
+	inEnv(t, nil, func(t *testing.T, e *chainstest.Env) {
 
 		var got, late chainstest.Recorder[uint64]
 		// Subscribed before the chain exists.

@@ -11,25 +11,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/storage"
 )
 
 // Chain IDs of the local network (node-api.md §3.3).
 var (
 	pID = ids.Empty
-	xID = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cID = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xID = idstest.XChainID
+	cID = idstest.CChainID
 	// A subnet chain with no built-in alias.
 	lID = ids.FromName("an L1 chain")
 )
-
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 // testDB opens a database in dir, closed at cleanup.
 func testDB(t *testing.T, dir string) *storage.DB {

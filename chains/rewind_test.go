@@ -40,6 +40,29 @@ func (plainIndexer) Accept(context.Context, *storage.Batch, ids.ID, chains.Conta
 	return nil
 }
 
+// createWithContext creates chainA in e and returns the chains.Context its VM was given, whose
+// Rewind and Purge these tests call as the VM would.
+func createWithContext(t *testing.T, e *chainstest.Env) chains.Context {
+	t.Helper()
+	var got chains.Context
+	spec := e.Spec(chainA)
+	inner := spec.Factory
+	spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
+		got = c
+		return inner.New(ctx, c)
+	})
+	require.NoError(t, e.Manager.Create(t.Context(), spec))
+	return got
+}
+
+// idAt returns the ID of vm's block at height h.
+func idAt(t *testing.T, vm *chainstest.VM, h uint64) ids.ID {
+	t.Helper()
+	id, err := vm.GetBlockIDAtHeight(t.Context(), h)
+	require.NoError(t, err)
+	return id
+}
+
 // A VM rolls its chain back through chains.Context.Rewind (issue #16 §2): its drops, the index's
 // truncation and the last-accepted pointer go into one batch, the acceptor then names the target
 // block, and a restart finds the chain there.
@@ -49,22 +72,12 @@ func TestRewind(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		x := &truncater{}
 		e := chainstest.NewEnv(t, dir, x, nil)
-		var rewind func(context.Context, chains.Rewind) error
-		spec := e.Spec(chainA)
-		inner := spec.Factory
-		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
-			rewind = c.Rewind
-			return inner.New(ctx, c)
-		})
-		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		rewind := createWithContext(t, e).Rewind
 		vm := e.VM(chainA)
 		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
 		synctest.Wait()
 		e.RequireHeight(chainA, 3)
-		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
-		require.NoError(t, err)
-		second, err := vm.GetBlockIDAtHeight(t.Context(), 2)
-		require.NoError(t, err)
+		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
 
 		lastTime := func(id ids.ID) {
 			t.Helper()
@@ -74,11 +87,9 @@ func TestRewind(t *testing.T) {
 			require.True(t, ok)
 			require.Equal(t, blk.Timestamp(), got)
 		}
-		third, err := vm.GetBlockIDAtHeight(t.Context(), 3)
-		require.NoError(t, err)
-		lastTime(third)
+		lastTime(idAt(t, vm, 3))
 
-		err = rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
+		err := rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
 		require.NoError(t, rewind(t.Context(), chains.Rewind{To: first, Height: 1, FirstDropped: second, Stage: func(b *storage.Batch) ([]ids.ID, error) {
@@ -106,20 +117,12 @@ func TestRewindNeedsTruncater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := chainstest.NewEnv(t, filepath.Join(t.TempDir(), "db"), plainIndexer{}, nil)
 		defer e.Close()
-		var rewind func(context.Context, chains.Rewind) error
-		spec := e.Spec(chainA)
-		inner := spec.Factory
-		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
-			rewind = c.Rewind
-			return inner.New(ctx, c)
-		})
-		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		rewind := createWithContext(t, e).Rewind
 		vm := e.VM(chainA)
 		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2")))
 		synctest.Wait()
-		first, err := vm.GetBlockIDAtHeight(t.Context(), 1)
-		require.NoError(t, err)
-		err = rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
+		first := idAt(t, vm, 1)
+		err := rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "its index cannot be truncated")
 		e.RequireHeight(chainA, 2)
 	})
@@ -133,14 +136,7 @@ func TestPurge(t *testing.T) {
 		x := &truncater{}
 		e := chainstest.NewEnv(t, filepath.Join(t.TempDir(), "db"), x, nil)
 		defer e.Close()
-		var purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
-		spec := e.Spec(chainA)
-		inner := spec.Factory
-		spec.Factory = chains.FactoryFunc(func(ctx context.Context, c chains.Context) (chains.VM, error) {
-			purge = c.Purge
-			return inner.New(ctx, c)
-		})
-		require.NoError(t, e.Manager.Create(t.Context(), spec))
+		purge := createWithContext(t, e).Purge
 		view := e.VM(chainA).View()
 		key := []byte("left behind")
 		require.NoError(t, view.Put(key, []byte{1}))

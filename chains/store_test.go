@@ -9,31 +9,45 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-func TestAliasRecordRoundTrip(t *testing.T) {
+// TestRecordsRoundTrip checks both stored records of an ID and a number: the alias record (ID
+// and sequence) and the last-accepted pointer (block ID and height).
+func TestRecordsRoundTrip(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
+	records := []struct {
+		name   string
+		encode func(ids.ID, uint64) []byte
+		decode func([]byte) (ids.ID, uint64, error)
+		len    int
+		errBad error
+	}{
+		{"alias", encodeAliasRecord, decodeAliasRecord, aliasRecordLen, errBadAliasRecord},
+		{"pointer", encodePointer, decodePointer, pointerRecordLen, errBadPointerRecord},
+	}
+	values := []struct {
 		name string
 		id   ids.ID
-		seq  uint64
+		n    uint64
 	}{
 		{"zero", ids.Empty, 0},
-		{"C", cID, 1},
+		{"C", cID, 42},
 		{"max", ids.FromName("x"), 1<<64 - 1},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, r := range records {
+		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
-			b := encodeAliasRecord(tt.id, tt.seq)
-			require.Len(t, b, aliasRecordLen)
-			id, seq, err := decodeAliasRecord(b)
-			require.NoError(t, err)
-			require.Equal(t, tt.id, id)
-			require.Equal(t, tt.seq, seq)
+			for _, v := range values {
+				b := r.encode(v.id, v.n)
+				require.Len(t, b, r.len, v.name)
+				id, n, err := r.decode(b)
+				require.NoError(t, err, v.name)
+				require.Equal(t, v.id, id, v.name)
+				require.Equal(t, v.n, n, v.name)
+			}
+			for _, n := range []int{0, 1, r.len - 1, r.len + 1} {
+				_, _, err := r.decode(make([]byte, n))
+				require.ErrorIs(t, err, r.errBad, n)
+			}
 		})
-	}
-	for _, n := range []int{0, 1, aliasRecordLen - 1, aliasRecordLen + 1} {
-		_, _, err := decodeAliasRecord(make([]byte, n))
-		require.ErrorIs(t, err, errBadAliasRecord, n)
 	}
 }
 
@@ -51,34 +65,6 @@ func FuzzDecodeAliasRecord(f *testing.F) {
 		}
 		require.True(t, bytes.Equal(b, encodeAliasRecord(id, seq)))
 	})
-}
-
-func TestPointerRecordRoundTrip(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name   string
-		id     ids.ID
-		height uint64
-	}{
-		{"genesis", ids.Empty, 0},
-		{"block", cID, 42},
-		{"max", ids.FromName("x"), 1<<64 - 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			b := encodePointer(tt.id, tt.height)
-			require.Len(t, b, pointerRecordLen)
-			id, height, err := decodePointer(b)
-			require.NoError(t, err)
-			require.Equal(t, tt.id, id)
-			require.Equal(t, tt.height, height)
-		})
-	}
-	for _, n := range []int{0, 1, pointerRecordLen - 1, pointerRecordLen + 1} {
-		_, _, err := decodePointer(make([]byte, n))
-		require.ErrorIs(t, err, errBadPointerRecord, n)
-	}
 }
 
 func TestKeysDoNotOverlap(t *testing.T) {

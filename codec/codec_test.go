@@ -180,29 +180,32 @@ func TestUnpackerKeepsFirstError(t *testing.T) {
 	require.ErrorIs(t, u.Done(), ErrUnknownVersion)
 }
 
-func TestVarBytesAliasesInput(t *testing.T) {
+// NewUnpacker reads its input in place, NewUnpackerCopy a copy: changing the input afterwards
+// shows in what the first read and not in what the second did.
+func TestUnpackerAliasing(t *testing.T) {
 	t.Parallel()
-	in := []byte{0, 0, 0, 2, 'a', 'b'}
-	u := NewUnpacker(in, MaxSize)
-	got := u.VarBytes()
-	require.NoError(t, u.Done())
-	in[4] = 'z'
-	require.Equal(t, []byte("zb"), got)
-	// The capacity is clipped, so appending to the result never overwrites the input.
-	require.Equal(t, len(got), cap(got))
-}
-
-// NewUnpackerCopy reads a copy: changing the input afterwards changes nothing read. An oversize
-// input fails as with NewUnpacker.
-func TestUnpackerCopy(t *testing.T) {
-	t.Parallel()
-	in := []byte{0, 0, 0, 2, 'a', 'b'}
-	u := NewUnpackerCopy(in, MaxSize)
-	got := u.VarBytes()
-	require.NoError(t, u.Done())
-	in[4] = 'z'
-	require.Equal(t, []byte("ab"), got)
-
+	tests := []struct {
+		name string
+		open func([]byte, int) *Unpacker
+		want string
+	}{
+		{"NewUnpacker", NewUnpacker, "zb"},
+		{"NewUnpackerCopy", NewUnpackerCopy, "ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := []byte{0, 0, 0, 2, 'a', 'b'}
+			u := tt.open(in, MaxSize)
+			got := u.VarBytes()
+			require.NoError(t, u.Done())
+			in[4] = 'z'
+			require.Equal(t, []byte(tt.want), got)
+			// The capacity is clipped, so appending to the result never overwrites the input.
+			require.Equal(t, len(got), cap(got))
+		})
+	}
+	// An oversize input fails as with NewUnpacker.
 	require.ErrorIs(t, NewUnpackerCopy(make([]byte, 11), 10).Done(), ErrOversize)
 }
 

@@ -67,8 +67,7 @@ func TestL1ValidatorManagerCLI(t *testing.T) {
 	ctx := t.Context()
 	n := startL1Node(t, nil)
 	xn := n.xn
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	l1 := convertedL1(t, xn, "acp99", acp99Genesis(t, 77799, ewoq.EthAddress()), acp99ManagerAddress)
 	me, subnetID, bcID, convTx := l1.me, l1.subnetID, l1.bcID, l1.convTx
 

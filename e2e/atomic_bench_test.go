@@ -9,7 +9,6 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/platform/txs"
-	"github.com/cornice-node/cornice/wallet"
 )
 
 // BenchmarkAtomicRoundTrip measures an X→P transfer on the node `cornice run` builds, over
@@ -24,8 +23,7 @@ import (
 // Run: go test -run '^$' -bench BenchmarkAtomicRoundTrip -benchtime 200x ./e2e
 func BenchmarkAtomicRoundTrip(b *testing.B) {
 	xn := startXNode(b, b.TempDir())
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(b, err)
+	key := localKey(b)
 	x, p := xn.wallet(key), xn.pWallet(key)
 	ctx := b.Context()
 

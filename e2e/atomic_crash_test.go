@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,7 +17,6 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/index"
 	catomic "github.com/cornice-node/cornice/vms/evm/atomic"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -36,15 +33,8 @@ import (
 // indexes): inputs less outputs, imports and exports included. A last round imports whatever
 // waits and checks again.
 func TestAtomicKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 6 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
 	const kills = 6
-	dir := t.TempDir()
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	rng, dir, key := startKillTest(t, kills)
 
 	var start uint64
 	for run := 0; ; run++ {
@@ -377,27 +367,11 @@ func pBurned(tx *txs.Tx) uint64 {
 // readIndex returns the bytes of every container of the index at path.
 func readIndex(t *testing.T, c *l1KillChild, path string) [][]byte {
 	t.Helper()
-	var last index.Container
-	err := c.client.Call(t.Context(), path, "index.getLastAccepted", index.GetLastAcceptedArgs{Encoding: ids.HexNC}, &last)
-	if err != nil && strings.Contains(err.Error(), "no containers have been accepted") {
-		return nil
-	}
-	require.NoError(t, err, path)
-	count, err := strconv.ParseUint(last.Index, 10, 64)
-	require.NoError(t, err)
 	var out [][]byte
-	for start := uint64(0); start <= count; {
-		var reply index.GetContainerRangeReply
-		c.call(t, path, "index.getContainerRange", map[string]any{
-			"startIndex": strconv.FormatUint(start, 10), "numToFetch": index.MaxFetch, "encoding": "hexnc",
-		}, &reply)
-		require.NotEmpty(t, reply.Containers)
-		for _, ct := range reply.Containers {
-			b, err := ids.HexNC.Decode(ct.Bytes)
-			require.NoError(t, err)
-			out = append(out, b)
-		}
-		start += uint64(len(reply.Containers))
+	for _, ct := range c.readIndex(t, path) {
+		b, err := ids.HexNC.Decode(ct.Bytes)
+		require.NoError(t, err)
+		out = append(out, b)
 	}
 	return out
 }

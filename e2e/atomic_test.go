@@ -47,8 +47,7 @@ func atomicAVAX[U any](t *testing.T, utxos []U, err error, amount func(U) uint64
 func TestTransfers(t *testing.T) {
 	t.Parallel()
 	xn := startXNode(t, t.TempDir())
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	x, p := xn.wallet(ewoq), xn.pWallet(ewoq)
 	pending := func() uint64 {
 		xu, err := x.AtomicUTXOs(t.Context(), "P")

@@ -24,8 +24,7 @@ import (
 // Run: go test -run '^$' -bench BenchmarkRoundTripXC -benchtime 200x ./e2e
 func BenchmarkRoundTripXC(b *testing.B) {
 	xn := startXNode(b, b.TempDir())
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(b, err)
+	key := localKey(b)
 	ctx := b.Context()
 	x := xn.wallet(key)
 	c, err := wallet.NewC(ctx, xn.client, key, clock.Real{})

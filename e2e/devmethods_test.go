@@ -66,16 +66,12 @@ func (d *devNode) callErr(t testing.TB, method string, args ...any) rpc.Error {
 
 func (d *devNode) height(t testing.TB) uint64 {
 	t.Helper()
-	n, err := d.eth.BlockNumber(t.Context())
-	require.NoError(t, err)
-	return n
+	return headOf(t, d.eth)
 }
 
 func (d *devNode) balance(t testing.TB, addr common.Address) *big.Int {
 	t.Helper()
-	b, err := d.eth.BalanceAt(t.Context(), addr, nil)
-	require.NoError(t, err)
-	return b
+	return balanceOf(t, d.eth, addr)
 }
 
 // indexLast returns the index's last accepted C-Chain block: its ID and index.

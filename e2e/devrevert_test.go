@@ -115,8 +115,7 @@ func (e devEndpoint) sendSigned(t testing.TB, raw []byte) common.Hash {
 // emitter, one a block, and mines empty blocks up to drop blocks after the snapshot.
 func prepareRevert(t *testing.T, e devEndpoint, sends, drop int) *revertScene {
 	t.Helper()
-	k, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	k := localKey(t)
 	key, err := crypto.HexToECDSA(k.Hex()[2:])
 	require.NoError(t, err)
 	var null any

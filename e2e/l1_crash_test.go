@@ -128,6 +128,18 @@ func l1KillSeed(t *testing.T) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed>>32))
 }
 
+// startKillTest begins a test that kills a node process kills times (skipped with -short,
+// parallel to others): it returns the random source of the kill times (l1KillSeed), a data dir
+// for the node, and the local funded key.
+func startKillTest(t *testing.T, kills int) (*rand.Rand, string, *wallet.Key) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("kills and restarts a node process %d times", kills)
+	}
+	t.Parallel()
+	return l1KillSeed(t), t.TempDir(), localKey(t)
+}
+
 // pause waits d on the real clock; false if ctx ended first.
 func pause(ctx context.Context, d time.Duration) bool {
 	timer := clock.Real{}.NewTimer(d)
@@ -326,10 +338,10 @@ type l1KillFeeConfig struct {
 	LastChangedAt uint64 `json:"lastChangedAt"`
 }
 
-// readIndex returns the L1's block index from entry from on.
-func (st *l1KillState) readIndex(t *testing.T, c *l1KillChild, from uint64) []index.Container {
+// readIndex returns every container of the index at path, checking that they run without a gap
+// up to getLastAccepted's; none when the index is empty.
+func (c *l1KillChild) readIndex(t *testing.T, path string) []index.Container {
 	t.Helper()
-	path := "/ext/index/" + st.blockchainID.String() + "/block"
 	var last index.Container
 	err := c.client.Call(t.Context(), path, "index.getLastAccepted", index.GetLastAcceptedArgs{Encoding: ids.HexNC}, &last)
 	if err != nil && strings.Contains(err.Error(), "no containers have been accepted") {
@@ -340,7 +352,7 @@ func (st *l1KillState) readIndex(t *testing.T, c *l1KillChild, from uint64) []in
 	require.NoError(t, err)
 	count++
 	var out []index.Container
-	for start := from; start < count; {
+	for start := uint64(0); start < count; {
 		var reply index.GetContainerRangeReply
 		c.call(t, path, "index.getContainerRange", map[string]any{
 			"startIndex": strconv.FormatUint(start, 10), "numToFetch": index.MaxFetch, "encoding": "hexnc",
@@ -349,7 +361,7 @@ func (st *l1KillState) readIndex(t *testing.T, c *l1KillChild, from uint64) []in
 		out = append(out, reply.Containers...)
 		start += uint64(len(reply.Containers))
 	}
-	require.Len(t, out, int(count-from))
+	require.Len(t, out, int(count))
 	require.Equal(t, last, out[len(out)-1], "getLastAccepted is the last of the range")
 	return out
 }
@@ -377,7 +389,7 @@ func (st *l1KillState) check(t *testing.T, c *l1KillChild, confirmed map[common.
 	require.JSONEq(t, st.chainConfig, string(cfg), "the chain config is unchanged")
 
 	// The index: dense, old entries unchanged, new blocks chaining on.
-	entries := st.readIndex(t, c, 0)
+	entries := c.readIndex(t, "/ext/index/"+st.blockchainID.String()+"/block")
 	signer := types.LatestSignerForChainID(st.chainID)
 	require.GreaterOrEqual(t, len(entries), len(st.entries), "index entries lost")
 	for i, e := range entries {
@@ -436,14 +448,14 @@ func (st *l1KillState) check(t *testing.T, c *l1KillChild, confirmed map[common.
 		nonce, err := eth.NonceAt(ctx, from, nil)
 		require.NoError(t, err)
 		require.Equal(t, tot.nonces[from], nonce, "%s's nonce", name)
-		require.Equal(t, tot.received[l1KillRecipients[name]].String(), c.balance(t, eth, l1KillRecipients[name]).String(), "%s's recipient", name)
+		require.Equal(t, tot.received[l1KillRecipients[name]].String(), balanceOf(t, eth, l1KillRecipients[name]).String(), "%s's recipient", name)
 	}
 	for _, name := range append([]string{"admin"}, l1KillSenders...) {
 		from := l1Addr(t, name)
 		want := new(big.Int).Sub(l1KillFunds, tot.spent[from])
-		require.Equal(t, want.String(), c.balance(t, eth, from).String(), "%s's balance: its funds less its value and fees", name)
+		require.Equal(t, want.String(), balanceOf(t, eth, from).String(), "%s's balance: its funds less its value and fees", name)
 	}
-	require.Equal(t, tot.minted.String(), c.balance(t, eth, l1KillMinted).String(), "minted")
+	require.Equal(t, tot.minted.String(), balanceOf(t, eth, l1KillMinted).String(), "minted")
 
 	// eth_feeConfig: the last accepted setFeeConfig, in the block lastChangedAt names.
 	var fc l1KillFeeConfig
@@ -473,13 +485,6 @@ func (st *l1KillState) check(t *testing.T, c *l1KillChild, confirmed map[common.
 		}
 	}
 	require.Zero(t, lost, "transactions whose receipts a client saw before the kill are not in the chain")
-}
-
-func (c *l1KillChild) balance(t *testing.T, eth *ethclient.Client, addr common.Address) *big.Int {
-	t.Helper()
-	b, err := eth.BalanceAt(t.Context(), addr, nil)
-	require.NoError(t, err)
-	return b
 }
 
 // newL1KillTotals returns the totals of no block.
@@ -532,17 +537,10 @@ func (tot *l1KillTotals) add(t *testing.T, signer types.Signer, blk *types.Block
 // transfers, mints and fee-config changes, and restarts it on the same data dir: after every
 // restart, the L1 holds every block accepted before and nothing of a block half-written.
 func TestL1Kill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 15 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
 	const kills = 15
-	dir := t.TempDir()
+	rng, dir, key := startKillTest(t, kills)
 
 	child := startL1KillChild(t, dir)
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
 	genesis := bytes.Replace(l1FixtureGenesis(t, l1KillChainID), []byte(`"targetGas": 15000000`),
 		[]byte(`"targetGas": `+strconv.Itoa(l1KillTargetGas)), 1)
 	require.Contains(t, string(genesis), strconv.Itoa(l1KillTargetGas))
@@ -690,8 +688,7 @@ const (
 func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 	t.Helper()
 	ctx := t.Context()
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	key := localKey(t)
 	p, err := wallet.NewP(ctx, c.client, key, clock.Real{})
 	require.NoError(t, err)
 	tx, err := p.CreateSubnetOwners(ctx, wallet.L1SubnetOwners(key.Address(), genesis))
@@ -729,12 +726,7 @@ func createUntil(t *testing.T, c *l1KillChild, genesis []byte, point int) {
 // with the same genesis then finishes the job on the same chain, every L1 made before comes back
 // on every restart, and `cornice run --l1` with every genesis reuses every chain.
 func TestL1KillCreate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 10 times")
-	}
-	t.Parallel()
-	rng := l1KillSeed(t)
-	dir := t.TempDir()
+	rng, dir, _ := startKillTest(t, 10)
 	child := startL1KillChild(t, dir)
 	_, subnets := l1KillChains(t, child, nil)
 
@@ -878,14 +870,8 @@ func TestL1KillCreate(t *testing.T) {
 // before the block was durable; package storage now keeps every read waiting until the commit
 // in progress has returned ("durable before visible" in its doc).
 func TestL1KillPChainCommitted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a node process 200 times")
-	}
-	t.Parallel()
-	dir := t.TempDir()
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
 	const tries = 100
+	_, dir, key := startKillTest(t, 2*tries)
 	lost := 0
 	for i := range tries {
 		child := startL1KillChild(t, dir)

@@ -129,8 +129,7 @@ func (xn *xNode) chainValidators(id ids.ID) []l1validators.CurrentValidator {
 func TestL1Chains(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 
 	// Two subnets, made before the node is told to track one of them.
 	xn := startXNode(t, dir)
@@ -332,8 +331,7 @@ func TestL1ChainConfigAndFailure(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cfgDir := filepath.Join(t.TempDir(), "chains")
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 
 	xn := startXNode(t, dir)
 	p := xn.pWallet(ewoq)

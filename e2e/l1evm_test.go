@@ -277,9 +277,23 @@ func (c *l1Chain) header(t testing.TB, n *big.Int) *types.Header {
 
 func (c *l1Chain) balance(t testing.TB, addr common.Address) *big.Int {
 	t.Helper()
-	b, err := c.eth.BalanceAt(t.Context(), addr, nil)
+	return balanceOf(t, c.eth, addr)
+}
+
+// balanceOf returns addr's balance at the latest block of eth's chain.
+func balanceOf(t testing.TB, eth *ethclient.Client, addr common.Address) *big.Int {
+	t.Helper()
+	b, err := eth.BalanceAt(t.Context(), addr, nil)
 	require.NoError(t, err)
 	return b
+}
+
+// headOf returns the number of the latest block of eth's chain.
+func headOf(t testing.TB, eth *ethclient.Client) uint64 {
+	t.Helper()
+	n, err := eth.BlockNumber(t.Context())
+	require.NoError(t, err)
+	return n
 }
 
 // requireRPCError checks that err is a JSON-RPC error with the code and the exact message.
@@ -944,10 +958,7 @@ func TestL1EVMTwoL1sAndRestart(t *testing.T) {
 		require.Equal(t, rawResult(wantA), a.raw(t, "eth_getChainConfig", `[]`))
 	}
 	check()
-	headA, err := a.eth.BlockNumber(t.Context())
-	require.NoError(t, err)
-	headB, err := b.eth.BlockNumber(t.Context())
-	require.NoError(t, err)
+	headA, headB := headOf(t, a.eth), headOf(t, b.eth)
 
 	n.restart()
 	require.Equal(t, int64(77711), a.chainID.Int64())

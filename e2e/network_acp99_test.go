@@ -50,8 +50,7 @@ func TestNetworkL1ValidatorManager(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five node processes")
 	}
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	genesis := filepath.Join(t.TempDir(), "acp99-genesis.json")
 	require.NoError(t, os.WriteFile(genesis, acp99Genesis(t, 77899, ewoq.EthAddress()), 0o600))
 	nw, stdout := startNetworkWith(t, 5, "--l1", genesis, "--l1-validators", "3", "--l1-manager", acp99ManagerAddress.Hex())

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"testing"
 	"time"
 
@@ -9,6 +10,8 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
+	ptxs "github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/proposervm"
 	"github.com/cornice-node/cornice/wallet"
 )
@@ -46,8 +49,7 @@ func TestNetworkTxGossip(t *testing.T) {
 	}
 	byOthers("C", proposers)
 
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	key := localKey(t)
 	var xs []*wallet.X
 	var ps []*wallet.P
 	for _, n := range nw.nodes {
@@ -59,31 +61,39 @@ func TestNetworkTxGossip(t *testing.T) {
 		require.NoError(t, err)
 		xs, ps = append(xs, x), append(ps, p)
 	}
-	proposers = nil
-	for range 3 {
-		tx, err := xs[0].Send(t.Context(), xs[0].Address(), xs[0].Builder().AVAXAssetID, 1_000_000)
-		require.NoError(t, err)
-		_, err = xs[0].Issue(t.Context(), tx)
-		require.NoError(t, err)
-		for i, x := range xs {
-			require.NoError(t, x.WaitAccepted(t.Context(), tx.ID(), networkWait), "node %d", i)
-		}
-		proposers = append(proposers, nw.proposerOf(t, "X", tx.Bytes()[2:]))
-	}
-	byOthers("X", proposers)
+	byOthers("X", gossipedSends(t, nw, "X", xs, func(x *wallet.X) (*xtxs.Tx, error) {
+		return x.Send(t.Context(), x.Address(), x.Builder().AVAXAssetID, 1_000_000)
+	}))
+	byOthers("P", gossipedSends(t, nw, "P", ps, func(p *wallet.P) (*ptxs.Tx, error) {
+		return p.Send(t.Context(), p.Address(), 1_000_000)
+	}))
+}
 
-	proposers = nil
+// chainWallet is what wallet.X and wallet.P share for gossipedSends, over their tx type T.
+type chainWallet[T any] interface {
+	Issue(ctx context.Context, tx T) (ids.ID, error)
+	WaitAccepted(ctx context.Context, txID ids.ID, timeout time.Duration) error
+}
+
+// gossipedSends issues three txs that build makes with node 1's wallet ws[0] (to node 1 only),
+// waits until every node's wallet sees each accepted, and returns the proposers of their blocks.
+func gossipedSends[T interface {
+	ID() ids.ID
+	Bytes() []byte
+}, W chainWallet[T]](t *testing.T, nw *localNetwork, chain string, ws []W, build func(W) (T, error)) []ids.NodeID {
+	t.Helper()
+	var proposers []ids.NodeID
 	for range 3 {
-		tx, err := ps[0].Send(t.Context(), ps[0].Address(), 1_000_000)
+		tx, err := build(ws[0])
 		require.NoError(t, err)
-		_, err = ps[0].Issue(t.Context(), tx)
+		_, err = ws[0].Issue(t.Context(), tx)
 		require.NoError(t, err)
-		for i, p := range ps {
-			require.NoError(t, p.WaitAccepted(t.Context(), tx.ID(), networkWait), "node %d", i)
+		for i, w := range ws {
+			require.NoError(t, w.WaitAccepted(t.Context(), tx.ID(), networkWait), "node %d", i)
 		}
-		proposers = append(proposers, nw.proposerOf(t, "P", tx.Bytes()[2:]))
+		proposers = append(proposers, nw.proposerOf(t, chain, tx.Bytes()[2:]))
 	}
-	byOthers("P", proposers)
+	return proposers
 }
 
 // proposerOf returns the proposer of the block of chain (C, X or P) on node 1 whose inner block

@@ -68,8 +68,7 @@ func TestNetworkConsistency(t *testing.T) {
 		funding = nw.sendSignedOn(t, 0, "C", signTransfer(t, local, crypto.PubkeyToAddress(senders[k].PublicKey), big.NewInt(1e18), uint64(k), 43112))
 	}
 	nw.requireCReceiptEverywhere(t, funding)
-	localKey, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	localKey := localKey(t)
 
 	bin, err := binary()
 	require.NoError(t, err)

@@ -52,8 +52,7 @@ func pIssue(t *testing.T, p *wallet.P, tx *txs.Tx) ids.ID {
 func TestPChain(t *testing.T) {
 	t.Parallel()
 	xn := startXNode(t, t.TempDir())
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	alice, bob := xn.pWallet(ewoq), xn.pWallet(testKey(t, "p-bob"))
 	start := xn.pBalance(alice.Address())
 	require.NotZero(t, start)

@@ -14,7 +14,6 @@ import (
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/api"
 	"github.com/cornice-node/cornice/vms/platform/txs"
-	"github.com/cornice-node/cornice/wallet"
 )
 
 // pcValidator is an L1 validator for convert-subnet: a node ID and a fresh BLS key's proof of
@@ -56,12 +55,7 @@ func (v *pcValidator) spec() string {
 // weight, balance and key, and the tx reads back in json (issue #5 §3).
 func TestPConvertSubnetValidators(t *testing.T) {
 	t.Parallel()
-	xn := startXNode(t, t.TempDir())
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
-	alice := xn.pWallet(ewoq)
-
-	subnetID := xn.cliCreateSubnet(t)
+	xn, alice, subnetID := startWithSubnet(t)
 
 	single := newPCValidator(t, 0x30, "10", "2000000000")
 	high := newPCValidator(t, 0x50, "20", "1000000000")

@@ -28,6 +28,15 @@ func (xn *xNode) l1Validators(subnetID ids.ID) []api.APIL1Validator {
 	return reply.Validators
 }
 
+// startWithSubnet starts a node and returns it, the local key's P-Chain wallet on it, and a
+// subnet that key owns, made with the CLI.
+func startWithSubnet(t *testing.T) (*xNode, *wallet.P, ids.ID) {
+	t.Helper()
+	xn := startXNode(t, t.TempDir())
+	ewoq := localKey(t)
+	return xn, xn.pWallet(ewoq), xn.cliCreateSubnet(t)
+}
+
 // cliCreateSubnet creates a subnet with `cornice p create-subnet` and returns its ID.
 func (xn *xNode) cliCreateSubnet(t *testing.T) ids.ID {
 	t.Helper()
@@ -45,18 +54,10 @@ func (xn *xNode) cliCreateSubnet(t *testing.T) ids.ID {
 // (issue #5 §4).
 func TestPChainL1(t *testing.T) {
 	t.Parallel()
-	xn := startXNode(t, t.TempDir())
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
-	alice := xn.pWallet(ewoq)
+	xn, alice, subnetID := startWithSubnet(t)
 
-	subnetID := xn.cliCreateSubnet(t)
-
-	sk, err := bls.NewSecretKey()
-	require.NoError(t, err)
-	pop := bls.NewProofOfPossession(sk)
-	nodeID := ids.NodeID{0x07, 0x01}
-	pkHex, popHex := "0x"+hex.EncodeToString(pop.PublicKey[:]), hex.EncodeToString(pop.ProofOfPossession[:])
+	val := newPCValidator(t, 0x07, "10", "2000000000")
+	nodeID, pkHex, popHex := val.nodeID, val.pk, val.pop
 	other, err := bls.NewSecretKey()
 	require.NoError(t, err)
 	badPoP := hex.EncodeToString(bls.NewProofOfPossession(other).ProofOfPossession[:])
@@ -130,7 +131,7 @@ func TestPChainL1(t *testing.T) {
 	require.NoError(t, err)
 	utxos, err := alice.UTXOs(t.Context())
 	require.NoError(t, err)
-	tx, err = b.DisableValidator(ewoq, utxos, vid, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{testKey(t, "p-l1-other")}})
+	tx, err = b.DisableValidator(localKey(t), utxos, vid, wallet.PAuth{SigIndices: []uint32{0}, Keys: []*wallet.Key{testKey(t, "p-l1-other")}})
 	require.NoError(t, err)
 	_, err = alice.Issue(t.Context(), tx)
 	rpcErr, ok = errors.AsType[*jsonrpc.Error](err)

@@ -37,8 +37,7 @@ func TestNetworkProposerWindows(t *testing.T) {
 	t.Logf("C transfers accepted")
 
 	// An X- and a P-Chain send, each issued on every node.
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	key := localKey(t)
 	var xs []*wallet.X
 	var ps []*wallet.P
 	for _, n := range nodes {

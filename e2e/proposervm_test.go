@@ -9,8 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/stretchr/testify/require"
-
-	"github.com/cornice-node/cornice/wallet"
 )
 
 // proposerVMState is what the proposervm API answers for one chain.
@@ -61,8 +59,7 @@ func TestProposerVM(t *testing.T) {
 	check(xn.lcHeight())
 
 	// A P-Chain block moves the height every chain would be built with.
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	p := xn.pWallet(ewoq)
 	tx, _, err := p.Export(t.Context(), "X", "", 1_000_000_000)
 	require.NoError(t, err)

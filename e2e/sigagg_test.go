@@ -12,21 +12,13 @@ import (
 	"time"
 
 	refids "github.com/ava-labs/avalanchego/ids"
-	"github.com/ava-labs/avalanchego/message"
-	"github.com/ava-labs/avalanchego/network/p2p"
-	refpeer "github.com/ava-labs/avalanchego/network/peer"
-	refp2p "github.com/ava-labs/avalanchego/proto/pb/p2p"
-	"github.com/ava-labs/avalanchego/proto/pb/sdk"
-	"github.com/ava-labs/avalanchego/snow/networking/router"
-	"github.com/ava-labs/avalanchego/utils/compression"
 	refbls "github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/internal/reftest"
 	"github.com/cornice-node/cornice/localnet"
 	"github.com/cornice-node/cornice/warp"
 	"github.com/cornice-node/cornice/warp/payload"
@@ -143,41 +135,10 @@ func refSignature(t *testing.T, n localnet.Node, chainID refids.ID, msg *warp.Un
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
 	defer cancel()
-	answers := make(chan *message.InboundMessage, 4)
-	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(n.StakingPort))
-	peer, err := refpeer.StartTestPeer(ctx, addr, 12345, router.InboundHandlerFunc(func(_ context.Context, m *message.InboundMessage) {
-		if m.Op == message.AppResponseOp || m.Op == message.AppErrorOp {
-			answers <- m
-		}
-	}))
-	require.NoError(t, err)
-	defer func() {
-		peer.StartClose()
-		require.NoError(t, peer.AwaitClosed(context.Background()))
-	}()
-	mc, err := message.NewCreator(prometheus.NewRegistry(), compression.TypeZstd, 10*time.Second)
-	require.NoError(t, err)
-	req, err := proto.Marshal(&sdk.SignatureRequest{Message: msg.Bytes()})
-	require.NoError(t, err)
+	a := reftest.Dial(t, ctx, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(n.StakingPort)), 12345)
+	defer a.Close()
 	// The node marks the peer connected just after the handshake: ask until it answers.
-	var resp *refp2p.AppResponse
-	for id := uint32(1); resp == nil; id++ {
-		out, err := mc.AppRequest(chainID, id, time.Second, p2p.PrefixMessage(p2p.ProtocolPrefix(p2p.SignatureRequestHandlerID), req))
-		require.NoError(t, err)
-		require.True(t, peer.Send(ctx, out))
-		select {
-		case m := <-answers:
-			require.Equal(t, message.AppResponseOp, m.Op, "%s", m.Message)
-			resp = m.Message.(*refp2p.AppResponse)
-		case <-time.After(time.Second):
-		case <-ctx.Done():
-			require.FailNow(t, "no answer from "+n.Name)
-		}
-	}
-	var sr sdk.SignatureResponse
-	require.NoError(t, proto.Unmarshal(resp.AppBytes, &sr))
-	sig, err := refbls.SignatureFromBytes(sr.Signature)
-	require.NoError(t, err)
+	sig := a.Signature(chainID, msg.Bytes(), nil, time.Second)
 	var verified bool
 	for _, v := range set.Validators {
 		pk, err := refbls.PublicKeyFromCompressedBytes(v.PublicKey.Compress())

@@ -37,8 +37,7 @@ const (
 // Run: go test -run '^$' -bench BenchmarkXChain -benchtime 1x ./cmd/cornice
 func BenchmarkXChain(b *testing.B) {
 	xn := startXNode(b, b.TempDir())
-	key, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(b, err)
+	key := localKey(b)
 	alice := xn.wallet(key)
 	to := testKey(b, "bench").Address()
 	clk := clock.Real{}

@@ -240,6 +240,14 @@ func (xn *xNode) checkIndexes(accepted []ids.ID) {
 	require.Equal(t, "no containers have been accepted", rpcErr.Message)
 }
 
+// localKey returns the local network's funded key (wallet.LocalKey).
+func localKey(t testing.TB) *wallet.Key {
+	t.Helper()
+	k, err := wallet.ParseKey(wallet.LocalKey)
+	require.NoError(t, err)
+	return k
+}
+
 // testKey returns a key that owns nothing on the local network.
 func testKey(t testing.TB, name string) *wallet.Key {
 	t.Helper()
@@ -257,8 +265,7 @@ func TestXChain(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	xn := startXNode(t, dir)
-	ewoq, err := wallet.ParseKey(wallet.LocalKey)
-	require.NoError(t, err)
+	ewoq := localKey(t)
 	alice, bob := xn.wallet(ewoq), xn.wallet(testKey(t, "bob"))
 	avax, err := alice.Asset(t.Context(), "AVAX")
 	require.NoError(t, err)

@@ -2,8 +2,10 @@ package ids
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -96,51 +98,71 @@ func TestFromStringErrors(t *testing.T) {
 	}
 }
 
-func TestIDJSON(t *testing.T) {
-	t.Parallel()
-	id := FromName("platformvm")
+// textForm is what ID, ShortID and NodeID share: a JSON string that is their text form.
+type textForm[T any] interface {
+	*T
+	json.Unmarshaler
+	encoding.TextMarshaler
+	encoding.TextUnmarshaler
+}
+
+// requireEncodings checks that id's JSON form is wantJSON, its text form String's, that both
+// round-trip, and that JSON null leaves a value alone.
+func requireEncodings[T interface {
+	comparable
+	fmt.Stringer
+}, PT textForm[T]](t *testing.T, id T, wantJSON string) {
+	t.Helper()
 	b, err := json.Marshal(id)
 	require.NoError(t, err)
-	require.Equal(t, `"rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT"`, string(b))
-
-	var got ID
-	require.NoError(t, json.Unmarshal(b, &got))
+	require.Equal(t, wantJSON, string(b))
+	var got T
+	require.NoError(t, json.Unmarshal(b, PT(&got)))
 	require.Equal(t, id, got)
+	require.NoError(t, json.Unmarshal([]byte("null"), PT(&got)))
+	require.Equal(t, id, got, "null leaves the value alone")
 
-	// null leaves the value alone.
-	require.NoError(t, json.Unmarshal([]byte("null"), &got))
-	require.Equal(t, id, got)
+	text, err := PT(&id).MarshalText()
+	require.NoError(t, err)
+	require.Equal(t, id.String(), string(text))
+	var fromText T
+	require.NoError(t, PT(&fromText).UnmarshalText(text))
+	require.Equal(t, id, fromText)
+}
 
-	tests := []struct {
-		name    string
-		in      string
-		wantErr error
-	}{
-		{name: "number", in: `5`, wantErr: ErrMissingQuotes},
-		{name: "empty string", in: `""`, wantErr: ErrBase58Decoding},
-		{name: "short id", in: `"111111111111111111116DBWJs"`, wantErr: ErrInvalidHashLen},
-	}
+// badJSON is a JSON value UnmarshalJSON refuses, with the error and (when set) its text.
+type badJSON struct {
+	name, in string
+	wantErr  error
+	wantMsg  string
+}
+
+func requireJSONRefused[T any, PT textForm[T]](t *testing.T, tests []badJSON) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var id ID
-			require.ErrorIs(t, id.UnmarshalJSON([]byte(tt.in)), tt.wantErr)
+			var id T
+			err := PT(&id).UnmarshalJSON([]byte(tt.in))
+			require.ErrorIs(t, err, tt.wantErr)
+			if tt.wantMsg != "" {
+				require.EqualError(t, err, tt.wantMsg)
+			}
 		})
 	}
 }
 
-func TestIDTextRoundTrip(t *testing.T) {
+func TestIDEncodings(t *testing.T) {
 	t.Parallel()
-	id := FromName("evm")
-	text, err := id.MarshalText()
-	require.NoError(t, err)
-	require.Equal(t, id.String(), string(text))
-	var got ID
-	require.NoError(t, got.UnmarshalText(text))
-	require.Equal(t, id, got)
+	requireEncodings(t, FromName("platformvm"), `"rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT"`)
+	requireJSONRefused[ID](t, []badJSON{
+		{name: "number", in: `5`, wantErr: ErrMissingQuotes},
+		{name: "empty string", in: `""`, wantErr: ErrBase58Decoding},
+		{name: "short id", in: `"111111111111111111116DBWJs"`, wantErr: ErrInvalidHashLen},
+	})
 
 	// As a map key, through the text form.
-	m := map[ID]int{id: 1, Empty: 2}
+	m := map[ID]int{FromName("evm"): 1, Empty: 2}
 	b, err := json.Marshal(m)
 	require.NoError(t, err)
 	require.Equal(t, `{"11111111111111111111111111111111LpoYY":2,"mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6":1}`, string(b))

@@ -40,62 +40,32 @@ func TestNodeIDFromString(t *testing.T) {
 	}
 }
 
-func TestNodeIDJSON(t *testing.T) {
+func TestNodeIDEncodings(t *testing.T) {
 	t.Parallel()
 	id, err := NodeIDFromString("NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ")
 	require.NoError(t, err)
-
-	b, err := json.Marshal(id)
-	require.NoError(t, err)
-	require.Equal(t, `"NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ"`, string(b))
-	var got NodeID
-	require.NoError(t, json.Unmarshal(b, &got))
-	require.Equal(t, id, got)
-	require.NoError(t, json.Unmarshal([]byte("null"), &got))
-	require.Equal(t, id, got)
-
-	tests := []struct {
-		name    string
-		in      string
-		wantErr error
-		wantMsg string
-	}{
+	requireEncodings(t, id, `"NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ"`)
+	requireEncodings(t, NodeID{9, 8, 7}, `"`+NodeID{9, 8, 7}.String()+`"`)
+	requireJSONRefused[NodeID](t, []badJSON{
 		{name: "9 characters", in: `"NodeID-"`, wantErr: ErrShortNodeID, wantMsg: "insufficient NodeID length: expected to be > 9"},
 		{name: "empty string", in: `""`, wantErr: ErrShortNodeID},
 		{name: "10 characters", in: `"NodeID-1"`, wantErr: ErrMissingChecksum},
 		{name: "no quotes", in: `NodeID-111111111111111111116DBWJs`, wantErr: ErrMissingQuotes},
 		{name: "no prefix", in: `"111111111111111111116DBWJs"`, wantErr: ErrMissingPrefix},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var id NodeID
-			err := id.UnmarshalJSON([]byte(tt.in))
-			require.ErrorIs(t, err, tt.wantErr)
-			if tt.wantMsg != "" {
-				require.EqualError(t, err, tt.wantMsg)
-			}
-		})
-	}
-}
+	})
 
-func TestNodeIDTextAndConversions(t *testing.T) {
-	t.Parallel()
-	id := NodeID{9, 8, 7}
-	text, err := id.MarshalText()
-	require.NoError(t, err)
-	require.Equal(t, id.String(), string(text))
-	var got NodeID
-	require.NoError(t, got.UnmarshalText(text))
-	require.Equal(t, id, got)
-
+	// As a map key, through the text form.
 	m := map[NodeID]bool{id: true}
 	b, err := json.Marshal(m)
 	require.NoError(t, err)
 	var back map[NodeID]bool
 	require.NoError(t, json.Unmarshal(b, &back))
 	require.Equal(t, m, back)
+}
 
+func TestNodeIDConversions(t *testing.T) {
+	t.Parallel()
+	id := NodeID{9, 8, 7}
 	require.Equal(t, id, NodeIDFromShortID(id.ShortID()))
 	require.Equal(t, ShortID{9, 8, 7}, id.ShortID())
 	fromBytes, err := ToNodeID(id[:])

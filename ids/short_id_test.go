@@ -1,7 +1,6 @@
 package ids
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,23 +26,9 @@ func TestShortID(t *testing.T) {
 	require.Equal(t, 1, id.Compare(ShortEmpty))
 }
 
-func TestShortIDMarshalRoundTrip(t *testing.T) {
+func TestShortIDEncodings(t *testing.T) {
 	t.Parallel()
 	id := ShortID{1, 2, 3}
-
-	b, err := json.Marshal(id)
-	require.NoError(t, err)
-	require.Equal(t, `"`+id.String()+`"`, string(b))
-	var fromJSON ShortID
-	require.NoError(t, json.Unmarshal(b, &fromJSON))
-	require.Equal(t, id, fromJSON)
-	require.NoError(t, json.Unmarshal([]byte("null"), &fromJSON))
-	require.Equal(t, id, fromJSON)
-	require.ErrorIs(t, fromJSON.UnmarshalJSON([]byte("x")), ErrMissingQuotes)
-
-	text, err := id.MarshalText()
-	require.NoError(t, err)
-	var fromText ShortID
-	require.NoError(t, fromText.UnmarshalText(text))
-	require.Equal(t, id, fromText)
+	requireEncodings(t, id, `"`+id.String()+`"`)
+	requireJSONRefused[ShortID](t, []badJSON{{name: "no quotes", in: "x", wantErr: ErrMissingQuotes}})
 }

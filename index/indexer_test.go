@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,24 +17,18 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/index"
+	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/storage"
 )
 
 // Chain IDs of the local network (node-api.md §3.3); P is the zero ID.
 var (
 	pChainID = ids.Empty
-	xChainID = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cChainID = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xChainID = idstest.XChainID
+	cChainID = idstest.CChainID
 )
-
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 // container returns a container whose ID is the SHA-256 of its bytes, as for P and X blocks and
 // transactions.
@@ -72,11 +65,7 @@ func accept(t testing.TB, db *storage.DB, x *index.Indexer, chainID ids.ID, bloc
 // call sends one JSON-RPC call to h and returns the result, or the error message.
 func call(t testing.TB, h http.Handler, method, params string) (result json.RawMessage, errMsg string) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"index.` + method + `","params":` + params + `}`
-	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
+	rec := jsonrpctest.Post(t, h, "index."+method, params)
 	require.Equal(t, http.StatusOK, rec.Code)
 	var resp struct {
 		Result json.RawMessage `json:"result"`

@@ -68,27 +68,25 @@ func TestUintRange(t *testing.T) {
 func TestUintRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, v := range []uint64{0, 1, 9, 10, 45, 1 << 32, math.MaxUint64} {
-		b, err := json.Marshal(jsonrpc.Uint64(v))
-		require.NoError(t, err)
-		require.Equal(t, `"`+jsonString(v)+`"`, string(b))
-		var got jsonrpc.Uint64
-		require.NoError(t, json.Unmarshal(b, &got))
-		require.Equal(t, jsonrpc.Uint64(v), got)
+		requireUintRoundTrip(t, jsonrpc.Uint64(v), v)
 	}
 	for _, v := range []uint32{0, 45, math.MaxUint32} {
-		b, err := json.Marshal(jsonrpc.Uint32(v))
-		require.NoError(t, err)
-		var got jsonrpc.Uint32
-		require.NoError(t, json.Unmarshal(b, &got))
-		require.Equal(t, jsonrpc.Uint32(v), got)
+		requireUintRoundTrip(t, jsonrpc.Uint32(v), uint64(v))
 	}
 	for _, v := range []uint8{0, 1, math.MaxUint8} {
-		b, err := json.Marshal(jsonrpc.Uint8(v))
-		require.NoError(t, err)
-		var got jsonrpc.Uint8
-		require.NoError(t, json.Unmarshal(b, &got))
-		require.Equal(t, jsonrpc.Uint8(v), got)
+		requireUintRoundTrip(t, jsonrpc.Uint8(v), uint64(v))
 	}
+}
+
+// requireUintRoundTrip checks that v is sent as the decimal string of n and reads back.
+func requireUintRoundTrip[U jsonrpc.Uint64 | jsonrpc.Uint32 | jsonrpc.Uint8](t *testing.T, v U, n uint64) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	require.Equal(t, `"`+jsonString(n)+`"`, string(b))
+	var got U
+	require.NoError(t, json.Unmarshal(b, &got))
+	require.Equal(t, v, got)
 }
 
 func jsonString(v uint64) string {

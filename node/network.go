@@ -229,45 +229,39 @@ func (u *primaryUptime) sync(p pChain) error {
 
 // UptimePercent returns nodeID's measured uptime as a whole percentage of the time since it
 // started validating, truncated; 0 for a node that is not a Primary Network validator, as the
-// reference sends (network-consensus-warp.md §1.5).
+// reference sends (network-consensus-warp.md §1.5). It divides the durations themselves, not
+// Uptime's float: 29 s of 100 s is 29, where 100·0.29 in floating point is 28.999….
 func (u *primaryUptime) UptimePercent(nodeID ids.NodeID) uint32 {
-	up, total, ok := u.share(nodeID)
-	switch {
-	case !ok:
-		return 0
-	case total <= 0:
-		return 100
-	}
-	return uint32(min(100*up/total, 100))
+	up, total := u.share(nodeID)
+	return uint32(100 * up / total)
 }
 
 // Uptime returns nodeID's measured uptime as a fraction, 0–1, of the time since it started
 // validating; 0 for a node that is not a Primary Network validator.
 func (u *primaryUptime) Uptime(nodeID ids.NodeID) float64 {
-	up, total, ok := u.share(nodeID)
-	switch {
-	case !ok:
-		return 0
-	case total <= 0:
-		return 1
-	}
-	return min(float64(up)/float64(total), 1)
+	up, total := u.share(nodeID)
+	return float64(up) / float64(total)
 }
 
-// share returns nodeID's up time and the time since it started validating; false for a node that
-// is not a current validator.
-func (u *primaryUptime) share(nodeID ids.NodeID) (up, total time.Duration, ok bool) {
+// share returns nodeID's up time and the time since it started validating, with
+// 0 ≤ up ≤ total and total > 0: 0 of 1 for a node that is not a current validator, 1 of 1 for
+// one that has only just started.
+func (u *primaryUptime) share(nodeID ids.NodeID) (up, total time.Duration) {
 	u.mu.Lock()
 	start, ok := u.starts[nodeID]
 	u.mu.Unlock()
 	if !ok {
-		return 0, 0, false
+		return 0, 1
 	}
 	up, at, err := u.tracker.Uptime(validationID(nodeID))
 	if err != nil {
-		return 0, 0, false
+		return 0, 1
 	}
-	return up, at.Sub(time.Unix(int64(min(start, 1<<62)), 0)), true
+	total = at.Sub(time.Unix(int64(min(start, 1<<62)), 0))
+	if total <= 0 {
+		return 1, 1
+	}
+	return min(up, total), total
 }
 
 // IsConnected reports whether nodeID is connected to this node (this node always is).

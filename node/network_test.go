@@ -85,6 +85,9 @@ func TestPrimaryUptimePercent(t *testing.T) {
 	require.InDelta(t, 30.0/101, u.Uptime(v), 1e-12, "exact, as the reference's getCurrentValidators")
 	require.Zero(t, u.UptimePercent(ids.NodeID{8}))
 	require.Zero(t, u.Uptime(ids.NodeID{8}))
+	u.starts[v] = 1_700_000_101 // a validation that starts now has been up all along
+	require.Equal(t, uint32(100), u.UptimePercent(v))
+	require.Equal(t, 1.0, u.Uptime(v))
 }
 
 // Among other validators the Primary Network uptime follows every staker the P-Chain records (the

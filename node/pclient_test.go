@@ -85,11 +85,18 @@ func startPX(t *testing.T) (*running, *genesis.Genesis) {
 	return &running{Node: n, url: "http://" + n.HTTPAddr().String()}, g
 }
 
-// ewoqKey returns the local funded key and its address.
-func ewoqKey(t *testing.T) (*secp.PrivateKey, ids.ShortID) {
+// ewoqKeyBytes returns the local funded key's 32 bytes.
+func ewoqKeyBytes(t *testing.T) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(ewoqKeyHex)
 	require.NoError(t, err)
+	return b
+}
+
+// ewoqKey returns the local funded key and its address.
+func ewoqKey(t *testing.T) (*secp.PrivateKey, ids.ShortID) {
+	t.Helper()
+	b := ewoqKeyBytes(t)
 	k := secp.PrivKeyFromBytes(b)
 	return k, secp256k1fx.PublicKeyAddress(k.PubKey().SerializeCompressed())
 }
@@ -117,11 +124,7 @@ func credentials(b []byte, keys ...*secp.PrivateKey) []secp256k1fx.Credential {
 // signP signs unsigned with one credential per key (§3.2).
 func signP(t *testing.T, unsigned txs.UnsignedTx, keys ...*secp.PrivateKey) *txs.Tx {
 	t.Helper()
-	b, err := txs.UnsignedBytes(unsigned)
-	require.NoError(t, err)
-	tx, err := txs.NewTx(unsigned, credentials(b, keys...))
-	require.NoError(t, err)
-	return tx
+	return signTx(t, unsigned, txs.UnsignedBytes, txs.NewTx, keys...)
 }
 
 // pBaseTx spends ux (a TransferOutput of one key) and returns all of it but pBurn and pay to to.
@@ -146,14 +149,7 @@ type pClient struct {
 // utxos returns the UTXOs addr owns on the P-Chain, read with the client and parsed by cornice.
 func (c pClient) utxos(addr ids.ShortID) []*txs.UTXO {
 	c.t.Helper()
-	raw, _, _, err := c.GetUTXOs(c.t.Context(), []refids.ShortID{refids.ShortID(addr)}, 0, refids.ShortEmpty, refids.Empty)
-	require.NoError(c.t, err)
-	out := make([]*txs.UTXO, len(raw))
-	for i, b := range raw {
-		out[i], err = txs.ParseUTXO(b)
-		require.NoError(c.t, err)
-	}
-	return out
+	return refUTXOs(c.t, c, addr, txs.ParseUTXO)
 }
 
 // spendable returns addr's largest unlocked UTXO.
@@ -173,13 +169,10 @@ func (c pClient) spendable(addr ids.ShortID) *txs.UTXO {
 // issue issues tx with the client's IssueTx and waits until GetTxStatus says it is committed.
 func (c pClient) issue(tx *txs.Tx) ids.ID {
 	c.t.Helper()
-	id, err := c.IssueTx(c.t.Context(), tx.Bytes())
-	require.NoError(c.t, err)
-	require.Equal(c.t, tx.ID(), ids.ID(id))
-	require.Eventually(c.t, func() bool {
+	refIssue(c.t, c, tx.ID(), tx.Bytes(), func(id refids.ID) bool {
 		st, err := c.GetTxStatus(c.t.Context(), id)
 		return err == nil && st.Status == refstatus.Committed
-	}, 20*time.Second, 5*time.Millisecond, "tx %s", id)
+	})
 	return tx.ID()
 }
 
@@ -187,22 +180,10 @@ func (c pClient) issue(tx *txs.Tx) ids.ID {
 // reference's parser reads the same block from the bytes, and GetBlock by its ID answers them.
 func (c pClient) block(h uint64) txs.Block {
 	c.t.Helper()
-	b, err := c.GetBlockByHeight(c.t.Context(), h)
-	require.NoError(c.t, err)
-	blk, err := txs.ParseBlock(b)
-	require.NoError(c.t, err)
-	require.Equal(c.t, h, blk.Height())
-	ref, err := refpblock.Parse(refpblock.Codec, b)
-	require.NoError(c.t, err)
-	require.Equal(c.t, refids.ID(blk.ID()), ref.ID())
-	require.Equal(c.t, h, ref.Height())
-	require.Len(c.t, ref.Txs(), len(blk.Txs()))
-	for i, tx := range ref.Txs() {
-		require.Equal(c.t, refids.ID(blk.Txs()[i].ID()), tx.ID())
-	}
-	byID, err := c.GetBlock(c.t.Context(), refids.ID(blk.ID()))
-	require.NoError(c.t, err)
-	require.Equal(c.t, b, byID)
+	blk, _ := refBlock(c.t, c, h, txs.ParseBlock,
+		func(b []byte) (refpblock.Block, error) { return refpblock.Parse(refpblock.Codec, b) },
+		func(b txs.Block) blockView { return viewOf(b.ID(), b.Height(), b.Txs()) },
+		func(r refpblock.Block) blockView { return viewOf(r.ID(), r.Height(), r.Txs()) })
 	return blk
 }
 

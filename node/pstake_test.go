@@ -3,7 +3,6 @@
 package node_test
 
 import (
-	"encoding/hex"
 	"testing"
 	"time"
 
@@ -39,8 +38,7 @@ func TestReferenceWalletStaking(t *testing.T) {
 	t.Parallel()
 	n, _ := startPX(t)
 	ctx := t.Context()
-	b, err := hex.DecodeString(ewoqKeyHex)
-	require.NoError(t, err)
+	b := ewoqKeyBytes(t)
 	key, err := refsecp.ToPrivateKey(b)
 	require.NoError(t, err)
 	kc := refsecp256k1fx.NewKeychain(key)

@@ -1,7 +1,6 @@
 package node_test
 
 import (
-	"encoding/hex"
 	"testing"
 	"time"
 
@@ -30,9 +29,7 @@ func TestReferenceWalletL1Validators(t *testing.T) {
 	t.Parallel()
 	r, _ := startPX(t)
 	ctx := t.Context()
-	keyBytes, err := hex.DecodeString(ewoqKeyHex)
-	require.NoError(t, err)
-	w := newRefWallets(t, ctx, r.url, keyBytes)
+	w := newRefWallets(t, r.url)
 
 	// burned checks that tx burned exactly its gas at 1 nAVAX, besides what it pays in.
 	burned := func(tx *refptxs.Tx, paidIn uint64) {

@@ -4,7 +4,6 @@ package node_test
 
 import (
 	"context"
-	"encoding/hex"
 	"testing"
 
 	refinfo "github.com/ava-labs/avalanchego/api/info"
@@ -45,9 +44,11 @@ type refWallets struct {
 	addr     refids.ShortID
 }
 
-func newRefWallets(t *testing.T, ctx context.Context, uri string, keyBytes []byte) *refWallets {
+// newRefWallets returns the wallets of the local funded key on the node at uri.
+func newRefWallets(t *testing.T, uri string) *refWallets {
 	t.Helper()
-	key, err := refsecp256k1.ToPrivateKey(keyBytes)
+	ctx := t.Context()
+	key, err := refsecp256k1.ToPrivateKey(ewoqKeyBytes(t))
 	require.NoError(t, err)
 	kc := refsecp256k1fx.NewKeychain(key)
 	addrs := kc.Addresses()
@@ -136,13 +137,11 @@ func TestReferenceWalletAtomic(t *testing.T) {
 	t.Parallel()
 	r, _ := startPX(t)
 	ctx := t.Context()
-	keyBytes, err := hex.DecodeString(ewoqKeyHex)
-	require.NoError(t, err)
-	w := newRefWallets(t, ctx, r.url, keyBytes)
+	w := newRefWallets(t, r.url)
 	x0, p0 := w.balances(t, ctx)
 
 	// X → P.
-	_, err = w.x.IssueExportTx(refids.Empty, w.out(3_000_000_000))
+	_, err := w.x.IssueExportTx(refids.Empty, w.out(3_000_000_000))
 	require.NoError(t, err)
 	require.Equal(t, 1, w.atomic(t, ctx, w.pClient, "X"))
 	x1, p1 := w.balances(t, ctx)

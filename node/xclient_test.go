@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"slices"
 	"testing"
-	"time"
 
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 
@@ -44,26 +43,17 @@ type xClient struct {
 // utxos returns the UTXOs addr owns on the X-Chain, read with the client and parsed by cornice.
 func (c xClient) utxos(addr ids.ShortID) []*xtxs.UTXO {
 	c.t.Helper()
-	raw, _, _, err := c.GetUTXOs(c.t.Context(), []refids.ShortID{refids.ShortID(addr)}, 0, refids.ShortEmpty, refids.Empty)
-	require.NoError(c.t, err)
-	out := make([]*xtxs.UTXO, len(raw))
-	for i, b := range raw {
-		out[i], err = xtxs.ParseUTXO(b)
-		require.NoError(c.t, err)
-	}
-	return out
+	return refUTXOs(c.t, c, addr, xtxs.ParseUTXO)
 }
 
 // issue issues tx with the client's IssueTx and waits until GetTxStatus says it is accepted.
 func (c xClient) issue(tx *xtxs.Tx) ids.ID {
 	c.t.Helper()
-	id, err := c.IssueTx(c.t.Context(), tx.Bytes())
-	require.NoError(c.t, err)
-	require.Equal(c.t, tx.ID(), ids.ID(id))
-	require.Eventually(c.t, func() bool {
+	refIssue(c.t, c, tx.ID(), tx.Bytes(), func(id refids.ID) bool {
 		st, err := c.GetTxStatus(c.t.Context(), id)
 		return err == nil && st == refchoices.Accepted
-	}, 20*time.Second, 5*time.Millisecond, "tx %s", id)
+	})
+	id := refids.ID(tx.ID())
 	got, err := c.GetTx(c.t.Context(), id)
 	require.NoError(c.t, err)
 	require.Equal(c.t, tx.Bytes(), got)
@@ -77,34 +67,17 @@ func (c xClient) issue(tx *xtxs.Tx) ids.ID {
 // reference's parser reads the same block from the bytes, and GetBlock by its ID answers them.
 func (c xClient) block(h uint64) *xtxs.StandardBlock {
 	c.t.Helper()
-	b, err := c.GetBlockByHeight(c.t.Context(), h)
-	require.NoError(c.t, err)
-	blk, err := xtxs.ParseBlock(b)
-	require.NoError(c.t, err)
-	require.Equal(c.t, h, blk.Height())
-	ref, err := c.parser.ParseBlock(b)
-	require.NoError(c.t, err)
-	require.Equal(c.t, refids.ID(blk.ID()), ref.ID())
-	require.Equal(c.t, h, ref.Height())
+	blk, ref := refBlock(c.t, c, h, xtxs.ParseBlock, c.parser.ParseBlock,
+		func(b *xtxs.StandardBlock) blockView { return viewOf(b.ID(), b.Height(), b.Txs()) },
+		func(r refxblock.Block) blockView { return viewOf(r.ID(), r.Height(), r.Txs()) })
 	require.Equal(c.t, blk.Time(), uint64(ref.Timestamp().Unix()))
-	require.Len(c.t, ref.Txs(), len(blk.Txs()))
-	for i, tx := range ref.Txs() {
-		require.Equal(c.t, refids.ID(blk.Txs()[i].ID()), tx.ID())
-	}
-	byID, err := c.GetBlock(c.t.Context(), refids.ID(blk.ID()))
-	require.NoError(c.t, err)
-	require.Equal(c.t, b, byID)
 	return blk
 }
 
 // signX signs unsigned with one credential per key (§3.2).
 func signX(t *testing.T, unsigned xtxs.UnsignedTx, keys ...*secp.PrivateKey) *xtxs.Tx {
 	t.Helper()
-	b, err := xtxs.UnsignedBytes(unsigned)
-	require.NoError(t, err)
-	tx, err := xtxs.NewTx(unsigned, credentials(b, keys...))
-	require.NoError(t, err)
-	return tx
+	return signTx(t, unsigned, xtxs.UnsignedBytes, xtxs.NewTx, keys...)
 }
 
 func xOut(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {

@@ -3,7 +3,6 @@ package wallet
 import (
 	"bytes"
 	"math/big"
-	"os"
 	"testing"
 	"time"
 
@@ -16,20 +15,11 @@ import (
 // refused before any tx, unless AllowSharedChainID, which makes it and says with whom it shares
 // the ID; the same L1 again is reused, not refused (issue #17 §3).
 func TestCreateL1ChainIDInUse(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a node and makes L1s")
-	}
-	t.Parallel()
-	client := startNode(t)
+	client, key, genesisFor := startL1Test(t)
 	ctx := t.Context()
-	key, err := ParseKey(LocalKey)
-	require.NoError(t, err)
-	example, err := os.ReadFile(exampleL1Genesis)
-	require.NoError(t, err)
 	genesis := func(chainID, balance string) []byte {
-		g := bytes.Replace(example, []byte(`"chainId": 99999`), []byte(`"chainId": `+chainID), 1)
 		// A different alloc balance makes a different genesis with the same chain ID.
-		return bytes.Replace(g, []byte(`"0x52B7D2DCC80CD2E4000000"`), []byte(`"`+balance+`"`), 1)
+		return bytes.Replace(genesisFor(chainID), []byte(`"0x52B7D2DCC80CD2E4000000"`), []byte(`"`+balance+`"`), 1)
 	}
 	req := func(g []byte) L1Request {
 		return L1Request{Genesis: g, Name: "l1", Balance: DefaultL1Balance, Weight: DefaultL1Weight}

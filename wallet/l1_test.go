@@ -140,25 +140,33 @@ func startNode(t *testing.T) *Client {
 	return client
 }
 
-// TestCreateL1 makes L1s on a real node: a new one, the same one again (reused), one on a subnet
-// an interrupted attempt left without its chain, one validated by two nodes, and none for a
-// genesis the node would refuse.
-func TestCreateL1(t *testing.T) {
+// startL1Test begins a test that makes L1s on a real node (skipped with -short, parallel to
+// others): it returns the node's client, the local funded key, and the example L1 genesis with
+// its EVM chain ID replaced.
+func startL1Test(t *testing.T) (*Client, *Key, func(chainID string) []byte) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node and makes L1s")
 	}
 	t.Parallel()
 	client := startNode(t)
-	ctx := t.Context()
 	key, err := ParseKey(LocalKey)
 	require.NoError(t, err)
 	example, err := os.ReadFile(exampleL1Genesis)
 	require.NoError(t, err)
-	genesisFor := func(chainID string) []byte {
+	return client, key, func(chainID string) []byte {
 		g := bytes.Replace(example, []byte(`"chainId": 99999`), []byte(`"chainId": `+chainID), 1)
 		require.NotEqual(t, example, g)
 		return g
 	}
+}
+
+// TestCreateL1 makes L1s on a real node: a new one, the same one again (reused), one on a subnet
+// an interrupted attempt left without its chain, one validated by two nodes, and none for a
+// genesis the node would refuse.
+func TestCreateL1(t *testing.T) {
+	client, key, genesisFor := startL1Test(t)
+	ctx := t.Context()
 	const wait = time.Minute
 	req := L1Request{Genesis: genesisFor("77001"), Name: "first", Balance: DefaultL1Balance, Weight: DefaultL1Weight}
 	clk := clock.Real{}

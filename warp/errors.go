@@ -34,6 +34,13 @@ var (
 	ErrUnknownSignatureType = errors.New("unknown signature type")
 )
 
+// CodeInsufficientWeight is the "code" of the error reply of POST /ext/aggregate-signatures
+// (api/sigagg) when the validators that signed hold less than the quorum: a client waiting for
+// validators to accept what it asks them to sign retries on it, without matching the text. It
+// lies in JSON-RPC's range for server errors, apart from the node's -32000 and -32003; the
+// reference aggregator sends no code.
+const CodeInsufficientWeight = -32010
+
 // unknownValidatorError is the reference's text for a bit past the set: the highest index
 // against the set's length (platform-exchange.md §0.9).
 func unknownValidatorError(bitLen, setLen int) error {

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -135,11 +137,7 @@ func TestTags(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := c.Report(t.Context(), tt.kind, tt.tags...)
-			got := []string{}
-			for name := range r.Checks {
-				got = append(got, name)
-			}
-			require.ElementsMatch(t, tt.want, got)
+			require.ElementsMatch(t, tt.want, slices.Collect(maps.Keys(r.Checks)))
 		})
 	}
 }
@@ -270,11 +268,7 @@ func TestHTTPRoutes(t *testing.T) {
 			if tt.wantNames != nil {
 				var r health.Report
 				require.NoError(t, json.Unmarshal(w.Body.Bytes(), &r))
-				names := []string{}
-				for n := range r.Checks {
-					names = append(names, n)
-				}
-				require.ElementsMatch(t, tt.wantNames, names)
+				require.ElementsMatch(t, tt.wantNames, slices.Collect(maps.Keys(r.Checks)))
 			}
 		})
 	}

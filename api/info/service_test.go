@@ -1,13 +1,10 @@
 package info_test
 
 import (
-	"bytes"
 	"flag"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/validators"
 )
@@ -33,35 +31,19 @@ const (
 )
 
 var (
-	staker1 = mustNodeID("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg")
-	staker2 = mustNodeID("NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ")
-	staker3 = mustNodeID("NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN")
-	staker4 = mustNodeID("NodeID-GWPcbFJZFfZreETSoWjPimr846mXEKCtu")
-	staker5 = mustNodeID("NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5")
+	staker1 = idstest.Staker1
+	staker2 = idstest.Staker2
+	staker3 = idstest.Staker3
+	staker4 = idstest.Staker4
+	staker5 = idstest.Staker5
 
 	// Chain IDs of the local network (node-api.md §3.3).
-	xChainID = mustID("2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed")
-	cChainID = mustID("2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC")
+	xChainID = idstest.XChainID
+	cChainID = idstest.CChainID
 
 	// l1ID is a subnet other than the Primary Network.
 	l1ID = ids.FromName("test-l1")
 )
-
-func mustNodeID(s string) ids.NodeID {
-	id, err := ids.NodeIDFromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
-func mustID(s string) ids.ID {
-	id, err := ids.FromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 func staker1ProofOfPossession(t testing.TB) bls.ProofOfPossession {
 	var pop bls.ProofOfPossession
@@ -207,19 +189,8 @@ func FuzzParams(f *testing.F) {
 	f.Add(uint8(3), `{"alias":"\u003c"}`)
 	f.Add(uint8(4), `5`)
 	f.Add(uint8(5), `null`)
-	handler := wireFixture(f).service(f).Handler()
+	h := wireFixture(f).service(f).Handler()
 	f.Fuzz(func(t *testing.T, m uint8, params string) {
-		body := `{"jsonrpc":"2.0","id":1,"method":"info.` + methods[int(m)%len(methods)] + `","params":` + params + `}`
-		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		handler.ServeHTTP(rec, req)
-		require.Equal(t, http.StatusOK, rec.Code)
-		if rec.Body.Len() == 0 {
-			// params can end the object early and null the id: a notification gets no body.
-			return
-		}
-		require.True(t, bytes.HasPrefix(rec.Body.Bytes(), []byte(`{"jsonrpc":"2.0",`)), "body %q", rec.Body.Bytes())
-		require.True(t, bytes.HasSuffix(rec.Body.Bytes(), []byte("\n")), "body %q", rec.Body.Bytes())
+		jsonrpctest.RequireEnvelope(t, h, "info."+methods[int(m)%len(methods)], params)
 	})
 }

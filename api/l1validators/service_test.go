@@ -1,14 +1,11 @@
 package l1validators_test
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/cornice-node/cornice/api/l1validators/l1validatorstest"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/ids/idstest"
 	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/uptime"
@@ -29,9 +27,9 @@ var _ l1validators.Uptimes = (*uptime.Tracker)(nil)
 var update = flag.Bool("update", false, "rewrite the <-- lines of testdata/*.txt with the responses received")
 
 var (
-	staker1 = mustNodeID("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg")
-	staker2 = mustNodeID("NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ")
-	staker3 = mustNodeID("NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN")
+	staker1 = idstest.Staker1
+	staker2 = idstest.Staker2
+	staker3 = idstest.Staker3
 
 	// start is the validators' start time; the uptimes are computed 100 s later.
 	start = time.Unix(1_700_000_000, 0)
@@ -41,14 +39,6 @@ var (
 	val3   = ids.FromName("validation 3")
 	legacy = ids.FromName("legacy subnet validator")
 )
-
-func mustNodeID(s string) ids.NodeID {
-	id, err := ids.NodeIDFromString(s)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
 
 // fixture returns the source and uptimes the transcripts run against (see testdata/*.txt).
 func fixture() (*l1validatorstest.Source, *l1validatorstest.Uptimes) {
@@ -191,17 +181,6 @@ func FuzzParams(f *testing.F) {
 	h, err := l1validators.NewHandler(src, up, slog.New(slog.DiscardHandler))
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, params string) {
-		body := `{"jsonrpc":"2.0","id":1,"method":"validators.getCurrentValidators","params":` + params + `}`
-		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		require.Equal(t, http.StatusOK, rec.Code)
-		if rec.Body.Len() == 0 {
-			// params can end the object early and null the id: a notification gets no body.
-			return
-		}
-		require.True(t, bytes.HasPrefix(rec.Body.Bytes(), []byte(`{"jsonrpc":"2.0",`)), "body %q", rec.Body.Bytes())
-		require.True(t, bytes.HasSuffix(rec.Body.Bytes(), []byte("\n")), "body %q", rec.Body.Bytes())
+		jsonrpctest.RequireEnvelope(t, h, "validators.getCurrentValidators", params)
 	})
 }

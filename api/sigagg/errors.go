@@ -1,6 +1,11 @@
 package sigagg
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cornice-node/cornice/warp"
+)
 
 // Texts of the error reply {"error": …}, the reference aggregator's: a request it cannot read is
 // HTTP 400, an aggregation that fails HTTP 500.
@@ -16,7 +21,13 @@ const (
 	errMethod              = "Method not allowed"
 )
 
-// aggregateError is the reply to a failed aggregation.
-func aggregateError(err error) string {
-	return fmt.Sprintf("failed to aggregate signatures. error: %s", err)
+// aggregateError is the reply to a failed aggregation: the reference aggregator's text, with
+// warp.CodeInsufficientWeight when the signers held less than the quorum (cornice's own: the
+// reference aggregator sends the text alone).
+func aggregateError(err error) errorResponse {
+	reply := errorResponse{Error: fmt.Sprintf("failed to aggregate signatures. error: %s", err)}
+	if errors.Is(err, warp.ErrInsufficientWeight) {
+		reply.Code = warp.CodeInsufficientWeight
+	}
+	return reply
 }

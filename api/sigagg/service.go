@@ -47,8 +47,13 @@ type Response struct {
 	SignedMessage string `json:"signed-message"`
 }
 
+// errorResponse is the reply to a refused request: the reference aggregator's {"error": text},
+// plus a code when the text alone would have to be matched.
 type errorResponse struct {
 	Error string `json:"error"`
+	// Code is warp.CodeInsufficientWeight when the signers held less than the quorum, which a
+	// client waiting for validators to catch up retries on; absent otherwise.
+	Code int `json:"code,omitempty"`
 }
 
 // Service answers aggregation requests.
@@ -74,46 +79,46 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorResponse{Error: errDecodeBody})
 		return
 	}
-	signed, status, msg := s.aggregate(r.Context(), &req)
-	if msg != "" {
-		writeJSON(w, status, errorResponse{Error: msg})
+	signed, status, refusal := s.aggregate(r.Context(), &req)
+	if refusal.Error != "" {
+		writeJSON(w, status, refusal)
 		return
 	}
 	writeJSON(w, http.StatusOK, Response{SignedMessage: hex.EncodeToString(signed.Bytes())})
 }
 
 // aggregate checks req as the reference does and aggregates; on failure it returns the HTTP
-// status and the error text.
-func (s *Service) aggregate(ctx context.Context, req *Request) (*warp.Message, int, string) {
+// status and the error reply.
+func (s *Service) aggregate(ctx context.Context, req *Request) (*warp.Message, int, errorResponse) {
 	raw, err := hex.DecodeString(strings.TrimPrefix(req.Message, "0x"))
 	if err != nil {
-		return nil, http.StatusBadRequest, errDecodeMessage
+		return nil, http.StatusBadRequest, errorResponse{Error: errDecodeMessage}
 	}
 	msg, err := warp.ParseUnsignedMessage(raw)
 	if err != nil {
-		return nil, http.StatusBadRequest, errUnpackMessage
+		return nil, http.StatusBadRequest, errorResponse{Error: errUnpackMessage}
 	}
 	justification, err := hex.DecodeString(strings.TrimPrefix(req.Justification, "0x"))
 	if err != nil {
-		return nil, http.StatusBadRequest, errDecodeJustification
+		return nil, http.StatusBadRequest, errorResponse{Error: errDecodeJustification}
 	}
 	if zeroes(raw) && zeroes(justification) {
-		return nil, http.StatusBadRequest, errNothingToSign
+		return nil, http.StatusBadRequest, errorResponse{Error: errNothingToSign}
 	}
 	quorum := req.QuorumPercentage
 	switch {
 	case quorum == 0:
 		quorum = DefaultQuorumPercentage
 	case quorum > 100:
-		return nil, http.StatusBadRequest, errQuorum
+		return nil, http.StatusBadRequest, errorResponse{Error: errQuorum}
 	}
 	if quorum+req.QuorumPercentageBuffer > 100 {
-		return nil, http.StatusBadRequest, errQuorumBuffer
+		return nil, http.StatusBadRequest, errorResponse{Error: errQuorumBuffer}
 	}
 	var subnetID ids.ID
 	if req.SigningSubnetID != "" {
 		if subnetID, err = parseID(req.SigningSubnetID); err != nil {
-			return nil, http.StatusBadRequest, errSigningSubnet
+			return nil, http.StatusBadRequest, errorResponse{Error: errSigningSubnet}
 		}
 	} else if subnetID, err = s.subnets.SubnetOf(ctx, msg.SourceChainID); err != nil {
 		return nil, http.StatusInternalServerError, aggregateError(err)
@@ -123,7 +128,7 @@ func (s *Service) aggregate(ctx context.Context, req *Request) (*warp.Message, i
 		s.log.Debug("signature aggregation failed", "messageID", msg.ID().String(), "err", err)
 		return nil, http.StatusInternalServerError, aggregateError(err)
 	}
-	return signed, 0, ""
+	return signed, 0, errorResponse{}
 }
 
 // parseID reads an ID as "0x"-prefixed hex or CB58, as the reference does.

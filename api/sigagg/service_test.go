@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -97,4 +98,11 @@ func TestService(t *testing.T) {
 	code, body = post(t, s, http.MethodPost, `{"message":"`+hexMsg+`"}`)
 	require.Equal(t, http.StatusInternalServerError, code)
 	require.Equal(t, `{"error":"failed to aggregate signatures. error: boom"}`, body)
+
+	// A missed quorum carries warp.CodeInsufficientWeight, however the aggregator wrapped it.
+	agg.err = fmt.Errorf("failed to collect a threshold of signatures: %w", errors.Join(
+		fmt.Errorf("%w: 67*10 > 100*0", warp.ErrInsufficientWeight), errors.New("NodeID-x: -1: timed out")))
+	code, body = post(t, s, http.MethodPost, `{"message":"`+hexMsg+`"}`)
+	require.Equal(t, http.StatusInternalServerError, code)
+	require.Equal(t, `{"error":"failed to aggregate signatures. error: failed to collect a threshold of signatures: signature weight is insufficient: 67*10 \u003e 100*0\nNodeID-x: -1: timed out","code":-32010}`, body)
 }

@@ -130,6 +130,14 @@ func (e *Env) RequireHeight(id ids.ID, want uint64) {
 	require.Equal(e.t, lastID, vmLast, "VM's last accepted")
 }
 
+// RequireState checks that the VM's accepted state holds want at key.
+func (vm *VM) RequireState(t testing.TB, key, want string) {
+	t.Helper()
+	got, err := vm.State(key)
+	require.NoError(t, err, "state %q", key)
+	require.Equal(t, want, got, "state %q", key)
+}
+
 // Routes records AddChainRoutes calls; it fails them with Err when set.
 type Routes struct {
 	mu    sync.Mutex

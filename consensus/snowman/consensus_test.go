@@ -36,6 +36,25 @@ func newConsensus(t *testing.T, p snowman.Parameters) *snowman.Consensus {
 	return c
 }
 
+// tree makes a consensus with parameters p and adds one block per entry of parents, in order:
+// block i is the child of block parents[i], an earlier one, or of genesis when parents[i] is -1.
+// The blocks' indexes are the labels of the drawings in the tests.
+func tree(t *testing.T, p snowman.Parameters, parents ...int) (*snowman.Consensus, []snowman.Block) {
+	t.Helper()
+	c := newConsensus(t, p)
+	var ch chain
+	blocks := make([]snowman.Block, len(parents))
+	for i, parent := range parents {
+		if parent < 0 {
+			blocks[i] = ch.child(genesis)
+		} else {
+			blocks[i] = ch.child(blocks[parent])
+		}
+		add(t, c, blocks[i])
+	}
+	return c, blocks
+}
+
 func add(t *testing.T, c *snowman.Consensus, blocks ...snowman.Block) {
 	t.Helper()
 	for _, b := range blocks {
@@ -51,6 +70,29 @@ func poll(t *testing.T, c *snowman.Consensus, votes ...snowman.Block) snowman.Po
 	}
 	res, err := c.RecordPoll(v)
 	require.NoError(t, err)
+	return res
+}
+
+// outcome is what a poll should decide and the state it should leave: accepted in order of
+// height, rejected in any order, nil for none.
+type outcome struct {
+	accepted, rejected []snowman.Block
+	processing         int
+	preference         snowman.Block
+}
+
+// requirePoll records a poll of one vote for each of votes and checks its outcome.
+func requirePoll(t *testing.T, c *snowman.Consensus, want outcome, votes ...snowman.Block) snowman.PollResult {
+	t.Helper()
+	res := poll(t, c, votes...)
+	if want.accepted == nil {
+		require.Empty(t, res.Accepted)
+	} else {
+		require.Equal(t, want.accepted, res.Accepted)
+	}
+	require.ElementsMatch(t, want.rejected, res.Rejected)
+	require.Equal(t, want.processing, c.NumProcessing())
+	require.Equal(t, want.preference.ID, c.Preference())
 	return res
 }
 
@@ -80,34 +122,9 @@ func TestNumProcessing(t *testing.T) {
 	require.Equal(t, []snowman.Block{b}, res.Accepted)
 }
 
-func TestAddToTail(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	add(t, c, b)
-	require.Equal(t, b.ID, c.Preference())
-	require.True(t, c.IsPreferred(b.ID))
-	pref, ok := c.PreferenceAtHeight(b.Height)
-	require.True(t, ok)
-	require.Equal(t, b.ID, pref)
-}
-
-func TestAddToNonTail(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	first, second := ch.child(genesis), ch.child(genesis)
-	add(t, c, first)
-	require.Equal(t, first.ID, c.Preference())
-	add(t, c, second)
-	require.Equal(t, first.ID, c.Preference(), "a block beside the preference does not move it")
-	require.False(t, c.IsPreferred(second.ID))
-}
-
 func TestAddRefusals(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 3), -1)
+	b := bs[0]
 
 	tests := []struct {
 		name    string
@@ -129,87 +146,82 @@ func TestAddRefusals(t *testing.T) {
 	}
 }
 
-func TestStatusPreviouslyAccepted(t *testing.T) {
-	c := newConsensus(t, params(1, 1, 3))
-	require.False(t, c.Processing(genesis.ID))
-	require.True(t, c.IsPreferred(genesis.ID))
-	pref, ok := c.PreferenceAtHeight(genesis.Height)
-	require.True(t, ok)
-	require.Equal(t, genesis.ID, pref)
+// status is what the consensus says of one block: the reference suite's status checks.
+type status struct {
+	processing, preferred bool
+	// atHeight is the preference at the block's height; ids.Empty when there is none.
+	atHeight ids.ID
 }
 
-func TestStatusPreviouslyRejected(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	accepted, rejected := ch.child(genesis), ch.child(genesis)
-	add(t, c, accepted, rejected)
-	res := poll(t, c, accepted)
-	require.Equal(t, []snowman.Block{rejected}, res.Rejected)
-
-	require.False(t, c.Processing(rejected.ID))
-	require.False(t, c.IsPreferred(rejected.ID))
-	pref, ok := c.PreferenceAtHeight(rejected.Height)
-	require.True(t, ok, "the height is the last accepted block's")
-	require.Equal(t, accepted.ID, pref)
-	require.ErrorIs(t, c.Add(ch.child(rejected)), snowman.ErrUnknownParent)
+func statusOf(c *snowman.Consensus, b snowman.Block) status {
+	atHeight, _ := c.PreferenceAtHeight(b.Height)
+	return status{processing: c.Processing(b.ID), preferred: c.IsPreferred(b.ID), atHeight: atHeight}
 }
 
-func TestStatusUnissued(t *testing.T) {
+func TestStatus(t *testing.T) {
 	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	require.False(t, c.Processing(b.ID))
-	require.False(t, c.IsPreferred(b.ID))
-	_, ok := c.PreferenceAtHeight(b.Height)
-	require.False(t, ok)
+	first, second := ch.child(genesis), ch.child(genesis)
+	tests := []struct {
+		name string
+		// added are added, then one vote for each of polled is polled (β = 1).
+		added, polled []snowman.Block
+		of            snowman.Block
+		want          status
+	}{
+		{name: "previously accepted", of: genesis, want: status{preferred: true, atHeight: genesis.ID}},
+		{name: "unissued", of: first, want: status{}},
+		{name: "issued to the tail", added: []snowman.Block{first}, of: first, want: status{processing: true, preferred: true, atHeight: first.ID}},
+		// A block beside the preference does not move it.
+		{name: "issued beside the tail", added: []snowman.Block{first, second}, of: second, want: status{processing: true, atHeight: first.ID}},
+		// The height is the last accepted block's.
+		{name: "previously rejected", added: []snowman.Block{first, second}, polled: []snowman.Block{first}, of: second, want: status{atHeight: first.ID}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConsensus(t, params(1, 1, 1))
+			add(t, c, tt.added...)
+			if tt.polled != nil {
+				poll(t, c, tt.polled...)
+			}
+			require.Equal(t, tt.want, statusOf(c, tt.of))
+			if len(tt.added) > 0 {
+				require.Equal(t, tt.added[0].ID, c.Preference(), "the first block added is preferred")
+			}
+		})
+	}
 }
 
-func TestStatusIssued(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 3))
-	b := ch.child(genesis)
-	add(t, c, b)
-	require.True(t, c.Processing(b.ID))
-	require.True(t, c.IsPreferred(b.ID))
-	parent, ok := c.Parent(b.ID)
+func TestStatusParent(t *testing.T) {
+	c, bs := tree(t, params(1, 1, 3), -1)
+	parent, ok := c.Parent(bs[0].ID)
 	require.True(t, ok)
 	require.Equal(t, genesis.ID, parent)
 }
 
+func TestAddToRejected(t *testing.T) {
+	c, bs := tree(t, params(1, 1, 1), -1, -1)
+	accepted, rejected := bs[0], bs[1]
+	res := poll(t, c, accepted)
+	require.Equal(t, []snowman.Block{rejected}, res.Rejected)
+	child := snowman.Block{ID: ids.FromName("child"), Parent: rejected.ID, Height: rejected.Height + 1}
+	require.ErrorIs(t, c.Add(child), snowman.ErrUnknownParent)
+}
+
 func TestRecordPollAcceptSingleBlock(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 2), -1)
+	b := bs[0]
 
-	res := poll(t, c, b)
+	res := requirePoll(t, c, outcome{processing: 1, preference: b}, b)
 	require.True(t, res.Successful)
-	require.Empty(t, res.Accepted)
-	require.Equal(t, b.ID, c.Preference())
-	require.Equal(t, 1, c.NumProcessing())
-
-	res = poll(t, c, b)
-	require.Equal(t, []snowman.Block{b}, res.Accepted)
-	require.Equal(t, b.ID, c.Preference())
-	require.Zero(t, c.NumProcessing())
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b}, preference: b}, b)
 }
 
 func TestRecordPollAcceptAndReject(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	first, second := ch.child(genesis), ch.child(genesis)
-	add(t, c, first, second)
+	c, bs := tree(t, params(1, 1, 2), -1, -1)
+	first, second := bs[0], bs[1]
 
-	res := poll(t, c, first)
-	require.Empty(t, res.Accepted)
-	require.Empty(t, res.Rejected)
-	require.Equal(t, 2, c.NumProcessing())
-
-	res = poll(t, c, first)
-	require.Equal(t, []snowman.Block{first}, res.Accepted)
-	require.Equal(t, []snowman.Block{second}, res.Rejected)
-	require.Equal(t, first.ID, c.Preference())
-	require.Zero(t, c.NumProcessing())
+	requirePoll(t, c, outcome{processing: 2, preference: first}, first)
+	requirePoll(t, c, outcome{accepted: []snowman.Block{first}, rejected: []snowman.Block{second}, preference: first}, first)
 }
 
 // Two votes split between two blocks that share their first bit: the first poll succeeds on
@@ -224,107 +236,63 @@ func TestRecordPollSplitVoteNoChange(t *testing.T) {
 	add(t, c, first, second)
 
 	for i, wantSuccessful := range []bool{true, false} {
-		res := poll(t, c, first, second)
+		res := requirePoll(t, c, outcome{processing: 2, preference: first}, first, second)
 		require.Equal(t, wantSuccessful, res.Successful, "poll %d", i)
-		require.Empty(t, res.Accepted)
-		require.Equal(t, first.ID, c.Preference())
-		require.Equal(t, 2, c.NumProcessing())
 	}
 }
 
 func TestRecordPollWhenFinalized(t *testing.T) {
 	c := newConsensus(t, params(1, 1, 1))
-	res := poll(t, c, genesis)
-	require.Empty(t, res.Accepted)
-	require.Zero(t, c.NumProcessing())
-	require.Equal(t, genesis.ID, c.Preference())
+	requirePoll(t, c, outcome{preference: genesis}, genesis)
 }
 
 func TestRecordPollRejectTransitively(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	b0 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	add(t, c, b0, b1, b2)
+	c, bs := tree(t, params(1, 1, 1), -1, -1, 1)
+	b0, b1, b2 := bs[0], bs[1], bs[2]
 	//   G
 	//  / \
 	// 0   1
 	//     |
 	//     2
-	res := poll(t, c, b0)
-	require.Zero(t, c.NumProcessing())
-	require.Equal(t, b0.ID, c.Preference())
-	require.Equal(t, []snowman.Block{b0}, res.Accepted)
-	require.ElementsMatch(t, []snowman.Block{b1, b2}, res.Rejected)
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b0}, rejected: []snowman.Block{b1, b2}, preference: b0}, b0)
 }
 
 func TestRecordPollTransitivelyResetConfidence(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b0 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	b3 := ch.child(b1)
-	add(t, c, b0, b1, b2, b3)
+	c, bs := tree(t, params(1, 1, 2), -1, -1, 1, 1)
+	b0, b1, b2, b3 := bs[0], bs[1], bs[2], bs[3]
 	//   G
 	//  / \
 	// 0   1
 	//    / \
 	//   2   3
-	poll(t, c, b2)
-	require.Equal(t, 4, c.NumProcessing())
-	require.Equal(t, b2.ID, c.Preference())
+	undecided := outcome{processing: 4, preference: b2}
+	requirePoll(t, c, undecided, b2)
+	requirePoll(t, c, undecided) // an empty poll: every instance falters
+	requirePoll(t, c, undecided, b2)
 
-	poll(t, c) // an empty poll: every instance falters
-	require.Equal(t, 4, c.NumProcessing())
-	require.Equal(t, b2.ID, c.Preference())
-
-	poll(t, c, b2)
-	require.Equal(t, 4, c.NumProcessing())
-	require.Equal(t, b2.ID, c.Preference())
-
-	res := poll(t, c, b3)
-	require.Equal(t, []snowman.Block{b1}, res.Accepted, "G's instance has 2 polls for 1 in a row")
-	require.Equal(t, []snowman.Block{b0}, res.Rejected)
-	require.Equal(t, 2, c.NumProcessing())
-	// The reference suite expects 3 to be preferred already. By the snowball rule of §2.5 (the
-	// preference is the choice with the most successful polls) 2 keeps it, two polls to one,
-	// until 3 finalizes on the next poll; the decisions are the same.
-	require.Equal(t, b2.ID, c.Preference())
-
-	res = poll(t, c, b3)
-	require.Equal(t, []snowman.Block{b3}, res.Accepted)
-	require.Equal(t, []snowman.Block{b2}, res.Rejected)
-	require.Zero(t, c.NumProcessing())
-	require.Equal(t, b3.ID, c.Preference())
+	// G's instance has 2 polls for 1 in a row. The reference suite expects 3 to be preferred
+	// already. By the snowball rule of §2.5 (the preference is the choice with the most
+	// successful polls) 2 keeps it, two polls to one, until 3 finalizes on the next poll; the
+	// decisions are the same.
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b1}, rejected: []snowman.Block{b0}, processing: 2, preference: b2}, b3)
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b3}, rejected: []snowman.Block{b2}, preference: b3}, b3)
 }
 
 func TestRecordPollInvalidVote(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 2), -1)
+	b := bs[0]
 
 	poll(t, c, b)
 	res, err := c.RecordPoll(snowman.VotesOf(ids.FromName("unknown")))
 	require.NoError(t, err)
 	require.False(t, res.Successful)
-	res = poll(t, c, b)
-	require.Empty(t, res.Accepted, "the unknown vote broke the run of successful polls")
-	require.Equal(t, 1, c.NumProcessing())
-	require.Equal(t, b.ID, c.Preference())
+	// The unknown vote broke the run of successful polls.
+	requirePoll(t, c, outcome{processing: 1, preference: b}, b)
 }
 
 func TestRecordPollTransitiveVoting(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(3, 3, 1))
-	b0 := ch.child(genesis)
-	b1 := ch.child(b0)
-	b2 := ch.child(b1)
-	b3 := ch.child(b0)
-	b4 := ch.child(b3)
-	add(t, c, b0, b1, b2, b3, b4)
+	c, bs := tree(t, params(3, 3, 1), -1, 0, 1, 0, 3)
+	b0, b1, b2, b3, b4 := bs[0], bs[1], bs[2], bs[3], bs[4]
 	//   G
 	//   |
 	//   0
@@ -332,17 +300,9 @@ func TestRecordPollTransitiveVoting(t *testing.T) {
 	// 1   3
 	// |   |
 	// 2   4
-	res := poll(t, c, b0, b2, b4)
-	require.Equal(t, []snowman.Block{b0}, res.Accepted, "3 votes reach 0 transitively")
-	require.Empty(t, res.Rejected)
-	require.Equal(t, 4, c.NumProcessing())
-	require.Equal(t, b2.ID, c.Preference())
-
-	res = poll(t, c, b2, b2, b2)
-	require.Equal(t, []snowman.Block{b1, b2}, res.Accepted)
-	require.ElementsMatch(t, []snowman.Block{b3, b4}, res.Rejected)
-	require.Zero(t, c.NumProcessing())
-	require.Equal(t, b2.ID, c.Preference())
+	// 3 votes reach 0 transitively.
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b0}, processing: 4, preference: b2}, b0, b2, b4)
+	requirePoll(t, c, outcome{accepted: []snowman.Block{b1, b2}, rejected: []snowman.Block{b3, b4}, preference: b2}, b2, b2, b2)
 }
 
 // Blocks 0 and 1 share their first bit and 2 does not. A vote for 3 counts for 2 at G's
@@ -360,21 +320,12 @@ func TestRecordPollDivergedVoting(t *testing.T) {
 	add(t, c, b2, b3)
 	require.Equal(t, b0.ID, c.Preference())
 
-	res := poll(t, c, b3)
-	require.Empty(t, res.Accepted)
-	require.Empty(t, res.Rejected)
-	require.Equal(t, 4, c.NumProcessing())
-	require.Equal(t, b0.ID, c.Preference())
+	requirePoll(t, c, outcome{processing: 4, preference: b0}, b3)
 }
 
 func TestRecordPollChangePreferredChain(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 10))
-	a1 := ch.child(genesis)
-	b1 := ch.child(genesis)
-	a2 := ch.child(a1)
-	b2 := ch.child(b1)
-	add(t, c, a1, a2, b1, b2)
+	c, bs := tree(t, params(1, 1, 10), -1, 0, -1, 2)
+	a1, a2, b1, b2 := bs[0], bs[1], bs[2], bs[3]
 
 	requirePreferred := func(chain ...snowman.Block) {
 		t.Helper()
@@ -399,13 +350,9 @@ func TestRecordPollChangePreferredChain(t *testing.T) {
 }
 
 func TestLastAccepted(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 2))
-	b0 := ch.child(genesis)
-	b1 := ch.child(b0)
-	b2 := ch.child(b1)
-	b1Conflict := ch.child(b0)
-	add(t, c, b0, b1, b1Conflict, b2)
+	// Block 2 conflicts with 1, and 3 is 1's child.
+	c, bs := tree(t, params(1, 1, 2), -1, 0, 0, 1)
+	b0, b1, b2 := bs[0], bs[1], bs[3]
 
 	for _, step := range []struct {
 		vote snowman.Block
@@ -443,13 +390,8 @@ func TestRecordPollWithDefaultParameters(t *testing.T) {
 
 // Votes for a block and for its child must not be counted twice at their ancestors.
 func TestRecordPollRegressionInDegree(t *testing.T) {
-	var ch chain
-	p := params(3, 2, 1)
-	c := newConsensus(t, p)
-	b1 := ch.child(genesis)
-	b2 := ch.child(b1)
-	b3 := ch.child(b2)
-	add(t, c, b1, b2, b3)
+	c, bs := tree(t, params(3, 2, 1), -1, 0, 1)
+	b1, b2, b3 := bs[0], bs[1], bs[2]
 
 	var votes snowman.Votes
 	votes.Add(b2.ID, 1)
@@ -460,10 +402,8 @@ func TestRecordPollRegressionInDegree(t *testing.T) {
 }
 
 func TestRecordPollRefusesMoreThanKVotes(t *testing.T) {
-	var ch chain
-	c := newConsensus(t, params(1, 1, 1))
-	b := ch.child(genesis)
-	add(t, c, b)
+	c, bs := tree(t, params(1, 1, 1), -1)
+	b := bs[0]
 	_, err := c.RecordPoll(snowman.VotesOf(b.ID, b.ID))
 	require.ErrorIs(t, err, snowman.ErrTooManyVotes)
 	require.Equal(t, 1, c.NumProcessing())

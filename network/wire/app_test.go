@@ -10,6 +10,9 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
+// appFamily is the app messages' codec.
+var appFamily = family[App]{NewApp, IsAppOp, ParseApp}
+
 // Every app message we write is the reference's encoding of the same message, and ours parse
 // theirs back to the same fields; the error code is a zigzag sint32 both ways.
 func TestAppMatchesReferenceProto(t *testing.T) {
@@ -36,17 +39,7 @@ func TestAppMatchesReferenceProto(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := proto.Marshal(tc.ref)
-			require.NoError(t, err)
-			require.Equal(t, want, NewApp(tc.op, &tc.msg).Marshal())
-
-			m, err := Parse(want)
-			require.NoError(t, err)
-			require.Equal(t, tc.op, m.Op)
-			require.True(t, IsAppOp(m.Op))
-			got, err := ParseApp(m.Op, m.Body)
-			require.NoError(t, err)
-			require.Equal(t, tc.msg, *got)
+			requireReferenceEncoding(t, appFamily, tc.op, tc.msg, tc.ref)
 		})
 	}
 }
@@ -63,10 +56,7 @@ func TestAppErrorMessageUTF8(t *testing.T) {
 // Malformed app bodies fail with ErrParse, never a panic.
 func TestParseAppErrors(t *testing.T) {
 	t.Parallel()
-	for name, tc := range map[string]struct {
-		op   Op
-		body []byte
-	}{
+	requireParseErrors(t, appFamily, map[string]badBody{
 		"short chain ID":  {OpAppRequest, []byte{0x0a, 0x01, 0x00}},
 		"bytes as varint": {OpAppRequest, []byte{0x22, 0x01, 0x00, 0x10, 0x01, 0x1a, 0x00}},
 		"varint as bytes": {OpAppResponse, []byte{0x18, 0x01}},
@@ -74,10 +64,7 @@ func TestParseAppErrors(t *testing.T) {
 		"truncated":       {OpAppResponse, []byte{0x1a, 0x05, 0x00}},
 		"not an app op":   {OpGet, nil},
 		"gossip varint":   {OpAppGossip, []byte{0x10, 0x01}},
-	} {
-		_, err := ParseApp(tc.op, tc.body)
-		require.ErrorIs(t, err, ErrParse, name)
-	}
+	})
 }
 
 func FuzzParseApp(f *testing.F) {

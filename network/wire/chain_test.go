@@ -5,10 +5,12 @@ import (
 
 	refp2p "github.com/ava-labs/avalanchego/proto/pb/p2p"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/cornice-node/cornice/ids"
 )
+
+// chainFamily is the consensus messages' codec.
+var chainFamily = family[Chain]{NewChain, IsChainOp, ParseChain}
 
 // Every chain message we write is the reference's encoding of the same message, and ours parse
 // theirs back to the same fields.
@@ -45,17 +47,7 @@ func TestChainMatchesReferenceProto(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.op.String(), func(t *testing.T) {
-			want, err := proto.Marshal(tc.ref)
-			require.NoError(t, err)
-			require.Equal(t, want, NewChain(tc.op, &tc.msg).Marshal())
-
-			m, err := Parse(want)
-			require.NoError(t, err)
-			require.Equal(t, tc.op, m.Op)
-			require.True(t, IsChainOp(m.Op))
-			got, err := ParseChain(m.Op, m.Body)
-			require.NoError(t, err)
-			require.Equal(t, tc.msg, *got)
+			requireReferenceEncoding(t, chainFamily, tc.op, tc.msg, tc.ref)
 		})
 	}
 }
@@ -64,20 +56,14 @@ func TestChainMatchesReferenceProto(t *testing.T) {
 // truncated field, an op that is not a chain op.
 func TestParseChainErrors(t *testing.T) {
 	t.Parallel()
-	for name, tc := range map[string]struct {
-		op   Op
-		body []byte
-	}{
+	requireParseErrors(t, chainFamily, map[string]badBody{
 		"short chain ID":     {OpGet, []byte{0x0a, 0x01, 0x00}},
 		"varint as bytes":    {OpGet, []byte{0x12, 0x01, 0x00}},
 		"bytes as varint":    {OpPut, []byte{0x08, 0x01}},
 		"truncated":          {OpPut, []byte{0x1a, 0x05, 0x00}},
 		"short container ID": {OpPullQuery, []byte{0x22, 0x02, 0x00, 0x00}},
 		"not a chain op":     {OpPing, nil},
-	} {
-		_, err := ParseChain(tc.op, tc.body)
-		require.ErrorIs(t, err, ErrParse, name)
-	}
+	})
 }
 
 func FuzzParseChain(f *testing.F) {

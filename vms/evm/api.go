@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"net/http"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -490,15 +492,21 @@ func callOutput(res *core.ExecutionResult) (hexutil.Bytes, error) {
 // before execution (a bad block, bad arguments); how the execution ended is
 // in the result.
 func (vm *VM) call(ctx context.Context, args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (*core.ExecutionResult, error) {
-	env, err := vm.newCallEnv(bnh.orLatest(), so, bo)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := args.toMessage(vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	env, msg, err := vm.callMsg(args, bnh, so, bo)
 	if err != nil {
 		return nil, err
 	}
 	return vm.runMsg(ctx, env, msg, nil)
+}
+
+// callMsg is call's environment and message, under the RPC gas cap.
+func (vm *VM) callMsg(args callArgs, bnh *blockNumberOrHash, so *stateOverride, bo *blockOverrides) (*callEnv, *core.Message, error) {
+	env, err := vm.newCallEnv(bnh.orLatest(), so, bo)
+	if err != nil {
+		return nil, nil, err
+	}
+	msg, err := args.toMessage(vm.cfg.RPCGasCap, env.bctx.BaseFee)
+	return env, msg, err
 }
 
 // EstimateGas is eth_estimateGas: the least gas limit with which args
@@ -568,18 +576,37 @@ type callEnv struct {
 	// precompiles is the precompile set after the state overrides moved
 	// some; nil means the standard set.
 	precompiles gethvm.PrecompiledContracts
+	// base is the callBase bctx and precompiles come from, unchanged: nil
+	// with overrides. Calls on it without a tracer take their EVM from its
+	// pools.
+	base *callBase
+	// states is the head's cache state was opened through (headState), where a call
+	// without a tracer puts it back, reverted; nil for another block's state.
+	states *stateCache
+	// deadline, if not zero, stops a call without a tracer on an EVM of base (runPooled)
+	// as the end of its context would: serveCall's way of bounding a call without a
+	// context with a timer of its own and a cancel hook on it, each a few allocations.
+	deadline time.Time
 }
 
 // newCallEnv opens the state after the block bnh names and applies the
 // overrides (either may be nil).
 func (vm *VM) newCallEnv(bnh rpc.BlockNumberOrHash, so *stateOverride, bo *blockOverrides) (*callEnv, error) {
+	if so == nil && bo == nil {
+		blk, err := vm.resolve(bnh)
+		if err != nil {
+			return nil, err
+		}
+		st, states, err := vm.blockState(blk)
+		if err != nil {
+			return nil, err
+		}
+		b := vm.callBaseOf(blk)
+		return &callEnv{state: st, bctx: b.bctx, precompiles: b.precompiles, base: b, states: states}, nil
+	}
 	st, blk, err := vm.stateOf(bnh)
 	if err != nil {
 		return nil, err
-	}
-	if so == nil && bo == nil {
-		b := vm.callBaseOf(blk)
-		return &callEnv{state: st, bctx: b.bctx, precompiles: b.precompiles}, nil
 	}
 	bctx := vm.blockContext(blk.Header())
 	if err := bo.apply(vm, &bctx); err != nil {
@@ -603,6 +630,59 @@ type callBase struct {
 	hash        common.Hash
 	bctx        gethvm.BlockContext
 	precompiles gethvm.PrecompiledContracts
+	// evms holds idle *callEVM made on this base, [1] those without the base fee (a message
+	// without a gas price), [0] the others.
+	evms [2]sync.Pool
+}
+
+// callEVM is an EVM of a callBase with its precompile runtime, kept between calls: making
+// them (the runtime's precompile set with the warp precompile bound to the EVM, the EVM,
+// its JUMPDEST analyses) was a tenth of an eth_call's CPU and a quarter of its allocations.
+// go-ethereum's EVM runs one message after another as block building runs the transactions
+// of a block (ApplyMessage sets each one's transaction context; the precompile runtime
+// resets its frames at each top-level frame); only the state changes, through st.
+type callEVM struct {
+	evm *gethvm.EVM
+	rt  *precompile.Runtime
+	// st is the StateDB evm sees (under the runtime's wrapper): the call's state while it
+	// runs, nil while the callEVM is idle.
+	st *noRefundState
+}
+
+// getEVM returns an idle callEVM of b for a message with (noBaseFee) or without a gas
+// price of zero, or a new one, running on st.
+func (b *callBase) getEVM(vm *VM, noBaseFee bool, st *state.StateDB) *callEVM {
+	pool := &b.evms[0]
+	if noBaseFee {
+		pool = &b.evms[1]
+	}
+	ce, _ := pool.Get().(*callEVM)
+	if ce == nil {
+		bctx := b.bctx
+		if noBaseFee {
+			bctx.BaseFee = new(big.Int)
+		}
+		ce = &callEVM{st: &noRefundState{}}
+		ce.evm, ce.rt = vm.newEVM(bctx, ce.st, gethvm.Config{NoBaseFee: noBaseFee}, b.precompiles)
+	}
+	ce.st.StateDB = st
+	return ce
+}
+
+// putEVM makes ce idle in b's pool, unless it was cancelled: an EVM that was cancelled stays
+// so. Its stack arena stays with it (Release would hand it to go-ethereum's pool while the
+// EVM still points at it).
+func (b *callBase) putEVM(ce *callEVM, reusable bool) {
+	ce.st.StateDB = nil
+	if !reusable || ce.evm.Cancelled() {
+		ce.evm.Release()
+		return
+	}
+	if ce.evm.Config.NoBaseFee {
+		b.evms[1].Put(ce)
+	} else {
+		b.evms[0].Put(ce)
+	}
 }
 
 // callBaseOf returns blk's callBase: the one kept if it is blk's (nearly every call is on the
@@ -622,6 +702,9 @@ func (vm *VM) callBaseOf(blk *types.Block) *callBase {
 // runMsg applies msg on env's state with the tracer hooks (nil for none).
 // The call stops when ctx ends.
 func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks *tracing.Hooks) (*core.ExecutionResult, error) {
+	if hooks == nil && env.base != nil {
+		return vm.runPooled(ctx, env, msg)
+	}
 	evm, rt := vm.newCallEVM(env, msg, hooks)
 	stop := context.AfterFunc(ctx, evm.Cancel)
 	defer stop()
@@ -635,6 +718,37 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 	// Cancelled reads a flag, not the stack.
 	evm.Release()
 	if evm.Cancelled() {
+		return nil, errExecutionAborted
+	}
+	return res, err
+}
+
+// runPooled is runMsg without a tracer on an EVM of env's callBase.
+func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*core.ExecutionResult, error) {
+	ce := env.base.getEVM(vm, msg.GasPrice.IsZero(), env.state)
+	var stop func() bool
+	if env.deadline.IsZero() {
+		stop = context.AfterFunc(ctx, ce.evm.Cancel)
+	} else {
+		stop = time.AfterFunc(time.Until(env.deadline), ce.evm.Cancel).Stop
+	}
+	snap := env.state.Snapshot()
+	res, err := core.ApplyMessage(ce.evm, msg, core.NewGasPool(math64Max))
+	// The EVM goes back only if the cancel can no longer reach it.
+	notCancelled := stop()
+	if err == nil {
+		res.Err = ce.rt.ExecutionError(res.Err)
+	}
+	cancelled := ce.evm.Cancelled()
+	env.base.putEVM(ce, notCancelled)
+	if env.states != nil {
+		// Every change of a message is in the state's journal (go-ethereum reverts a failed
+		// call's the same way); the access list and transient storage are made afresh by the
+		// next message's Prepare.
+		env.state.RevertToSnapshot(snap)
+		env.states.putState(env.state)
+	}
+	if cancelled {
 		return nil, errExecutionAborted
 	}
 	return res, err

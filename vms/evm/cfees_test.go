@@ -5,16 +5,13 @@ import (
 	"log/slog"
 	"math"
 	"math/big"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rlp"
-	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -54,14 +51,7 @@ func startCChainWith(t *testing.T, dir string, clk *clock.Fake, cfg evm.Config, 
 		Clock:     clk,
 	})
 	require.NoError(t, err)
-	handlers, err := vm.Handlers(t.Context())
-	require.NoError(t, err)
-	srv := httptest.NewServer(handlers["/rpc"])
-	rc, err := rpc.Dial(srv.URL)
-	require.NoError(t, err)
-	n := &l1Node{db: db, vm: vm, clk: clk, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
-	t.Cleanup(n.stop)
-	return n
+	return serveVM(t, db, vm, clk)
 }
 
 // cSend sends a transfer of 1 wei to to from the funded key, with the next pending nonce, a
@@ -387,14 +377,7 @@ func TestACP176FromFortuna(t *testing.T) {
 	n.drainWork()
 	_, err := n.vm.BuildBlock(t.Context())
 	require.ErrorIs(t, err, chains.ErrNoWork)
-	require.Eventually(t, func() bool {
-		select {
-		case <-n.vm.WorkReady():
-			return true
-		default:
-			return false
-		}
-	}, 10*time.Second, 20*time.Millisecond)
+	n.requireWoken(t)
 	clk.Advance(5 * time.Second)
 	b := n.build(t)
 	require.Equal(t, big.NewInt(1), b.BaseFee())

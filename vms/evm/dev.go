@@ -194,11 +194,19 @@ func (vm *VM) rootOf(hash, root common.Hash) common.Hash {
 
 // stateOfBlock opens the state after blk, its edits included; the head's through its cache.
 func (vm *VM) stateOfBlock(blk *types.Block) (*state.StateDB, error) {
+	st, _, err := vm.blockState(blk)
+	return st, err
+}
+
+// blockState is stateOfBlock with, for the head's state, the cache it was opened through
+// (headState); nil for another block's.
+func (vm *VM) blockState(blk *types.Block) (*state.StateDB, *stateCache, error) {
 	root := vm.rootOf(blk.Hash(), blk.Root())
 	if blk.Hash() == vm.currentHead().Hash() {
-		return vm.headStateAt(root)
+		return vm.headState(root)
 	}
-	return vm.stateAt(root)
+	st, err := vm.stateAt(root)
+	return st, nil, err
 }
 
 // do runs fn on the engine goroutine and returns its result; ctx bounds the wait.

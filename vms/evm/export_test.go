@@ -29,3 +29,29 @@ func (vm *VM) GethHandler() http.Handler { return newlineHandler(vm.rpc) }
 func (vm *VM) ServeDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
 	return vm.serveDev(w, r, c)
 }
+
+// ForgetCallBase drops the kept call base of the last block called on with its idle EVMs, and
+// the head's state cache with its idle states: the next call makes them all afresh.
+func (vm *VM) ForgetCallBase() {
+	vm.lastCallBase.Store(nil)
+	vm.headCache.Store(nil)
+}
+
+// IdleCallEVM reports whether the kept call base has an idle EVM for messages with
+// (noBaseFee false) or without a gas price, leaving it idle.
+func (vm *VM) IdleCallEVM(noBaseFee bool) bool {
+	b := vm.lastCallBase.Load()
+	if b == nil {
+		return false
+	}
+	pool := &b.evms[0]
+	if noBaseFee {
+		pool = &b.evms[1]
+	}
+	ce, _ := pool.Get().(*callEVM)
+	if ce == nil {
+		return false
+	}
+	pool.Put(ce)
+	return true
+}

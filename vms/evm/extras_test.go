@@ -16,8 +16,6 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
-
-	"github.com/cornice-node/cornice/clock"
 )
 
 // codeAt is an eth_call state override that puts code at addr.
@@ -273,7 +271,7 @@ func TestP256Warm(t *testing.T) {
 	t.Parallel()
 	c := startNode(t, t.TempDir())
 	l1 := newL1(t)
-	preGranite, err := startL1(t, t.TempDir(), []byte(`{"networkUpgradeOverrides":{"graniteTimestamp":1800000000}}`), clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+	preGranite, err := startL1(t, t.TempDir(), []byte(`{"networkUpgradeOverrides":{"graniteTimestamp":1800000000}}`), l1Clock())
 	require.NoError(t, err)
 	tests := []struct {
 		name string

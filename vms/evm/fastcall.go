@@ -7,9 +7,11 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -56,17 +58,23 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		return false
 	}
 	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout;
-	// so does this one. Its context has only that timeout: a client that leaves does not stop
-	// its call, which the timeout and the gas cap bound, and the request's own deadline arms no
-	// second timer (api's deadlineCtx arms one when asked for Done).
+	// so does this one, with one timer on the EVM (callEnv.deadline) and no context: a client
+	// that leaves does not stop its call, which the timeout and the gas cap bound, and the
+	// request's own deadline arms no second timer (api's deadlineCtx arms one when asked for
+	// Done). A call that passed its deadline is answered as timed out, as go-ethereum's
+	// server answers one whose context ended.
 	timeout, limited := rpc.ContextRequestTimeout(r.Context())
-	ctx, cancel := context.WithoutCancel(r.Context()), context.CancelFunc(func() {})
+	var deadline time.Time
 	if limited {
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		deadline = time.Now().Add(timeout)
 	}
-	defer cancel()
-	res, err := vm.call(ctx, args, bnh, nil, nil)
-	if limited && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	env, msg, err := vm.callMsg(args, bnh, nil, nil)
+	var res *core.ExecutionResult
+	if err == nil {
+		env.deadline = deadline
+		res, err = vm.runMsg(context.Background(), env, msg, nil)
+	}
+	if limited && (errors.Is(err, errExecutionAborted) || !time.Now().Before(deadline)) {
 		writeTimedOut(w, c.ID)
 		return true
 	}
@@ -213,10 +221,27 @@ var errNotPlain = errors.New("not a plain member")
 // decodeBlockParam decodes b, eth_call's block param, into *bnh as encoding/json does: null
 // is no block, anything else goes to blockNumberOrHash's UnmarshalJSON, raw.
 func decodeBlockParam(b []byte, bnh **blockNumberOrHash) error {
-	if string(b) == "null" {
+	var tag rpc.BlockNumber
+	switch string(b) {
+	case "null":
 		*bnh = nil
 		return nil
+	// A tag, nearly every call's, is read here: go-ethereum's reading tries it as an object
+	// with encoding/json, then as a string, each a few allocations.
+	case `"latest"`:
+		tag = rpc.LatestBlockNumber
+	case `"pending"`:
+		tag = rpc.PendingBlockNumber
+	case `"earliest"`:
+		tag = rpc.EarliestBlockNumber
+	case `"safe"`:
+		tag = rpc.SafeBlockNumber
+	case `"finalized"`, `"accepted"`: // accepted: withAcceptedAlias
+		tag = rpc.FinalizedBlockNumber
+	default:
+		*bnh = new(blockNumberOrHash)
+		return (*bnh).UnmarshalJSON(b)
 	}
-	*bnh = new(blockNumberOrHash)
-	return (*bnh).UnmarshalJSON(b)
+	*bnh = &blockNumberOrHash{rpc.BlockNumberOrHashWithNumber(tag)}
+	return nil
 }

@@ -82,7 +82,7 @@ func checkDecodeCallArgs(t *testing.T, b []byte) {
 func TestDecodeBlockParamAsJSON(t *testing.T) {
 	t.Parallel()
 	for _, form := range []string{
-		`null`, `"latest"`, `"accepted"`, `"0x10"`, `"pending"`, `"earliest"`, `"0x"`, `"bad"`, `17`,
+		`null`, `"latest"`, `"accepted"`, `"0x10"`, `"pending"`, `"earliest"`, `"safe"`, `"finalized"`, `"Latest"`, ` "latest"`, `"0x"`, `"bad"`, `17`,
 		`{"blockNumber":"0x1"}`, `{"blockHash":"0x` + "ab" + `"}`, `{}`, `{"blockNumber":"0x1","blockHash":"0x01"}`,
 	} {
 		var want, got *blockNumberOrHash

@@ -4,10 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/jsonrpc"
@@ -110,4 +113,86 @@ func postTo(ctx context.Context, h http.Handler, body string) *httptest.Response
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec
+}
+
+// TestCallEVMReused: calls without overrides run on EVMs kept between calls, and a kept EVM
+// answers every call, after any other, as a fresh one does: success, revert, invalid opcode,
+// out of gas, too little gas, no funds, a gas price (the other pool), the warp precompile
+// (bound to its EVM), and a call after one that changed the state (the state is kept too).
+func TestCallEVMReused(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir())
+	cvm, ok := n.m.VM(cChainID)
+	require.True(t, ok)
+	vm := cvm.(*evm.VM)
+	h := vm.GethHandler()
+
+	const (
+		identity = `"to":"0x0000000000000000000000000000000000000004"`
+		funded   = `"from":"0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"` // the local key
+	)
+	bodies := []string{
+		`[{` + identity + `,"data":"0x1234"},"latest"]`,
+		`[{"data":"0x61beef6000526002601ef3"}]`,
+		`[{"data":"0x61beef6000526002601efd"}]`,
+		`[{"data":"` + revertReason + `"}]`,
+		`[{"data":"0xfe"}]`,
+		`[{"data":"0x5b600056","gas":"0x10000"}]`,
+		`[{"data":"0x00","gas":"0x1"}]`,
+		`[{"to":"0x1000000000000000000000000000000000000001","value":"0x1","from":"0x2000000000000000000000000000000000000002"}]`,
+		`[{` + identity + `,"data":"0xabcd","gasPrice":"0x1"}]`,
+		`[{` + funded + `,` + identity + `,"data":"0xabcd","gas":"0x10000","gasPrice":"0x174876e800"}]`,
+		`[{` + funded + `,"data":"0x5b600056","gas":"0x10000","maxFeePerGas":"0x174876e800","maxPriorityFeePerGas":"0x0"}]`,
+		`[{"to":"0x0200000000000000000000000000000000000005","data":"0x4213cf78"}]`,
+		// A transfer, then a call that returns the balances of its receiver and its
+		// sender: what a call changed is gone for the next one, on a kept state.
+		`[{` + funded + `,"to":"0x1000000000000000000000000000000000000001","value":"0x1"}]`,
+		`[{"data":"0x731000000000000000000000000000000000000001316000527f` + strings.Repeat("00", 12) + `8db97c7cece249c2b98bdc0226cc4c2a57bf52fc3160205260406000f3"}]`,
+		`[{` + funded + `,"to":"0x0200000000000000000000000000000000000005","data":"0x4213cf78","gas":"0x10000","gasPrice":"0x174876e800"}]`,
+	}
+	call := func(i int, params string) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"eth_call","params":` + params + `}`
+	}
+	fresh := make([]string, len(bodies))
+	for i, p := range bodies {
+		vm.ForgetCallBase()
+		fresh[i] = postTo(t.Context(), h, call(i, p)).Body.String()
+
+		require.Contains(t, fresh[i], `"id":`+strconv.Itoa(i)+`,`)
+	}
+	// Every body after every other, on the kept EVMs.
+	for round := range 3 {
+		for i := range bodies {
+			j := (i + round*5) % len(bodies)
+			require.Equal(t, fresh[j], postTo(t.Context(), h, call(j, bodies[j])).Body.String(), "round %d", round)
+		}
+	}
+	// The same from goroutines at once, each EVM and state used by one call at a time (run
+	// with -race).
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range bodies {
+				j := (i + g*3) % len(bodies)
+				assert.Equal(t, fresh[j], postTo(t.Context(), h, call(j, bodies[j])).Body.String(), "goroutine %d", g)
+			}
+		})
+	}
+	wg.Wait()
+	// The EVMs are kept: each call leaves its EVM idle in its pool. (sync.Pool drops a
+	// quarter of what it is given under the race detector, hence the rounds.)
+	for _, noBaseFee := range []bool{true, false} {
+		price := `"0x174876e800"`
+		if noBaseFee {
+			price = `"0x0"`
+		}
+		kept := false
+		for range 20 {
+			postTo(t.Context(), h, call(1, `[{`+funded+`,`+identity+`,"gas":"0x10000","gasPrice":`+price+`}]`))
+			if kept = vm.IdleCallEVM(noBaseFee); kept {
+				break
+			}
+		}
+		require.True(t, kept, "no base fee %v", noBaseFee)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -82,6 +81,19 @@ func (n *l1Node) drainWork() {
 	}
 }
 
+// requireWoken waits until the VM signals work to its builder.
+func (n *l1Node) requireWoken(t *testing.T) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		select {
+		case <-n.vm.WorkReady():
+			return true
+		default:
+			return false
+		}
+	}, 10*time.Second, 20*time.Millisecond)
+}
+
 // accept verifies and accepts blk as the pipeline does.
 func (n *l1Node) accept(t *testing.T, blk chains.Block) *types.Block {
 	t.Helper()
@@ -101,11 +113,8 @@ func (n *l1Node) accept(t *testing.T, blk chains.Block) *types.Block {
 // and survives a restart, and after Granite it is 0 again.
 func TestL1BlockGasCostBeforeGranite(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	clk := clock.NewFake(time.Unix(l1GenesisTime+10, 0))
-	n, err := startL1(t, dir, preGraniteUpgrade, clk)
-	require.NoError(t, err)
-	ctx := t.Context()
+	n, restart := newRestartableL1(t, preGraniteUpgrade)
+	clk, ctx := n.clk, t.Context()
 	admin, enabled := l1Key(t, "admin"), l1Key(t, "enabled")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000f3")
 	gwei := func(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(params1Gwei)) }
@@ -124,7 +133,7 @@ func TestL1BlockGasCostBeforeGranite(t *testing.T) {
 
 	// In the same second the cost is 0 + 2·200,000: a 500 gwei tip pays
 	// 500·21,000/25 = 420,000 gas of block fee.
-	_, err = n.sendNonce(t, admin, nonce("admin"), gwei(500), &to, nil, 21_000, nil)
+	_, err := n.sendNonce(t, admin, nonce("admin"), gwei(500), &to, nil, 21_000, nil)
 	require.NoError(t, err)
 	built, err := n.vm.BuildBlock(ctx)
 	require.NoError(t, err)
@@ -138,7 +147,7 @@ func TestL1BlockGasCostBeforeGranite(t *testing.T) {
 
 	// After a restart the cost of block 2 is still known, and its child
 	// in the same second costs 800,000.
-	n, err = startL1(t, dir, preGraniteUpgrade, clk)
+	n, err = restart(preGraniteUpgrade)
 	require.NoError(t, err)
 	require.Equal(t, "0x61a80", n.blockGasCost(t, 2))
 	low, err := n.sendNonce(t, enabled, nonce("enabled"), gwei(1), &to, nil, 21_000, nil)
@@ -160,14 +169,7 @@ func TestL1BlockGasCostBeforeGranite(t *testing.T) {
 	_, err = n.vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	clk.Advance(time.Second)
-	require.Eventually(t, func() bool {
-		select {
-		case <-n.vm.WorkReady():
-			return true
-		default:
-			return false
-		}
-	}, 10*time.Second, 20*time.Millisecond)
+	n.requireWoken(t)
 	b3 := n.build(t)
 	require.Equal(t, uint64(l1GenesisTime+14), b3.Time())
 	require.Equal(t, low.Hash(), b3.Transactions()[0].Hash())

@@ -121,6 +121,13 @@ func startL1With(t testing.TB, dir string, upgrade, file []byte, log *slog.Logge
 		require.NoError(t, db.Close())
 		return nil, err
 	}
+	return serveVM(t, db, vm, clk), nil
+}
+
+// serveVM serves vm's /rpc on a test server and returns the node the tests drive, stopped (the
+// database closed too) at the end of the test.
+func serveVM(t testing.TB, db *storage.DB, vm *evm.VM, clk *clock.Fake) *l1Node {
+	t.Helper()
 	handlers, err := vm.Handlers(t.Context())
 	require.NoError(t, err)
 	srv := httptest.NewServer(handlers["/rpc"])
@@ -128,15 +135,28 @@ func startL1With(t testing.TB, dir string, upgrade, file []byte, log *slog.Logge
 	require.NoError(t, err)
 	n := &l1Node{db: db, vm: vm, clk: clk, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
 	t.Cleanup(n.stop)
-	return n, nil
+	return n
 }
 
-// newL1 starts the L1 test chain in a new directory, 10 s after genesis.
+// l1Clock is a fake clock 10 s after the L1 test chain's genesis.
+func l1Clock() *clock.Fake { return clock.NewFake(time.Unix(l1GenesisTime+10, 0)) }
+
+// newL1 starts the L1 test chain in a new directory, at l1Clock.
 func newL1(t *testing.T) *l1Node {
 	t.Helper()
-	n, err := startL1(t, t.TempDir(), nil, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
-	require.NoError(t, err)
+	n, _ := newRestartableL1(t, nil)
 	return n
+}
+
+// newRestartableL1 starts the L1 test chain with upgrade in a new directory, at l1Clock, and
+// returns it with a function that starts it again, with an upgrade, on the same directory and
+// clock (the node before must be stopped).
+func newRestartableL1(t *testing.T, upgrade []byte) (*l1Node, func(upgrade []byte) (*l1Node, error)) {
+	t.Helper()
+	dir, clk := t.TempDir(), l1Clock()
+	n, err := startL1(t, dir, upgrade, clk)
+	require.NoError(t, err)
+	return n, func(upgrade []byte) (*l1Node, error) { return startL1(t, dir, upgrade, clk) }
 }
 
 func (n *l1Node) stop() {
@@ -680,7 +700,7 @@ func TestL1PrecompileUpgrades(t *testing.T) {
 	upgrade := []byte(`{"precompileUpgrades":[` +
 		`{"contractNativeMinterConfig":{"blockTimestamp":1700000100,"disable":true}},` +
 		`{"contractNativeMinterConfig":{"blockTimestamp":1700000200,"adminAddresses":["` + none.Hex() + `"]}}]}`)
-	n, err := startL1(t, t.TempDir(), upgrade, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+	n, err := startL1(t, t.TempDir(), upgrade, l1Clock())
 	require.NoError(t, err)
 	ctx := t.Context()
 	admin := l1Addr(t, "admin")
@@ -760,11 +780,8 @@ func TestL1PrecompileUpgrades(t *testing.T) {
 // future, and refuses one that changes the past (l1-evm.md §4.4, §4.5).
 func TestL1Restart(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	clk := clock.NewFake(time.Unix(l1GenesisTime+10, 0))
-	n, err := startL1(t, dir, nil, clk)
-	require.NoError(t, err)
-	ctx := t.Context()
+	n, restart := newRestartableL1(t, nil)
+	clk, ctx := n.clk, t.Context()
 	cfg := l1params.DefaultFeeConfig()
 	cfg.GasLimit = big.NewInt(10_000_000)
 	n.mustSend(t, fundedKey(t), ptrAddr(l1params.FeeManagerAddress), 300_000, feeCall(t, cfg))
@@ -779,7 +796,7 @@ func TestL1Restart(t *testing.T) {
 	n.stop()
 
 	// The same config: everything is as it was, and the chain goes on.
-	n, err = startL1(t, dir, nil, clk)
+	n, err = restart(nil)
 	require.NoError(t, err)
 	num, err := n.client.BlockNumber(ctx)
 	require.NoError(t, err)
@@ -803,7 +820,7 @@ func TestL1Restart(t *testing.T) {
 
 	// An upgrade in the future is compatible.
 	future := []byte(`{"precompileUpgrades":[{"feeManagerConfig":{"blockTimestamp":1700001000,"disable":true}}]}`)
-	n, err = startL1(t, dir, future, clk)
+	n, err = restart(future)
 	require.NoError(t, err)
 	got, err = n.raw(t, "eth_getChainConfig")
 	require.NoError(t, err)
@@ -812,19 +829,19 @@ func TestL1Restart(t *testing.T) {
 
 	// One that would have applied before the head is not.
 	past := []byte(`{"precompileUpgrades":[{"feeManagerConfig":{"blockTimestamp":1700000005,"disable":true}}]}`)
-	_, err = startL1(t, dir, past, clk)
+	_, err = restart(past)
 	var compat *params.ConfigCompatError
 	require.ErrorAs(t, err, &compat)
 	require.ErrorContains(t, err, "cannot retroactively enable PrecompileUpgrade[1]")
 	// Nor one that moves Granite, active at the head.
 	moved := []byte(`{"networkUpgradeOverrides":{"graniteTimestamp":1700000005}}`)
-	_, err = startL1(t, dir, moved, clk)
+	_, err = restart(moved)
 	require.ErrorAs(t, err, &compat)
 	require.ErrorContains(t, err, "Granite fork block timestamp")
 
 	// The stored config is still the last one started with: the future
 	// upgrade can go away before it applies.
-	n, err = startL1(t, dir, nil, clk)
+	n, err = restart(nil)
 	require.NoError(t, err)
 	num, err = n.client.BlockNumber(ctx)
 	require.NoError(t, err)
@@ -841,7 +858,7 @@ func TestL1ChainFile(t *testing.T) {
 	file := []byte(`{"feeRecipient":"` + recipient.Hex() + `","rpc-gas-cap":100000,"api-max-blocks-per-request":1,"pruning-enabled":false,"log-level":"info"}`)
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	n, err := startL1With(t, t.TempDir(), nil, file, log, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+	n, err := startL1With(t, t.TempDir(), nil, file, log, l1Clock())
 	require.NoError(t, err)
 	// Counted by message: storage may add warnings of its own (Pebble's low-disk-space one).
 	require.Equal(t, 1, strings.Count(logs.String(), `level=WARN msg="ignoring unsupported keys of the chain's config.json" keys="[log-level pruning-enabled]"`), logs.String())
@@ -875,7 +892,7 @@ func TestL1ChainFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := startL1With(t, t.TempDir(), nil, []byte(tt.file), nil, clock.NewFake(time.Unix(l1GenesisTime+10, 0)))
+			_, err := startL1With(t, t.TempDir(), nil, []byte(tt.file), nil, l1Clock())
 			require.EqualError(t, err, "chain config file "+l1Blockchain.String()+"/config.json: "+tt.wantErr)
 		})
 	}

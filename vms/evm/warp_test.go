@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
@@ -53,7 +52,7 @@ func startWarpL1(t testing.TB, dir string, key *bls.SecretKey, weight, other uin
 	if other > 0 {
 		set = append(set, warp.Validator{NodeID: ids.NodeID{2}, Weight: other})
 	}
-	n, err := startL1With(t, dir, nil, nil, nil, clock.NewFake(time.Unix(l1GenesisTime+10, 0)), func(c *chains.Context) {
+	n, err := startL1With(t, dir, nil, nil, nil, l1Clock(), func(c *chains.Context) {
 		c.Chain.SubnetID = warpSubnet
 		c.BLSKey = key
 		c.WarpValidators = fakeValidators{set: set}

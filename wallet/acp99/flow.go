@@ -383,8 +383,8 @@ func (f *Flow) aggregate(ctx context.Context, msg *warp.UnsignedMessage, justifi
 	}
 }
 
-// aggregateOnce asks the node's /ext/aggregate-signatures once; an answer of too little
-// signature weight wraps warp.ErrInsufficientWeight.
+// aggregateOnce asks the node's /ext/aggregate-signatures once; a refusal with the code of too
+// little signature weight (warp.CodeInsufficientWeight) wraps warp.ErrInsufficientWeight.
 func (f *Flow) aggregateOnce(ctx context.Context, msg *warp.UnsignedMessage, justification []byte) ([]byte, error) {
 	body, err := json.Marshal(map[string]string{
 		"message":           hex.EncodeToString(msg.Bytes()),
@@ -409,7 +409,10 @@ func (f *Flow) aggregateOnce(ctx context.Context, msg *warp.UnsignedMessage, jus
 		return nil, fmt.Errorf("aggregate-signatures: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		if bytes.Contains(b, []byte(warp.ErrInsufficientWeight.Error())) {
+		var refusal struct {
+			Code int `json:"code"`
+		}
+		if json.Unmarshal(b, &refusal) == nil && refusal.Code == warp.CodeInsufficientWeight {
 			return nil, fmt.Errorf("aggregate-signatures: %s: %s: %w", resp.Status, bytes.TrimSpace(b), warp.ErrInsufficientWeight)
 		}
 		return nil, fmt.Errorf("aggregate-signatures: %s: %s", resp.Status, bytes.TrimSpace(b))

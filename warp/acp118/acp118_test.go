@@ -159,11 +159,10 @@ func (s sourceOf) Signature(ctx context.Context, nodeID ids.NodeID, _ ids.ID, re
 	return h.Sign(ctx, req)
 }
 
-// TestAggregate gathers signatures until the quorum: a lone signer holding enough weight is the
-// whole aggregate (bitset of its canonical index); one holding too little fails with the
-// reference's text.
-func TestAggregate(t *testing.T) {
-	t.Parallel()
+// threeStakers returns staker1, staker2 and staker3 as the validators of a subnet, weights 70,
+// 20 and 10, and a source in which the first two sign everything and staker3 does not answer.
+func threeStakers(t *testing.T) ([]warp.Validator, sourceOf) {
+	t.Helper()
 	accept := verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil })
 	var vs []warp.Validator
 	source := sourceOf{}
@@ -175,6 +174,15 @@ func TestAggregate(t *testing.T) {
 			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
 		}
 	}
+	return vs, source
+}
+
+// TestAggregate gathers signatures until the quorum: a lone signer holding enough weight is the
+// whole aggregate (bitset of its canonical index); one holding too little fails with the
+// reference's text.
+func TestAggregate(t *testing.T) {
+	t.Parallel()
+	vs, source := threeStakers(t)
 	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
 	agg := acp118.NewAggregator(stateOf(vs), source)
 	set, err := warp.NewCanonicalSet(vs)
@@ -215,17 +223,7 @@ func TestAggregate(t *testing.T) {
 // which signs gives nil.
 func TestGather(t *testing.T) {
 	t.Parallel()
-	accept := verifierFunc(func(*warp.UnsignedMessage, []byte) error { return nil })
-	var vs []warp.Validator
-	source := sourceOf{}
-	for i, name := range []string{"staker1", "staker2", "staker3"} {
-		sk, nodeID := staker(t, name)
-		pk := [bls.PublicKeyLen]byte(sk.PublicKey().Compress())
-		vs = append(vs, warp.Validator{NodeID: nodeID, Weight: []uint64{70, 20, 10}[i], PublicKey: &pk})
-		if name != "staker3" {
-			source[nodeID] = acp118.NewHandler(accept, warp.NewSigner(sk, localNetworkID, ids.Empty), 0)
-		}
-	}
+	vs, source := threeStakers(t)
 	msg := warp.NewUnsignedMessage(localNetworkID, ids.Empty, []byte("hello"))
 	set, err := warp.NewCanonicalSet(vs)
 	require.NoError(t, err)

@@ -3,8 +3,6 @@ package snowman
 import (
 	"context"
 	"crypto/sha256"
-	"log/slog"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,9 +51,7 @@ func (s *recordingSender) SendChits(_ context.Context, _ ids.NodeID, _ uint32, p
 func TestChitsContents(t *testing.T) {
 	vm := newTestVM()
 	snd := &recordingSender{}
-	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
-		Validators: validators{ids.NodeID{1}: 20, ids.NodeID{2}: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
+	e := newEngine(t, Config{Params: consensus.DefaultParameters()}, testDeps(vm, snd, validators{ids.NodeID{1}: 20, ids.NodeID{2}: 20}))
 	ctx := t.Context()
 
 	// Height 1 accepted (by hand, as a decided poll would), 2 and 3 processing.
@@ -98,9 +94,7 @@ func TestQueryFailedVotesLastReportedAccepted(t *testing.T) {
 	vm := newTestVM()
 	snd := &recordingSender{}
 	peer := ids.NodeID{2}
-	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
-		Validators: validators{peer: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
+	e := newEngine(t, Config{Params: consensus.DefaultParameters()}, testDeps(vm, snd, validators{peer: 20}))
 	ctx := t.Context()
 	vm.work = 1
 	require.NoError(t, e.Build(ctx)) // poll 1: the push of b1 to peer, 20 units
@@ -129,9 +123,7 @@ func TestChitsWaitForTheirBlock(t *testing.T) {
 		vm := newTestVM()
 		snd := &recordingSender{}
 		peer := ids.NodeID{2}
-		e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
-			Validators: validators{peer: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
-		require.NoError(t, err)
+		e := newEngine(t, Config{Params: consensus.DefaultParameters()}, testDeps(vm, snd, validators{peer: 20}))
 		ctx := t.Context()
 		vm.work = 1
 		require.NoError(t, e.Build(ctx)) // poll 1: b1 pushed to peer, all 20 units
@@ -166,9 +158,7 @@ func TestRecentlyAcceptedNeedsNoRead(t *testing.T) {
 	peer := ids.NodeID{2}
 	p := consensus.Parameters{K: 1, AlphaPreference: 1, AlphaConfidence: 1, Beta: 1,
 		ConcurrentRepolls: 1, OptimalProcessing: 10, MaxOutstandingItems: 1, MaxItemProcessingTime: 1}
-	e, err := New(Config{Params: p}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
-		Validators: validators{peer: 1}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
+	e := newEngine(t, Config{Params: p}, testDeps(vm, snd, validators{peer: 1}))
 	ctx := t.Context()
 	genesis := vm.genesis().id
 	vm.work = 1

@@ -181,6 +181,21 @@ type validators map[ids.NodeID]uint64
 
 func (v validators) Weights(ids.ID) (map[ids.NodeID]uint64, error) { return v, nil }
 
+// testDeps are the Deps of an engine over vm in these tests: vm's own acceptor, a fixed seed, a
+// discarded log and the real clock.
+func testDeps(vm *testVM, snd Sender, vals validators) Deps {
+	return Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd, Validators: vals,
+		Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)}
+}
+
+// newEngine is New that fails the test on an error.
+func newEngine(t *testing.T, cfg Config, d Deps) *Engine {
+	t.Helper()
+	e, err := New(cfg, d)
+	require.NoError(t, err)
+	return e
+}
+
 func newTestNet(t *testing.T, seed uint64, weights []uint64, p consensus.Parameters) *testNet {
 	n := &testNet{Net: enginetest.New(t, seed), t: t, rng: rand.New(rand.NewPCG(seed, 2)),
 		engines: make(map[ids.NodeID]*Engine), vms: make(map[ids.NodeID]*testVM)}
@@ -192,9 +207,9 @@ func newTestNet(t *testing.T, seed uint64, weights []uint64, p consensus.Paramet
 	}
 	for _, id := range n.nodes {
 		vm := newTestVM()
-		e, err := New(Config{Params: p}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: n.Sender(id),
-			Validators: vals, Rand: rand.New(rand.NewPCG(seed, uint64(id[0]))), Log: slog.New(slog.DiscardHandler)})
-		require.NoError(t, err)
+		d := testDeps(vm, n.Sender(id), vals)
+		d.Rand = rand.New(rand.NewPCG(seed, uint64(id[0])))
+		e := newEngine(t, Config{Params: p}, d)
 		n.engines[id], n.vms[id] = e, vm
 		n.Set(id, e)
 	}

@@ -2,8 +2,6 @@ package snowman
 
 import (
 	"crypto/sha256"
-	"log/slog"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -24,10 +22,9 @@ func TestFailedBlockIsNotFetchedAgain(t *testing.T) {
 	snd := &recordingSender{}
 	builder := ids.NodeID{2}
 	clk := clock.NewFake(time.Unix(1_000_000, 0))
-	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: snd,
-		Validators: validators{ids.NodeID{1}: 20, builder: 20}, Rand: rand.New(rand.NewPCG(1, 1)),
-		Log: slog.New(slog.DiscardHandler), Clock: clk})
-	require.NoError(t, err)
+	d := testDeps(vm, snd, validators{ids.NodeID{1}: 20, builder: 20})
+	d.Clock = clk
+	e := newEngine(t, Config{Params: consensus.DefaultParameters()}, d)
 	ctx := t.Context()
 	genesis := vm.genesis().id
 	bad := encodeBlock(genesis, 1, 7)
@@ -77,10 +74,9 @@ func TestFailedBlockIsNotFetchedAgain(t *testing.T) {
 // At most MaxFailed blocks are remembered: the oldest is forgotten first.
 func TestFailedBlocksAreBounded(t *testing.T) {
 	vm := newTestVM()
-	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: testAcceptor{vm}, Sender: &recordingSender{},
-		Validators: validators{ids.NodeID{1}: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler),
-		Clock: clock.NewFake(time.Unix(1_000_000, 0))})
-	require.NoError(t, err)
+	d := testDeps(vm, &recordingSender{}, validators{ids.NodeID{1}: 20})
+	d.Clock = clock.NewFake(time.Unix(1_000_000, 0))
+	e := newEngine(t, Config{Params: consensus.DefaultParameters()}, d)
 	id := func(i int) ids.ID { return ids.ID{byte(i), byte(i >> 8)} }
 	for i := range MaxFailed + 1 {
 		e.failedVerification(id(i))

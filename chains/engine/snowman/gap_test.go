@@ -1,8 +1,6 @@
 package snowman
 
 import (
-	"log/slog"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -19,10 +17,9 @@ func TestMinBlockGap(t *testing.T) {
 	ctx := t.Context()
 	vm := newTestVM()
 	clk := clock.NewFake(time.Unix(1000, 0))
-	e, err := New(Config{Params: consensus.DefaultParameters(), MinBlockGap: time.Hour}, Deps{VM: vm, Acceptor: testAcceptor{vm},
-		Sender: &recordingSender{}, Validators: validators{ids.NodeID{1}: 20}, Rand: rand.New(rand.NewPCG(1, 1)),
-		Log: slog.New(slog.DiscardHandler), Clock: clk})
-	require.NoError(t, err)
+	d := testDeps(vm, &recordingSender{}, validators{ids.NodeID{1}: 20})
+	d.Clock = clk
+	e := newEngine(t, Config{Params: consensus.DefaultParameters(), MinBlockGap: time.Hour}, d)
 	_, waiting := e.BuildAt()
 	require.False(t, waiting)
 

@@ -2,8 +2,6 @@ package snowman
 
 import (
 	"context"
-	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -71,9 +69,9 @@ func TestRunnerLoneValidator(t *testing.T) {
 	self := ids.NodeID{1}
 	acc := signalingAcceptor{testAcceptor{vm}, make(chan ids.ID, 8)}
 	snd := &loopSender{self: self, sends: new(sync.WaitGroup)}
-	e, err := New(Config{Params: consensus.DefaultParameters()}, Deps{VM: vm, Acceptor: acc, Sender: snd,
-		Validators: validators{self: 20}, Rand: rand.New(rand.NewPCG(1, 1)), Log: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
+	d := testDeps(vm, snd, validators{self: 20})
+	d.Acceptor = acc
+	e := newEngine(t, Config{Params: consensus.DefaultParameters()}, d)
 	r := NewRunner(e, clock.Real{})
 	snd.r = r
 

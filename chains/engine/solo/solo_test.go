@@ -94,9 +94,7 @@ func TestVerifyFailureDrops(t *testing.T) {
 		require.NoError(t, vm.Submit(tx("k2", "later")...))
 		synctest.Wait()
 		e.RequireHeight(chainA, 2)
-		v, err := vm.State("k")
-		require.NoError(t, err)
-		require.Equal(t, "good", v)
+		vm.RequireState(t, "k", "good")
 	})
 }
 

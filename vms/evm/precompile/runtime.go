@@ -162,6 +162,10 @@ func (r *Runtime) WrapState(sdb vm.StateDB) vm.StateDB {
 type stateDB struct {
 	vm.StateDB
 	r *Runtime
+	// warmIn is the last precompiles Prepare was given and warmOut what it made of them:
+	// go-ethereum hands the same shared table for every transaction of the same rules, so
+	// the copy with P256VERIFY is made once, not for each transaction.
+	warmIn, warmOut []common.Address
 }
 
 // Prepare adds P256VERIFY to precompiles from Granite, then calls sdb's Prepare.
@@ -170,8 +174,15 @@ type stateDB struct {
 // precompiles from Granite, so it is warm (l1-evm.md §5.8). precompiles is go-ethereum's
 // shared table: it is copied, never appended to in place.
 func (s *stateDB) Prepare(rules params.Rules, sender, coinbase common.Address, dst *common.Address, precompiles []common.Address, list types.AccessList) {
-	if s.r.env.Rules.IsGranite && !slices.Contains(precompiles, P256VerifyAddress) {
-		precompiles = append(slices.Clip(precompiles), P256VerifyAddress)
+	if s.r.env.Rules.IsGranite {
+		if len(precompiles) == 0 || len(precompiles) != len(s.warmIn) || &precompiles[0] != &s.warmIn[0] {
+			out := precompiles
+			if !slices.Contains(precompiles, P256VerifyAddress) {
+				out = append(slices.Clip(precompiles), P256VerifyAddress)
+			}
+			s.warmIn, s.warmOut = precompiles, out
+		}
+		precompiles = s.warmOut
 	}
 	s.StateDB.Prepare(rules, sender, coinbase, dst, precompiles, list)
 }
