@@ -120,6 +120,9 @@ func runCrashHelper(dir string, lines int) error {
 	if err != nil {
 		return err
 	}
+	// The log is recycled while the writers commit (PrimeLog), as the node does at start: the
+	// kill may come before, during or after it, in any round.
+	db.PrimeLog()
 	errs := make(chan error, 2*crashWriters)
 	var out sync.Mutex
 	// reported is the highest counter of each writer printed so far: a

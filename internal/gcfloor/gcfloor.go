@@ -9,6 +9,11 @@
 // #11 §4). Under the floor the goal is the floor instead; above it GOGC applies unchanged, so a
 // node whose live heap is half the floor or more (the C-Chain under load, any larger state)
 // keeps exactly the memory bounds it had.
+//
+// The floor holds only while the node is busy: while collections come less than BusyInterval
+// apart. A node at rest collects every two minutes (the runtime's forced cycle) or less often;
+// then the goal falls back to GOGC's and the runtime's scavenger returns the floor's pages, so an
+// idle node holds what it held without the floor.
 package gcfloor
 
 import (
@@ -17,6 +22,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // DefaultFloor is the floor of `cornice run`: the Go heap goal is never below 16 MiB. Small next
@@ -24,6 +30,10 @@ import (
 // memory), and it makes a collection every 13 MiB or so of allocation at rest instead of every
 // 2–3 MiB.
 const DefaultFloor = 16 << 20
+
+// BusyInterval is how close two collections must come for the node to count as busy. Under a
+// load worth the floor (thousands of calls a second) they come tens of milliseconds apart.
+const BusyInterval = time.Second
 
 // heapMinimum is the runtime's smallest heap goal at GOGC=100 (defaultHeapMinimum in
 // runtime/mgcpacer.go); it scales with GOGC, so a raised GOGC raises it too.
@@ -50,7 +60,8 @@ type Keeper struct {
 
 	mu      sync.Mutex
 	stopped bool
-	set     int // the GOGC last set
+	set     int       // the GOGC last set
+	last    time.Time // when the last collection ended, as adjust saw it
 }
 
 // sentinel is allocated once per collection cycle: its cleanup runs after the cycle that found it
@@ -87,11 +98,20 @@ func (k *Keeper) arm() {
 	}, k)
 }
 
-// adjust sets GOGC so that the next goal is max(floor, live × (1 + base/100)).
+// adjust sets GOGC so that the next goal is max(floor, live × (1 + base/100)) while the node is
+// busy (this collection came within BusyInterval of the one before), and live × (1 + base/100)
+// otherwise.
 func (k *Keeper) adjust() {
-	want := percent(read(liveMetric), k.floor, k.base)
+	live := read(liveMetric)
+	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	floor := uint64(0)
+	if !k.last.IsZero() && now.Sub(k.last) < BusyInterval {
+		floor = k.floor
+	}
+	k.last = now
+	want := percent(live, floor, k.base)
 	if k.stopped || want == k.set {
 		return
 	}

@@ -121,3 +121,26 @@ func TestFollowsLiveHeap(t *testing.T) {
 	waitPercent(t, k, func(p int) bool { return p == before })
 	runtime.KeepAlive(held)
 }
+
+// A node at rest, whose collections come more than BusyInterval apart, gets GOGC's own goal back,
+// so that the runtime returns the floor's pages; the next busy spell raises it again.
+func TestFloorOnlyWhileBusy(t *testing.T) {
+	unsetGOGC(t)
+	before := int(read(gogcMetric))
+	k := Start(1 << 30)
+	t.Cleanup(k.Stop)
+	waitPercent(t, k, func(p int) bool { return p > before })
+
+	deadline := time.Now().Add(30 * time.Second)
+	for k.Percent() != before {
+		if time.Now().After(deadline) {
+			t.Fatalf("GOGC stayed at %d at rest", k.Percent())
+		}
+		time.Sleep(BusyInterval + 100*time.Millisecond)
+		runtime.GC()
+		time.Sleep(50 * time.Millisecond) // the cycle's cleanup runs after it
+	}
+	require.Equal(t, before, int(read(gogcMetric)))
+
+	waitPercent(t, k, func(p int) bool { return p > before })
+}

@@ -96,9 +96,10 @@ func (vm *VM) newRPCServer() (*rpc.Server, error) {
 // rpcHandler is the chain's HTTP JSON-RPC handler: the rpc server, each
 // reply ending in a newline (newlineHandler), behind the node's heavy-call
 // bound (jsonrpc.Gate), which batches and the calls isHeavyRPC names wait
-// for, with eth_call's common form answered in front of it (serveCall).
+// for, with eth_call's common form and the developer methods of a test
+// suite's loop answered in front of it (serveFront).
 func (vm *VM) rpcHandler() http.Handler {
-	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC, vm.serveCall)
+	return jsonrpc.Gate(newlineHandler(vm.rpc), isHeavyRPC, vm.serveFront)
 }
 
 // isHeavyRPC reports whether a method's reply may run to megabytes: log

@@ -53,6 +53,9 @@ type Block struct {
 	// forced is set on a block a developer's mining request built
 	// (dev.go): it may be empty and skips the block fee check.
 	forced bool
+	// deferSync is set on a forced block that is not its request's
+	// last: its acceptance need not wait for the disk (DeferSync).
+	deferSync bool
 	// atomicTxs are the C-Chain atomic txs the block carries after its
 	// EVM txs, and extData their batch (atomic.BatchBytes), nil without
 	// any; the header's MixDigest commits to it (atomicDigest).
@@ -446,14 +449,25 @@ func (vm *VM) BuildBlock(ctx context.Context) (chains.Block, error) {
 		return nil, err
 	}
 	b.forced = forced
+	b.deferSync = forced && vm.dev.moreToMine()
 	vm.built.Store(b)
 	return b, nil
 }
+
+// DeferSync implements solo.SyncDeferrer: a block of a request to mine many, other than its
+// last, is accepted without waiting for the disk; the request is answered once its last
+// block's synced acceptance has made them all durable (docs/decisions.md).
+func (b *Block) DeferSync() bool { return b.deferSync }
 
 // buildBlock builds a block as BuildBlock says; without checkFee it skips
 // the block fee check (tests make invalid blocks with it); with force it
 // builds a block even when no transaction goes in.
 func (vm *VM) buildBlock(ctx context.Context, checkFee, force bool) (*Block, error) {
+	// Nothing to build from: spare the opening of the parent's state. An automining chain
+	// tries after each block and each developer method, whose next call waits for the CPU.
+	if !force && vm.pool.len() == 0 && (vm.atomic == nil || vm.atomic.pool.len() == 0) {
+		return nil, chains.ErrNoWork
+	}
 	parent, proc := vm.preferredParent()
 	r, err := vm.childRulesFor(parent, proc)
 	if err != nil {

@@ -81,7 +81,10 @@
 // answered in front of go-ethereum's server (fastcall.go, the
 // jsonrpc.Gate's Front), byte for byte as that server answers it, without
 // its reflective argument parsing and goroutine per call; anything else,
-// and a call that fails or reverts, goes to go-ethereum's server. Reads
+// and a call that fails or reverts, goes to go-ethereum's server. The
+// developer methods of a test suite's loop (evm_snapshot, evm_revert,
+// evm_mine, anvil_mine, the time methods) are answered in front of it too
+// (devfront.go), with the same bytes. Reads
 // of the head's state (calls, balances, transaction admission) share one
 // cache of the accounts and slots they found, kept for the head's state
 // root (statecache.go): a root names its content for good, so a new

@@ -473,3 +473,12 @@ func warpBlockSignatureError(id ids.ID, err error) error {
 func warpSubnetIDError(s string) error {
 	return fmt.Errorf("failed to parse subnetID: %q", s)
 }
+
+// errHandlerCrashed is go-ethereum's answer for a method that panicked (rpc/service.go's
+// callback.call: its text, code -32603); the developer methods' front answers a panic so too.
+var errHandlerCrashed error = handlerCrashedError{}
+
+type handlerCrashedError struct{}
+
+func (handlerCrashedError) Error() string  { return "method handler crashed" }
+func (handlerCrashedError) ErrorCode() int { return -32603 }

@@ -25,6 +25,11 @@ func (vm *VM) ServeCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 // GethHandler is the chain's /rpc without its front: go-ethereum's server with the newline.
 func (vm *VM) GethHandler() http.Handler { return newlineHandler(vm.rpc) }
 
+// ServeDev is the chain's front for the developer methods (serveDev).
+func (vm *VM) ServeDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
+	return vm.serveDev(w, r, c)
+}
+
 // ForgetCallBase drops the kept call base of the last block called on with its idle EVMs, and
 // the head's state cache with its idle states: the next call makes them all afresh.
 func (vm *VM) ForgetCallBase() {

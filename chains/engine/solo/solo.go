@@ -23,6 +23,17 @@ type VM = chains.Builder
 // Acceptor is the chain's accept path (*chains.Acceptor).
 type Acceptor interface {
 	Accept(ctx context.Context, blk chains.Block) error
+	AcceptUnsynced(ctx context.Context, blk chains.Block) error
+}
+
+// SyncDeferrer is implemented by a block that may be accepted without waiting for its batch to
+// reach the disk (Acceptor.AcceptUnsynced) when DeferSync says so: a block of a developer's
+// request to mine many, whose answer waits for the request's last block, accepted with a sync
+// that makes every block before it durable too (Pebble's log is synced in order). A crash
+// before that loses a suffix of the request's blocks, never part of one, and never a block
+// anyone was answered for; readers may see such a block before it is durable.
+type SyncDeferrer interface {
+	DeferSync() bool
 }
 
 // Engine is one chain's solo engine.
@@ -123,7 +134,11 @@ func (e *Engine) buildAll(ctx context.Context) error {
 		if err := e.vm.SetPreference(ctx, blk.ID()); err != nil {
 			return fmt.Errorf("prefer block %s: %w", blk.ID(), err)
 		}
-		if err := e.acceptor.Accept(ctx, blk); err != nil {
+		accept := e.acceptor.Accept
+		if d, ok := blk.(SyncDeferrer); ok && d.DeferSync() {
+			accept = e.acceptor.AcceptUnsynced
+		}
+		if err := accept(ctx, blk); err != nil {
 			return err
 		}
 		e.lastAt = e.clock.Now()
