@@ -178,7 +178,7 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.ServeHTTP(w, r)
 
-	elapsed := d.clock.Now().Sub(start)
+	elapsed := d.clock.Since(start)
 	rs.of(d.metrics, label, methodIndex(r.Method)).observe(elapsed)
 	if !logged {
 		return

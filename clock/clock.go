@@ -12,6 +12,9 @@ import "time"
 type Clock interface {
 	// Now returns the current time.
 	Now() time.Time
+	// Since returns the time elapsed since t, Now().Sub(t). Real reads only the monotonic
+	// clock, one clock read where Now takes two (wall and monotonic).
+	Since(t time.Time) time.Duration
 	// NewTimer returns a timer that fires once after d.
 	NewTimer(d time.Duration) *time.Timer
 	// AfterFunc calls f in its own goroutine after d.
@@ -25,6 +28,9 @@ var _ Clock = Real{}
 
 // Now returns time.Now().
 func (Real) Now() time.Time { return time.Now() }
+
+// Since returns time.Since(t).
+func (Real) Since(t time.Time) time.Duration { return time.Since(t) }
 
 // NewTimer returns time.NewTimer(d).
 func (Real) NewTimer(d time.Duration) *time.Timer { return time.NewTimer(d) }

@@ -24,6 +24,9 @@ func (f *Fake) Now() time.Time {
 	return f.now
 }
 
+// Since returns the fake time elapsed since t.
+func (f *Fake) Since(t time.Time) time.Duration { return f.Now().Sub(t) }
+
 // Set moves the fake time to t.
 func (f *Fake) Set(t time.Time) {
 	f.mu.Lock()
