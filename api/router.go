@@ -175,6 +175,10 @@ func (rt *router) lookup(r *http.Request) (http.Handler, string, *routeSeries) {
 // cleanPath returns the canonical form of p: rooted, without "//", "." or ".." elements, keeping
 // a trailing slash.
 func cleanPath(p string) string {
+	if isClean(p) {
+		// The common case, without path.Clean's rebuilding of the path.
+		return p
+	}
 	if p == "" {
 		return "/"
 	}
@@ -186,6 +190,30 @@ func cleanPath(p string) string {
 		c += "/"
 	}
 	return c
+}
+
+// isClean reports whether cleanPath would return p unchanged: p is rooted and has no empty, "."
+// or ".." element, the one after a trailing slash aside.
+func isClean(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i-1] != '/' {
+			continue
+		}
+		// p[i] begins an element: it must not be empty, ".", or "..".
+		if p[i] == '/' {
+			return false
+		}
+		if p[i] == '.' {
+			rest := p[i+1:]
+			if rest == "" || rest[0] == '/' || (rest[0] == '.' && (len(rest) == 1 || rest[1] == '/')) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // redirectHandler answers 301 to the same URL with its path replaced by clean, keeping the query,

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -21,6 +22,12 @@ func TestCleanPath(t *testing.T) {
 		{"/../ext", "/ext"},
 		{"//", "/"},
 		{"/ext//info//", "/ext/info/"},
+		{"/ext/.x/..y/x.", "/ext/.x/..y/x."},
+		{"/ext/x/.", "/ext/x"},
+		{"/ext/x/..", "/ext"},
+		{"/ext/x/./", "/ext/x/"},
+		{"/ext/x/../", "/ext/"},
+		{"/.", "/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -113,6 +120,14 @@ func FuzzCleanPath(f *testing.F) {
 		require.True(t, strings.HasPrefix(c, "/"))
 		require.Equal(t, c, cleanPath(c), "cleanPath must be idempotent")
 		require.NotContains(t, c, "//")
+		// isClean, cleanPath's fast path, holds exactly for the paths path.Clean keeps (a
+		// trailing slash aside).
+		want := "/" + strings.TrimPrefix(p, "/")
+		want = path.Clean(want)
+		if strings.HasSuffix(p, "/") && want != "/" {
+			want += "/"
+		}
+		require.Equal(t, want == p, isClean(p), p)
 	})
 }
 
