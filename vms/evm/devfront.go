@@ -45,9 +45,7 @@ func devFronted(method []byte) bool {
 // request that is not plain (as serveCall takes it) are declined before anything is written,
 // and go-ethereum's server answers with its own text.
 func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) (answered bool) {
-	if string(c.Version) != "2.0" || c.ID == nil || c.ID[0] == '{' || c.ID[0] == '[' ||
-		r.ContentLength <= 0 || r.ContentLength > maxFastCallBody || r.Header.Get("Content-Type") != "application/json" ||
-		vm.stopped.Load() {
+	if !vm.plainRequest(r, c) {
 		return false
 	}
 	var params [][]byte

@@ -80,8 +80,8 @@
 // number or a string, the call's arguments and at most a block) is
 // answered in front of go-ethereum's server (fastcall.go, the
 // jsonrpc.Gate's Front), byte for byte as that server answers it, without
-// its reflective argument parsing and goroutine per call; anything else,
-// and a call that fails or reverts, goes to go-ethereum's server. The
+// its reflective argument parsing and goroutine per call, whether it
+// succeeds, reverts or fails; anything else goes to go-ethereum's server. The
 // developer methods of a test suite's loop (evm_snapshot, evm_revert,
 // evm_mine, anvil_mine, the time methods) are answered in front of it too
 // (devfront.go), with the same bytes. Reads

@@ -21,6 +21,15 @@ import (
 // go to go-ethereum's server, whose own body limit is larger.
 const maxFastCallBody = 64 << 10
 
+// plainRequest reports whether the fronts (serveCall, serveDev) may answer r: a JSON-RPC 2.0 call
+// with an id that is a number or a string, a JSON content type and a declared body within
+// maxFastCallBody, on a chain that is not stopping. Anything else goes to go-ethereum's server.
+func (vm *VM) plainRequest(r *http.Request, c *jsonrpc.Call) bool {
+	return string(c.Version) == "2.0" && c.ID != nil && c.ID[0] != '{' && c.ID[0] != '[' &&
+		r.ContentLength > 0 && r.ContentLength <= maxFastCallBody &&
+		r.Header.Get("Content-Type") == "application/json" && !vm.stopped.Load()
+}
+
 // serveCall answers eth_call in its common form without go-ethereum's rpc server, as that
 // server answers it, byte for byte: a call with a JSON content type, an id that is a number or a
 // string, and params of the call's arguments and at most a block, whether it succeeds or fails
@@ -32,9 +41,7 @@ const maxFastCallBody = 64 << 10
 // that is not plain) is declined before anything is written, and go-ethereum's server answers
 // it.
 func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) (answered bool) {
-	if string(c.Method) != "eth_call" || string(c.Version) != "2.0" || c.ID == nil || c.ID[0] == '{' || c.ID[0] == '[' ||
-		r.ContentLength <= 0 || r.ContentLength > maxFastCallBody || r.Header.Get("Content-Type") != "application/json" ||
-		vm.stopped.Load() {
+	if string(c.Method) != "eth_call" || !vm.plainRequest(r, c) {
 		return false
 	}
 	// A panic declines: go-ethereum's server runs the call again and answers its crash.
