@@ -357,9 +357,7 @@ func TestXChain(t *testing.T) {
 		return tx
 	}
 	toBob := func(asset ids.ID, amount uint64) xtxs.TransferableOutput {
-		return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
-			Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{testKey(t, "bob").Address()}},
-		}}
+		return xtxs.TransferTo(asset, amount, testKey(t, "bob").Address())
 	}
 	avaxAmount := avaxUTXO.Out.(*secp256k1fx.TransferOutput).Amount
 	noFee := b

@@ -80,18 +80,6 @@ func signX(t *testing.T, unsigned xtxs.UnsignedTx, keys ...*secp.PrivateKey) *xt
 	return signTx(t, unsigned, xtxs.UnsignedBytes, xtxs.NewTx, keys...)
 }
 
-func xOut(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {
-	return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
-		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
-	}}
-}
-
-func xIn(ux *xtxs.UTXO) xtxs.TransferableInput {
-	return xtxs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
-		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
-	}}
-}
-
 // xBaseTx makes a BaseTx of the local X-Chain, inputs and outputs sorted as §3.3 requires
 // (one-address TransferOutputs: asset, then amount).
 func (c xClient) xBaseTx(outs []xtxs.TransferableOutput, ins ...xtxs.TransferableInput) xtxs.BaseTx {
@@ -172,8 +160,8 @@ func TestExchangeClient(t *testing.T) {
 
 	// ewoq sends 5 AVAX to another address.
 	send := c.issue(signX(t, ptr(c.xBaseTx([]xtxs.TransferableOutput{
-		xOut(avax, 5_000_000_000, other), xOut(avax, start-5_000_000_000-xFee, ewoq),
-	}, xIn(utxos[0]))), key))
+		xtxs.TransferTo(avax, 5_000_000_000, other), xtxs.TransferTo(avax, start-5_000_000_000-xFee, ewoq),
+	}, xtxs.SpendUTXO(utxos[0]))), key))
 	blk := c.block(1)
 	require.Len(t, blk.Txs(), 1)
 	require.Equal(t, send, blk.Txs()[0].ID())
@@ -187,7 +175,7 @@ func TestExchangeClient(t *testing.T) {
 	utxos = c.utxos(ewoq)
 	require.Len(t, utxos, 1)
 	create := &xtxs.CreateAssetTx{
-		BaseTx: c.xBaseTx([]xtxs.TransferableOutput{xOut(avax, start-5_000_000_000-2*xFee, ewoq)}, xIn(utxos[0])),
+		BaseTx: c.xBaseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-5_000_000_000-2*xFee, ewoq)}, xtxs.SpendUTXO(utxos[0])),
 		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
 		States: []xtxs.InitialState{{FxIndex: 0, Outs: []xtxs.Output{
 			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
@@ -212,8 +200,8 @@ func TestExchangeClient(t *testing.T) {
 	require.NotNil(t, coin)
 	require.NotNil(t, change)
 	c.issue(signX(t, ptr(c.xBaseTx([]xtxs.TransferableOutput{
-		xOut(asset, 400, other), xOut(asset, 600, ewoq), xOut(avax, start-5_000_000_000-3*xFee, ewoq),
-	}, xIn(coin), xIn(change))), key, key))
+		xtxs.TransferTo(asset, 400, other), xtxs.TransferTo(asset, 600, ewoq), xtxs.TransferTo(avax, start-5_000_000_000-3*xFee, ewoq),
+	}, xtxs.SpendUTXO(coin), xtxs.SpendUTXO(change))), key, key))
 
 	height, err = c.GetHeight(ctx)
 	require.NoError(t, err)

@@ -27,7 +27,7 @@ func (b *XBuilder) Export(key *Key, utxos []*xtxs.UTXO, destination ids.ID, to i
 	}
 	return SignTx(&xtxs.ExportTx{
 		BaseTx: *base,
-		Export: xtxs.Export{DestinationChain: destination, ExportedOuts: []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, amount, to)}},
+		Export: xtxs.Export{DestinationChain: destination, ExportedOuts: []xtxs.TransferableOutput{xtxs.TransferTo(b.AVAXAssetID, amount, to)}},
 	}, keys...)
 }
 
@@ -60,7 +60,7 @@ func (b *XBuilder) Import(key *Key, atomicUTXOs []*xtxs.UTXO, source ids.ID, to 
 		BaseTx: xtxs.BaseTx{
 			NetworkID:    b.NetworkID,
 			BlockchainID: b.ChainID,
-			Outs:         []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, total-b.TxFee, to)},
+			Outs:         []xtxs.TransferableOutput{xtxs.TransferTo(b.AVAXAssetID, total-b.TxFee, to)},
 			Memo:         []byte{},
 		},
 		Import: xtxs.Import{SourceChain: source, ImportedIns: ins},

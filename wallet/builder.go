@@ -64,7 +64,7 @@ func (b *XBuilder) SendMany(key *Key, utxos []*xtxs.UTXO, transfers ...Transfer)
 			return nil, fmt.Errorf("%w: the amounts exceed 2^64-1", ErrInsufficientFunds)
 		}
 		need[tr.AssetID] = sum
-		outs = append(outs, transferOut(tr.AssetID, tr.Amount, tr.To))
+		outs = append(outs, xtxs.TransferTo(tr.AssetID, tr.Amount, tr.To))
 	}
 	base, keys, err := b.fund(key, utxos, outs, need, b.TxFee)
 	if err != nil {
@@ -142,7 +142,7 @@ func (b *XBuilder) fund(key *Key, utxos []*xtxs.UTXO, outs []xtxs.TransferableOu
 			return nil, nil, insufficientFundsError(asset, got, want)
 		}
 		if got > want {
-			outs = append(outs, transferOut(asset, got-want, key.Address()))
+			outs = append(outs, xtxs.TransferTo(asset, got-want, key.Address()))
 		}
 	}
 	sortInputs(ins)
@@ -196,14 +196,6 @@ func (s spendable) input() xtxs.TransferableInput {
 			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
 		},
 	}
-}
-
-// transferOut returns an output of amount of assetID to addr alone, without a locktime.
-func transferOut(assetID ids.ID, amount uint64, addr ids.ShortID) xtxs.TransferableOutput {
-	return xtxs.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
-		Amount:       amount,
-		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
-	}}
 }
 
 // sortInputs sorts inputs by UTXO: tx ID bytes, then output index (§3.3).

@@ -73,7 +73,7 @@ func (b *CBuilder) Export(key *Key, nonce uint64, dest ids.ID, amount uint64, to
 		BlockchainID:     b.ChainID,
 		DestinationChain: dest,
 		Ins:              []atomic.EVMInput{{Address: key.EthAddress(), Amount: amount, AssetID: b.AVAXAssetID, Nonce: nonce}},
-		ExportedOutputs:  []xtxs.TransferableOutput{transferOut(b.AVAXAssetID, amount, to)},
+		ExportedOutputs:  []xtxs.TransferableOutput{xtxs.TransferTo(b.AVAXAssetID, amount, to)},
 	}
 	keys := []*Key{key}
 	fee, err := b.fee(unsigned, keys, baseFee)

@@ -117,12 +117,12 @@ func TestAtomicRefusals(t *testing.T) {
 	start := n.balance(ewoqX, "AVAX")
 	importOf := func(source ids.ID, ref xtxs.TransferableInput, amount uint64) *xtxs.Tx {
 		return sign(t, &xtxs.ImportTx{
-			BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, amount-fee, ewoq)}),
+			BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, amount-fee, ewoq)}),
 			Import: xtxs.Import{SourceChain: source, ImportedIns: []xtxs.TransferableInput{ref}},
 		}, ewoqKey)
 	}
 	// An import from a chain that exported nothing.
-	ref := in(genesisUTXO)
+	ref := xtxs.SpendUTXO(genesisUTXO)
 	ref.UTXOID.TxID = ids.ID{'n', 'o', 'n', 'e'}
 	require.Equal(t, "not found", n.IssueTxError(importOf(ids.Empty, ref, ref.In.Amount)))
 	// An import from itself, and from a chain the node does not know.
@@ -132,8 +132,8 @@ func TestAtomicRefusals(t *testing.T) {
 	// An export larger than the balance.
 	amount := start + 1
 	tooMuch := sign(t, &xtxs.ExportTx{
-		BaseTx: *n.baseTx(nil, in(genesisUTXO)),
-		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{out(avax, amount, ewoq)}},
+		BaseTx: *n.baseTx(nil, xtxs.SpendUTXO(genesisUTXO)),
+		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{xtxs.TransferTo(avax, amount, ewoq)}},
 	}, ewoqKey)
 	require.Equal(t, "insufficient funds: asset "+avax.String()+": inputs 300000000000000000 < outputs plus fee 300000000001000001",
 		n.IssueTxError(tooMuch))

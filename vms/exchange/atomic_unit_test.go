@@ -42,8 +42,8 @@ func TestAtomicPipeline(t *testing.T) {
 
 	importOf := func(keep uint64) *xtxs.Tx {
 		return sign(t, &xtxs.ImportTx{
-			BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, keep, ewoq)}),
-			Import: xtxs.Import{SourceChain: ids.Empty, ImportedIns: []xtxs.TransferableInput{in(exported)}},
+			BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, keep, ewoq)}),
+			Import: xtxs.Import{SourceChain: ids.Empty, ImportedIns: []xtxs.TransferableInput{xtxs.SpendUTXO(exported)}},
 		}, ewoqKey)
 	}
 	first, second := importOf(5_000_000_000-fee), importOf(4_000_000_000)
@@ -53,8 +53,8 @@ func TestAtomicPipeline(t *testing.T) {
 	utxos := g.AVAX.UTXOs()
 	genesisUTXO := &utxos[1]
 	export := sign(t, &xtxs.ExportTx{
-		BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, 300_000_000_000_000_000-7_000_000_000-fee, ewoq)}, in(genesisUTXO)),
-		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{out(avax, 7_000_000_000, ewoq)}},
+		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 300_000_000_000_000_000-7_000_000_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)),
+		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{xtxs.TransferTo(avax, 7_000_000_000, ewoq)}},
 	}, ewoqKey)
 	require.NoError(t, vm.IssueTx(export))
 

@@ -22,11 +22,9 @@ const MaxFutureBlockTime = 10 * time.Second
 type Block struct {
 	vm  *VM
 	blk *txs.StandardBlock
-	// effs are the effects of the block's txs, in order, once verified against the last
-	// accepted block (the builder verifies the blocks it builds).
-	effs []*effects
-	// verifiedOn is the block effs were computed on.
-	verifiedOn ids.ID
+	// Verified holds the effects of the block's txs once verified (the builder verifies the
+	// blocks it builds).
+	processing.Verified[*effects]
 	// built is the builder's overlay of a built block until it is verified.
 	built *overlay
 }
@@ -89,7 +87,7 @@ func (b *Block) Verify(ctx context.Context) error {
 	case blk.Time() < parent.blk.Time() || blk.Time() > uint64(now.Add(MaxFutureBlockTime).Unix()):
 		return fmt.Errorf("%w: %d, parent %d, now %d", ErrBlockTime, blk.Time(), parent.blk.Time(), now.Unix())
 	}
-	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+	if b.built != nil && b.VerifiedOn(parent.ID()) {
 		// Built on parent, and verified by the builder.
 		vm.processed(b, view, b.built)
 		b.built = nil
@@ -103,7 +101,7 @@ func (b *Block) Verify(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.effs, b.verifiedOn = effs, parent.ID()
+	b.Effs, b.On = effs, parent.ID()
 	vm.processed(b, view, ov)
 	return nil
 }
@@ -112,10 +110,8 @@ func (b *Block) Verify(ctx context.Context) error {
 // create (written, unless a later tx of the block spends them), what they export to and import
 // from shared memory, and the block itself into batch.
 func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
-	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
-		if err := b.Verify(ctx); err != nil {
-			return err
-		}
+	if err := b.EnsureVerified(ctx, b.blk.Parent(), b.Verify); err != nil {
+		return err
 	}
 	w := writer{b: b.vm.state.db.Wrap(batch)}
 	for _, tx := range b.blk.Txs() {
@@ -127,7 +123,7 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 	if err != nil {
 		return err
 	}
-	deleted, written := utxo.Diff(b.effs)
+	deleted, written := utxo.Diff(b.Effs)
 	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, requests); err != nil {
 		return err
 	}
@@ -153,12 +149,8 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, 
 		return nil, err
 	}
 	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	accepted, err := known.HasTx(tx.ID())
-	switch {
-	case err != nil:
+	if err := mempool.NotKnown(known, tx.ID()); err != nil {
 		return nil, err
-	case accepted:
-		return nil, mempool.ErrDuplicateTx
 	}
 	return eff, nil
 }

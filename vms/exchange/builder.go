@@ -7,7 +7,6 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
 
@@ -15,49 +14,35 @@ import (
 // the pending txs, it fails if tx is pending or accepted already, too large, invalid, or
 // conflicts with a pending tx.
 func (vm *VM) issue(tx *txs.Tx) error {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	if vm.pool.Has(tx.ID()) {
-		// Accepted already if its block is committed and Accepted has not run yet: then the
-		// state answers, as it will once Accepted ran.
+	// Accepted already if its block is committed and Accepted has not run yet: then the state
+	// answers, as it will once Accepted ran.
+	committed := func() error {
 		accepted, err := vm.state.HasTx(tx.ID())
-		if err != nil {
+		if err != nil || !accepted {
 			return err
 		}
-		if accepted {
-			if _, err := vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1)); err != nil {
-				return err
-			}
-		}
-		return mempool.ErrDuplicateTx
-	}
-	if err := vm.pool.CheckLimits(tx); err != nil {
+		_, err = vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
 		return err
 	}
-	// The accepted state is read under the lock that Accepted takes: a block's spends are
-	// either in the state read here or still pending in the mempool's view.
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
-	if err != nil {
-		return err
-	}
-	vm.pool.Add(tx, eff)
-	return nil
+	return vm.side.Issue(tx, committed, func(pending *overlay) (*effects, error) {
+		return vm.verifyTx(tx, pending, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
+	})
 }
 
 // BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and
 // the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
 // that no longer verifies is dropped from the mempool.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
-	vm.mu.Lock()
+	vm.side.Mu.Lock()
 	parent, view := vm.Preferred()
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
 	seen := make(map[ids.ID]struct{})
-	picked, effs := vm.pool.Pick(vm.log,
+	picked, effs := vm.side.Pool.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },
 		func(tx *txs.Tx) (*effects, error) { return vm.verifyTx(tx, ov, view, t, seen) },
 		func(eff *effects) bool { ov.Apply(eff); return true })
-	vm.mu.Unlock()
+	vm.side.Mu.Unlock()
 	if len(picked) == 0 {
 		return nil, chains.ErrNoWork
 	}
@@ -65,5 +50,5 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &Block{vm: vm, blk: blk, effs: effs, verifiedOn: parent.ID(), built: ov}, nil
+	return &Block{vm: vm, blk: blk, Verified: processing.Verified[*effects]{Effs: effs, On: parent.ID()}, built: ov}, nil
 }

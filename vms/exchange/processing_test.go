@@ -20,17 +20,17 @@ func TestProcessing(t *testing.T) {
 	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
 	genesisUTXO := &utxos[1]
-	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
 	firstUTXOs := first.UTXOs()
-	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&firstUTXOs[1])), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&firstUTXOs[1])), ewoqKey)
 	chainedUTXOs := chained.UTXOs()
 	utxovmtest.TestProcessing(t, utxovmtest.Processing[*xtxs.Tx]{
 		VM:       vm,
 		DB:       db,
 		First:    first,
-		Conflict: sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey),
+		Conflict: sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
 		Chained:  chained,
-		Next:     sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1, vmrq)}, in(&chainedUTXOs[0])), ewoqKey),
+		Next:     sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1, vmrq)}, xtxs.SpendUTXO(&chainedUTXOs[0])), ewoqKey),
 		Block:    standardBlock,
 		TxIDs:    blockTxIDs,
 	})
@@ -45,7 +45,7 @@ func TestRejectKeepsTxs(t *testing.T) {
 	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
 	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
-	tx := sign(t, n.baseTx([]xtxs.TransferableOutput{out(g.AVAXAssetID, 1_000, vmrq), out(g.AVAXAssetID, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
+	tx := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(g.AVAXAssetID, 1_000, vmrq), xtxs.TransferTo(g.AVAXAssetID, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(&utxos[1])), ewoqKey)
 	utxovmtest.TestRejectKeepsTxs(t, vm, tx, blockTxIDs)
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/cornice-node/cornice/chains"
@@ -80,10 +79,9 @@ type VM struct {
 	// API took in to the peers (builder.go's issue verifies them).
 	mempool.Intake[*txs.Tx]
 
-	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
-	// pool holds the pending txs, and poolView the UTXOs they leave: they conflict with it.
-	pool     *mempool.Pool[*txs.Tx, *effects]
-	poolView *overlay
+	// side holds the pending txs, the UTXOs they leave (a new tx conflicts with them) and the
+	// lock that orders issue against Accepted.
+	side mempool.Side[*txs.Tx, *effects, *overlay]
 }
 
 var _ chains.VM = (*VM)(nil)
@@ -113,8 +111,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 		assetAliases: make(map[string]ids.ID),
 		assetNames:   make(map[ids.ID]string),
 	}
-	vm.poolView = newOverlay(vm.state)
-	vm.pool = mempool.New[*txs.Tx](vm.poolView)
+	vm.side.Init(newOverlay(vm.state))
 	vm.Intake = mempool.NewIntake(txs.ParseTx, vm.issue, func() { vm.Signal() })
 	assets := make([]*txs.Tx, len(g.Txs))
 	for i := range g.Txs {
@@ -184,12 +181,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	if !ok {
 		return fmt.Errorf("exchange: accepted block of type %T", cb)
 	}
-	vm.mu.Lock()
-	vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.state) })
-	vm.pool.Accepted(b.effs)
-	pending := vm.pool.Len()
-	vm.mu.Unlock()
-	if pending > 0 {
+	if vm.side.Accepted(b.Effs, func() { vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.state) }) }) > 0 {
 		vm.Signal()
 	}
 	return nil

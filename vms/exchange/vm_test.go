@@ -133,18 +133,6 @@ func sign(t testing.TB, unsigned xtxs.UnsignedTx, keys ...*ecdsa.PrivateKey) *xt
 	return utxovmtest.Sign(t, unsigned, xtxs.UnsignedBytes, xtxs.NewTx, keys...)
 }
 
-func out(asset ids.ID, amount uint64, to ids.ShortID) xtxs.TransferableOutput {
-	return xtxs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
-		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}},
-	}}
-}
-
-func in(ux *xtxs.UTXO) xtxs.TransferableInput {
-	return xtxs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
-		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
-	}}
-}
-
 // sortOuts sorts outputs as §3.3 requires: asset, then the output's encoding (one-address
 // TransferOutputs: amount first).
 func sortOuts(outs []xtxs.TransferableOutput) []xtxs.TransferableOutput {
@@ -319,25 +307,25 @@ func TestTransfers(t *testing.T) {
 	// ewoq → vmRQ: 5 AVAX.
 	ux := n.utxos(ewoqX)[0]
 	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
-		out(avax, 5_000_000_000, vmrq), out(avax, start-5_000_000_000-fee, ewoq),
-	}, in(ux)), ewoqKey))
+		xtxs.TransferTo(avax, 5_000_000_000, vmrq), xtxs.TransferTo(avax, start-5_000_000_000-fee, ewoq),
+	}, xtxs.SpendUTXO(ux)), ewoqKey))
 	require.Equal(t, uint64(5_000_000_000), n.balance(vmrqX, "AVAX"))
 	require.Equal(t, uint64(start-5_000_000_000-fee), n.balance(ewoqX, "AVAX"))
 
 	// vmRQ → ewoq: 2 AVAX.
 	ux = n.utxos(vmrqX)[0]
 	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
-		out(avax, 2_000_000_000, ewoq), out(avax, 3_000_000_000-fee, vmrq),
-	}, in(ux)), vmrqKey))
+		xtxs.TransferTo(avax, 2_000_000_000, ewoq), xtxs.TransferTo(avax, 3_000_000_000-fee, vmrq),
+	}, xtxs.SpendUTXO(ux)), vmrqKey))
 	require.Equal(t, uint64(3_000_000_000-fee), n.balance(vmrqX, "AVAX"))
 	require.Equal(t, uint64(start-3_000_000_000-fee), n.balance(ewoqX, "AVAX"))
 
 	// ewoq creates an asset from both of its UTXOs and moves part of it to vmRQ.
 	utxos := n.utxos(ewoqX)
 	require.Len(t, utxos, 2)
-	ins := []xtxs.TransferableInput{in(utxos[0]), in(utxos[1])}
+	ins := []xtxs.TransferableInput{xtxs.SpendUTXO(utxos[0]), xtxs.SpendUTXO(utxos[1])}
 	create := &xtxs.CreateAssetTx{
-		BaseTx: *n.baseTx([]xtxs.TransferableOutput{out(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
+		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
 		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
 		States: []xtxs.InitialState{{FxIndex: 0, Outs: []xtxs.Output{
 			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
@@ -358,8 +346,8 @@ func TestTransfers(t *testing.T) {
 	require.NotEqual(t, -1, i)
 	coin, change := owned[i], owned[1-i]
 	move := sign(t, n.baseTx([]xtxs.TransferableOutput{
-		out(asset, 400, vmrq), out(asset, 600, ewoq), out(avax, start-3_000_000_000-3*fee, ewoq),
-	}, in(coin), in(change)), ewoqKey, ewoqKey)
+		xtxs.TransferTo(asset, 400, vmrq), xtxs.TransferTo(asset, 600, ewoq), xtxs.TransferTo(avax, start-3_000_000_000-3*fee, ewoq),
+	}, xtxs.SpendUTXO(coin), xtxs.SpendUTXO(change)), ewoqKey, ewoqKey)
 	n.issue(move)
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(600), n.balance(ewoqX, asset.String()))
@@ -386,7 +374,7 @@ func TestTransfers(t *testing.T) {
 	if ux.AssetID != avax {
 		ux = n.utxos(vmrqX)[1]
 	}
-	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000_000_000, ewoq)}, in(ux)), vmrqKey))
+	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000_000_000, ewoq)}, xtxs.SpendUTXO(ux)), vmrqKey))
 	require.Equal(t, "5", n.Height())
 }
 
@@ -402,19 +390,19 @@ func TestRejections(t *testing.T) {
 
 	// One valid transfer, so that there is a spent UTXO and a second asset-less owner.
 	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
-		out(avax, 10_000_000_000, vmrq), out(avax, start-10_000_000_000-fee, ewoq),
-	}, in(genesisUTXO)), ewoqKey))
+		xtxs.TransferTo(avax, 10_000_000_000, vmrq), xtxs.TransferTo(avax, start-10_000_000_000-fee, ewoq),
+	}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey))
 	change := n.utxos(ewoqX)[0]
 	changeAmt := uint64(start - 10_000_000_000 - fee)
 	vmrqUTXO := n.utxos(vmrqX)[0]
 
-	wrongAsset := in(change)
+	wrongAsset := xtxs.SpendUTXO(change)
 	wrongAsset.AssetID = ids.ID{7}
-	wrongAmount := in(change)
+	wrongAmount := xtxs.SpendUTXO(change)
 	wrongAmount.In.Amount--
 
 	// Inputs are sorted by UTXO: the keys follow that order.
-	paid := n.baseTx([]xtxs.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset, in(vmrqUTXO))
+	paid := n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(ids.ID{7}, changeAmt, vmrq)}, wrongAsset, xtxs.SpendUTXO(vmrqUTXO))
 	wrongAssetPaid, wrongAssetIndex := sign(t, paid, ewoqKey, vmrqKey), "0"
 	if paid.Ins[0].UTXOID != wrongAsset.UTXOID {
 		wrongAssetPaid, wrongAssetIndex = sign(t, paid, vmrqKey, ewoqKey), "1"
@@ -427,27 +415,27 @@ func TestRejections(t *testing.T) {
 	}{
 		{
 			name: "bad signature",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), vmrqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt-fee, vmrq)}, xtxs.SpendUTXO(change)), vmrqKey),
 			want: "failed to verify transfer: input 0: wrong signature",
 		},
 		{
 			name: "spent UTXO",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
 			want: "failed to verify transfer: failed to get utxo Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc: not found",
 		},
 		{
 			name: "insufficient funds",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt, vmrq)}, in(change)), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt, vmrq)}, xtxs.SpendUTXO(change)), ewoqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 299999989999000000 < outputs plus fee 299999990000000000",
 		},
 		{
 			name: "missing fee",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 10_000_000_000, ewoq)}, in(vmrqUTXO)), vmrqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 10_000_000_000, ewoq)}, xtxs.SpendUTXO(vmrqUTXO)), vmrqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 10000000000 < outputs plus fee 10001000000",
 		},
 		{
 			name: "wrong asset",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(ids.ID{7}, changeAmt, vmrq)}, wrongAsset), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(ids.ID{7}, changeAmt, vmrq)}, wrongAsset), ewoqKey),
 			want: "insufficient funds: asset " + avax.String() + ": inputs 0 < outputs plus fee 1000000",
 		},
 		{
@@ -457,12 +445,12 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name: "amount differs from the UTXO's",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-2*fee, vmrq)}, wrongAmount), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt-2*fee, vmrq)}, wrongAmount), ewoqKey),
 			want: "failed to verify transfer: input 0: utxo amount and input amount are not equivalent",
 		},
 		{
 			name: "no credential",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change))),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt-fee, vmrq)}, xtxs.SpendUTXO(change))),
 			want: "wrong number of credentials",
 		},
 	}
@@ -476,8 +464,8 @@ func TestRejections(t *testing.T) {
 	}
 
 	// A double spend across blocks, and a tx issued again, fail on the spent UTXO (§6.5).
-	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, vmrq)}, in(change)), ewoqKey)
-	second := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, changeAmt-fee, ewoq)}, in(change)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt-fee, vmrq)}, xtxs.SpendUTXO(change)), ewoqKey)
+	second := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, changeAmt-fee, ewoq)}, xtxs.SpendUTXO(change)), ewoqKey)
 	n.issue(first)
 	spent := "failed to verify transfer: failed to get utxo " + change.InputID().String() + ": not found"
 	require.Equal(t, spent, n.IssueTxError(second))

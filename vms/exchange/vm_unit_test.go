@@ -61,8 +61,8 @@ func TestPipelineContract(t *testing.T) {
 	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 
-	first := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(genesisUTXO)), ewoqKey)
-	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-fee, vmrq)}, in(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
+	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrDoubleSpend)
 	require.ErrorIs(t, vm.IssueTx(first), mempool.ErrDuplicateTx)
@@ -75,7 +75,7 @@ func TestPipelineContract(t *testing.T) {
 	// A pending tx may spend a pending tx's output.
 	firstUTXOs := first.UTXOs()
 	change := &firstUTXOs[1]
-	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(change)), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(change)), ewoqKey)
 	require.NoError(t, vm.IssueTx(chained))
 
 	// A block with the pending txs in order; Accept into a batch that is never committed
@@ -133,7 +133,7 @@ func TestPipelineContract(t *testing.T) {
 	require.ErrorIs(t, err, chains.ErrNoWork)
 	// Across blocks: the genesis UTXO is gone, the first tx's change too (spent in the block).
 	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrUTXONotFound)
-	again := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1, vmrq)}, in(change)), ewoqKey)
+	again := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1, vmrq)}, xtxs.SpendUTXO(change)), ewoqKey)
 	require.ErrorIs(t, vm.IssueTx(again), utxo.ErrUTXONotFound)
 	got, err := vm.GetBlock(ctx, built.ID())
 	require.NoError(t, err)
@@ -150,7 +150,7 @@ func TestForgedCredentials(t *testing.T) {
 	avax := g.AVAXAssetID
 	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
-	good := sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, 1_000, vmrq), out(avax, start-1_000-fee, ewoq)}, in(&utxos[1])), ewoqKey)
+	good := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(&utxos[1])), ewoqKey)
 	goodUTXOs := good.UTXOs()
 	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*xtxs.Tx]{
 		VM:     vm,
@@ -158,7 +158,7 @@ func TestForgedCredentials(t *testing.T) {
 		Good:   good,
 		Other:  sign(t, good.Unsigned(), vmrqKey),
 		Resign: func(c []secp256k1fx.Credential) (*xtxs.Tx, error) { return xtxs.NewTx(good.Unsigned(), c) },
-		Next:   sign(t, n.baseTx([]xtxs.TransferableOutput{out(avax, start-1_000-2*fee, ewoq)}, in(&goodUTXOs[1])), ewoqKey),
+		Next:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&goodUTXOs[1])), ewoqKey),
 		Creds:  (*xtxs.Tx).Creds,
 		Block:  standardBlock,
 	})

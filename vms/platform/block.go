@@ -42,12 +42,8 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	committed, err := known.HasTx(tx.ID())
-	switch {
-	case err != nil:
+	if err := mempool.NotKnown(known, tx.ID()); err != nil {
 		return nil, err
-	case committed:
-		return nil, mempool.ErrDuplicateTx
 	}
 	return eff, nil
 }
@@ -108,18 +104,16 @@ func (vm *VM) advance(view chainView, parent feeState, t uint64) (feeState, []*l
 type chainBlock struct {
 	vm  *VM
 	blk txs.Block
-	// effs are the effects of the block's txs, in order, and fees the fee state after the block,
-	// once verified against the last accepted block verifiedOn (the builder verifies the blocks
-	// it builds). For an accepted block loaded from the state only fees is set, and only for the
-	// last one.
-	effs []*effects
+	// Verified holds the effects of the block's txs, and fees the fee state after the block,
+	// once verified (the builder verifies the blocks it builds). For an accepted block loaded
+	// from the state only fees is set, and only for the last one.
+	processing.Verified[*effects]
 	// evicted are the L1 validators that ran out of balance by the block's time, deactivated
 	// (§4.7), once verified.
 	evicted []*l1Validator
 	// decision is what an option block changes, once verified (proposal.go).
-	decision   *effects
-	fees       feeState
-	verifiedOn ids.ID
+	decision *effects
+	fees     feeState
 	// built is the builder's overlay of a built block until it is verified.
 	built *overlay
 }
@@ -204,7 +198,7 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 	} else if ok && sb.Time() > end {
 		return fmt.Errorf("%w: %d, after the next staker end at %d", ErrBlockTime, sb.Time(), end)
 	}
-	if b.effs != nil && b.verifiedOn == parent.ID() && b.built != nil {
+	if b.built != nil && b.VerifiedOn(parent.ID()) {
 		// Built on parent, and verified by the builder.
 		vm.processed(b, view, b.built)
 		b.built = nil
@@ -241,7 +235,7 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 	if !ok {
 		return fmt.Errorf("%w: block gas %d > capacity %d", ErrInsufficientCapacity, gas, fees.capacity)
 	}
-	b.effs, b.evicted, b.fees, b.verifiedOn = effs, evicted, after, parent.ID()
+	b.Effs, b.On, b.evicted, b.fees = effs, parent.ID(), evicted, after
 	vm.processed(b, view, ov)
 	return nil
 }
@@ -251,10 +245,8 @@ func (b *chainBlock) verifyStandard(ctx context.Context, sb *txs.StandardBlock, 
 // spends them), what they export to and import from shared memory, an option block's decision,
 // the block itself and the fee state after it into batch.
 func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
-	if b.effs == nil || b.verifiedOn != b.blk.Parent() {
-		if err := b.Verify(ctx); err != nil {
-			return err
-		}
+	if err := b.EnsureVerified(ctx, b.blk.Parent(), b.Verify); err != nil {
+		return err
 	}
 	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
@@ -267,7 +259,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 			return err
 		}
 	}
-	if err := w.putStakers(b.vm.accepted, b.effs); err != nil {
+	if err := w.putStakers(b.vm.accepted, b.Effs); err != nil {
 		return err
 	}
 	var blockTxs []*txs.Tx
@@ -278,19 +270,19 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 		if err := w.putTx(tx); err != nil {
 			return err
 		}
-		if err := w.putL1(b.effs[i]); err != nil {
+		if err := w.putL1(b.Effs[i]); err != nil {
 			return err
 		}
-		if err := w.removeSubnetValidators(b.effs[i]); err != nil {
+		if err := w.removeSubnetValidators(b.Effs[i]); err != nil {
 			return err
 		}
 	}
-	utxoEffs := make([]*utxo.Effects[txs.UTXO, *txs.UTXO], len(b.effs))
-	for i, eff := range b.effs {
+	utxoEffs := make([]*utxo.Effects[txs.UTXO, *txs.UTXO], len(b.Effs))
+	for i, eff := range b.Effs {
 		utxoEffs[i] = &eff.Effects
 	}
 	deleted, written := utxo.Diff(utxoEffs)
-	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, atomicRequests(b.effs)); err != nil {
+	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, atomicRequests(b.Effs)); err != nil {
 		return err
 	}
 	if err := w.pruneExpiries(b.fees.time); err != nil {

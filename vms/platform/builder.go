@@ -7,7 +7,6 @@ import (
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -16,39 +15,26 @@ import (
 // to the node's clock and the pending txs, it fails if tx is pending or committed already, too
 // large, invalid, or conflicts with a pending tx.
 func (vm *VM) issue(tx *txs.Tx) error {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	if vm.pool.Has(tx.ID()) {
-		return mempool.ErrDuplicateTx
-	}
-	if err := vm.pool.CheckLimits(tx); err != nil {
-		return err
-	}
-	// The accepted state is read under the lock that Accepted takes: a block's spends are
-	// either in the state read here or still pending in the mempool's view.
-	last := vm.Last()
-	next, ok, err := vm.acceptedNextChange(last)
-	if err != nil {
-		return err
-	}
-	t := clampBlockTime(vm.now(), last.fees, next, ok)
-	fees, _, err := vm.advance(vm.state, last.fees, t)
-	if err != nil {
-		return err
-	}
-	eff, err := vm.verifyTx(tx, vm.poolView, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
-	if err != nil {
-		return err
-	}
-	vm.pool.Add(tx, eff)
-	return nil
+	return vm.side.Issue(tx, nil, func(pending *overlay) (*effects, error) {
+		last := vm.Last()
+		next, ok, err := vm.acceptedNextChange(last)
+		if err != nil {
+			return nil, err
+		}
+		t := clampBlockTime(vm.now(), last.fees, next, ok)
+		fees, _, err := vm.advance(vm.state, last.fees, t)
+		if err != nil {
+			return nil, err
+		}
+		return vm.verifyTx(tx, pending, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
+	})
 }
 
 // pending reports whether tx is in the mempool.
 func (vm *VM) pending(id ids.ID) bool {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return vm.pool.Has(id)
+	vm.side.Mu.Lock()
+	defer vm.side.Mu.Unlock()
+	return vm.side.Pool.Has(id)
 }
 
 // BuildBlock implements chains.Builder: on a proposal block, its option (proposal.go); when the
@@ -57,27 +43,27 @@ func (vm *VM) pending(id ids.ID) bool {
 // pending txs in arrival order up to about 128 KiB and the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
 // mempool; one that does not fit waits for the next block.
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
-	vm.mu.Lock()
+	vm.side.Mu.Lock()
 	parent, view := vm.Preferred()
 	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
-		vm.mu.Unlock()
+		vm.side.Mu.Unlock()
 		return vm.buildOption(parent, pb, view)
 	}
 	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
-		vm.mu.Unlock()
+		vm.side.Mu.Unlock()
 		return nil, err
 	}
 	if first, err := view.firstStakers(1); err != nil {
-		vm.mu.Unlock()
+		vm.side.Mu.Unlock()
 		return nil, err
 	} else if len(first) == 1 && first[0].end == t {
-		vm.mu.Unlock()
+		vm.side.Mu.Unlock()
 		return vm.buildProposal(parent, t, first[0])
 	}
 	fees, evicted, err := vm.advance(view, parent.fees, t)
 	if err != nil {
-		vm.mu.Unlock()
+		vm.side.Mu.Unlock()
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
@@ -86,7 +72,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	seen := make(map[ids.ID]struct{})
 	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
 	var gas uint64
-	picked, effs := vm.pool.Pick(vm.log,
+	picked, effs := vm.side.Pool.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },
 		func(tx *txs.Tx) (*effects, error) {
 			return vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
@@ -99,7 +85,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 			gas += eff.gas
 			return true
 		})
-	vm.mu.Unlock()
+	vm.side.Mu.Unlock()
 	// A block without txs is built only to deactivate the validators that ran out (§4.7).
 	if len(picked) == 0 && len(evicted) == 0 {
 		return nil, chains.ErrNoWork
@@ -109,7 +95,7 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build block: %w", err)
 	}
-	return &chainBlock{vm: vm, blk: blk, effs: effs, evicted: evicted, fees: after, verifiedOn: parent.ID(), built: ov}, nil
+	return &chainBlock{vm: vm, blk: blk, Verified: processing.Verified[*effects]{Effs: effs, On: parent.ID()}, evicted: evicted, fees: after, built: ov}, nil
 }
 
 // blockTime returns the time of a block on a parent with the fee state parent: the node's time,
@@ -143,7 +129,7 @@ type changeMemo struct {
 // acceptedNextChange is nextChange on the accepted state, whose last block is last. The issue
 // path asks for it at every tx and the eviction timer after every block; reading it costs two
 // iterators and a read of the state, and only an accepted block changes it, so it is remembered
-// per last accepted block. vm.mu must be held.
+// per last accepted block. vm.side.Mu must be held.
 func (vm *VM) acceptedNextChange(last *chainBlock) (uint64, bool, error) {
 	if m := vm.nextChangeMemo; m.block == last.ID() {
 		return m.t, m.ok, nil
@@ -184,8 +170,8 @@ const evictionPoll = time.Second
 // staker ends by the node's clock, so that the pipeline builds the block that deactivates it
 // (§4.7) or the proposal that rewards it (§4.10).
 func (vm *VM) scheduleEviction() {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
+	vm.side.Mu.Lock()
+	defer vm.side.Mu.Unlock()
 	if vm.closed {
 		return
 	}

@@ -77,7 +77,7 @@ func (b *chainBlock) verifyProposal(pb *txs.ProposalBlock, parent *chainBlock, v
 	}
 	ov := newOverlay(view)
 	ov.Apply(&effects{l1Validators: evicted})
-	b.effs, b.evicted, b.fees, b.verifiedOn = []*effects{}, evicted, fees, parent.ID()
+	b.Effs, b.On, b.evicted, b.fees = []*effects{}, parent.ID(), evicted, fees
 	vm.processed(b, view, ov)
 	return nil
 }
@@ -99,7 +99,7 @@ func (b *chainBlock) verifyOption(t uint64, commit bool, parent *chainBlock, vie
 	}
 	ov := newOverlay(view)
 	ov.Apply(eff)
-	b.effs, b.decision, b.fees, b.verifiedOn = []*effects{}, eff, parent.fees, parent.ID()
+	b.Effs, b.On, b.decision, b.fees = []*effects{}, parent.ID(), eff, parent.fees
 	vm.processed(b, view, ov)
 	return nil
 }

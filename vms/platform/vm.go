@@ -134,11 +134,10 @@ type VM struct {
 	// API took in to the peers (builder.go's issue verifies them).
 	mempool.Intake[*txs.Tx]
 
-	mu sync.Mutex // guards the fields below; taken before the Chain's lock, never after
-	// pool holds the pending txs, and poolView the state they leave: they conflict with it. A
-	// pending tx may spend the outputs of an earlier one, or name a subnet an earlier one creates.
-	pool     *mempool.Pool[*txs.Tx, *effects]
-	poolView *overlay
+	// side holds the pending txs, the state they leave (a new tx conflicts with it) and the lock
+	// that orders issue against Accepted; its lock guards the fields below too. A pending tx may
+	// spend the outputs of an earlier one, or name a subnet an earlier one creates.
+	side mempool.Side[*txs.Tx, *effects, *overlay]
 	// evictTimer wakes the VM when the next L1 validator runs out of balance (§4.7); closed
 	// stops it for good.
 	evictTimer *time.Timer
@@ -219,8 +218,7 @@ func New(_ context.Context, f Factory, c chains.Context) (*VM, error) {
 	vm.rules.primary = vm.validator
 	vm.rules.staking = staking
 	vm.accepted = newState(c.DB.Live(), c.SharedMemory, g.InitialSupply)
-	vm.poolView = newOverlay(vm.state)
-	vm.pool = mempool.New[*txs.Tx](vm.poolView)
+	vm.side.Init(newOverlay(vm.state))
 	vm.Intake = mempool.NewIntake(txs.ParseTx, vm.issue, func() { vm.Signal() })
 	if err := vm.loadOrInit(g); err != nil {
 		return nil, err
@@ -306,11 +304,7 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	if !ok {
 		return fmt.Errorf("platform: accepted block of type %T", cb)
 	}
-	vm.mu.Lock()
-	vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.accepted) })
-	vm.pool.Accepted(b.effs)
-	pending := vm.pool.Len()
-	vm.mu.Unlock()
+	pending := vm.side.Accepted(b.Effs, func() { vm.MarkAccepted(b, func(v chainView) { v.(*blockView).rebase(vm.accepted) }) })
 	if _, proposal := b.blk.(*txs.ProposalBlock); pending > 0 || proposal {
 		vm.Signal() // a proposal block's option is due at once
 	}
@@ -325,8 +319,8 @@ func (vm *VM) Handlers(context.Context) (map[string]http.Handler, error) {
 
 // Close implements chains.VM: it stops the eviction timer.
 func (vm *VM) Close() error {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
+	vm.side.Mu.Lock()
+	defer vm.side.Mu.Unlock()
 	vm.closed = true
 	if vm.evictTimer != nil {
 		vm.evictTimer.Stop()

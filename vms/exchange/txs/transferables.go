@@ -2,6 +2,7 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/union"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
@@ -24,6 +25,24 @@ type TransferableOutput = utxo.TransferableOutput[*secp256k1fx.TransferOutput, t
 // TransferableInput spends the UTXO UTXOID, of asset AssetID (§3.1). Only a secp256k1fx
 // TransferInput (type ID 5) can spend.
 type TransferableInput = utxo.TransferableInput[*secp256k1fx.TransferInput, transferInputKind]
+
+// TransferTo returns an output of amount of asset to addr alone, spendable at once by its key
+// (threshold 1, no locktime): the plain payment the wallet and the tests build.
+func TransferTo(asset ids.ID, amount uint64, addr ids.ShortID) TransferableOutput {
+	return TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
+		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
+	}}
+}
+
+// SpendUTXO returns the input that spends all of ux with the signature of its first owner
+// (signature index 0), as for an output TransferTo made. ux must hold a
+// *secp256k1fx.TransferOutput: it panics otherwise, as the wallet's and the tests' callers only
+// spend those.
+func SpendUTXO(ux *UTXO) TransferableInput {
+	return TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
+		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
+	}}
+}
 
 // transferOutputKind encodes a TransferableOutput's output, which can only be a TransferOutput.
 type transferOutputKind struct{}
