@@ -140,7 +140,7 @@ type effects = utxo.Effects[txs.UTXO, *txs.UTXO]
 // chain of the subnet, and an ImportTx's imported UTXOs are in shared memory. It returns the tx's
 // effects.
 //
-// Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
+// Signers are recovered through tx.Signer, which remembers them on tx: the builder
 // verifying a pending tx again does not recover its signatures a second time.
 func (r *rules) semantic(tx *txs.Tx, kind *syntacticCheck, src utxoSource, now uint64) (*effects, error) {
 	if len(kind.imported)+len(kind.exported) > 0 { // an atomic tx: the syntactic check refuses empty lists

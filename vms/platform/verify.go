@@ -193,7 +193,7 @@ func verifyInputs(ins []txs.TransferableInput) error {
 // subnet owner's (§4.4); the inputs cover the outputs plus the fee, gas × price (§4.8). It assumes
 // tx passed syntactic, and returns the tx's effects.
 //
-// Signers are recovered through tx.SignerAddress, which remembers them on tx: the builder
+// Signers are recovered through tx.Signer, which remembers them on tx: the builder
 // verifying a pending tx again does not recover its signatures a second time.
 func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64) (*effects, error) {
 	base := tx.Unsigned().Base()

@@ -8,7 +8,7 @@
 //
 // Recovering a signer is the costliest step of verifying a tx (pure-Go secp256k1 public-key
 // recovery), and a tx is verified more than once on its way from the mempool to a block: when it
-// is issued and again when a block is built with it. [Tx.SignerAddress] therefore remembers, on
+// is issued and again when a block is built with it. [Tx.Signer] therefore remembers, on
 // the Tx value itself, the address each of its signatures recovers to over its own unsigned
 // bytes. The memo lives and dies with that one Tx: a tx decoded again from bytes (a block parsed
 // from the network or the database, the same tx issued twice) starts empty and is verified in
@@ -70,7 +70,7 @@ type Tx[U any] struct {
 	// unsignedLen is the length of the unsigned bytes, a prefix of bytes (§2.2).
 	unsignedLen int
 	id          ids.ID
-	// signers memoizes SignerAddress. It is a pointer so that the VMs' Tx types, which embed a
+	// signers memoizes Signer. It is a pointer so that the VMs' Tx types, which embed a
 	// Tx by value, can copy one before first use; every constructor sets it.
 	signers *signerMemo
 }

@@ -31,19 +31,14 @@ type recovered struct {
 	err  error
 }
 
-// SignerAddress returns the address that signature sig of credential cred recovers to over the
-// tx's unsigned hash (platform-exchange.md §3.2), or the error of [secp256k1fx.RecoverAddress]
-// (wrapping ErrMutatedSig or ErrWrongSig). The first call for a signature recovers it; later
-// calls on this Tx for the same signature bytes answer from memory, errors included, since
-// recovery is a function of the signature and the hash alone. It panics if cred or sig is out of
-// range. It is safe for concurrent use.
-func (tx *Tx[U]) SignerAddress(cred, sig int) (ids.ShortID, error) {
-	return tx.Signer(nil, cred, sig, ids.ShortID{})
-}
-
-// Signer is SignerAddress for a caller that expects the signature from want and keeps keys: a
-// first call checks the signature against want's remembered key when there is one
-// (secp256k1fx.Signers), and the answer is the same either way.
+// Signer returns the address that signature sig of credential cred recovers to over the tx's
+// unsigned hash (platform-exchange.md §3.2), or the error of [secp256k1fx.RecoverAddress]
+// (wrapping ErrMutatedSig or ErrWrongSig). want is the address the caller expects and keys the
+// keys it remembers (nil: none): a first call checks the signature against want's remembered key
+// when there is one (secp256k1fx.Signers), and the answer is the same either way. The first call
+// for a signature recovers it; later calls on this Tx for the same signature bytes answer from
+// memory, errors included, since recovery is a function of the signature and the hash alone. It
+// panics if cred or sig is out of range. It is safe for concurrent use.
 func (tx *Tx[U]) Signer(keys *secp256k1fx.Signers, cred, sig int, want ids.ShortID) (ids.ShortID, error) {
 	s := tx.creds[cred].Sigs[sig]
 	m := tx.signers

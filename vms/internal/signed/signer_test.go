@@ -14,6 +14,12 @@ import (
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
+// signerAddress is tx's Signer for a caller that expects no address and remembers no keys:
+// plain recovery through the memo.
+func signerAddress[U any](tx *Tx[U], cred, sig int) (ids.ShortID, error) {
+	return tx.Signer(nil, cred, sig, ids.ShortID{})
+}
+
 // testKey returns a fixed private key derived from seed.
 func testKey(seed byte) *secp.PrivateKey {
 	h := sha256.Sum256([]byte{seed})
@@ -56,7 +62,7 @@ func newWordTx(t testing.TB, w word, sigs ...[]secp256k1fx.Signature) *Tx[word] 
 	return tx
 }
 
-// TestSignerAddress checks that SignerAddress answers what RecoverAddress answers, good
+// TestSignerAddress checks that Signer answers what RecoverAddress answers, good
 // signatures and bad ones alike, and keeps answering it from the memo.
 func TestSignerAddress(t *testing.T) {
 	t.Parallel()
@@ -94,7 +100,7 @@ func TestSignerAddress(t *testing.T) {
 			tx := newWordTx(t, 42, []secp256k1fx.Signature{tt.sig})
 			wantAddr, wantErr := secp256k1fx.RecoverAddress(tx.UnsignedHash(), tt.sig)
 			for range 3 {
-				addr, err := tx.SignerAddress(0, 0)
+				addr, err := signerAddress(tx, 0, 0)
 				require.Equal(t, wantAddr, addr)
 				require.Equal(t, wantErr, err)
 				if tt.wantErr != nil {
@@ -122,14 +128,14 @@ func TestSignerAddressSharedSignature(t *testing.T) {
 	want := [][]ids.ShortID{{keyAddr(alice)}, {keyAddr(bob), keyAddr(alice)}, {keyAddr(alice)}}
 	for c, sigs := range want {
 		for s, addr := range sigs {
-			got, err := tx.SignerAddress(c, s)
+			got, err := signerAddress(tx, c, s)
 			require.NoError(t, err)
 			require.Equal(t, addr, got)
 		}
 	}
 	require.Equal(t, 2, memoLen(tx))
-	require.Panics(t, func() { _, _ = tx.SignerAddress(3, 0) })
-	require.Panics(t, func() { _, _ = tx.SignerAddress(0, 1) })
+	require.Panics(t, func() { _, _ = signerAddress(tx, 3, 0) })
+	require.Panics(t, func() { _, _ = signerAddress(tx, 0, 1) })
 }
 
 // The memo belongs to one Tx value: the same tx decoded again from its bytes, or another tx
@@ -139,28 +145,28 @@ func TestSignerAddressPerTx(t *testing.T) {
 	alice := testKey(1)
 	sig := signWord(t, 1, alice)
 	tx := newWordTx(t, 1, []secp256k1fx.Signature{sig})
-	addr, err := tx.SignerAddress(0, 0)
+	addr, err := signerAddress(tx, 0, 0)
 	require.NoError(t, err)
 	require.Equal(t, keyAddr(alice), addr)
 
 	parsed, err := Parse(wordCodec, codec.NewUnpacker(tx.Bytes(), codec.MaxSize))
 	require.NoError(t, err)
 	require.Zero(t, memoLen(parsed))
-	addr, err = parsed.SignerAddress(0, 0)
+	addr, err = signerAddress(parsed, 0, 0)
 	require.NoError(t, err)
 	require.Equal(t, keyAddr(alice), addr)
 
 	// Same signature, other unsigned bytes: another signer (or none), never alice's memo.
 	other := newWordTx(t, 2, []secp256k1fx.Signature{sig})
 	want, wantErr := secp256k1fx.RecoverAddress(other.UnsignedHash(), sig)
-	addr, err = other.SignerAddress(0, 0)
+	addr, err = signerAddress(other, 0, 0)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, want, addr)
 	require.NotEqual(t, keyAddr(alice), addr)
 
 	// A Tx made without the constructors has no memo and recovers every time.
 	bare := &Tx[word]{unsigned: tx.unsigned, creds: tx.creds, bytes: tx.bytes, unsignedLen: tx.unsignedLen, id: tx.id}
-	addr, err = bare.SignerAddress(0, 0)
+	addr, err = signerAddress(bare, 0, 0)
 	require.NoError(t, err)
 	require.Equal(t, keyAddr(alice), addr)
 
@@ -188,7 +194,7 @@ func TestSignerAddressBounded(t *testing.T) {
 	a, b := signWord(t, 9, alice), signWord(t, 9, bob)
 	tx := newWordTx(t, 9, []secp256k1fx.Signature{a, b})
 	for s, k := range []*secp.PrivateKey{alice, bob} {
-		addr, err := tx.SignerAddress(0, s)
+		addr, err := signerAddress(tx, 0, s)
 		require.NoError(t, err)
 		require.Equal(t, keyAddr(k), addr)
 	}
@@ -198,20 +204,20 @@ func TestSignerAddressBounded(t *testing.T) {
 	for i := range 50 {
 		sigs[0][i%32] ^= byte(i + 1)
 		want, wantErr := secp256k1fx.RecoverAddress(tx.UnsignedHash(), sigs[0])
-		addr, err := tx.SignerAddress(0, 0)
+		addr, err := signerAddress(tx, 0, 0)
 		require.Equal(t, wantErr, err)
 		require.Equal(t, want, addr)
 		require.NotEqual(t, keyAddr(alice), addr)
 		require.LessOrEqual(t, memoLen(tx), 2)
 	}
 	sigs[0] = a
-	addr, err := tx.SignerAddress(0, 0)
+	addr, err := signerAddress(tx, 0, 0)
 	require.NoError(t, err)
 	require.Equal(t, keyAddr(alice), addr)
 	require.LessOrEqual(t, memoLen(tx), 2)
 }
 
-// SignerAddress is safe for concurrent use on one Tx.
+// Signer is safe for concurrent use on one Tx.
 func TestSignerAddressConcurrent(t *testing.T) {
 	t.Parallel()
 	alice, bob := testKey(1), testKey(2)
@@ -228,7 +234,7 @@ func TestSignerAddressConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range results[g] {
 				c := (g + i) % 2
-				addr, err := tx.SignerAddress(c, 0)
+				addr, err := signerAddress(tx, c, 0)
 				results[g][i] = result{c, addr, err}
 			}
 		})
@@ -243,7 +249,7 @@ func TestSignerAddressConcurrent(t *testing.T) {
 	require.Equal(t, 2, memoLen(tx))
 }
 
-// FuzzSignerAddress recovers arbitrary signatures over arbitrary txs: SignerAddress always
+// FuzzSignerAddress recovers arbitrary signatures over arbitrary txs: Signer always
 // answers what RecoverAddress answers, the first time and from the memo, and the memo never
 // holds more signatures than the tx.
 func FuzzSignerAddress(f *testing.F) {
@@ -262,7 +268,7 @@ func FuzzSignerAddress(f *testing.F) {
 			for _, at := range [][2]int{{0, 0}, {0, 1}, {1, 0}} {
 				s := tx.Creds()[at[0]].Sigs[at[1]]
 				want, wantErr := secp256k1fx.RecoverAddress(tx.UnsignedHash(), s)
-				got, err := tx.SignerAddress(at[0], at[1])
+				got, err := signerAddress(tx, at[0], at[1])
 				require.Equal(t, want, got)
 				require.Equal(t, wantErr, err)
 			}
@@ -278,7 +284,7 @@ func BenchmarkSignerAddress(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			tx := newWordTx(b, 3, []secp256k1fx.Signature{sig})
-			if _, err := tx.SignerAddress(0, 0); err != nil {
+			if _, err := signerAddress(tx, 0, 0); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -287,7 +293,7 @@ func BenchmarkSignerAddress(b *testing.B) {
 		tx := newWordTx(b, 3, []secp256k1fx.Signature{sig})
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := tx.SignerAddress(0, 0); err != nil {
+			if _, err := signerAddress(tx, 0, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

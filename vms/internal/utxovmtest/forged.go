@@ -34,7 +34,7 @@ type Forged[T SignedTx] struct {
 	Block func(t *testing.T, parent ids.ID, height, time uint64, txs ...T) []byte
 }
 
-// TestForgedCredentials checks that the signers a tx remembers (signed.Tx.SignerAddress) never
+// TestForgedCredentials checks that the signers a tx remembers (signed.Tx.Signer) never
 // let a bad signature through: a tx whose unsigned bytes are a valid tx's, but whose credential
 // is forged, is refused when issued and in a block parsed from bytes, even after the valid tx
 // was verified (issued and built into a block); and a pending tx whose signature changes is
