@@ -113,7 +113,7 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 	if err := b.EnsureVerified(ctx, b.blk.Parent(), b.Verify); err != nil {
 		return err
 	}
-	w := writer{b: b.vm.state.db.Wrap(batch)}
+	w := writer{b: b.vm.state.DB().Wrap(batch)}
 	for _, tx := range b.blk.Txs() {
 		if err := w.putTx(tx); err != nil {
 			return err

@@ -32,15 +32,12 @@ import (
 // block's batch (writeBlock) or the genesis batch.
 type state struct {
 	chainstate.Reader[*txs.UTXO, *txs.Tx, *txs.StandardBlock]
-	db *storage.View
-	// shared is the chain's shared memory: the UTXOs other chains exported to it.
-	shared *atomic.SharedMemory
 }
 
 // newState returns the state of the key space db with the chain's shared memory.
 func newState(db *storage.View, shared *atomic.SharedMemory) *state {
 	f := chainstate.Format[*txs.UTXO, *txs.Tx, *txs.StandardBlock]{UTXO: txs.ParseUTXO, Tx: txs.ParseTx, Block: txs.ParseBlock}
-	return &state{Reader: chainstate.NewReader(db, shared, f), db: db, shared: shared}
+	return &state{Reader: chainstate.NewReader(db, shared, f)}
 }
 
 // utxo implements utxoSource over the accepted UTXOs.

@@ -148,7 +148,7 @@ func (vm *VM) loadOrInit(assets []*txs.Tx) error {
 		return fmt.Errorf("exchange: %w", err)
 	case !found:
 		last = vm.genesis
-		err := chainstate.Commit(vm.state.db, func(b *storage.Batch) error {
+		err := chainstate.Commit(vm.state.DB(), func(b *storage.Batch) error {
 			w := writer{b: b}
 			for _, tx := range assets {
 				if err := w.putTx(tx); err != nil {

@@ -136,7 +136,7 @@ func (vm *VM) Subnet(subnetID ids.ID) (SubnetInfo, bool, error) {
 	if subnetID == ids.Empty {
 		return SubnetInfo{}, false, nil
 	}
-	ok, err := vm.state.db.Has(chainstate.IDKey(keySubnet, subnetID))
+	ok, err := vm.state.DB().Has(chainstate.IDKey(keySubnet, subnetID))
 	if err != nil || !ok {
 		return SubnetInfo{}, false, err
 	}
@@ -202,7 +202,7 @@ func (vm *VM) ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error) 
 
 // subnetValidators returns every AddSubnetValidatorTx of subnetID, in tx ID order.
 func (s *state) subnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
-	txIDs, err := chainstate.IDsUnder(s.db, append([]byte{keySubnetValidator}, subnetID[:]...), ids.Empty, chainstate.All)
+	txIDs, err := chainstate.IDsUnder(s.DB(), append([]byte{keySubnetValidator}, subnetID[:]...), ids.Empty, chainstate.All)
 	if err != nil {
 		return nil, fmt.Errorf("list validators of subnet %s: %w", subnetID, err)
 	}

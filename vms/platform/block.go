@@ -248,7 +248,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 	if err := b.EnsureVerified(ctx, b.blk.Parent(), b.Verify); err != nil {
 		return err
 	}
-	w := writer{b: b.vm.accepted.db.Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
+	w := writer{b: b.vm.accepted.DB().Wrap(batch), s: b.vm.accepted, written: make(map[ids.ID]*l1Validator), height: b.Height()}
 	for _, v := range b.evicted {
 		if err := w.putL1Validator(v); err != nil {
 			return err

@@ -17,7 +17,7 @@ func (vm *VM) PutL1ValidatorsForTest(subnetID ids.ID, n int, balance uint64) err
 	if err != nil {
 		return err
 	}
-	b := vm.state.db.NewBatch()
+	b := vm.state.DB().NewBatch()
 	defer b.Close()
 	w := writer{b: b, s: vm.state, written: make(map[ids.ID]*l1Validator), height: rec.height}
 	eff := &effects{convertedSubnet: subnetID, conversion: &subnetConversion{chainID: ids.ID{1}, address: []byte{1}}}

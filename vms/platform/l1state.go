@@ -34,7 +34,7 @@ func (e expiryEntry) key() []byte {
 // pruneExpiries removes, in w's batch, the accepted state's entries whose expiry is at most now.
 // Entries are in expiry order, so the walk stops at the first one still ahead.
 func (w writer) pruneExpiries(now uint64) error {
-	it, err := w.s.db.NewIterator([]byte{keyExpiry}, nil)
+	it, err := w.s.DB().NewIterator([]byte{keyExpiry}, nil)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (w writer) pruneExpiries(now uint64) error {
 
 // hasExpiry implements utxoSource.
 func (s *state) hasExpiry(e expiryEntry) (bool, error) {
-	return s.db.Has(e.key())
+	return s.DB().Has(e.key())
 }
 
 // hasExpiry implements utxoSource.

@@ -138,7 +138,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the P-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the P-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.s.vm.state.shared, sourceChain)
+	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.s.vm.state.Shared(), sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
@@ -291,7 +291,7 @@ func (s *service) GetSubnet(_ context.Context, args *api.GetSubnetArgs) (*api.Ge
 
 // subnetOwner returns an accepted subnet's owner; found is false for an unknown subnet.
 func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error) {
-	ok, err := s.vm.state.db.Has(chainstate.IDKey(keySubnet, id))
+	ok, err := s.vm.state.DB().Has(chainstate.IDKey(keySubnet, id))
 	if err != nil || !ok {
 		return nil, false, err
 	}

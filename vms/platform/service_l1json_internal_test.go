@@ -103,7 +103,7 @@ func TestEachL1Validator(t *testing.T) {
 
 	// IDs 0x00…0x3f: every fourth is mine, so a walk over mine steps over three others each.
 	var all, sparse, dense []ids.ID
-	b := s.db.NewBatch()
+	b := s.DB().NewBatch()
 	for i := range 64 {
 		id := ids.ID{byte(i)}
 		subnet := other

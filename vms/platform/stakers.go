@@ -115,14 +115,14 @@ type stakerSource interface {
 
 // staker implements stakerSource.
 func (s *state) staker(txID ids.ID) (*staker, bool, error) {
-	return chainstate.Read(s.db, keyStaker, txID, "staker", func(b []byte) (*staker, error) {
+	return chainstate.Read(s.DB(), keyStaker, txID, "staker", func(b []byte) (*staker, error) {
 		return parseStaker(txID, b)
 	})
 }
 
 // nodeStakers implements stakerSource.
 func (s *state) nodeStakers(nodeID ids.NodeID) ([]*staker, error) {
-	txIDs, err := chainstate.IDsUnder(s.db, append([]byte{keyNodeStaker}, nodeID[:]...), ids.Empty, chainstate.All)
+	txIDs, err := chainstate.IDsUnder(s.DB(), append([]byte{keyNodeStaker}, nodeID[:]...), ids.Empty, chainstate.All)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (s *state) nodeStakers(nodeID ids.NodeID) ([]*staker, error) {
 
 // supply implements stakerSource.
 func (s *state) supply() (uint64, error) {
-	b, found, err := chainstate.Get(s.db, []byte{keySupply})
+	b, found, err := chainstate.Get(s.DB(), []byte{keySupply})
 	switch {
 	case err != nil:
 		return 0, err
@@ -156,7 +156,7 @@ func (s *state) supply() (uint64, error) {
 
 // firstStakers implements stakerSource.
 func (s *state) firstStakers(n int) ([]*staker, error) {
-	it, err := s.db.NewIterator([]byte{keyStakerEnd}, nil)
+	it, err := s.DB().NewIterator([]byte{keyStakerEnd}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (s *state) allStakers() ([]*staker, error) { return s.firstStakers(int(^uin
 
 // rewardUTXOs returns the reward UTXOs paid to the stakers of tx txID, in output index order.
 func (s *state) rewardUTXOs(txID ids.ID) ([]*txs.UTXO, error) {
-	it, err := s.db.NewIterator(chainstate.IDKey(keyRewardUTXO, txID), nil)
+	it, err := s.DB().NewIterator(chainstate.IDKey(keyRewardUTXO, txID), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (s *state) rewardUTXOs(txID ids.ID) ([]*txs.UTXO, error) {
 
 // aborted reports whether reward tx txID was decided by an abort block.
 func (s *state) aborted(txID ids.ID) (bool, error) {
-	return s.db.Has(chainstate.IDKey(keyAborted, txID))
+	return s.DB().Has(chainstate.IDKey(keyAborted, txID))
 }
 
 // The overlay's stakers: those its txs add or change (nil: removed), and the supply they add and

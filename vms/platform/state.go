@@ -64,10 +64,6 @@ const feeRecordLen = 5 * 8
 // write goes through a block's batch or the genesis batch (writer).
 type state struct {
 	chainstate.Reader[*txs.UTXO, *txs.Tx, txs.Block]
-	db *storage.View
-	// shared is the chain's shared memory: the UTXOs other chains exported to it. Its reads are
-	// never live: other chains write there.
-	shared *atomic.SharedMemory
 	// initialSupply is the genesis's AVAX supply, the supply until a staker changes it.
 	initialSupply uint64
 }
@@ -76,7 +72,7 @@ type state struct {
 // genesis's AVAX supply.
 func newState(db *storage.View, shared *atomic.SharedMemory, initialSupply uint64) *state {
 	f := chainstate.Format[*txs.UTXO, *txs.Tx, txs.Block]{UTXO: txs.ParseUTXO, Tx: txs.ParseTx, Block: txs.ParseBlock, LastExtra: feeRecordLen}
-	return &state{Reader: chainstate.NewReader(db, shared, f), db: db, shared: shared, initialSupply: initialSupply}
+	return &state{Reader: chainstate.NewReader(db, shared, f), initialSupply: initialSupply}
 }
 
 // atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
@@ -100,7 +96,7 @@ func (s *state) utxo(ref *utxo.UTXOID) (*txs.UTXO, error) {
 // subnetOwner implements utxoSource: the owner of an accepted subnet, its CreateSubnetTx's, or
 // its last TransferSubnetOwnershipTx's once it has one.
 func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
-	ok, err := s.db.Has(chainstate.IDKey(keySubnet, id))
+	ok, err := s.DB().Has(chainstate.IDKey(keySubnet, id))
 	switch {
 	case err != nil:
 		return nil, err
@@ -108,7 +104,7 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 		return nil, subnetNotFoundError(id)
 	}
 	ownerTxID := id
-	if b, found, err := chainstate.Get(s.db, chainstate.IDKey(keySubnetOwner, id)); err != nil {
+	if b, found, err := chainstate.Get(s.DB(), chainstate.IDKey(keySubnetOwner, id)); err != nil {
 		return nil, err
 	} else if found {
 		if ownerTxID, err = ids.ToID(b); err != nil {
@@ -133,7 +129,7 @@ func (s *state) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, error) {
 
 // conversion implements utxoSource: the accepted conversion of subnetID.
 func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
-	b, found, err := chainstate.Get(s.db, chainstate.IDKey(keyConversion, subnetID))
+	b, found, err := chainstate.Get(s.DB(), chainstate.IDKey(keyConversion, subnetID))
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -146,7 +142,7 @@ func (s *state) conversion(subnetID ids.ID) (*subnetConversion, bool, error) {
 
 // l1Validator returns the L1 validator validationID.
 func (s *state) l1Validator(validationID ids.ID) (*l1Validator, bool, error) {
-	return chainstate.Read(s.db, keyL1, validationID, "L1 validator", func(b []byte) (*l1Validator, error) {
+	return chainstate.Read(s.DB(), keyL1, validationID, "L1 validator", func(b []byte) (*l1Validator, error) {
 		return parseL1Validator(validationID, b)
 	})
 }
@@ -164,7 +160,7 @@ func (s *state) eachL1Validator(subnetID ids.ID, vids []ids.ID, fn func(v *l1Val
 	missing := func(id ids.ID) error {
 		return fmt.Errorf("platform: L1 validator %s of subnet %s is missing", id, subnetID)
 	}
-	it, err := s.db.NewIterator([]byte{keyL1}, vids[0][:])
+	it, err := s.DB().NewIterator([]byte{keyL1}, vids[0][:])
 	if err != nil {
 		return err
 	}
@@ -213,7 +209,7 @@ func (s *state) eachL1Validator(subnetID ids.ID, vids []ids.ID, fn func(v *l1Val
 
 // l1ValidatorIDs returns the validation IDs of subnetID's L1 validators, in ID order.
 func (s *state) l1ValidatorIDs(subnetID ids.ID) ([]ids.ID, error) {
-	return chainstate.IDsUnder(s.db, append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, chainstate.All)
+	return chainstate.IDsUnder(s.DB(), append([]byte{keyL1Subnet}, subnetID[:]...), ids.Empty, chainstate.All)
 }
 
 // lastRecord is what chainstate.KeyLast holds.
@@ -246,12 +242,12 @@ func parseFeeState(b []byte) feeState {
 
 // subnetIDs returns the IDs of every subnet, in ID order.
 func (s *state) subnetIDs() ([]ids.ID, error) {
-	return chainstate.IDsUnder(s.db, []byte{keySubnet}, ids.Empty, chainstate.All)
+	return chainstate.IDsUnder(s.DB(), []byte{keySubnet}, ids.Empty, chainstate.All)
 }
 
 // chainIDs returns the IDs of subnetID's blockchains, in ID order.
 func (s *state) chainIDs(subnetID ids.ID) ([]ids.ID, error) {
-	return chainstate.IDsUnder(s.db, append([]byte{keyChain}, subnetID[:]...), ids.Empty, chainstate.All)
+	return chainstate.IDsUnder(s.DB(), append([]byte{keyChain}, subnetID[:]...), ids.Empty, chainstate.All)
 }
 
 // owners returns the addresses that own ux's output.
@@ -283,7 +279,7 @@ type activeL1 struct {
 // activeL1Validators returns the active L1 validators of every L1, those that run out first
 // first (§4.7).
 func (s *state) activeL1Validators() ([]activeL1, error) {
-	it, err := s.db.NewIterator([]byte{keyActive}, nil)
+	it, err := s.DB().NewIterator([]byte{keyActive}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +296,7 @@ func (s *state) activeL1Validators() ([]activeL1, error) {
 
 // activeL1Count implements utxoSource: the number of keyActive entries.
 func (s *state) activeL1Count() (uint64, error) {
-	it, err := s.db.NewIterator([]byte{keyActive}, nil)
+	it, err := s.DB().NewIterator([]byte{keyActive}, nil)
 	if err != nil {
 		return 0, err
 	}

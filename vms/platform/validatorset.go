@@ -132,7 +132,7 @@ func (s *state) validatorDiffs(subnetID ids.ID, height uint64) (map[ids.ID]diffR
 	prefix := make([]byte, 0, 1+ids.IDLen)
 	prefix = append(prefix, keyValidatorDiff)
 	prefix = append(prefix, subnetID[:]...)
-	it, err := s.db.NewIterator(prefix, nil)
+	it, err := s.DB().NewIterator(prefix, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -244,7 +244,7 @@ func (vm *VM) loadOrInit(g *txs.Genesis) error {
 		// The fee state starts empty at the genesis time, so the first block refills the
 		// capacity (§4.6).
 		fees = feeState{time: g.Timestamp}
-		err := chainstate.Commit(vm.state.db, func(b *storage.Batch) error {
+		err := chainstate.Commit(vm.state.DB(), func(b *storage.Batch) error {
 			w := writer{b: b}
 			for i := range g.UTXOs {
 				if err := w.putUTXO(&g.UTXOs[i].UTXO); err != nil {

@@ -35,6 +35,13 @@ func NewReader[U, T, B any](db *storage.View, shared *atomic.SharedMemory, f For
 	return Reader[U, T, B]{db: db, shared: shared, f: f}
 }
 
+// DB returns the key space r reads: a VM's own kinds live there too.
+func (r Reader[U, T, B]) DB() *storage.View { return r.db }
+
+// Shared returns the chain's shared memory, nil if it reads none. Its reads are never live:
+// other chains write there.
+func (r Reader[U, T, B]) Shared() *atomic.SharedMemory { return r.shared }
+
 // UTXO returns the unspent UTXO id.
 func (r Reader[U, T, B]) UTXO(id ids.ID) (U, bool, error) {
 	return Read(r.db, KeyUTXO, id, "utxo", r.f.UTXO)
