@@ -108,7 +108,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the X-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the X-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	return utxopage.OwnOrAtomic(c, c.s.isThisChain, c.s.vm.rules.chains, c.s.vm.state.Shared(), sourceChain)
+	return utxopage.OwnOrAtomic(c, c.s.isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }

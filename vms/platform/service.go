@@ -138,7 +138,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the P-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the P-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.s.vm.state.Shared(), sourceChain)
+	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
