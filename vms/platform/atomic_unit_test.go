@@ -13,7 +13,6 @@ import (
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
-	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -60,7 +59,15 @@ func TestAtomicPipeline(t *testing.T) {
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.NoError(t, err, "not imported without the commit")
 
-	vectortest.Accept(t, vm, db, built)
+	// Between the commit and Accepted, the tx issued again is answered as it will be once
+	// Accepted ran (its import is spent), not as a duplicate of the pending tx it still is.
+	batch = db.NewBatch()
+	require.NoError(t, built.Accept(ctx, batch))
+	require.NoError(t, batch.Commit())
+	batch.Close()
+	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
+	require.NoError(t, vm.Accepted(ctx, built))
+	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 	_, err = vm.BuildBlock(ctx)

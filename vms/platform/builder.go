@@ -15,7 +15,7 @@ import (
 // to the node's clock and the pending txs, it fails if tx is pending or committed already, too
 // large, invalid, or conflicts with a pending tx.
 func (vm *VM) issue(tx *txs.Tx) error {
-	return vm.side.Issue(tx, nil, func(pending *overlay) (*effects, error) {
+	verify := func(src utxoSource) (*effects, error) {
 		last := vm.Last()
 		next, ok, err := vm.acceptedNextChange(last)
 		if err != nil {
@@ -26,8 +26,19 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		if err != nil {
 			return nil, err
 		}
-		return vm.verifyTx(tx, pending, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
-	})
+		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
+	}
+	// Committed already if its block is committed and Accepted has not run yet: then the state
+	// answers, as it will once Accepted ran.
+	committed := func() error {
+		accepted, err := vm.state.HasTx(tx.ID())
+		if err != nil || !accepted {
+			return err
+		}
+		_, err = verify(vm.state)
+		return err
+	}
+	return vm.side.Issue(tx, committed, func(pending *overlay) (*effects, error) { return verify(pending) })
 }
 
 // pending reports whether tx is in the mempool.
