@@ -470,15 +470,10 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	tip, err := f.eth.SuggestGasTipCap(ctx)
+	tip, feeCap, err := evmwait.Fees(ctx, f.eth)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	head, err := f.eth.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	var list types.AccessList
 	gas := uint64(predicateGas)
 	if predicate != nil {
