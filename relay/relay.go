@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -586,15 +587,7 @@ func (r *Relay) resume() error {
 
 // allowed reports whether relayer may deliver a message that names allowedRelayers.
 func allowed(relayer common.Address, allowedRelayers []common.Address) bool {
-	if len(allowedRelayers) == 0 {
-		return true
-	}
-	for _, a := range allowedRelayers {
-		if a == relayer {
-			return true
-		}
-	}
-	return false
+	return len(allowedRelayers) == 0 || slices.Contains(allowedRelayers, relayer)
 }
 
 // messageReceived asks the messenger at messenger on c whether it has message id.
