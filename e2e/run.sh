@@ -79,6 +79,9 @@ if [[ -z ${CORNICE_BIN:-} ]]; then
 fi
 
 echo "e2e: starting cornice (data in $work/data)" >&2
+# The logs exist before the loops below read them, however late the shell's child opens them:
+# sed on a missing file would end the script under set -e.
+: >"$work/node.log"
 "$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0 \
 	--l1 examples/l1-genesis.json >"$work/node.log" 2>&1 &
 node_pid=$!
@@ -160,6 +163,7 @@ run_script avalanche-sdk node e2e/js/avalanche-sdk.mjs
 # The same Foundry and test-client checks against anvil 1.7.1: what cornice is checked against
 # is anvil's behaviour, and this keeps the scripts true to it.
 echo "e2e: starting anvil" >&2
+: >"$work/anvil.log"
 e2e/foundry/node_modules/.bin/anvil --host 127.0.0.1 --port 0 --chain-id 43112 >"$work/anvil.log" 2>&1 &
 anvil_pid=$!
 bench_track "$anvil_pid"
