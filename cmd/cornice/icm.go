@@ -153,7 +153,7 @@ func fund(ctx context.Context, eth *ethclient.Client, key *wallet.Key, to common
 	if err != nil {
 		return err
 	}
-	tx, err := types.SignNewTx(key.ECDSA(), types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+	tx, err := types.SignNewTx(key.PrivateKey(), types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
 		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: 21_000, To: &to, Value: value,
 	})
