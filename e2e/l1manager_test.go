@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/api/sigagg"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/precompile"
@@ -45,11 +46,11 @@ func aggregate(t *testing.T, xn *xNode, msg *warp.UnsignedMessage, justification
 // the HTTP status and the signed message or the error body.
 func aggregateAt(t testing.TB, hc *http.Client, base string, msg *warp.UnsignedMessage, justification []byte, subnetID ids.ID, quorum uint64) (int, []byte) {
 	t.Helper()
-	body, err := json.Marshal(map[string]any{
-		"message":           hex.EncodeToString(msg.Bytes()),
-		"justification":     "0x" + hex.EncodeToString(justification),
-		"signing-subnet-id": subnetID.String(),
-		"quorum-percentage": quorum,
+	body, err := json.Marshal(sigagg.Request{
+		Message:          hex.EncodeToString(msg.Bytes()),
+		Justification:    hex.EncodeToString(justification),
+		SigningSubnetID:  subnetID.String(),
+		QuorumPercentage: quorum,
 	})
 	require.NoError(t, err)
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/ext/aggregate-signatures", bytes.NewReader(body))
@@ -62,9 +63,7 @@ func aggregateAt(t testing.TB, hc *http.Client, base string, msg *warp.UnsignedM
 	if resp.StatusCode != http.StatusOK {
 		return resp.StatusCode, b
 	}
-	var reply struct {
-		SignedMessage string `json:"signed-message"`
-	}
+	var reply sigagg.Response
 	require.NoError(t, json.Unmarshal(b, &reply))
 	signed, err := hex.DecodeString(reply.SignedMessage)
 	require.NoError(t, err)

@@ -65,39 +65,12 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 	exit 0
 fi
 
-work=$(mktemp -d /tmp/cornice-e2e.XXXXXX)
-node_pid=
-anvil_pid=
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	if [[ -n $anvil_pid ]]; then
-		kill -TERM "$anvil_pid" 2>/dev/null || true
-		wait "$anvil_pid" 2>/dev/null || true
-	fi
-	if [[ -n $node_pid ]]; then
-		kill -TERM "$node_pid" 2>/dev/null || true
-		for _ in $(seq 150); do
-			kill -0 "$node_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		if kill -0 "$node_pid" 2>/dev/null; then
-			echo "e2e: cornice ignored SIGTERM for 15 s, killing it" >&2
-			kill -KILL "$node_pid" 2>/dev/null || true
-		fi
-		wait "$node_pid" 2>/dev/null || true
-	fi
-	if ((rc != 0)) && [[ -f $work/node.log ]]; then
-		echo "e2e: failed (exit $rc); last lines of the node's log:" >&2
-		tail -n 20 "$work/node.log" >&2 || true
-	fi
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# The temporary directory, and the clean-up on exit by any path: SIGTERM to the node and anvil
+# (SIGKILL after 15 s), the node log's last lines when a step failed, the directory deleted.
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_init e2e
+bench_log=$work/node.log
 
 cornice=${CORNICE_BIN:-$work/cornice}
 if [[ -z ${CORNICE_BIN:-} ]]; then
@@ -106,9 +79,13 @@ if [[ -z ${CORNICE_BIN:-} ]]; then
 fi
 
 echo "e2e: starting cornice (data in $work/data)" >&2
+# The logs exist before the loops below read them, however late the shell's child opens them:
+# sed on a missing file would end the script under set -e.
+: >"$work/node.log"
 "$cornice" run --data-dir "$work/data" --http-host 127.0.0.1 --http-port 0 --staking-port 0 \
 	--l1 examples/l1-genesis.json >"$work/node.log" 2>&1 &
 node_pid=$!
+bench_track "$node_pid"
 
 # Wait for the bound address in the start-up log line, then for the C-Chain to answer and the
 # L1's RPC URL to be printed.
@@ -186,8 +163,10 @@ run_script avalanche-sdk node e2e/js/avalanche-sdk.mjs
 # The same Foundry and test-client checks against anvil 1.7.1: what cornice is checked against
 # is anvil's behaviour, and this keeps the scripts true to it.
 echo "e2e: starting anvil" >&2
+: >"$work/anvil.log"
 e2e/foundry/node_modules/.bin/anvil --host 127.0.0.1 --port 0 --chain-id 43112 >"$work/anvil.log" 2>&1 &
 anvil_pid=$!
+bench_track "$anvil_pid"
 anvil_url=
 for _ in $(seq 300); do
 	anvil_url=$(sed -n 's/^Listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p' "$work/anvil.log")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -403,19 +404,6 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 	return tx, nil
 }
 
-// fees returns the tip and fee cap of a transaction on c: the suggested tip, and twice the
-// head's base fee plus the tip, so that a rising base fee does not strand it.
-func fees(ctx context.Context, c *chain) (tip, feeCap *big.Int, err error) {
-	if tip, err = c.client.SuggestGasTipCap(ctx); err != nil {
-		return nil, nil, fmt.Errorf("gas tip: %w", err)
-	}
-	head, err := c.client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("head: %w", err)
-	}
-	return tip, new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), nil
-}
-
 // signTx signs a dynamic-fee transaction from the relayer on c with its next nonce there.
 // c.sendMu is held.
 func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, list types.AccessList) (*types.Transaction, error) {
@@ -426,7 +414,7 @@ func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, li
 		}
 		c.nonce, c.nonceKnown = n, true
 	}
-	tip, feeCap, err := fees(r.ctx, c)
+	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
 	if err != nil {
 		return nil, err
 	}
@@ -530,7 +518,7 @@ func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big
 	if err != nil {
 		return fmt.Errorf("funder nonce: %w", err)
 	}
-	tip, feeCap, err := fees(r.ctx, c)
+	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
 	if err != nil {
 		return err
 	}
@@ -599,15 +587,7 @@ func (r *Relay) resume() error {
 
 // allowed reports whether relayer may deliver a message that names allowedRelayers.
 func allowed(relayer common.Address, allowedRelayers []common.Address) bool {
-	if len(allowedRelayers) == 0 {
-		return true
-	}
-	for _, a := range allowedRelayers {
-		if a == relayer {
-			return true
-		}
-	}
-	return false
+	return len(allowedRelayers) == 0 || slices.Contains(allowedRelayers, relayer)
 }
 
 // messageReceived asks the messenger at messenger on c whether it has message id.

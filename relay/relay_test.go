@@ -257,8 +257,10 @@ func TestDeliverAndResume(t *testing.T) {
 	lone := teleporterLogs(t, message(3, dstID), common.Hash{3})[:1]
 	src.addBlock(append(append(teleporterLogs(t, other, common.Hash{1}), teleporterLogs(t, notMine, common.Hash{2})...), lone...)...)
 
-	// A message for dst: its delivery is sent, and not accepted yet.
+	// A message for dst that names this relayer among others: its delivery is sent, and not
+	// accepted yet.
 	m := message(4, dstID)
+	m.AllowedRelayerAddresses = []common.Address{common.HexToAddress("0x99"), key}
 	src.addBlock(teleporterLogs(t, m, common.Hash{4})...)
 	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, 10*time.Second, time.Millisecond)
 	require.Equal(t, 1, agg.count())

@@ -73,9 +73,6 @@ func (k *Key) String() string { return keyPrefix + ids.CB58Encode(crypto.FromECD
 // the secret: do not log it.
 func (k *Key) Hex() string { return "0x" + hex.EncodeToString(crypto.FromECDSA(k.priv)) }
 
-// ECDSA returns the key for go-ethereum's signers (EVM transactions).
-func (k *Key) ECDSA() *ecdsa.PrivateKey { return k.priv }
-
 // Address returns the key's short address, the owner of X- and P-Chain outputs (§2.4).
 func (k *Key) Address() ids.ShortID { return k.addr }
 

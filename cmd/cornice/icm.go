@@ -149,16 +149,12 @@ func fund(ctx context.Context, eth *ethclient.Client, key *wallet.Key, to common
 	if err != nil {
 		return err
 	}
-	tip, err := eth.SuggestGasTipCap(ctx)
+	tip, feeCap, err := evmwait.Fees(ctx, eth)
 	if err != nil {
 		return err
 	}
-	head, err := eth.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return err
-	}
-	tx, err := types.SignNewTx(key.ECDSA(), types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+	tx, err := types.SignNewTx(key.PrivateKey(), types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: 21_000, To: &to, Value: value,
 	})
 	if err != nil {

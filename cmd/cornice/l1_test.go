@@ -70,7 +70,7 @@ func TestL1ValidatorErrors(t *testing.T) {
 	}{
 		{"add: no flags", []string{"l1", "add-validator"}, `cornice: required flag(s) "subnet-id", "node-id", "bls-public-key", "bls-pop" not set` + "\n"},
 		{"add: short key", []string{"l1", "add-validator", "--subnet-id", subnet, "--node-id", node, "--bls-public-key", "0x01", "--bls-pop", "00"},
-			"cornice: --bls-public-key: 1 bytes, want 48\n"},
+			"cornice: --bls-public-key: not hex of the right length: 1 bytes, want 48\n"},
 		{"set-weight: no weight", []string{"l1", "set-weight", "--subnet-id", subnet, "--node-id", node}, `cornice: required flag(s) "weight" not set` + "\n"},
 		{"remove: bad node", []string{"l1", "remove-validator", "--subnet-id", subnet, "--node-id", "x"}, "cornice: --node-id: "},
 		{"remove: bad manager", []string{"l1", "remove-validator", "--subnet-id", subnet, "--node-id", node, "--manager", "0x12"},

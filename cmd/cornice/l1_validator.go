@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -126,12 +125,16 @@ func newL1AddValidatorCmd(stdout io.Writer) *cobra.Command {
 		required: []string{"subnet-id", "node-id", "bls-public-key", "bls-pop"},
 		run: func(ctx context.Context, _ *pflag.FlagSet) error {
 			var signer bls.ProofOfPossession
-			if err := decodeFixed(signer.PublicKey[:], pub, "--bls-public-key"); err != nil {
+			pk, err := decodeHexFlag("bls-public-key", pub, len(signer.PublicKey))
+			if err != nil {
 				return err
 			}
-			if err := decodeFixed(signer.ProofOfPossession[:], pop, "--bls-pop"); err != nil {
+			sig, err := decodeHexFlag("bls-pop", pop, len(signer.ProofOfPossession))
+			if err != nil {
 				return err
 			}
+			copy(signer.PublicKey[:], pk)
+			copy(signer.ProofOfPossession[:], sig)
 			f, nodeID, err := m.open(ctx, stdout)
 			if err != nil {
 				return err
@@ -195,20 +198,4 @@ func newL1RemoveValidatorCmd(stdout io.Writer) *cobra.Command {
 			return f.RemoveValidator(ctx, nodeID)
 		},
 	})
-}
-
-// decodeFixed decodes the hex s (0x optional) into dst, which it must fill exactly.
-func decodeFixed(dst []byte, s, flag string) error {
-	if len(s) < 2 || s[:2] != "0x" {
-		s = "0x" + s
-	}
-	b, err := hexutil.Decode(s)
-	if err != nil {
-		return fmt.Errorf("%s: %w", flag, err)
-	}
-	if len(b) != len(dst) {
-		return fmt.Errorf("%s: %d bytes, want %d", flag, len(b), len(dst))
-	}
-	copy(dst, b)
-	return nil
 }

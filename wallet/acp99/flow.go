@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/cornice-node/cornice/api/sigagg"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
@@ -386,10 +387,10 @@ func (f *Flow) aggregate(ctx context.Context, msg *warp.UnsignedMessage, justifi
 // aggregateOnce asks the node's /ext/aggregate-signatures once; a refusal with the code of too
 // little signature weight (warp.CodeInsufficientWeight) wraps warp.ErrInsufficientWeight.
 func (f *Flow) aggregateOnce(ctx context.Context, msg *warp.UnsignedMessage, justification []byte) ([]byte, error) {
-	body, err := json.Marshal(map[string]string{
-		"message":           hex.EncodeToString(msg.Bytes()),
-		"justification":     "0x" + hex.EncodeToString(justification),
-		"signing-subnet-id": f.subnetID.String(),
+	body, err := json.Marshal(sigagg.Request{
+		Message:         hex.EncodeToString(msg.Bytes()),
+		Justification:   hex.EncodeToString(justification),
+		SigningSubnetID: f.subnetID.String(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("aggregate-signatures request: %w", err)
@@ -417,9 +418,7 @@ func (f *Flow) aggregateOnce(ctx context.Context, msg *warp.UnsignedMessage, jus
 		}
 		return nil, fmt.Errorf("aggregate-signatures: %s: %s", resp.Status, bytes.TrimSpace(b))
 	}
-	var reply struct {
-		SignedMessage string `json:"signed-message"`
-	}
+	var reply sigagg.Response
 	if err := json.Unmarshal(b, &reply); err != nil {
 		return nil, fmt.Errorf("aggregate-signatures reply: %w", err)
 	}
@@ -470,15 +469,10 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	tip, err := f.eth.SuggestGasTipCap(ctx)
+	tip, feeCap, err := evmwait.Fees(ctx, f.eth)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	head, err := f.eth.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	var list types.AccessList
 	gas := uint64(predicateGas)
 	if predicate != nil {

@@ -1,11 +1,12 @@
-// Package evmwait waits for an EVM transaction's receipt: what the CLI, the ACP-99 flow and the
-// relay each need after sending a transaction to an EVM chain.
+// Package evmwait prices an EVM transaction and waits for its receipt: what the CLI, the ACP-99
+// flow and the relay each need to send a transaction to an EVM chain.
 package evmwait
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -40,4 +41,23 @@ func Receipt(ctx context.Context, c Receipts, hash common.Hash, wait time.Durati
 		}
 		delay = min(2*delay, 100*time.Millisecond)
 	}
+}
+
+// Pricer tells the tip the chain suggests and its head (*ethclient.Client).
+type Pricer interface {
+	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
+}
+
+// Fees returns the tip and fee cap of a dynamic-fee transaction on c: the suggested tip, and
+// twice the head's base fee plus the tip, so that a rising base fee does not strand it.
+func Fees(ctx context.Context, c Pricer) (tip, feeCap *big.Int, err error) {
+	if tip, err = c.SuggestGasTipCap(ctx); err != nil {
+		return nil, nil, fmt.Errorf("gas tip: %w", err)
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("head: %w", err)
+	}
+	return tip, new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), nil
 }

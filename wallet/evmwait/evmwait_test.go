@@ -3,6 +3,7 @@ package evmwait
 import (
 	"context"
 	"errors"
+	"math/big"
 	"testing"
 	"time"
 
@@ -44,4 +45,20 @@ func TestReceipt(t *testing.T) {
 	_, err = Receipt(t.Context(), &receipts{notFound: 1 << 30}, common.Hash{1}, 20*time.Millisecond)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.ErrorContains(t, err, "no receipt of 0x01")
+}
+
+// pricer suggests tip and has a head of base fee baseFee.
+type pricer struct{ tip, baseFee int64 }
+
+func (p pricer) SuggestGasTipCap(context.Context) (*big.Int, error) { return big.NewInt(p.tip), nil }
+
+func (p pricer) HeaderByNumber(context.Context, *big.Int) (*types.Header, error) {
+	return &types.Header{BaseFee: big.NewInt(p.baseFee)}, nil
+}
+
+func TestFees(t *testing.T) {
+	tip, feeCap, err := Fees(t.Context(), pricer{tip: 3, baseFee: 100})
+	require.NoError(t, err)
+	require.Equal(t, int64(3), tip.Int64())
+	require.Equal(t, int64(203), feeCap.Int64(), "twice the base fee plus the tip")
 }
