@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,74 +15,42 @@ import (
 	"github.com/cornice-node/cornice/clock"
 )
 
-// metrics are the server's request metrics. They are kept in plain atomics per route and method
-// and turned into Prometheus series only when scraped (Collect): a request costs two atomic adds
-// for its duration and two for the in-flight count, where the client library's counter,
-// histogram and gauge took seven, four of them compare-and-swap loops on floats, all on cache
-// lines every core shares (issue #11 §4).
+// metrics are the server's Prometheus collectors.
 type metrics struct {
-	requestsDesc, durationDesc, inFlightDesc *prometheus.Desc
-
-	inFlight atomic.Int64
-
-	mu     sync.Mutex // guards series
-	series []*series  // every series that has counted a request, in order of creation
-}
-
-// durationBounds are the upper bounds of the duration histogram's buckets: Prometheus's default
-// buckets (prometheus.DefBuckets, which TestDurationBounds holds them to) as durations, so that a
-// request is placed without a float.
-var durationBounds = [...]time.Duration{
-	5 * time.Millisecond, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond,
-	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond,
-	time.Second, 2500 * time.Millisecond, 5 * time.Second, 10 * time.Second,
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	labels := []string{"route", "method"}
 	m := &metrics{
-		requestsDesc: prometheus.NewDesc("api_requests_total",
-			"HTTP requests that passed the host filter, by matched route and method.", labels, nil),
-		durationDesc: prometheus.NewDesc("api_request_duration_seconds",
-			"Time to serve an HTTP request, by matched route and method.", labels, nil),
-		inFlightDesc: prometheus.NewDesc("api_requests_in_flight", "HTTP requests being served.", nil, nil),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "api",
+			Name:      "requests_total",
+			Help:      "HTTP requests that passed the host filter, by matched route and method.",
+		}, labels),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "api",
+			Name:      "request_duration_seconds",
+			Help:      "Time to serve an HTTP request, by matched route and method.",
+			Buckets:   prometheus.DefBuckets,
+		}, labels),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "api",
+			Name:      "requests_in_flight",
+			Help:      "HTTP requests being served.",
+		}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	if err := reg.Register(m); err != nil {
-		return nil, fmt.Errorf("register api metrics: %w", err)
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register api metrics: %w", err)
+		}
 	}
 	return m, nil
-}
-
-// Describe implements prometheus.Collector.
-func (m *metrics) Describe(ch chan<- *prometheus.Desc) {
-	ch <- m.requestsDesc
-	ch <- m.durationDesc
-	ch <- m.inFlightDesc
-}
-
-// Collect implements prometheus.Collector. A series' count is the sum of its buckets as read
-// here, so count and buckets always agree; its sum is read separately and may already include a
-// request that the buckets do not yet, which a scrape cannot tell from one that came later.
-func (m *metrics) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(m.inFlightDesc, prometheus.GaugeValue, float64(m.inFlight.Load()))
-	m.mu.Lock()
-	all := slices.Clone(m.series)
-	m.mu.Unlock()
-	for _, s := range all {
-		cumulative := make(map[float64]uint64, len(durationBounds))
-		var count uint64
-		for i, ub := range durationBounds {
-			count += s.buckets[i].Load()
-			cumulative[ub.Seconds()] = count
-		}
-		count += s.buckets[len(durationBounds)].Load()
-		sum := time.Duration(s.sum.Load()).Seconds()
-		ch <- prometheus.MustNewConstMetric(m.requestsDesc, prometheus.CounterValue, float64(count), s.route, s.method)
-		ch <- prometheus.MustNewConstHistogram(m.durationDesc, count, sum, cumulative, s.route, s.method)
-	}
 }
 
 // methodLabels are the values of the method label: the standard methods, and "other" for the
@@ -104,42 +70,27 @@ func methodIndex(m string) int {
 	return len(methodLabels) - 1
 }
 
-// routeSeries holds one route's series, one per method label, each made on its first request. A
-// series appears in the output once it has counted a request.
+// routeSeries holds one route's series of the request metrics, one per method label, each
+// looked up in the vectors on its first request: a lookup hashes the label values and takes the
+// vector's lock, on every request otherwise. A series appears in the output once it has
+// counted a request, as before.
 type routeSeries [len(methodLabels)]atomic.Pointer[series]
 
-// series are the request count and duration histogram of one route and method.
+// series are the request counter and duration histogram of one route and method.
 type series struct {
-	route, method string
-	// buckets count requests by the first bound of durationBounds they do not exceed, the last
-	// one those above every bound. They are not cumulative: Collect adds them up.
-	buckets [len(durationBounds) + 1]atomic.Uint64
-	sum     atomic.Int64 // nanoseconds
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
-// observe counts one request that took d.
-func (s *series) observe(d time.Duration) {
-	i := 0
-	for i < len(durationBounds) && d > durationBounds[i] {
-		i++
-	}
-	s.buckets[i].Add(1)
-	s.sum.Add(int64(d))
-}
-
-// of returns the series of route label and method index i, making it the first time.
+// of returns the series of route label and method index i, looking them up the first time.
 func (rs *routeSeries) of(m *metrics, label string, i int) *series {
 	if s := rs[i].Load(); s != nil {
 		return s
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	// Another request may have made it meanwhile; the lock orders them.
-	if s := rs[i].Load(); s != nil {
-		return s
+	s := &series{
+		requests: m.requests.WithLabelValues(label, methodLabels[i]),
+		duration: m.duration.WithLabelValues(label, methodLabels[i]),
 	}
-	s := &series{route: label, method: methodLabels[i]}
-	m.series = append(m.series, s)
 	rs[i].Store(s)
 	return s
 }
@@ -157,8 +108,8 @@ type dispatch struct {
 func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h, label, rs := d.router.lookup(r)
 
-	d.metrics.inFlight.Add(1)
-	defer d.metrics.inFlight.Add(-1)
+	d.metrics.inFlight.Inc()
+	defer d.metrics.inFlight.Dec()
 	start := d.clock.Now()
 
 	// The request deadline is set here, once for every API (STYLE.md rule 5), but for the
@@ -179,7 +130,9 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(w, r)
 
 	elapsed := d.clock.Since(start)
-	rs.of(d.metrics, label, methodIndex(r.Method)).observe(elapsed)
+	s := rs.of(d.metrics, label, methodIndex(r.Method))
+	s.requests.Inc()
+	s.duration.Observe(elapsed.Seconds())
 	if !logged {
 		return
 	}

@@ -6,7 +6,8 @@
 #   bench_ready URL PID        waits until a node (or the bare server) answers on URL;
 #   bench_track PID            has the clean-up stop a process started otherwise;
 #   bench_stop PID             stops one (and sets stopped_ms); bench_wait PID waits for one;
-#   cpu_ticks PID              a process's CPU time so far, in clock ticks.
+#   cpu_ticks PID              a process's CPU time so far, in clock ticks;
+#   kib PID FIELD, mib KIB     a memory field of /proc/PID/status in KiB; KiB written in MiB.
 #
 # On exit, by any path (an error under `set -e`, Ctrl-C, SIGTERM), every server still running
 # gets SIGTERM, then SIGKILL after 15 s, the last lines of $bench_log (when set) are printed if
@@ -112,3 +113,9 @@ bench_track() { pids+=("$1"); }
 # cpu_ticks PID: the process's user and system time so far, in clock ticks (getconf CLK_TCK a
 # second).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# kib PID FIELD: the FIELD (VmRSS, VmHWM) of /proc/PID/status, in KiB.
+kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+
+# mib KIB: KIB kibibytes written as "N.N MiB".
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }

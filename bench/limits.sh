@@ -36,9 +36,6 @@ bench_init limits
 bench_log=$work/node.log
 cornice=${CORNICE_BIN:-$work/cornice}
 
-kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
-
 cd "$root"
 echo "bench: building" >&2
 if [[ -z ${CORNICE_BIN:-} ]]; then go build -o "$cornice" ./cmd/cornice; fi

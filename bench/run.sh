@@ -56,11 +56,6 @@ loadgen=$work/loadgen
 node_pid=
 rows=$work/rows.md
 
-# kib PID FIELD: the FIELD (VmRSS, VmHWM) of PID in KiB.
-kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
-
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
-
 # load URL LABEL METHOD [loadgen flags...]: one loadgen run, its table rows appended to $rows. It
 # runs in the background and is waited for, so a signal to this script is handled at once.
 load() {

@@ -127,7 +127,8 @@ func validatesAll(st *state, name string) bool {
 	return true
 }
 
-// chainReady reports whether node n runs chain (an alias or a blockchain ID) bootstrapped.
+// chainReady reports whether the node c talks to runs chain (an alias or a blockchain ID)
+// bootstrapped.
 func chainReady(ctx context.Context, c *jsonrpc.Client, chain string) bool {
 	var res struct {
 		IsBootstrapped bool `json:"isBootstrapped"`

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"bufio"
 	"crypto"
 	"crypto/tls"
 	"encoding/binary"
@@ -39,8 +40,9 @@ func dialRaw(t *testing.T, to *testNode) *rawPeer {
 
 func (r *rawPeer) writeFrame(t *testing.T, b []byte) {
 	t.Helper()
-	_, err := r.conn.Write(wire.AppendFrame(nil, b))
-	require.NoError(t, err)
+	w := bufio.NewWriter(r.conn)
+	require.NoError(t, wire.WriteFrame(w, b))
+	require.NoError(t, w.Flush())
 }
 
 // handshake returns a valid Handshake of this peer, changed by modify.

@@ -3,7 +3,6 @@ package network
 import (
 	"bufio"
 	"crypto/x509"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -117,12 +116,7 @@ func (p *peer) write(w *bufio.Writer, b []byte) error {
 	if err := p.conn.SetWriteDeadline(now.Add(p.n.cfg.PingTimeout)); err != nil {
 		return err
 	}
-	var hdr [4]byte
-	binary.BigEndian.PutUint32(hdr[:], uint32(len(b)))
-	if _, err := w.Write(hdr[:]); err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
+	if err := wire.WriteFrame(w, b); err != nil {
 		return err
 	}
 	p.lastSent.Store(now.UnixNano())

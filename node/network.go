@@ -203,11 +203,13 @@ func validationID(nodeID ids.NodeID) ids.ID {
 // sync brings the tracker in line with the Primary Network's current validators, and starts its
 // tracking the first time: from then on a validator counts as up only while connected.
 func (u *primaryUptime) sync(p pChain) error {
-	read := p.SubnetValidators
+	var vals []platform.SubnetValidator
+	var err error
 	if u.networked {
-		read = func(ids.ID) ([]platform.SubnetValidator, error) { return p.PrimaryStakers() }
+		vals, err = p.PrimaryStakers()
+	} else {
+		vals, err = p.SubnetValidators(ids.Empty)
 	}
-	vals, err := read(ids.Empty)
 	if err != nil {
 		return fmt.Errorf("read Primary Network validators: %w", err)
 	}

@@ -163,8 +163,10 @@ func printNodes(w io.Writer, dir string) error {
 		return err
 	}
 	for _, l := range l1s {
-		fmt.Fprintf(w, "L1 %q  blockchainID %s  subnetID %s  validators %s (weight %d each)\n",
-			l.Name, l.BlockchainID, l.SubnetID, strings.Join(l.Validators, ","), l.Weight)
+		if _, err := fmt.Fprintf(w, "L1 %q  blockchainID %s  subnetID %s  validators %s (weight %d each)\n",
+			l.Name, l.BlockchainID, l.SubnetID, strings.Join(l.Validators, ","), l.Weight); err != nil {
+			return err
+		}
 		for _, n := range nodes {
 			if _, err := fmt.Fprintf(w, "  %s  rpc %s\n", n.Name, l.RPC(n.Node)); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bufio"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -116,8 +117,12 @@ func ReadFrame(r io.Reader, max uint32) ([]byte, error) {
 	return b, nil
 }
 
-// AppendFrame appends msg framed by its 4-byte big-endian length.
-func AppendFrame(dst, msg []byte) []byte {
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(msg)))
-	return append(dst, msg...)
+// WriteFrame writes msg to w framed by its 4-byte big-endian length. The length goes into w's
+// own buffer: no frame is assembled and nothing is allocated per message.
+func WriteFrame(w *bufio.Writer, msg []byte) error {
+	if _, err := w.Write(binary.BigEndian.AppendUint32(w.AvailableBuffer(), uint32(len(msg)))); err != nil {
+		return err
+	}
+	_, err := w.Write(msg)
+	return err
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -176,14 +177,27 @@ func TestParseErrors(t *testing.T) {
 
 func TestFrames(t *testing.T) {
 	t.Parallel()
-	framed := AppendFrame(nil, []byte{1, 2, 3})
-	require.Equal(t, []byte{0, 0, 0, 3, 1, 2, 3}, framed)
-	b, err := ReadFrame(bytes.NewReader(framed), MaxMessageSize)
-	require.NoError(t, err)
-	require.Equal(t, []byte{1, 2, 3}, b)
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	require.NoError(t, WriteFrame(w, []byte{1, 2, 3}))
+	// The next frame leaves two bytes of w's buffer: the third's length does not fit there.
+	filler := make([]byte, w.Available()-4-2)
+	require.NoError(t, WriteFrame(w, filler))
+	require.Equal(t, 2, w.Available())
+	require.NoError(t, WriteFrame(w, []byte{4, 5}))
+	require.NoError(t, w.Flush())
+	framed := buf.Bytes()
+	require.Equal(t, []byte{0, 0, 0, 3, 1, 2, 3}, framed[:7])
+	r := bytes.NewReader(framed)
+	for _, want := range [][]byte{{1, 2, 3}, filler, {4, 5}} {
+		b, err := ReadFrame(r, MaxMessageSize)
+		require.NoError(t, err)
+		require.Equal(t, want, b)
+	}
+	require.Zero(t, r.Len())
 
 	over := binary.BigEndian.AppendUint32(nil, MaxMessageSize+1)
-	_, err = ReadFrame(bytes.NewReader(over), MaxMessageSize)
+	_, err := ReadFrame(bytes.NewReader(over), MaxMessageSize)
 	require.ErrorIs(t, err, ErrTooLarge)
 	_, err = ReadFrame(bytes.NewReader([]byte{0, 0, 0, 9, 1}), MaxMessageSize)
 	require.Error(t, err)

@@ -181,23 +181,38 @@ func (vm *VM) GetBlock(ctx context.Context, id ids.ID) (chains.Block, error) {
 
 // accepted returns the accepted wrapped block id.
 func (vm *VM) accepted(ctx context.Context, id ids.ID) (chains.Block, error) {
-	v, err := vm.db.Get(append(blockPrefix[:1:1], id[:]...))
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil, chains.ErrBlockNotFound
-	}
-	if err != nil || len(v) < 32 {
-		return nil, fmt.Errorf("read accepted block %s: %w", id, errors.Join(err, errors.New("short record")))
-	}
-	pb, err := parse(v[32:], vm.cfg.ChainID, false)
+	innerID, pb, err := vm.stored(id)
 	if err != nil {
-		return nil, fmt.Errorf("stored block %s: %w", id, err)
+		return nil, err
 	}
-	inner, err := vm.inner.GetBlock(ctx, ids.ID(v[:32]))
+	inner, err := vm.inner.GetBlock(ctx, innerID)
 	if err != nil {
 		return nil, fmt.Errorf("inner block of %s: %w", id, err)
 	}
 	return &block{vm: vm, pb: pb, inner: inner}, nil
 }
+
+// stored reads the record of the accepted wrapped block id (Accept writes it): its inner
+// block's ID and its proposervm block. chains.ErrBlockNotFound when id is no accepted wrapped
+// block.
+func (vm *VM) stored(id ids.ID) (ids.ID, *Block, error) {
+	v, err := vm.db.Get(blockKey(id))
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return ids.ID{}, nil, chains.ErrBlockNotFound
+	case err != nil:
+		return ids.ID{}, nil, fmt.Errorf("read accepted block %s: %w", id, err)
+	case len(v) < 32:
+		return ids.ID{}, nil, fmt.Errorf("read accepted block %s: short record of %d bytes", id, len(v))
+	}
+	pb, err := parse(v[32:], vm.cfg.ChainID, false)
+	if err != nil {
+		return ids.ID{}, nil, fmt.Errorf("stored block %s: %w", id, err)
+	}
+	return ids.ID(v[:32]), pb, nil
+}
+
+func blockKey(id ids.ID) []byte { return append(blockPrefix[:1:1], id[:]...) }
 
 // preFork returns id if it is an inner block accepted before the chain was wrapped: accepted by
 // the inner VM at a height no wrapped block holds.
@@ -439,13 +454,12 @@ func (vm *VM) Recover(ctx context.Context, lastAccepted ids.ID, height uint64) e
 	if !ok {
 		return nil
 	}
-	innerID := lastAccepted
-	v, err := vm.db.Get(append(blockPrefix[:1:1], lastAccepted[:]...))
+	innerID, _, err := vm.stored(lastAccepted)
 	switch {
-	case err == nil && len(v) >= 32:
-		innerID = ids.ID(v[:32])
-	case err != nil && !errors.Is(err, storage.ErrNotFound):
-		return fmt.Errorf("read block %s: %w", lastAccepted, err)
+	case errors.Is(err, chains.ErrBlockNotFound):
+		innerID = lastAccepted // a pre-fork block: the inner VM's own
+	case err != nil:
+		return err
 	}
 	return r.Recover(ctx, innerID, height)
 }
@@ -469,18 +483,16 @@ func (vm *VM) HeaderOf(ctx context.Context, id ids.ID) (BlockHeader, error) {
 	if ok {
 		pb = b.pb
 	} else {
-		v, err := vm.db.Get(append(blockPrefix[:1:1], id[:]...))
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
+		var err error
+		_, pb, err = vm.stored(id)
+		if errors.Is(err, chains.ErrBlockNotFound) {
 			if _, err := vm.preFork(ctx, id); err != nil {
 				return BlockHeader{}, err
 			}
 			return BlockHeader{}, nil
-		case err != nil:
-			return BlockHeader{}, fmt.Errorf("read block %s: %w", id, err)
 		}
-		if pb, err = parse(v[32:], vm.cfg.ChainID, false); err != nil {
-			return BlockHeader{}, fmt.Errorf("stored block %s: %w", id, err)
+		if err != nil {
+			return BlockHeader{}, err
 		}
 	}
 	return BlockHeader{Header: pb.Header, Proposer: pb.Proposer(), Wrapped: true}, nil

@@ -330,3 +330,19 @@ func TestHeightWindow(t *testing.T) {
 	}
 	require.Equal(t, uint64(135), w.Minimum(t0.Add(2*time.Minute), 199), "the last 64 blocks")
 }
+
+// A damaged record of an accepted block is an error for every reader of it, not a panic.
+func TestShortRecord(t *testing.T) {
+	a := stakerIdentity(t, "1")
+	p := &fakePChain{height: 5, minimum: 4, set: []Weighted{{a.nodeID, 1}}}
+	n := newTestNode(t, a, p, clock.NewFake(t0), 0)
+	ctx := t.Context()
+	id := ids.ID{9}
+	require.NoError(t, n.db.Prefixed(storage.PrefixProposer).Put(blockKey(id), []byte("short")))
+
+	_, err := n.vm.HeaderOf(ctx, id)
+	require.ErrorContains(t, err, "short record")
+	_, err = n.vm.GetBlock(ctx, id)
+	require.ErrorContains(t, err, "short record")
+	require.ErrorContains(t, n.vm.Recover(ctx, id, 1), "short record")
+}

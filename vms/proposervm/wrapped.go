@@ -119,7 +119,7 @@ func (b *block) Accept(ctx context.Context, batch *storage.Batch) error {
 	record := make([]byte, 0, 32+len(b.pb.Bytes()))
 	record = append(append(record, innerID[:]...), b.pb.Bytes()...)
 	for _, kv := range [][2][]byte{
-		{append(blockPrefix[:1:1], id[:]...), record},
+		{blockKey(id), record},
 		{heightKey(b.Height()), id[:]},
 		{lastKey, id[:]},
 	} {
