@@ -14,11 +14,11 @@ import (
 // batch whose size need not grow with the number of blocks dropped (docs/decisions.md,
 // "Roll-back"): what the batch leaves behind is removed later through Purge.
 type Rewind struct {
-	// To and Height name the block that becomes the last accepted one.
-	To     ids.ID
-	Height uint64
-	// FirstDropped is the ID of the block at Height+1, the first one dropped: the index is cut
-	// from its entry on.
+	// To is the accepted block that becomes the last accepted one. The VM, which has it at
+	// hand, passes it, so that the roll-back does not read it again.
+	To Block
+	// FirstDropped is the ID of the block at To's height + 1, the first one dropped: the index
+	// is cut from its entry on.
 	FirstDropped ids.ID
 	// Stage writes into batch what the VM drops (its head pointers, its blocks or a record of
 	// what is left to remove) and returns the IDs of the dropped blocks whose index entries go
@@ -46,22 +46,19 @@ type Truncater interface {
 // blocks (the VM calls it from BuildBlock), so that no block is in flight. The roll-back is
 // logged, with the number of index entries removed.
 func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
+	toID, toHeight := r.To.ID(), r.To.Height()
 	lastID, height, halted := a.status()
 	switch {
 	case halted != nil:
 		return fmt.Errorf("%w: %w", ErrHalted, halted)
-	case r.Height >= height:
-		return fmt.Errorf("rewind chain %s to height %d: not below the last accepted height %d", a.chainID, r.Height, height)
-	}
-	to, err := a.vm.GetBlock(ctx, r.To)
-	if err != nil {
-		return fmt.Errorf("rewind chain %s to block %s: %w", a.chainID, r.To, err)
+	case toHeight >= height:
+		return fmt.Errorf("rewind chain %s to height %d: not below the last accepted height %d", a.chainID, toHeight, height)
 	}
 	batch := a.m.db.NewBatch()
 	defer batch.Close() // no-op once committed
 	dropped, err := r.Stage(batch)
 	if err != nil {
-		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
+		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
 	removed := 0
 	if a.indexed {
@@ -70,20 +67,20 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 			return err
 		}
 		if removed, err = t.Truncate(ctx, batch, a.chainID, r.FirstDropped, dropped); err != nil {
-			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
+			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 		}
 	}
-	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(r.To, r.Height)); err != nil {
-		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
+	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(toID, toHeight)); err != nil {
+		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
 	if err := a.m.commit(batch); err != nil {
-		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, r.Height, err)
+		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
 	a.mu.Lock()
-	a.lastID, a.height, a.lastTime = r.To, r.Height, to.Timestamp()
+	a.lastID, a.height, a.lastTime = toID, toHeight, r.To.Timestamp()
 	a.mu.Unlock()
 	a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
-		"to", r.To.String(), "height", r.Height, "indexEntriesRemoved", removed)
+		"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
 	return nil
 }
 

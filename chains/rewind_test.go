@@ -63,6 +63,14 @@ func idAt(t *testing.T, vm *chainstest.VM, h uint64) ids.ID {
 	return id
 }
 
+// blockOf returns vm's block id.
+func blockOf(t *testing.T, vm *chainstest.VM, id ids.ID) chains.Block {
+	t.Helper()
+	blk, err := vm.GetBlock(t.Context(), id)
+	require.NoError(t, err)
+	return blk
+}
+
 // A VM rolls its chain back through chains.Context.Rewind (issue #16 §2): its drops, the index's
 // truncation and the last-accepted pointer go into one batch, the acceptor then names the target
 // block, and a restart finds the chain there.
@@ -81,18 +89,16 @@ func TestRewind(t *testing.T) {
 
 		lastTime := func(id ids.ID) {
 			t.Helper()
-			blk, err := vm.GetBlock(t.Context(), id)
-			require.NoError(t, err)
 			got, ok := e.Manager.LastAcceptedTime(chainA)
 			require.True(t, ok)
-			require.Equal(t, blk.Timestamp(), got)
+			require.Equal(t, blockOf(t, vm, id).Timestamp(), got)
 		}
 		lastTime(idAt(t, vm, 3))
 
-		err := rewind(t.Context(), chains.Rewind{To: first, Height: 3, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
+		err := rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, idAt(t, vm, 3)), Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
-		require.NoError(t, rewind(t.Context(), chains.Rewind{To: first, Height: 1, FirstDropped: second, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Stage: func(b *storage.Batch) ([]ids.ID, error) {
 			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
 		}}))
 		require.Equal(t, []ids.ID{second}, x.from)
@@ -122,7 +128,7 @@ func TestRewindNeedsTruncater(t *testing.T) {
 		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2")))
 		synctest.Wait()
 		first := idAt(t, vm, 1)
-		err := rewind(t.Context(), chains.Rewind{To: first, Height: 1, Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
+		err := rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "its index cannot be truncated")
 		e.RequireHeight(chainA, 2)
 	})

@@ -102,7 +102,7 @@ func (b *Batch) Size() int {
 // cannot be used afterwards, whatever the result; a failed Commit applied
 // nothing.
 func (b *Batch) Commit() error {
-	return b.commitWith((*DB).commit)
+	return b.commitWith(pebble.Sync)
 }
 
 // CommitUnsynced applies every write of the batch atomically, as Commit
@@ -115,11 +115,11 @@ func (b *Batch) Commit() error {
 // writes that a restart can lose without harm because it redoes them, such
 // as the blocks a bootstrapping chain executes (docs/decisions.md).
 func (b *Batch) CommitUnsynced() error {
-	return b.commitWith((*DB).commitUnsynced)
+	return b.commitWith(pebble.NoSync)
 }
 
-// commitWith ends the batch by applying it with commit (synced or not).
-func (b *Batch) commitWith(commit func(*DB, *pebble.Batch) error) error {
+// commitWith ends the batch by applying it, synced or not (opts).
+func (b *Batch) commitWith(opts *pebble.WriteOptions) error {
 	if b.st.done {
 		return ErrBatchDone
 	}
@@ -130,7 +130,7 @@ func (b *Batch) commitWith(commit func(*DB, *pebble.Batch) error) error {
 		return err
 	}
 	defer db.inflight.Done()
-	if err := commit(db, b.st.pb); err != nil {
+	if err := db.commit(b.st.pb, opts); err != nil {
 		return fmt.Errorf("commit batch: %w", err)
 	}
 	return nil

@@ -97,7 +97,7 @@ type DB struct {
 	// current is the state readers see, replaced after each durable commit.
 	current atomic.Pointer[published]
 	// afterCommit, when set (by tests only, before any commit), runs inside
-	// commit's critical section, after Pebble has applied and synced the
+	// commit's critical section, after Pebble has applied (and synced) the
 	// batch and before readers may see it.
 	afterCommit func()
 }
@@ -184,32 +184,21 @@ func (db *DB) begin() error {
 	return nil
 }
 
-// commit applies pb and syncs it to disk, then publishes the state with
-// its writes to readers, so that no reader sees them before they are
-// durable. Commits exclude one another; reads go on meanwhile, on the state
-// of the previous commit. The caller owns pb and closes it.
-func (db *DB) commit(pb *pebble.Batch) error {
+// commit applies pb and, with opts pebble.Sync, syncs it to disk, then
+// publishes the state with its writes to readers, so that no reader sees
+// them before they are durable; with pebble.NoSync it publishes them at once
+// (Batch.CommitUnsynced). Commits exclude one another, unsynced ones too, so
+// that a synced commit's publish still follows its own sync; reads go on
+// meanwhile, on the state of the previous commit. The caller owns pb and
+// closes it.
+func (db *DB) commit(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 	db.commitMu.Lock()
 	defer db.commitMu.Unlock()
-	if err := pb.Commit(pebble.Sync); err != nil {
+	if err := pb.Commit(opts); err != nil {
 		return err
 	}
 	if db.afterCommit != nil {
 		db.afterCommit()
-	}
-	db.publish()
-	return nil
-}
-
-// commitUnsynced applies pb without waiting for its sync, then publishes the
-// state with its writes (Batch.CommitUnsynced). It excludes the other
-// commits as commit does, so that a synced commit's publish still follows
-// its own sync.
-func (db *DB) commitUnsynced(pb *pebble.Batch) error {
-	db.commitMu.Lock()
-	defer db.commitMu.Unlock()
-	if err := pb.Commit(pebble.NoSync); err != nil {
-		return err
 	}
 	db.publish()
 	return nil
@@ -237,7 +226,7 @@ func (db *DB) write(fn func(pb *pebble.Batch) error) error {
 	if err := fn(pb); err != nil {
 		return err
 	}
-	return db.commit(pb)
+	return db.commit(pb, pebble.Sync)
 }
 
 // get reads key, from the published state or, when live, from Pebble's

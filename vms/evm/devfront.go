@@ -6,9 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"runtime/debug"
-	"strconv"
-
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/cornice-node/cornice/jsonrpc"
 )
@@ -58,17 +55,16 @@ func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) 
 	// go-ethereum's server gives up on a call a little before the HTTP server's write timeout,
 	// as serveCall does; the call itself goes on (a revert or a mining request once queued is
 	// run), as there.
-	timeout, limited := rpc.ContextRequestTimeout(r.Context())
 	ctx, cancel := context.WithoutCancel(r.Context()), context.CancelFunc(func() {})
-	if limited {
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+	if deadline := replyDeadline(r); !deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, deadline)
 	}
 	defer cancel()
 	res, err, ok := vm.runDev(ctx, string(c.Method), params)
 	if !ok {
 		return false
 	}
-	if limited && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		writeTimedOut(w, c.ID)
 		return true
 	}
@@ -89,10 +85,7 @@ func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) 
 		b = append(b, enc...)
 		b = append(b, "}\n"...)
 	}
-	h := w.Header()
-	h["Content-Type"] = headerJSON
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
-	_, _ = w.Write(b)
+	writeReply(w, b)
 	return true
 }
 

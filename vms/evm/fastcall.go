@@ -70,18 +70,14 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 	// request's own deadline arms no second timer (api's deadlineCtx arms one when asked for
 	// Done). A call that passed its deadline is answered as timed out, as go-ethereum's
 	// server answers one whose context ended.
-	timeout, limited := rpc.ContextRequestTimeout(r.Context())
-	var deadline time.Time
-	if limited {
-		deadline = time.Now().Add(timeout)
-	}
+	deadline := replyDeadline(r)
 	env, msg, err := vm.callMsg(args, bnh, nil, nil)
 	var res *core.ExecutionResult
 	if err == nil {
 		env.deadline = deadline
 		res, err = vm.runMsg(context.Background(), env, msg, nil)
 	}
-	if limited && (errors.Is(err, errExecutionAborted) || !time.Now().Before(deadline)) {
+	if !deadline.IsZero() && (errors.Is(err, errExecutionAborted) || !time.Now().Before(deadline)) {
 		writeTimedOut(w, c.ID)
 		return true
 	}
@@ -100,11 +96,26 @@ func (vm *VM) serveCall(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call)
 		b = hex.AppendEncode(b, out)
 		b = append(b, "\"}\n"...)
 	}
+	writeReply(w, b)
+	return true
+}
+
+// writeReply writes b, a reply of serveCall or serveDev, with go-ethereum's headers.
+func writeReply(w http.ResponseWriter, b []byte) {
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	_, _ = w.Write(b)
-	return true
+}
+
+// replyDeadline is when go-ethereum's server gives up on r's call, a little before the HTTP
+// server's write timeout, as the fronts do too; zero when r has none.
+func replyDeadline(r *http.Request) time.Time {
+	timeout, limited := rpc.ContextRequestTimeout(r.Context())
+	if !limited {
+		return time.Time{}
+	}
+	return time.Now().Add(timeout)
 }
 
 // gethError is the error object of go-ethereum's replies (rpc/json.go's jsonError), encoded
@@ -140,7 +151,7 @@ func appendErrorReply(b, id []byte, err error) []byte {
 	return append(b, "}\n"...)
 }
 
-// headerJSON is go-ethereum's reply content type, shared by every reply of serveCall.
+// headerJSON is go-ethereum's reply content type, shared by every reply of writeReply.
 var headerJSON = []string{"application/json"}
 
 // writeTimedOut answers a call that ran out of time, as go-ethereum's server does (-32002

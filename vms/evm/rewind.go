@@ -307,7 +307,7 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 	height := blk.NumberU64()
 	top := vm.currentHead().NumberU64()
 	first := rawdb.ReadCanonicalHash(vm.db, height+1)
-	return vm.rewind(ctx, chains.Rewind{To: ids.ID(blk.Hash()), Height: height, FirstDropped: ids.ID(first), Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Stage: func(batch *storage.Batch) ([]ids.ID, error) {
 		w := vm.kv.view.Wrap(batch)
 		for _, h := range edited {
 			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {
