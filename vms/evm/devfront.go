@@ -14,20 +14,10 @@ import (
 // developer methods a test suite calls between its tests to serveDev; everything else, and
 // whatever they decline, to go-ethereum's server.
 func (vm *VM) serveFront(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) bool {
-	if vm.dev != nil && devFronted(c.Method) {
+	if _, dev := devMethods[string(c.Method)]; dev && vm.dev != nil {
 		return vm.serveDev(w, r, c)
 	}
 	return vm.serveCall(w, r, c)
-}
-
-// devFronted reports whether serveDev takes method.
-func devFronted(method []byte) bool {
-	switch string(method) {
-	case "evm_snapshot", "anvil_snapshot", "evm_revert", "anvil_revert", "evm_mine", "anvil_mine", "hardhat_mine",
-		"evm_increaseTime", "anvil_increaseTime", "evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp":
-		return true
-	}
-	return false
 }
 
 // serveDev answers the developer methods that a test suite calls between its tests
@@ -89,9 +79,71 @@ func (vm *VM) serveDev(w http.ResponseWriter, r *http.Request, c *jsonrpc.Call) 
 	return true
 }
 
-// runDev runs method with params as go-ethereum's server would, and returns its result (nil
-// for a method without one, which that server encodes as null) and error; ok is false when
-// that server would refuse the params before running it.
+// devMethod runs one developer method with params as go-ethereum's server would, and returns
+// its result (nil for a method without one, which that server encodes as null) and error; ok is
+// false when that server would refuse the params before running it.
+type devMethod func(vm *VM, ctx context.Context, params [][]byte) (res any, err error, ok bool)
+
+// devMethods are the methods serveDev answers, by every name anvil and Hardhat give them; any
+// other method goes to go-ethereum's server.
+var devMethods = func() map[string]devMethod {
+	snapshot := func(vm *VM, ctx context.Context, params [][]byte) (any, error, bool) {
+		if len(params) != 0 {
+			return nil, nil, false
+		}
+		res, err := (&timeAPI{vm: vm}).Snapshot(ctx)
+		return res, err, true
+	}
+	revert := func(vm *VM, ctx context.Context, params [][]byte) (any, error, bool) {
+		var id devNum
+		if len(params) != 1 || !devArg(params[0], &id) {
+			return nil, nil, false
+		}
+		res, err := (&timeAPI{vm: vm}).Revert(ctx, id)
+		return res, err, true
+	}
+	evmMine := func(vm *VM, ctx context.Context, params [][]byte) (any, error, bool) {
+		var opts *json.RawMessage
+		if len(params) > 1 || len(params) == 1 && !devArg(params[0], &opts) {
+			return nil, nil, false
+		}
+		res, err := (&evmMineAPI{vm: vm}).Mine(ctx, opts)
+		return res, err, true
+	}
+	mine := func(vm *VM, ctx context.Context, params [][]byte) (any, error, bool) {
+		var n, interval *devNum
+		if len(params) > 2 || len(params) > 0 && !devArg(params[0], &n) || len(params) > 1 && !devArg(params[1], &interval) {
+			return nil, nil, false
+		}
+		return nil, (&hardhatAPI{vm: vm}).Mine(ctx, n, interval), true
+	}
+	increaseTime := func(vm *VM, _ context.Context, params [][]byte) (any, error, bool) {
+		var secs devNum
+		if len(params) != 1 || !devArg(params[0], &secs) {
+			return nil, nil, false
+		}
+		res, err := (&timeAPI{vm: vm}).IncreaseTime(secs)
+		return res, err, true
+	}
+	setNextTimestamp := func(vm *VM, _ context.Context, params [][]byte) (any, error, bool) {
+		var ts devNum
+		if len(params) != 1 || !devArg(params[0], &ts) {
+			return nil, nil, false
+		}
+		return nil, (&timeAPI{vm: vm}).SetNextBlockTimestamp(ts), true
+	}
+	return map[string]devMethod{
+		"evm_snapshot": snapshot, "anvil_snapshot": snapshot,
+		"evm_revert": revert, "anvil_revert": revert,
+		"evm_mine":   evmMine,
+		"anvil_mine": mine, "hardhat_mine": mine,
+		"evm_increaseTime": increaseTime, "anvil_increaseTime": increaseTime,
+		"evm_setNextBlockTimestamp": setNextTimestamp, "anvil_setNextBlockTimestamp": setNextTimestamp,
+	}
+}()
+
+// runDev runs the developer method named method (one of devMethods) as devMethod says; a panic
+// is answered as go-ethereum's server answers it.
 func (vm *VM) runDev(ctx context.Context, method string, params [][]byte) (res any, err error, ok bool) {
 	// A panic is answered and logged as go-ethereum's server answers and logs it; declining
 	// would run the method a second time.
@@ -101,50 +153,14 @@ func (vm *VM) runDev(ctx context.Context, method string, params [][]byte) (res a
 			res, err, ok = nil, errHandlerCrashed, true
 		}
 	}()
-	t, h := &timeAPI{vm: vm}, &hardhatAPI{vm: vm}
-	switch method {
-	case "evm_snapshot", "anvil_snapshot":
-		if len(params) != 0 {
-			return nil, nil, false
-		}
-		res, err = t.Snapshot(ctx)
-	case "evm_revert", "anvil_revert":
-		var id devNum
-		if len(params) != 1 || !devArg(params[0], &id) {
-			return nil, nil, false
-		}
-		res, err = t.Revert(ctx, id)
-	case "evm_mine":
-		var opts *json.RawMessage
-		if len(params) > 1 || len(params) == 1 && !devArg(params[0], &opts) {
-			return nil, nil, false
-		}
-		res, err = (&evmMineAPI{vm: vm}).Mine(ctx, opts)
-	case "anvil_mine", "hardhat_mine":
-		var n, interval *devNum
-		if len(params) > 2 || len(params) > 0 && !devArg(params[0], &n) || len(params) > 1 && !devArg(params[1], &interval) {
-			return nil, nil, false
-		}
-		err = h.Mine(ctx, n, interval)
-	case "evm_increaseTime", "anvil_increaseTime":
-		var secs devNum
-		if len(params) != 1 || !devArg(params[0], &secs) {
-			return nil, nil, false
-		}
-		res, err = t.IncreaseTime(secs)
-	case "evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp":
-		var ts devNum
-		if len(params) != 1 || !devArg(params[0], &ts) {
-			return nil, nil, false
-		}
-		err = t.SetNextBlockTimestamp(ts)
-	default:
+	run, known := devMethods[method]
+	if !known {
 		return nil, nil, false
 	}
-	if err != nil {
+	if res, err, ok = run(vm, ctx, params); ok && err != nil {
 		res = nil
 	}
-	return res, err, true
+	return res, err, ok
 }
 
 // devArg decodes raw, one param, into *v as go-ethereum's server decodes a method's argument:
