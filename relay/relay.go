@@ -31,16 +31,13 @@ import (
 // Client is what the relay asks of a chain; *ethclient.Client over the chain's in-process RPC
 // implements it.
 type Client interface {
+	// Chain prices, sends and waits for the relay's transactions.
+	evmwait.Chain
 	SubscribeNewHead(ctx context.Context, ch chan<- *types.Header) (ethereum.Subscription, error)
-	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 	CallContract(ctx context.Context, call ethereum.CallMsg, block *big.Int) ([]byte, error)
-	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
 	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
-	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
 	ChainID(ctx context.Context) (*big.Int, error)
-	SendTransaction(ctx context.Context, tx *types.Transaction) error
-	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 }
 
 // Aggregator signs a message by the validators of a subnet (*acp118.Aggregator).
@@ -442,7 +439,7 @@ func (r *Relay) ensureFunds(c *chain) error {
 	if r.cfg.Funder == nil {
 		return fmt.Errorf("%w: %s holds %s wei on %s", errNotFunded, r.from.Hex(), bal, c.id)
 	}
-	if err := r.fromFunder(c, &r.from, nil, topUp, 21_000); err != nil {
+	if err := r.fromFunder(c, evmwait.Call{To: &r.from, Value: topUp, Gas: 21_000}); err != nil {
 		return fmt.Errorf("top up the relayer: %w", err)
 	}
 	r.log.Info("relay: relayer topped up", "chainID", c.id.String(), "relayer", r.from.Hex(), "wei", topUp.String())
@@ -478,7 +475,7 @@ func (r *Relay) ensureAllowed(c *chain) error {
 	if err != nil {
 		return err
 	}
-	if err := r.fromFunder(c, &l1params.TxAllowListAddress, data, nil, 100_000); err != nil {
+	if err := r.fromFunder(c, evmwait.Call{To: &l1params.TxAllowListAddress, Data: data, Gas: 100_000}); err != nil {
 		return fmt.Errorf("enable the relayer on the transaction allow list: %w", err)
 	}
 	r.log.Info("relay: relayer enabled on the transaction allow list", "chainID", c.id.String(), "relayer", r.from.Hex())
@@ -513,33 +510,9 @@ func (r *Relay) txAllowListRole(c *chain, addr common.Address) (precompile.Role,
 }
 
 // fromFunder sends a transaction from the funder on c and waits until it succeeds.
-func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big.Int, gas uint64) error {
-	nonce, err := c.client.PendingNonceAt(r.ctx, crypto.PubkeyToAddress(r.cfg.Funder.PublicKey))
-	if err != nil {
-		return fmt.Errorf("funder nonce: %w", err)
-	}
-	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
-	if err != nil {
-		return err
-	}
-	tx, err := types.SignNewTx(r.cfg.Funder, c.signer, &types.DynamicFeeTx{
-		ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas, To: to, Data: data, Value: value,
-	})
-	if err != nil {
-		return err
-	}
-	if err := c.client.SendTransaction(r.ctx, tx); err != nil {
-		return err
-	}
-	rcpt, err := evmwait.Receipt(r.ctx, c.client, tx.Hash(), receiptWait)
-	if err != nil {
-		return err
-	}
-	if rcpt.Status != types.ReceiptStatusSuccessful {
-		return errReverted
-	}
-	return nil
+func (r *Relay) fromFunder(c *chain, call evmwait.Call) error {
+	_, err := evmwait.Transact(r.ctx, c.client, r.cfg.Funder, c.chainID, call, receiptWait)
+	return err
 }
 
 // await waits for delivery tx of message id on dst and records the outcome.

@@ -31,6 +31,4 @@ var errTransferChain = errors.New("transfers move AVAX between X, P and C")
 var (
 	// errKeylessSpent is a keyless deployment whose deployer has used its one nonce.
 	errKeylessSpent = errors.New("the keyless deployment cannot happen")
-	// errDeployFailed is a funding or deployment transaction that failed.
-	errDeployFailed = errors.New("transaction failed")
 )
