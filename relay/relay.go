@@ -109,7 +109,6 @@ type chain struct {
 	id      ids.ID
 	client  Client
 	chainID *big.Int
-	signer  types.Signer
 
 	// sendMu serializes deliveries to the chain: they take the relayer's nonces in turn.
 	sendMu sync.Mutex
@@ -161,7 +160,7 @@ func (r *Relay) AddClient(id ids.ID, client Client) error {
 	if err != nil {
 		return fmt.Errorf("relay: chain ID of %s: %w", id, err)
 	}
-	c := &chain{id: id, client: client, chainID: chainID, signer: types.LatestSignerForChainID(chainID)}
+	c := &chain{id: id, client: client, chainID: chainID}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.chains[id]; ok {
@@ -379,7 +378,10 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 		required := s.teleporter.RequiredGasLimit.Uint64()
 		gas += required + required/63 // the 1/64 a CALL keeps back
 	}
-	tx, err := r.signTx(dst, &s.messenger, data, gas, types.AccessList{{Address: l1params.WarpAddress, StorageKeys: predicate}})
+	tx, err := r.signTx(dst, evmwait.Call{
+		To: &s.messenger, Data: data, Gas: gas,
+		AccessList: types.AccessList{{Address: l1params.WarpAddress, StorageKeys: predicate}},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +405,7 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 
 // signTx signs a dynamic-fee transaction from the relayer on c with its next nonce there.
 // c.sendMu is held.
-func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, list types.AccessList) (*types.Transaction, error) {
+func (r *Relay) signTx(c *chain, call evmwait.Call) (*types.Transaction, error) {
 	if !c.nonceKnown {
 		n, err := c.client.PendingNonceAt(r.ctx, r.from)
 		if err != nil {
@@ -411,14 +413,7 @@ func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, li
 		}
 		c.nonce, c.nonceKnown = n, true
 	}
-	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := types.SignNewTx(r.key, c.signer, &types.DynamicFeeTx{
-		ChainID: c.chainID, Nonce: c.nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas, To: to, Data: data, AccessList: list,
-	})
+	tx, err := evmwait.Sign(r.ctx, c.client, r.key, c.chainID, c.nonce, call)
 	if err != nil {
 		return nil, err
 	}
