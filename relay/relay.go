@@ -283,7 +283,7 @@ func (r *Relay) scan(c *chain) error {
 		logs, err := c.client.FilterLogs(r.ctx, ethereum.FilterQuery{
 			FromBlock: new(big.Int).SetUint64(mark + 1),
 			ToBlock:   new(big.Int).SetUint64(to),
-			Topics:    [][]common.Hash{{precompile.SendWarpMessageTopic(), icm.SendCrossChainMessageTopic}},
+			Topics:    [][]common.Hash{{precompile.SendWarpMessageTopic(), icm.SendCrossChainMessageTopic()}},
 		})
 		if err != nil {
 			return fmt.Errorf("logs of blocks %d-%d: %w", mark+1, to, err)
