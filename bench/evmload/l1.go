@@ -36,7 +36,7 @@ var l1Funds = new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil)
 // measured: every transaction's sender is checked against it when it is admitted and again when
 // its block is built (l1-evm.md §5.3).
 func l1Genesis(senders []common.Address) ([]byte, error) {
-	key, err := crypto.HexToECDSA(localKeyHex)
+	key, err := localKey()
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (i
 	if err != nil {
 		return ids.ID{}, err
 	}
-	key, err := wallet.ParseKey(localKeyHex)
+	key, err := wallet.ParseKey(wallet.LocalKey)
 	if err != nil {
 		return ids.ID{}, err
 	}
