@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
@@ -75,7 +76,7 @@ func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (i
 	if err != nil {
 		return ids.ID{}, err
 	}
-	if _, err := checkLoopback(nodeURL); err != nil {
+	if _, err := loopback.CheckURL(nodeURL); err != nil {
 		return ids.ID{}, err
 	}
 	hc := newRPCClient(nodeURL, 2, l1Wait).http
