@@ -118,21 +118,9 @@ func waitNonce(ctx context.Context, clk clock.Clock, c *rpcClient, addr common.A
 		if got[0] >= want {
 			return nil
 		}
-		if err := sleep(ctx, clk, 10*time.Millisecond); err != nil {
+		if err := clock.Sleep(ctx, clk, 10*time.Millisecond); err != nil {
 			return fmt.Errorf("wait for nonce %d of %s (at %d): %w", want, addr, got[0], err)
 		}
-	}
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, clk clock.Clock, d time.Duration) error {
-	t := clk.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
@@ -461,7 +449,7 @@ func watchAccepted(ctx context.Context, clk clock.Clock, c *rpcClient, from uint
 		if count >= want {
 			return clk.Now(), blocks, most, nil
 		}
-		if err := sleep(ctx, clk, pollEvery); err != nil {
+		if err := clock.Sleep(ctx, clk, pollEvery); err != nil {
 			return time.Time{}, 0, 0, notAccepted(ctx, err, count, want)
 		}
 	}

@@ -263,7 +263,7 @@ func settle(ctx context.Context, clk clock.Clock, smp *sampler, limit int) sampl
 	deadline := clk.Now().Add(settleFor)
 	for {
 		s := smp.take(ctx, true, false)
-		if s.goroutines <= limit || !clk.Now().Before(deadline) || sleep(ctx, clk, 250*time.Millisecond) != nil {
+		if s.goroutines <= limit || !clk.Now().Before(deadline) || clock.Sleep(ctx, clk, 250*time.Millisecond) != nil {
 			return s
 		}
 	}
