@@ -1,14 +1,12 @@
 package node
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -29,24 +28,6 @@ var errRelayDown = errors.New("relay down")
 func (failingRelay) AddChain(ids.ID, chains.VM) error { return errRelayDown }
 func (failingRelay) Start() error                     { return nil }
 func (failingRelay) Close()                           {}
-
-// syncBuffer is a log sink the node's goroutines share with the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A chain the relay cannot watch still runs in full: its index routes and health check are
 // registered, and the relay's error is logged (createChain used to return it, leaving the chain
@@ -60,7 +41,7 @@ func TestCreateChainRelayFails(t *testing.T) {
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
 	cfg.Relay = config.SwitchOn
-	var logs syncBuffer
+	var logs nodetest.Buffer
 	n, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	require.NoError(t, err)
 	require.NoError(t, n.AttachRelay(func(RelayDeps) (Relay, error) { return failingRelay{}, nil }))

@@ -29,6 +29,17 @@ func TestFailureRate(t *testing.T) {
 	require.InDelta(t, 0.4, f.value(), 1e-12)
 }
 
+// peerChain registers chain with r, as a chain that hears of connections, and connects peer.
+func peerChain(t *testing.T, r *Router) (connChain, *Sender) {
+	t.Helper()
+	c := connChain{testChain: newTestChain(t, 10, false), news: make(chan string, 10)}
+	s, err := r.Register(chain, c)
+	require.NoError(t, err)
+	r.Connected(peer)
+	require.Equal(t, "connected "+peer.String(), <-c.news)
+	return c, s
+}
+
 // A peer whose requests time out is benched on that chain (network-consensus-warp.md §1.9): the
 // chain hears it disconnected, its requests are still sent but fail at once, info.peers' benched
 // lists the chain, and a reconnection does not reach the chain until the bench ends; then the chain
@@ -36,11 +47,7 @@ func TestFailureRate(t *testing.T) {
 func TestBenchlist(t *testing.T) {
 	t.Parallel()
 	r, net, _ := newRouter(t, 20*time.Millisecond)
-	c := connChain{testChain: newTestChain(t, 10, false), news: make(chan string, 10)}
-	s, err := r.Register(chain, c)
-	require.NoError(t, err)
-	r.Connected(peer)
-	require.Equal(t, "connected "+peer.String(), <-c.news)
+	c, s := peerChain(t, r)
 	ctx := context.Background()
 
 	s.SendGet(ctx, peer, 1, ids.ID{1})
@@ -80,11 +87,7 @@ func TestBenchlistAnswersUnbench(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		r, net, _ := newRouter(t, time.Second)
-		c := connChain{testChain: newTestChain(t, 10, false), news: make(chan string, 10)}
-		s, err := r.Register(chain, c)
-		require.NoError(t, err)
-		r.Connected(peer)
-		require.Equal(t, "connected "+peer.String(), <-c.news)
+		c, s := peerChain(t, r)
 		ctx := context.Background()
 		for id := range uint32(2) {
 			s.SendGet(ctx, peer, id, ids.ID{1})
