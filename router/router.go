@@ -4,7 +4,9 @@
 // each chain's Sender encodes what its engine sends, delivers what it sends to this node itself
 // in process, and keeps the requests it sends until they are answered or their deadline passes,
 // when the matching failure (QueryFailed, GetFailed, ...) is injected instead. An answer that
-// matches no request in flight (peer, chain, request ID, expected op) is dropped.
+// matches no request in flight (peer, chain, request ID, expected op) is dropped; one to a
+// request sent while its peer was benched, whose failure the chain had at once, is counted on
+// the benchlist and not delivered (bench.go).
 //
 // Messages that cannot be delivered — malformed, for an unknown chain, unrequested, of an op no
 // engine takes, or arriving while the chain's queue is full — are dropped with a debug log and
