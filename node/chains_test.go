@@ -77,3 +77,32 @@ func TestCreateChainRelayFails(t *testing.T) {
 	require.Contains(t, logs.String(), "the relay does not watch this chain")
 	require.Contains(t, logs.String(), errRelayDown.Error())
 }
+
+// A chain the relay cannot watch at start-up is logged, and the node still starts: AttachRelay
+// used to return the first chain's error and stop the whole node.
+func TestAttachRelayChainFails(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.NetworkID = 1337 // no built-in chains: the test's is the only one
+	require.NoError(t, cfg.ResolveUpgrades())
+	cfg.DataDir = t.TempDir()
+	cfg.HTTPPort = 0
+	cfg.StakingPort = 0
+	cfg.Relay = config.SwitchOn
+	var logs nodetest.Buffer
+	id := ids.ID{0xd2}
+	n, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil, Chain{Spec: chains.Spec{
+		Chain:   chains.Chain{ID: id, SubnetID: ids.ID{0x5c}, VMID: ids.FromName("subnetevm"), Name: "dex"},
+		Prefix:  storage.PrefixEVM,
+		Factory: chainstest.Factory{},
+		Genesis: []byte("dex genesis"),
+	}})
+	require.NoError(t, err)
+	require.NotEmpty(t, n.Chains(), "the chain runs before the relay is attached")
+	require.NoError(t, n.AttachRelay(func(RelayDeps) (Relay, error) { return failingRelay{}, nil }))
+	require.Contains(t, logs.String(), "the relay does not watch this chain")
+	require.Contains(t, logs.String(), id.String())
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	require.NoError(t, n.Run(ctx), "the node starts and stops cleanly")
+}

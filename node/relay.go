@@ -69,29 +69,33 @@ func (n *Node) AttachRelay(f RelayFactory) error {
 	defer n.relayMu.Unlock()
 	n.relay = r
 	for _, c := range n.Chains() {
-		if err := n.relayChainLocked(c.ID); err != nil {
-			return err
-		}
+		n.relayChainLocked(c.ID)
 	}
 	return r.Start()
 }
 
 // relayChain gives chain id to the relay, if there is one.
-func (n *Node) relayChain(id ids.ID) error {
+func (n *Node) relayChain(id ids.ID) {
 	n.relayMu.Lock()
 	defer n.relayMu.Unlock()
-	return n.relayChainLocked(id)
+	n.relayChainLocked(id)
 }
 
-func (n *Node) relayChainLocked(id ids.ID) error {
+// relayChainLocked gives chain id to the relay. The chain runs whether or not the relay can
+// watch it: a relay that cannot costs the chain's messages their delivery, not its routes, its
+// health check or the node's start, so the error is logged for the operator and the node goes on.
+func (n *Node) relayChainLocked(id ids.ID) {
 	if n.relay == nil {
-		return nil
+		return
 	}
 	vm, ok := n.manager.VM(id)
 	if !ok {
-		return nil
+		return
 	}
-	return n.relay.AddChain(id, vm)
+	if err := n.relay.AddChain(id, vm); err != nil {
+		n.log.Error("the relay does not watch this chain: its messages are not delivered",
+			"chainID", id.String(), "err", err)
+	}
 }
 
 // closeRelay stops the relay, if there is one.
