@@ -110,7 +110,7 @@ func TestRunBarePrintsTable(t *testing.T) {
 func TestRunBareCopiesFromURL(t *testing.T) {
 	t.Parallel()
 	// A first bare server plays the node.
-	node, err := startBare("127.0.0.1:0", sampleReply())
+	node, err := startBare("127.0.0.1:0", sampleReply(), false)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, node.Close()) })
 	var stdout, stderr bytes.Buffer
@@ -141,7 +141,7 @@ func TestServeStopsWithContext(t *testing.T) {
 		wg  sync.WaitGroup
 		err error
 	)
-	wg.Go(func() { err = serve(ctx, clock.Real{}, "127.0.0.1:0", sampleReply(), io.Discard) })
+	wg.Go(func() { err = serve(ctx, clock.Real{}, "127.0.0.1:0", sampleReply(), false, io.Discard) })
 	cancel()
 	wg.Wait()
 	require.NoError(t, err)

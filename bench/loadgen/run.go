@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
@@ -220,8 +221,9 @@ type bareServer struct {
 }
 
 // startBare listens on addr, which must be a loopback host:port (port 0 picks one), and serves
-// reply from a goroutine that Close stops and waits for.
-func startBare(addr string, reply bareReply) (*bareServer, error) {
+// reply from a goroutine that Close stops and waits for. With nodeSettings the server has the
+// node's connection settings (nodeServerSettings) instead of a header timeout alone.
+func startBare(addr string, reply bareReply, nodeSettings bool) (*bareServer, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("bare server address %q: %w", addr, err)
@@ -237,12 +239,30 @@ func startBare(addr string, reply bareReply) (*bareServer, error) {
 		srv:  &http.Server{Handler: reply, ReadHeaderTimeout: 30 * time.Second},
 		addr: ln.Addr().String(),
 	}
+	if nodeSettings {
+		setNodeSettings(b.srv)
+	}
 	b.serving.Go(func() {
 		if err := b.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			b.err = fmt.Errorf("bare server: %w", err)
 		}
 	})
 	return b, nil
+}
+
+// setNodeSettings gives srv the connection settings of the node's API server at their defaults:
+// its read, read-header, write and idle timeouts, each of which makes net/http set a connection
+// deadline on every request, and cleartext HTTP/2 beside HTTP/1. A bare server so set measures
+// what those settings cost apart from the node's handlers (docs/benchmarks.md).
+func setNodeSettings(srv *http.Server) {
+	srv.ReadTimeout = api.DefaultReadTimeout
+	srv.ReadHeaderTimeout = api.DefaultReadHeaderTimeout
+	srv.WriteTimeout = api.DefaultWriteTimeout
+	srv.IdleTimeout = api.DefaultIdleTimeout
+	protocols := new(http.Protocols)
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
+	srv.Protocols = protocols
 }
 
 // URL is the address to load: the bare server answers on every path.

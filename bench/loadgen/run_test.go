@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/api"
 	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
@@ -90,7 +93,7 @@ func FuzzRPCFailed(f *testing.F) {
 // newBare starts a bare server with reply for the test's lifetime and returns its target.
 func newBare(t *testing.T, reply bareReply) target {
 	t.Helper()
-	srv, err := startBare("127.0.0.1:0", reply)
+	srv, err := startBare("127.0.0.1:0", reply, false)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, srv.Close()) })
 	body, err := requestBody("info.getNodeVersion", "")
@@ -229,6 +232,40 @@ func TestFetchReplyRefusesErrors(t *testing.T) {
 
 func TestStartBareRefusesNonLoopback(t *testing.T) {
 	t.Parallel()
-	_, err := startBare("0.0.0.0:0", sampleReply())
+	_, err := startBare("0.0.0.0:0", sampleReply(), false)
 	require.ErrorIs(t, err, loopback.ErrNotLoopback)
+}
+
+// TestBareNodeSettings: with the node's settings the bare server has the API server's default
+// timeouts and answers the same bytes over HTTP/1 and over cleartext HTTP/2.
+func TestBareNodeSettings(t *testing.T) {
+	t.Parallel()
+	reply := sampleReply()
+	srv, err := startBare("127.0.0.1:0", reply, true)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, srv.Close()) })
+	require.Equal(t, api.DefaultReadTimeout, srv.srv.ReadTimeout)
+	require.Equal(t, api.DefaultReadHeaderTimeout, srv.srv.ReadHeaderTimeout)
+	require.Equal(t, api.DefaultWriteTimeout, srv.srv.WriteTimeout)
+	require.Equal(t, api.DefaultIdleTimeout, srv.srv.IdleTimeout)
+
+	for _, h2 := range []bool{false, true} {
+		protocols := new(http.Protocols)
+		if h2 {
+			protocols.SetUnencryptedHTTP2(true)
+		} else {
+			protocols.SetHTTP1(true)
+		}
+		tr := &http.Transport{Protocols: protocols}
+		t.Cleanup(tr.CloseIdleConnections)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL(), strings.NewReader(`{}`))
+		require.NoError(t, err)
+		res, err := tr.RoundTrip(req)
+		require.NoError(t, err)
+		got, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.NoError(t, res.Body.Close())
+		require.Equal(t, h2, res.ProtoMajor == 2, "HTTP/2: %v", h2)
+		require.Equal(t, string(reply.body), string(got))
+	}
 }
