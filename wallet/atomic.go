@@ -76,7 +76,7 @@ func (b *PBuilder) Export(key *Key, utxos []*txs.UTXO, destination ids.ID, to id
 	return b.build(key, utxos, amount, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &txs.ExportTx{
 			BaseTx: base,
-			Export: txs.Export{DestinationChain: destination, ExportedOuts: []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, amount, to)}},
+			Export: txs.Export{DestinationChain: destination, ExportedOuts: []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, amount, to)}},
 		}
 	})
 }
@@ -110,7 +110,7 @@ func (b *PBuilder) Import(key *Key, atomicUTXOs []*txs.UTXO, source ids.ID, to i
 		tx, err := b.sign(&txs.ImportTx{
 			BaseTx: txs.BaseTx{
 				NetworkID: b.NetworkID,
-				Outs:      []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, total-fee, to)},
+				Outs:      []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, total-fee, to)},
 				Memo:      []byte{},
 			},
 			Import: txs.Import{SourceChain: source, ImportedIns: ins},

@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -56,7 +57,7 @@ func (b *PBuilder) Send(key *Key, utxos []*txs.UTXO, to ids.ShortID, amount uint
 	if amount == 0 {
 		return nil, ErrZeroAmount
 	}
-	out := pTransferOut(b.AVAXAssetID, amount, to)
+	out := txs.TransferTo(b.AVAXAssetID, amount, to)
 	return b.build(key, utxos, amount, []txs.TransferableOutput{out}, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &base
 	})
@@ -190,7 +191,7 @@ func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutp
 		return nil, insufficientFundsError(b.AVAXAssetID, got, max(need, 1))
 	}
 	if got > need {
-		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
+		outs = append(outs, txs.TransferTo(b.AVAXAssetID, got-need, key.Address()))
 	}
 	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
 		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
@@ -224,14 +225,7 @@ func (b *PBuilder) spendable(key *Key, utxos []*txs.UTXO) []pSpendable {
 
 // input returns the input that spends s.
 func (s pSpendable) input(assetID ids.ID) txs.TransferableInput {
-	return txs.TransferableInput{
-		UTXOID:  s.ux.UTXOID,
-		AssetID: assetID,
-		In: &secp256k1fx.TransferInput{
-			Amount: s.amount,
-			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
-		},
-	}
+	return txs.TransferableInput{UTXOID: s.ux.UTXOID, AssetID: assetID, In: utxo.Spend(s.amount, s.sigIndex)}
 }
 
 func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
@@ -239,14 +233,6 @@ func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
 		return c
 	}
 	return cmp.Compare(aIdx, bIdx)
-}
-
-// pTransferOut returns an output of amount of assetID to addr alone, without a locktime.
-func pTransferOut(assetID ids.ID, amount uint64, addr ids.ShortID) txs.TransferableOutput {
-	return txs.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
-		Amount:       amount,
-		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
-	}}
 }
 
 // sortPOutputs sorts outputs by their codec bytes (§3.3).
@@ -356,7 +342,7 @@ func (b *PBuilder) AddValidator(key *Key, utxos []*txs.UTXO, v txs.Validator, po
 			BaseTx:                base,
 			Validator:             v,
 			Signer:                &pop,
-			Stake:                 []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			Stake:                 []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, v.Weight, key.Address())},
 			ValidatorRewardsOwner: owner,
 			DelegatorRewardsOwner: owner,
 			DelegationShares:      shares,
@@ -375,7 +361,7 @@ func (b *PBuilder) AddDelegator(key *Key, utxos []*txs.UTXO, v txs.Validator, re
 		return &txs.AddPermissionlessDelegatorTx{
 			BaseTx:       base,
 			Validator:    v,
-			Stake:        []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			Stake:        []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, v.Weight, key.Address())},
 			RewardsOwner: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{rewardsOwner}},
 		}
 	})

@@ -40,8 +40,8 @@ func TestAtomicPipeline(t *testing.T) {
 
 	importOf := func(keep uint64) *txs.Tx {
 		return sign(t, &txs.ImportTx{
-			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{out(g.AVAXAssetID, keep, ewoq)}},
-			Import: txs.Import{SourceChain: g.XChainID, ImportedIns: []txs.TransferableInput{in(exported)}},
+			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{txs.TransferTo(g.AVAXAssetID, keep, ewoq)}},
+			Import: txs.Import{SourceChain: g.XChainID, ImportedIns: []txs.TransferableInput{txs.SpendUTXO(exported)}},
 		}, ewoqKey)
 	}
 	first, second := importOf(5_000_000_000-burn), importOf(4_000_000_000)

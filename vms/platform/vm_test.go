@@ -172,23 +172,14 @@ func owner(to ids.ShortID) secp256k1fx.OutputOwners {
 	return secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}}
 }
 
-func out(asset ids.ID, amount uint64, to ids.ShortID) txs.TransferableOutput {
-	return txs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owner(to)}}
-}
-
 func amountOf(ux *txs.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
-
-func in(ux *txs.UTXO) txs.TransferableInput {
-	return txs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID,
-		In: &secp256k1fx.TransferInput{Amount: amountOf(ux), Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
-}
 
 // baseTx spends ux, sends amount to `to` and the rest, less burn, back to change; outputs sorted
 // by amount (§3.3: one-address TransferOutputs of one asset sort by amount first).
 func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.BaseTx {
-	outs := []txs.TransferableOutput{out(ux.AssetID, amountOf(ux)-amount-burn, change)}
+	outs := []txs.TransferableOutput{txs.TransferTo(ux.AssetID, amountOf(ux)-amount-burn, change)}
 	if amount > 0 {
-		outs = append(outs, out(ux.AssetID, amount, to))
+		outs = append(outs, txs.TransferTo(ux.AssetID, amount, to))
 	}
 	slices.SortFunc(outs, func(a, b txs.TransferableOutput) int {
 		x, y := a.Out.(*secp256k1fx.TransferOutput).Amount, b.Out.(*secp256k1fx.TransferOutput).Amount
@@ -200,7 +191,7 @@ func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.B
 		}
 		return 0
 	})
-	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{in(ux)}}
+	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{txs.SpendUTXO(ux)}}
 }
 
 // largest returns the largest UTXO addr owns.
@@ -418,8 +409,8 @@ func TestLifecycle(t *testing.T) {
 		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), utxo.ErrWrongSig},
 		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), utxo.ErrUTXONotFound},
 		{"missing fee", sign(t, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
-			Outs: []txs.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
-			Ins:  []txs.TransferableInput{in(n.largest(ewoqP))}}, ewoq), utxo.ErrInsufficientFunds},
+			Outs: []txs.TransferableOutput{txs.TransferTo(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
+			Ins:  []txs.TransferableInput{txs.SpendUTXO(n.largest(ewoqP))}}, ewoq), utxo.ErrInsufficientFunds},
 		{"wrong subnet owner", sign(t, ccTx(n.largest(ewoqP), "wrong"), ewoq, ewoq), platform.ErrUnauthorizedSubnetModification},
 		{"unknown subnet", sign(t, func() *txs.CreateChainTx {
 			cc := ccTx(n.largest(ewoqP), "nosubnet")
