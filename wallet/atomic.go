@@ -102,12 +102,11 @@ func (b *PBuilder) Import(key *Key, atomicUTXOs []*txs.UTXO, source ids.ID, to i
 	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
 		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
 	})
-	var fee uint64
-	for range maxFeeRounds {
+	return b.settleFee(func(fee uint64) (*txs.Tx, error) {
 		if total <= fee {
 			return nil, insufficientFundsError(b.AVAXAssetID, total, fee+1)
 		}
-		tx, err := b.sign(&txs.ImportTx{
+		return b.sign(&txs.ImportTx{
 			BaseTx: txs.BaseTx{
 				NetworkID: b.NetworkID,
 				Outs:      []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, total-fee, to)},
@@ -115,16 +114,7 @@ func (b *PBuilder) Import(key *Key, atomicUTXOs []*txs.UTXO, source ids.ID, to i
 			},
 			Import: txs.Import{SourceChain: source, ImportedIns: ins},
 		}, len(ins), key, nil)
-		if err != nil {
-			return nil, err
-		}
-		want := b.Fee(tx)
-		if want <= fee {
-			return tx, nil
-		}
-		fee = want
-	}
-	return nil, fmt.Errorf("%w: the fee did not settle", ErrInsufficientFunds)
+	})
 }
 
 // Peer is the other chain of a cross-chain transfer, as the node names it.

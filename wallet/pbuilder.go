@@ -105,11 +105,9 @@ func (b *PBuilder) CreateChain(key *Key, utxos []*txs.UTXO, subnetID ids.ID, nam
 }
 
 // build funds amount plus the fee from utxos and signs the tx body returns, one credential per
-// input by key, then one holding authKeys' signatures. The fee depends on the signed tx's size,
-// which depends on the inputs and the change: it is found as a fixed point.
+// input by key, then one holding authKeys' signatures (the fee settled by settleFee).
 func (b *PBuilder) build(key *Key, utxos []*txs.UTXO, amount uint64, outs []txs.TransferableOutput, authKeys []*Key, body func(txs.BaseTx) txs.UnsignedTx) (*txs.Tx, error) {
-	var fee uint64
-	for range maxFeeRounds {
+	return b.settleFee(func(fee uint64) (*txs.Tx, error) {
 		need := amount + fee
 		if need < fee {
 			return nil, fmt.Errorf("%w: the amount plus the fee exceed 2^64-1", ErrInsufficientFunds)
@@ -118,7 +116,18 @@ func (b *PBuilder) build(key *Key, utxos []*txs.UTXO, amount uint64, outs []txs.
 		if err != nil {
 			return nil, err
 		}
-		tx, err := b.sign(body(*base), len(base.Ins), key, authKeys)
+		return b.sign(body(*base), len(base.Ins), key, authKeys)
+	})
+}
+
+// settleFee returns the tx that build makes to pay fee, starting from 0 and raising fee to what
+// the signed tx costs until it pays enough: the fee depends on the signed tx's size, which
+// depends on the inputs and the change, so it is found as a fixed point in at most maxFeeRounds
+// rounds.
+func (b *PBuilder) settleFee(build func(fee uint64) (*txs.Tx, error)) (*txs.Tx, error) {
+	var fee uint64
+	for range maxFeeRounds {
+		tx, err := build(fee)
 		if err != nil {
 			return nil, err
 		}
