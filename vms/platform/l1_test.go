@@ -72,12 +72,7 @@ func TestSubnetToL1(t *testing.T) {
 	ewoqAddr := addrOf(ewoq)
 	start := n.g.P.Timestamp
 
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	addVal := func(v txs.Validator) *txs.AddSubnetValidatorTx {
 		return &txs.AddSubnetValidatorTx{
@@ -193,12 +188,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 	rboP, err := address.Format("P", "local", rboAddr)
 	require.NoError(t, err)
 
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	const balance = 2_000_000_000
 	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{rboAddr}}
@@ -344,12 +334,7 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	n := startNode(t, t.TempDir(), clk)
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	const small, large = 5, 1_000_000
 	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}

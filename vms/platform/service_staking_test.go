@@ -138,12 +138,7 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 	chain := sign(t, &txs.CreateChainTx{
 		BaseTx:      n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		SubnetID:    subnetID,

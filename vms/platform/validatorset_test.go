@@ -44,9 +44,7 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 
 	// Height 1: the subnet.
 	f.clk.Advance(time.Second)
-	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
-	n.issue(createSubnet)
-	f.subnetID = createSubnet.ID()
+	f.subnetID = n.createSubnet()
 
 	// Height 2: this node as a legacy validator, for an hour.
 	f.clk.Advance(time.Second)

@@ -194,6 +194,17 @@ func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.B
 	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{txs.SpendUTXO(ux)}}
 }
 
+// createSubnet issues a CreateSubnetTx that ewoq pays for and owns alone, and returns the
+// subnet's ID.
+func (n *node) createSubnet() ids.ID {
+	n.t.Helper()
+	ewoq := key(n.t, ewoqKeyHex)
+	ewoqAddr := addrOf(ewoq)
+	tx := sign(n.t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+	n.issue(tx)
+	return tx.ID()
+}
+
 // largest returns the largest UTXO addr owns.
 func (n *node) largest(addr string) *txs.UTXO {
 	n.t.Helper()
