@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -67,9 +68,30 @@ type node struct {
 	routes *vectortest.Routes
 	db     *storage.DB
 	m      *chains.Manager
+	endpoint
+}
+
+// endpoint is a chain's RPC handler served by an httptest server, with clients dialled to it:
+// what the C-Chain and L1 test nodes talk to.
+type endpoint struct {
 	srv    *httptest.Server
 	client *ethclient.Client
 	rpc    *rpc.Client
+}
+
+// serveRPC serves h on a test server and dials it.
+func serveRPC(t testing.TB, h http.Handler) endpoint {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	rc, err := rpc.Dial(srv.URL)
+	require.NoError(t, err)
+	return endpoint{srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+}
+
+// close closes the clients and the server.
+func (e endpoint) close() {
+	e.rpc.Close()
+	e.srv.Close()
 }
 
 func startNode(t *testing.T, dir string) *node {
@@ -111,10 +133,7 @@ func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *nod
 		Genesis: genesis,
 		Indexed: false,
 	}))
-	srv := httptest.NewServer(r.Handler("/rpc"))
-	rc, err := rpc.Dial(srv.URL)
-	require.NoError(t, err)
-	n := &node{routes: r, db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+	n := &node{routes: r, db: db, m: m, endpoint: serveRPC(t, r.Handler("/rpc"))}
 	t.Cleanup(n.stop)
 	return n
 }
@@ -123,8 +142,7 @@ func (n *node) stop() {
 	if n.m == nil {
 		return
 	}
-	n.rpc.Close()
-	n.srv.Close()
+	n.close()
 	_ = n.m.Close()
 	_ = n.db.Close()
 	n.m = nil
