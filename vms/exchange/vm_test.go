@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
@@ -40,17 +40,8 @@ const (
 // (§8.3) is the fake clock's start.
 var (
 	cortinaTime = time.Unix(1607144400, 0)
-	vectorTime  = time.Unix(1767225600, 0)
+	vectorTime  = genesistest.VectorTime
 )
-
-// localGenesis is the local network's genesis, built once.
-var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
-	cfg, err := genesis.Local()
-	if err != nil {
-		return nil, err
-	}
-	return genesis.Build(cfg, time.Unix(1767225600, 0))
-})
 
 // node is a chain manager running the local X-Chain over a database in a directory, its API
 // served by an httptest server.
@@ -68,8 +59,7 @@ func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 // startNodeWith is startNode with register adding other chains to the registry first.
 func startNodeWith(t *testing.T, dir string, clk clock.Clock, register func(*chains.Registry, *genesis.Genesis)) *node {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "avm", func(r *chains.Registry) chains.Spec {
 		register(r, g)
 		return chains.Spec{

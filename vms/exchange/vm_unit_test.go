@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -31,8 +32,7 @@ func newUnitVM(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis) {
 // reaches the X-Chain.
 func newUnitVMShared(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis, *atomic.SharedMemory) {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	u := utxovmtest.NewUnit(t, genesis.LocalNetworkID, g.XChainID, g.XGenesis, storage.PrefixExchange,
 		chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P", vectorTime)
 	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, u.Context)

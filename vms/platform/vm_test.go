@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/chainapi"
@@ -39,15 +39,7 @@ const (
 )
 
 // vectorTime is the vectors' fixed time (§8.3): the fake clock's start.
-var vectorTime = time.Unix(1767225600, 0)
-
-var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
-	cfg, err := genesis.Local()
-	if err != nil {
-		return nil, err
-	}
-	return genesis.Build(cfg, vectorTime)
-})
+var vectorTime = genesistest.VectorTime
 
 // genesisValidatorsAt is platform.getValidatorsAt's Primary Network set from the genesis on: its
 // five stakers, 2e15 nAVAX each, under their BLS keys (§7.4).
@@ -85,8 +77,7 @@ func startNode(t testing.TB, dir string, clk clock.Clock) *node {
 // startNodeWith is startNode with the P-Chain factory f (its Aliases are set here).
 func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory) *node {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "platform", func(reg *chains.Registry) chains.Spec {
 		require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
 		// The X-Chain is registered, as on a node: the peer of the P-Chain's atomic txs.
