@@ -132,16 +132,8 @@ func TestPipelineContract(t *testing.T) {
 		require.ErrorIs(t, parsed.Verify(ctx), tt.wantErr, tt.name)
 	}
 
-	// The real acceptance: commit, then Accepted; the mempool is empty again. Between the two,
-	// a pending tx of the block issued again is answered as it will be once Accepted ran (its
-	// inputs are spent), not as a duplicate of the pending tx it still is.
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	batch.Close()
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
-	require.NoError(t, vm.Accepted(ctx, built))
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
+	// The real acceptance: commit, then Accepted; the mempool is empty again.
+	utxovmtest.AcceptSpent(t, vm, db, built, first, utxo.ErrUTXONotFound)
 	last, err = vm.LastAccepted(ctx)
 	require.NoError(t, err)
 	require.Equal(t, built.ID(), last)
