@@ -185,6 +185,23 @@ func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.B
 	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{txs.SpendUTXO(ux)}}
 }
 
+// ewoqPays returns a BaseTx that spends ewoq's largest UTXO, its change back to ewoq less the
+// burn and amount, which the tx's own fields put elsewhere (a balance, a stake).
+func (n *node) ewoqPays(amount uint64) txs.BaseTx {
+	n.t.Helper()
+	ewoq := addrOf(key(n.t, ewoqKeyHex))
+	b := n.baseTx(n.largest(ewoqP), 0, ewoq, ewoq)
+	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
+	return b
+}
+
+// increaseBalance returns an IncreaseL1ValidatorBalanceTx that adds amount to vid's balance,
+// paid and signed by ewoq.
+func (n *node) increaseBalance(vid ids.ID, amount uint64) *txs.Tx {
+	n.t.Helper()
+	return sign(n.t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: n.ewoqPays(amount), ValidationID: vid, Balance: amount}, key(n.t, ewoqKeyHex))
+}
+
 // createSubnet issues a CreateSubnetTx that ewoq pays for and owns alone, and returns the
 // subnet's ID.
 func (n *node) createSubnet() ids.ID {
