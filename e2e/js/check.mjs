@@ -24,7 +24,7 @@ import {
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { assert, withTimeout, randomAddress, baseURL } from "./common.mjs";
+import { assert, randomAddress, baseURL, runChecks } from "./common.mjs";
 
 const base = baseURL;
 const rpcURL = `${base}/ext/bc/C/rpc`;
@@ -249,18 +249,4 @@ if (l1RPC) {
   console.log("skip - L1 checks: CORNICE_L1_RPC is not set");
 }
 
-let passed = 0;
-let failed = 0;
-for (const [name, fn] of checks) {
-  try {
-    await withTimeout(fn(), checkTimeoutMs, name);
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
-  }
-}
-console.log(`viem: ${passed} passed, ${failed} failed`);
-// Open sockets must not keep the process alive.
-process.exit(failed === 0 ? 0 : 1);
+await runChecks("viem", checks, checkTimeoutMs);

@@ -1,5 +1,5 @@
 // common.mjs: what every e2e script needs and would otherwise repeat: the node's base URL, the
-// assertion and timeout helpers, and a random address.
+// assertion and timeout helpers, a random address, and the loop that runs a script's checks.
 import { randomBytes } from "node:crypto";
 
 // baseURL is the node's HTTP base from CORNICE_URL (default the local node), without a trailing slash.
@@ -23,4 +23,24 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // randomAddress returns a fresh 20-byte address as lowercase 0x-hex: an account nobody holds.
 export function randomAddress() {
   return `0x${randomBytes(20).toString("hex")}`;
+}
+
+// runChecks runs each [name, fn] of checks in order, each bounded by timeoutMs, and prints
+// "ok - name" or "not ok - name: <reason(err)>", then "<label>: N passed, M failed". It ends the
+// process, 0 only if every check passed: open sockets and pollers must not keep it alive.
+export async function runChecks(label, checks, timeoutMs, reason = (err) => err?.shortMessage ?? err?.message ?? err) {
+  let passed = 0;
+  let failed = 0;
+  for (const [name, fn] of checks) {
+    try {
+      await withTimeout(fn(), timeoutMs, name);
+      passed++;
+      console.log(`ok - ${name}`);
+    } catch (err) {
+      failed++;
+      console.log(`not ok - ${name}: ${reason(err)}`);
+    }
+  }
+  console.log(`${label}: ${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
 }

@@ -33,7 +33,7 @@ import {
   parseEther,
   randomBytes,
 } from "ethers";
-import { assert, withTimeout, sleep, baseURL } from "./common.mjs";
+import { assert, sleep, baseURL, runChecks } from "./common.mjs";
 
 const base = baseURL;
 const rpcURL = `${base}/ext/bc/C/rpc`;
@@ -395,18 +395,4 @@ if (l1RPC) {
   console.log("skip - L1 checks: CORNICE_L1_RPC is not set");
 }
 
-let passed = 0;
-let failed = 0;
-for (const [name, fn] of checks) {
-  try {
-    await withTimeout(fn(), checkTimeoutMs, name);
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
-  }
-}
-console.log(`ethers: ${passed} passed, ${failed} failed`);
-// Pollers and sockets must not keep the process alive.
-process.exit(failed === 0 ? 0 : 1);
+await runChecks("ethers", checks, checkTimeoutMs);
