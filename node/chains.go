@@ -98,8 +98,11 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 		return err
 	}
 	n.startTxGossip(id)
+	// The chain runs from here on: a relay that cannot watch it costs its messages' delivery,
+	// not its routes and health check, so the chain is registered in full and the operator told.
 	if err := n.relayChain(id); err != nil {
-		return err
+		n.log.Error("the relay does not watch this chain: its messages are not delivered",
+			"chainID", id.String(), "err", err)
 	}
 	if id == ids.Empty && n.networked {
 		n.watchPChain()
