@@ -24,11 +24,7 @@ import {
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { assert, randomAddress, baseURL, runChecks } from "./common.mjs";
-
-const base = baseURL;
-const rpcURL = `${base}/ext/bc/C/rpc`;
-const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
+import { assert, randomAddress, cChainRPC as rpcURL, cChainWS as wsURL, runChecks } from "./common.mjs";
 
 const chainID = 43112;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";

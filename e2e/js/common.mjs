@@ -5,6 +5,10 @@ import { randomBytes } from "node:crypto";
 // baseURL is the node's HTTP base from CORNICE_URL (default the local node), without a trailing slash.
 export const baseURL = (process.env.CORNICE_URL ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
 
+// cChainRPC and cChainWS are the C-Chain's JSON-RPC endpoints on that node: HTTP and websocket.
+export const cChainRPC = `${baseURL}/ext/bc/C/rpc`;
+export const cChainWS = `${baseURL.replace(/^http/, "ws")}/ext/bc/C/ws`;
+
 export function assert(cond, message) {
   if (!cond) throw new Error(message);
 }

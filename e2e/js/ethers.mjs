@@ -33,11 +33,7 @@ import {
   parseEther,
   randomBytes,
 } from "ethers";
-import { assert, sleep, baseURL, runChecks } from "./common.mjs";
-
-const base = baseURL;
-const rpcURL = `${base}/ext/bc/C/rpc`;
-const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
+import { assert, sleep, cChainRPC as rpcURL, cChainWS as wsURL, runChecks } from "./common.mjs";
 
 const chainID = 43112n;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
