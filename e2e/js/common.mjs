@@ -48,3 +48,16 @@ export async function runChecks(label, checks, timeoutMs, reason = (err) => err?
   console.log(`${label}: ${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
+
+// l1FeeConfig is the fee config of the example L1 (examples/l1-genesis.json), as its fee
+// manager's getFeeConfig reports it: the scripts' L1 checks compare against it.
+export const l1FeeConfig = {
+  gasLimit: 8000000,
+  targetBlockRate: 2,
+  minBaseFee: 25000000000,
+  targetGas: 15000000,
+  baseFeeChangeDenominator: 36,
+  minBlockGasCost: 0,
+  maxBlockGasCost: 1000000,
+  blockGasCostStep: 200000,
+};
