@@ -1,9 +1,7 @@
 package node
 
 import (
-	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/config"
@@ -37,9 +35,10 @@ type RelayDeps struct {
 	Aggregator *acp118.Aggregator
 	// Subnets tells which subnet validates a chain.
 	Subnets warp.ValidatorState
-	// Funder is the secp256k1 secret of the key that tops the relayer up: the local network's
-	// funded key on the local network, nil elsewhere.
-	Funder []byte
+	// Funder is the key that tops the relayer up, in a form wallet.ParseKey reads: the local
+	// network's funded key (config.LocalFundedKey) on the local network, "" elsewhere. It is
+	// handed on unparsed because parsing it is go-ethereum's crypto, which node does not link.
+	Funder string
 	Log    *slog.Logger
 }
 
@@ -60,11 +59,7 @@ func (n *Node) AttachRelay(f RelayFactory) error {
 		Log:        n.log.With("component", "relay"),
 	}
 	if n.cfg.NetworkID == config.LocalID {
-		b, err := ids.CB58Decode(strings.TrimPrefix(config.LocalFundedKey, "PrivateKey-"))
-		if err != nil {
-			return fmt.Errorf("relay: the local funded key: %w", err)
-		}
-		deps.Funder = b
+		deps.Funder = config.LocalFundedKey
 	}
 	r, err := f(deps)
 	if err != nil {

@@ -36,6 +36,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -89,7 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 
 	var errs []error
-	if _, err := checkLoopback(cfg.url); err != nil {
+	if _, err := loopback.CheckURL(cfg.url); err != nil {
 		errs = append(errs, err)
 	}
 	var err error

@@ -9,71 +9,28 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
-
-// checkLoopback parses rawURL and accepts it only if it is http:// to 127.0.0.0/8, ::1 or
-// localhost. The dialer of newClient checks the resolved address again, so a localhost that
-// resolves elsewhere, a redirect or a proxy cannot lead off the machine either.
-func checkLoopback(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("parse url %q: %w", rawURL, err)
-	}
-	if u.Scheme != "http" {
-		return nil, fmt.Errorf("%q: %w", rawURL, errScheme)
-	}
-	if !isLoopbackHost(u.Hostname()) {
-		return nil, fmt.Errorf("%q: %w", rawURL, errNotLoopback)
-	}
-	return u, nil
-}
-
-// isLoopbackHost reports whether host (no port, no brackets) is "localhost" or a loopback IP
-// literal. Other names, even ones that resolve to loopback, are refused.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// dialLoopbackOnly is a net.Dialer Control hook: it runs after name resolution, on the address
-// about to be connected, and refuses anything but a loopback IP.
-func dialLoopbackOnly(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("dial %q: %w", address, err)
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("dial %q: %w", address, errNotLoopback)
-	}
-	return nil
-}
 
 // newClient returns the one client shared by all workers: keep-alive on, enough idle connections
 // that maxConcurrency workers never close and reopen one, no proxy, no compression, no redirects,
 // and loopback-only dialing.
 func newClient(maxConcurrency int) *http.Client {
-	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: dialLoopbackOnly}
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:               nil,
-			DialContext:         dialer.DialContext,
+			DialContext:         loopback.Dialer().DialContext,
 			MaxIdleConns:        max(100, maxConcurrency),
 			MaxIdleConnsPerHost: maxConcurrency,
 			IdleConnTimeout:     90 * time.Second,
 			DisableCompression:  true,
 		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		CheckRedirect: loopback.NoRedirects,
 	}
 }
 
@@ -269,8 +226,8 @@ func startBare(addr string, reply bareReply) (*bareServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bare server address %q: %w", addr, err)
 	}
-	if !isLoopbackHost(host) {
-		return nil, fmt.Errorf("bare server address %q: %w", addr, errNotLoopback)
+	if !loopback.IsHost(host) {
+		return nil, fmt.Errorf("bare server address %q: %w", addr, loopback.ErrNotLoopback)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -12,83 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
-
-func TestCheckLoopback(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		url     string
-		wantErr error
-	}{
-		{name: "default", url: "http://127.0.0.1:9650/ext/info"},
-		{name: "whole 127/8", url: "http://127.255.3.4:1/"},
-		{name: "localhost", url: "http://localhost:9650/ext/info"},
-		{name: "localhost any case", url: "http://LocalHost:9650/"},
-		{name: "ipv6 loopback", url: "http://[::1]:9650/ext/info"},
-		{name: "ipv6 loopback long form", url: "http://[0:0:0:0:0:0:0:1]:9650/"},
-		{name: "mapped ipv4 loopback", url: "http://[::ffff:127.0.0.1]:9650/"},
-		{name: "no port", url: "http://127.0.0.1/ext/info"},
-		{name: "private address", url: "http://10.0.0.1:9650/", wantErr: errNotLoopback},
-		{name: "public address", url: "http://8.8.8.8/", wantErr: errNotLoopback},
-		{name: "unspecified v4", url: "http://0.0.0.0:9650/", wantErr: errNotLoopback},
-		{name: "unspecified v6", url: "http://[::]:9650/", wantErr: errNotLoopback},
-		{name: "other name", url: "http://example.com/", wantErr: errNotLoopback},
-		{name: "localhost suffix", url: "http://localhost.example.com/", wantErr: errNotLoopback},
-		{name: "localhost subdomain", url: "http://a.localhost/", wantErr: errNotLoopback},
-		{name: "localhost trailing dot", url: "http://localhost./", wantErr: errNotLoopback},
-		{name: "short ipv4 form", url: "http://127.1/", wantErr: errNotLoopback},
-		{name: "decimal ipv4", url: "http://2130706433/", wantErr: errNotLoopback},
-		{name: "userinfo trick", url: "http://127.0.0.1@example.com/", wantErr: errNotLoopback},
-		{name: "empty host", url: "http:///ext/info", wantErr: errNotLoopback},
-		{name: "https", url: "https://127.0.0.1:9650/", wantErr: errScheme},
-		{name: "no scheme", url: "127.0.0.1:9650", wantErr: nil /* parse error, checked below */},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			u, err := checkLoopback(tt.url)
-			if tt.name == "no scheme" {
-				require.Error(t, err)
-				return
-			}
-			if tt.wantErr != nil {
-				require.ErrorIs(t, err, tt.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			require.Equal(t, "http", u.Scheme)
-		})
-	}
-}
-
-func TestDialLoopbackOnly(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		address string
-		ok      bool
-	}{
-		{"127.0.0.1:9650", true},
-		{"127.9.9.9:1", true},
-		{"[::1]:9650", true},
-		{"10.0.0.1:9650", false},
-		{"[2001:db8::1]:80", false},
-		{"localhost:9650", false}, // the hook sees resolved addresses only
-		{"garbage", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.address, func(t *testing.T) {
-			t.Parallel()
-			err := dialLoopbackOnly("tcp", tt.address, nil)
-			if tt.ok {
-				require.NoError(t, err)
-			} else {
-				require.Error(t, err)
-			}
-		})
-	}
-}
 
 func TestClientRefusesRedirectOffLoopback(t *testing.T) {
 	t.Parallel()
@@ -158,20 +84,6 @@ func FuzzRPCFailed(f *testing.F) {
 	f.Add([]byte(``))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_ = rpcFailed(body) // must not panic
-	})
-}
-
-func FuzzCheckLoopback(f *testing.F) {
-	f.Add("http://127.0.0.1:9650/ext/info")
-	f.Add("http://[::1]:1/")
-	f.Add("http://localhost/")
-	f.Add("http://example.com/")
-	f.Fuzz(func(t *testing.T, raw string) {
-		u, err := checkLoopback(raw)
-		if err != nil {
-			return
-		}
-		require.True(t, isLoopbackHost(u.Hostname()), "accepted %q with host %q", raw, u.Hostname())
 	})
 }
 
@@ -318,5 +230,5 @@ func TestFetchReplyRefusesErrors(t *testing.T) {
 func TestStartBareRefusesNonLoopback(t *testing.T) {
 	t.Parallel()
 	_, err := startBare("0.0.0.0:0", sampleReply())
-	require.ErrorIs(t, err, errNotLoopback)
+	require.ErrorIs(t, err, loopback.ErrNotLoopback)
 }

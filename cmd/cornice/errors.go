@@ -35,8 +35,6 @@ var errTransferChain = errors.New("transfers move AVAX between X, P and C")
 var (
 	// errKeylessSpent is a keyless deployment whose deployer has used its one nonce.
 	errKeylessSpent = errors.New("the keyless deployment cannot happen")
-	// errDeployFailed is a funding or deployment transaction that failed.
-	errDeployFailed = errors.New("transaction failed")
 )
 
 // shapeError refuses `network start` flags (given) that differ from those the network in dir
