@@ -1,7 +1,6 @@
 package node
 
 import (
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -45,13 +44,8 @@ func TestCreateChainRelayFails(t *testing.T) {
 	n, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	require.NoError(t, err)
 	require.NoError(t, n.AttachRelay(func(RelayDeps) (Relay, error) { return failingRelay{}, nil }))
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
-	})
+	nodetest.Run(t, n)
+	ctx := t.Context()
 
 	id, subnet := ids.ID{0xd1}, ids.ID{0x5b}
 	require.NoError(t, n.createChains(ctx, []Chain{{Spec: chains.Spec{
