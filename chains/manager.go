@@ -147,6 +147,10 @@ type Manager struct {
 	warpAggregator WarpAggregator
 	// commit commits a block's batch; tests replace it to make it fail.
 	commit func(*storage.Batch) error
+	// syncMu guards syncArmed: whether the background sync of unsynced roll-backs
+	// (Rewind.Unsynced, syncSoon) is due.
+	syncMu    sync.Mutex
+	syncArmed bool
 
 	// wg counts the engine goroutines.
 	wg sync.WaitGroup

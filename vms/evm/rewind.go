@@ -307,7 +307,10 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 	height := blk.NumberU64()
 	top := vm.currentHead().NumberU64()
 	first := rawdb.ReadCanonicalHash(vm.db, height+1)
-	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+	// Unsynced: a roll-back is a developer method's, on a chain whose developer methods are on,
+	// answered once applied; its sync follows within chains.RewindSyncDelay (docs/decisions.md,
+	// "A roll-back answers before its sync").
+	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
 		w := vm.kv.view.Wrap(batch)
 		for _, h := range edited {
 			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {
