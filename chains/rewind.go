@@ -32,6 +32,10 @@ type Rewind struct {
 	// roll-back or after it, whole, never a mix (one batch). Only for a chain whose developer
 	// methods are on (docs/decisions.md, "A roll-back answers before its sync").
 	Unsynced bool
+	// Later, when set, is handed the roll-back's log line, to run once the caller has answered
+	// the client that asked for the roll-back, off its answer's path. Without it Rewind logs
+	// before it returns.
+	Later func(log func())
 }
 
 // RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay off the disk:
@@ -58,7 +62,7 @@ type Truncater interface {
 // VM's drops (r.Stage), the index's truncation and the new last-accepted pointer go into one
 // batch, committed atomically. It must be called by the chain's engine goroutine, between
 // blocks (the VM calls it from BuildBlock), so that no block is in flight. The roll-back is
-// logged, with the number of index entries removed.
+// logged (at once, or through r.Later), with the number of index entries removed.
 func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	toID, toHeight := r.To.ID(), r.To.Height()
 	lastID, height, halted := a.status()
@@ -100,8 +104,15 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	a.mu.Lock()
 	a.lastID, a.height, a.lastTime = toID, toHeight, r.To.Timestamp()
 	a.mu.Unlock()
-	a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
-		"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
+	log := func() {
+		a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
+			"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
+	}
+	if r.Later != nil {
+		r.Later(log)
+	} else {
+		log()
+	}
 	return nil
 }
 
