@@ -120,7 +120,8 @@ func TestRewind(t *testing.T) {
 
 // A roll-back made with Rewind.Unsynced is applied and visible when Rewind returns, before any
 // sync, and synced in the background within RewindSyncDelay (docs/decisions.md, "A roll-back
-// answers before its sync"); a restart then finds the chain rolled back.
+// answers before its sync"); a restart then finds the chain rolled back. Its log line goes to
+// Rewind.Later.
 func TestRewindUnsynced(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -135,9 +136,12 @@ func TestRewindUnsynced(t *testing.T) {
 		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
 		require.False(t, e.DB.Unsynced())
 
+		var later []func()
 		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
 			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
-		}}))
+		}, Later: func(log func()) { later = append(later, log) }}))
+		require.Len(t, later, 1, "the log line, handed over to run after the answer")
+		later[0]()
 		_, height, ok := e.Manager.LastAccepted(chainA)
 		require.True(t, ok)
 		require.Equal(t, uint64(1), height)
