@@ -149,6 +149,10 @@ type Manager struct {
 	// the disk if synced (storage.Batch.Commit) or not (CommitUnsynced): the one seam through
 	// which every such write goes, which tests replace to make it fail.
 	commit func(b *storage.Batch, synced bool) error
+	// syncMu guards syncArmed: whether the background sync of unsynced roll-backs
+	// (Rewind.Unsynced, syncSoon) is due.
+	syncMu    sync.Mutex
+	syncArmed bool
 
 	// wg counts the engine goroutines.
 	wg sync.WaitGroup

@@ -2,7 +2,9 @@ package chains
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -24,7 +26,23 @@ type Rewind struct {
 	// what is left to remove) and returns the IDs of the dropped blocks whose index entries go
 	// in the same batch; the others' go through a later Purge.
 	Stage func(batch *storage.Batch) (dropped []ids.ID, err error)
+	// Unsynced commits the batch without waiting for the disk: Rewind returns once the roll-back
+	// is applied and visible, and a background sync (or any synced commit before it) makes it
+	// durable within RewindSyncDelay. A crash before then leaves the chain as it was before the
+	// roll-back or after it, whole, never a mix (one batch). Only for a chain whose developer
+	// methods are on (docs/decisions.md, "A roll-back answers before its sync").
+	Unsynced bool
+	// Later, when set, is handed the roll-back's log line, to run once the caller has answered
+	// the client that asked for the roll-back, off its answer's path. Without it Rewind logs
+	// before it returns.
+	Later func(log func())
 }
+
+// RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay off the disk:
+// the background sync runs this long after it, unless a synced commit (the next block's) has
+// covered it by then. A test suite reverts between tests and its next transaction's block syncs
+// first, so the background sync then has nothing to do.
+const RewindSyncDelay = 5 * time.Millisecond
 
 // Truncater is implemented by an Indexer that can drop a chain's entries from one block on
 // (package index): Rewind and Purge need it on an indexed chain.
@@ -44,7 +62,7 @@ type Truncater interface {
 // VM's drops (r.Stage), the index's truncation and the new last-accepted pointer go into one
 // batch, committed atomically. It must be called by the chain's engine goroutine, between
 // blocks (the VM calls it from BuildBlock), so that no block is in flight. The roll-back is
-// logged, with the number of index entries removed.
+// logged (at once, or through r.Later), with the number of index entries removed.
 func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	toID, toHeight := r.To.ID(), r.To.Height()
 	lastID, height, halted := a.status()
@@ -73,14 +91,24 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(toID, toHeight)); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
-	if err := a.m.commit(batch, true); err != nil {
+	if err := a.m.commit(batch, !r.Unsynced); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
+	}
+	if r.Unsynced {
+		a.m.syncSoon()
 	}
 	a.mu.Lock()
 	a.lastID, a.height, a.lastTime = toID, toHeight, r.To.Timestamp()
 	a.mu.Unlock()
-	a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
-		"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
+	log := func() {
+		a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
+			"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
+	}
+	if r.Later != nil {
+		r.Later(log)
+	} else {
+		log()
+	}
 	return nil
 }
 
@@ -114,6 +142,26 @@ func (a *Acceptor) Purge(ctx context.Context, stage func(batch *storage.Batch) (
 		return fmt.Errorf("purge chain %s: %w", a.chainID, err)
 	}
 	return nil
+}
+
+// syncSoon makes sure a background sync runs within RewindSyncDelay: one timer covers every
+// unsynced roll-back committed before it fires.
+func (m *Manager) syncSoon() {
+	m.syncMu.Lock()
+	defer m.syncMu.Unlock()
+	if m.syncArmed {
+		return // the armed timer's sync comes after this commit
+	}
+	m.syncArmed = true
+	m.clock.AfterFunc(RewindSyncDelay, func() {
+		m.syncMu.Lock()
+		m.syncArmed = false
+		m.syncMu.Unlock()
+		// Closed: the database's Close flushed what it held to disk.
+		if err := m.db.Sync(); err != nil && !errors.Is(err, storage.ErrClosed) {
+			m.log.Error("syncing rolled-back chains failed; the roll-backs since the last sync may be lost in a crash", "err", err)
+		}
+	})
 }
 
 // truncater returns the manager's Indexer as a Truncater, for an indexed chain.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -108,6 +109,49 @@ func TestRewind(t *testing.T) {
 		require.Equal(t, first, lastID)
 		require.Equal(t, uint64(1), height)
 		lastTime(first)
+		e.Close()
+
+		e = chainstest.NewEnv(t, dir, x, nil)
+		defer e.Close()
+		e.Create(chainA, nil)
+		e.RequireHeight(chainA, 1)
+	})
+}
+
+// A roll-back made with Rewind.Unsynced is applied and visible when Rewind returns, before any
+// sync, and synced in the background within RewindSyncDelay (docs/decisions.md, "A roll-back
+// answers before its sync"); a restart then finds the chain rolled back. Its log line goes to
+// Rewind.Later.
+func TestRewindUnsynced(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "db")
+		x := &truncater{}
+		e := chainstest.NewEnv(t, dir, x, nil)
+		rewind := createWithContext(t, e).Rewind
+		vm := e.VM(chainA)
+		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
+		synctest.Wait()
+		e.RequireHeight(chainA, 3)
+		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
+		require.False(t, e.DB.Unsynced())
+
+		var later []func()
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+		}, Later: func(log func()) { later = append(later, log) }}))
+		require.Len(t, later, 1, "the log line, handed over to run after the answer")
+		later[0]()
+		_, height, ok := e.Manager.LastAccepted(chainA)
+		require.True(t, ok)
+		require.Equal(t, uint64(1), height)
+		require.True(t, e.DB.Unsynced(), "answered before its sync")
+		time.Sleep(chains.RewindSyncDelay - time.Nanosecond)
+		synctest.Wait()
+		require.True(t, e.DB.Unsynced(), "no sync before the delay")
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		require.False(t, e.DB.Unsynced(), "synced once the delay is over")
 		e.Close()
 
 		e = chainstest.NewEnv(t, dir, x, nil)

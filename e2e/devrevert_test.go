@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
@@ -344,8 +345,8 @@ func (e devEndpoint) cChainID(t testing.TB) ids.ID {
 	return out.BlockchainID
 }
 
-// TestDevRevertKill: the node is killed with SIGKILL right after a revert of 2,500 blocks, while
-// the sweep has just begun; after the restart every API agrees that the dropped blocks are gone,
+// TestDevRevertKill: the node is killed with SIGKILL right after a revert of 2,500 blocks is on
+// disk, while the sweep has just begun; after the restart every API agrees that the dropped blocks are gone,
 // blocks accepted again at the reverted heights are served, and the sweep, resumed from its
 // record, runs to its end.
 func TestDevRevertKill(t *testing.T) {
@@ -357,6 +358,11 @@ func TestDevRevertKill(t *testing.T) {
 	var ok bool
 	e.call(t, &ok, "evm_revert", s.snap)
 	require.True(t, ok)
+	// The revert was answered before its sync (TestDevRevertUnsyncedKill kills it there). This
+	// call runs on the engine goroutine after the sweep's first chunk, whose synced commit made
+	// the revert durable; the sweep's other chunks are left for after the restart.
+	var snap string
+	e.call(t, &snap, "evm_snapshot")
 	c.kill()
 
 	c = startL1KillChild(t, dir)
@@ -382,4 +388,75 @@ func dialChild(t *testing.T, c *l1KillChild) devEndpoint {
 	require.NoError(t, err)
 	t.Cleanup(r.Close)
 	return devEndpoint{rpc: r, base: c.base, hc: c.hc}
+}
+
+// TestDevRevertUnsyncedKill: a roll-back is answered once its batch is applied, before its sync,
+// which follows within chains.RewindSyncDelay (docs/decisions.md, "A roll-back answers before its
+// sync"). The node is killed with SIGKILL right after a revert is answered, of three blocks (the
+// roll-back removes them in its own batch) and of a hundred (range deletions and a sweep): after
+// each restart the chain is the one before the revert or the one after it, whole, its head,
+// index, state and receipts agreeing. Then a revert is killed once the bound has passed: after
+// the restart the revert holds.
+func TestDevRevertUnsyncedKill(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := startL1KillChild(t, dir)
+	for _, drop := range []int{3, 100} {
+		e := dialChild(t, c)
+		s := prepareRevert(t, e, 3, drop)
+		before := nonceAt(t, e, hexutil.Uint64(s.base))
+		var ok bool
+		e.call(t, &ok, "evm_revert", s.snap)
+		require.True(t, ok)
+		c.kill()
+
+		c = startL1KillChild(t, dir)
+		e = dialChild(t, c)
+		switch head := e.height(t); head {
+		case s.base:
+			t.Logf("revert of %d blocks killed right after its answer: it held", drop)
+			requireGone(t, e, s, s.base, 0, s.base)
+			require.Equal(t, before, nonceAt(t, e, "latest"), "the state is the snapshot's")
+		case s.base + uint64(drop):
+			t.Logf("revert of %d blocks killed right after its answer: it was lost, whole", drop)
+			requireWhole(t, e, head, s.base)
+			require.Equal(t, before+uint64(len(s.txs)), nonceAt(t, e, "latest"), "the state is the dropped head's")
+			for i, raw := range s.txs {
+				var r *struct {
+					BlockHash common.Hash `json:"blockHash"`
+				}
+				e.call(t, &r, "eth_getTransactionReceipt", txHash(t, raw))
+				require.NotNil(t, r, "receipt of transaction %d", i)
+				require.Equal(t, s.blocks[s.base+1+uint64(i)], r.BlockHash)
+			}
+		default:
+			require.Failf(t, "a mixed chain", "head %d after a revert from %d to %d", head, s.base+uint64(drop), s.base)
+		}
+	}
+
+	e := dialChild(t, c)
+	s := prepareRevert(t, e, 3, 3)
+	before := nonceAt(t, e, hexutil.Uint64(s.base))
+	var ok bool
+	e.call(t, &ok, "evm_revert", s.snap)
+	require.True(t, ok)
+	time.Sleep(20 * chains.RewindSyncDelay) // past the bound, with room for a loaded machine
+	c.kill()
+
+	c = startL1KillChild(t, dir)
+	e = dialChild(t, c)
+	requireGone(t, e, s, s.base, 0, s.base)
+	require.Equal(t, before, nonceAt(t, e, "latest"))
+	var null any
+	e.call(t, &null, "evm_mine")
+	requireWhole(t, e, s.base+1, s.base)
+	c.stop(t)
+}
+
+// nonceAt is the local key's nonce at block (a height or a tag).
+func nonceAt(t *testing.T, e devEndpoint, block any) uint64 {
+	t.Helper()
+	var n hexutil.Uint64
+	e.call(t, &n, "eth_getTransactionCount", localKey(t).EthAddress(), block)
+	return uint64(n)
 }

@@ -113,7 +113,9 @@ func (b *Batch) Commit() error {
 // before: Pebble replays its log in order, so what survives is a prefix of
 // the commits. [DB.Sync] (or any later Commit) makes them durable. It is for
 // writes that a restart can lose without harm because it redoes them, such
-// as the blocks a bootstrapping chain executes (docs/decisions.md).
+// as the blocks a bootstrapping chain executes, or that a developer accepts
+// to lose in a crash in exchange for a faster answer: the blocks of a batch
+// mine but its last, a roll-back (docs/decisions.md).
 func (b *Batch) CommitUnsynced() error {
 	return b.commitWith(pebble.NoSync)
 }

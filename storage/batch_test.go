@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/stretchr/testify/require"
 )
@@ -279,4 +281,52 @@ func TestCommitUnsyncedCrash(t *testing.T) {
 		}
 		require.NoError(t, db.Close())
 	}
+}
+
+// Sync has work only after an unsynced commit that no synced commit has followed: a synced
+// commit syncs the log up to it, unsynced commits before it included, so Sync then returns at
+// once. Unsynced reports it; a crash of the machine shows which commits are on disk.
+func TestSyncAfterUnsynced(t *testing.T) {
+	t.Parallel()
+	mem := vfs.NewCrashableMem()
+	db, err := open(filepath.Join(t.TempDir(), "db"), slog.New(slog.DiscardHandler), mem)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	commit := func(key string, synced bool) {
+		b := db.NewBatch()
+		require.NoError(t, b.Put([]byte(key), []byte(key)))
+		if synced {
+			require.NoError(t, b.Commit())
+		} else {
+			require.NoError(t, b.CommitUnsynced())
+		}
+	}
+	// onDisk reopens what a crash of the machine now would leave, and reports whether key is there.
+	// Opened with Pebble alone: the database's directory lock is held by db.
+	onDisk := func(key string) bool {
+		crashed, err := pebble.Open(db.Dir(), &pebble.Options{FS: mem.CrashClone(vfs.CrashCloneCfg{}), ReadOnly: true})
+		require.NoError(t, err)
+		defer func() { require.NoError(t, crashed.Close()) }()
+		_, closer, err := crashed.Get([]byte(key))
+		if errors.Is(err, pebble.ErrNotFound) {
+			return false
+		}
+		require.NoError(t, err)
+		require.NoError(t, closer.Close())
+		return true
+	}
+	require.False(t, db.Unsynced())
+	commit("a", true)
+	require.False(t, db.Unsynced())
+	commit("b", false)
+	require.True(t, db.Unsynced())
+	require.False(t, onDisk("b"), "an unsynced commit is not on disk before a sync")
+	require.NoError(t, db.Sync())
+	require.False(t, db.Unsynced())
+	require.True(t, onDisk("b"))
+	require.NoError(t, db.Sync(), "nothing to sync")
+	commit("c", false)
+	commit("d", true)
+	require.False(t, db.Unsynced(), "the synced commit covers the unsynced one before it")
+	require.True(t, onDisk("c"))
 }

@@ -94,6 +94,10 @@ type DB struct {
 	// package doc): publish may then take Pebble's state as durable. It is
 	// never held with mu, nor across a caller's code; no read takes it.
 	commitMu sync.Mutex
+	// unsynced is set by a commit made without a sync and cleared by a synced one, whose sync
+	// covers every record before it in the log: whether Sync has anything to do. Guarded by
+	// commitMu.
+	unsynced bool
 	// current is the state readers see, replaced after each durable commit.
 	current atomic.Pointer[published]
 	// afterCommit, when set (by tests only, before any commit), runs inside
@@ -197,6 +201,7 @@ func (db *DB) commit(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 	if err := pb.Commit(opts); err != nil {
 		return err
 	}
+	db.unsynced = !opts.Sync
 	if db.afterCommit != nil {
 		db.afterCommit()
 	}
@@ -205,17 +210,37 @@ func (db *DB) commit(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 }
 
 // Sync waits until every commit made so far, unsynced ones included
-// (Batch.CommitUnsynced), is on disk: a crash can no longer lose them.
+// (Batch.CommitUnsynced), is on disk: a crash can no longer lose them. It
+// returns at once when the last commit was a synced one, which synced the
+// log up to it.
 func (db *DB) Sync() error {
 	if err := db.begin(); err != nil {
 		return err
 	}
 	defer db.inflight.Done()
+	db.commitMu.Lock()
+	pending := db.unsynced
+	db.unsynced = false // an unsynced commit from now on sets it again
+	db.commitMu.Unlock()
+	if !pending {
+		return nil
+	}
 	// An empty log record written with a sync: the log is synced up to it.
 	if err := db.pdb.LogData(nil, pebble.Sync); err != nil {
+		db.commitMu.Lock()
+		db.unsynced = true
+		db.commitMu.Unlock()
 		return fmt.Errorf("sync database: %w", err)
 	}
 	return nil
+}
+
+// Unsynced reports whether a commit made without a sync (Batch.CommitUnsynced)
+// may not be on disk yet: no Sync or synced commit has followed it.
+func (db *DB) Unsynced() bool {
+	db.commitMu.Lock()
+	defer db.commitMu.Unlock()
+	return db.unsynced
 }
 
 // write commits, as commit does, a batch of the one write that fn records

@@ -583,9 +583,9 @@ type callEnv struct {
 	// states is the head's cache state was opened through (headState), where a call
 	// without a tracer puts it back, reverted; nil for another block's state.
 	states *stateCache
-	// deadline, if not zero, stops a call without a tracer on an EVM of base (runPooled)
-	// as the end of its context would: serveCall's way of bounding a call without a
-	// context with a timer of its own and a cancel hook on it, each a few allocations.
+	// deadline, if not zero, stops a call as the end of its context would, on every path of
+	// runMsg (cancelOn): serveCall's way of bounding a call without a context with a timer of
+	// its own and a cancel hook on it, each a few allocations.
 	deadline time.Time
 }
 
@@ -706,7 +706,7 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 		return vm.runPooled(ctx, env, msg)
 	}
 	evm, rt := vm.newCallEVM(env, msg, hooks)
-	stop := context.AfterFunc(ctx, evm.Cancel)
+	stop := env.cancelOn(ctx, evm.Cancel)
 	defer stop()
 	res, err := core.ApplyMessage(evm, msg, core.NewGasPool(math64Max))
 	if err == nil && rt != nil {
@@ -726,12 +726,7 @@ func (vm *VM) runMsg(ctx context.Context, env *callEnv, msg *core.Message, hooks
 // runPooled is runMsg without a tracer on an EVM of env's callBase.
 func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*core.ExecutionResult, error) {
 	ce := env.base.getEVM(vm, msg.GasPrice.IsZero(), env.state)
-	var stop func() bool
-	if env.deadline.IsZero() {
-		stop = context.AfterFunc(ctx, ce.evm.Cancel)
-	} else {
-		stop = time.AfterFunc(time.Until(env.deadline), ce.evm.Cancel).Stop
-	}
+	stop := env.cancelOn(ctx, ce.evm.Cancel)
 	snap := env.state.Snapshot()
 	res, err := core.ApplyMessage(ce.evm, msg, core.NewGasPool(math64Max))
 	// The EVM goes back only if the cancel can no longer reach it.
@@ -752,6 +747,16 @@ func (vm *VM) runPooled(ctx context.Context, env *callEnv, msg *core.Message) (*
 		return nil, errExecutionAborted
 	}
 	return res, err
+}
+
+// cancelOn arms cancel, which stops a call's EVM, to run when ctx ends or, for a call with a
+// deadline of its own (callEnv.deadline, which then stands for the context), when that passes;
+// the returned stop disarms it and reports whether it did so before cancel ran.
+func (env *callEnv) cancelOn(ctx context.Context, cancel func()) (stop func() bool) {
+	if env.deadline.IsZero() {
+		return context.AfterFunc(ctx, cancel)
+	}
+	return time.AfterFunc(time.Until(env.deadline), cancel).Stop
 }
 
 // newCallEVM returns an EVM that runs msg on env's state with the tracer

@@ -655,7 +655,7 @@ func (vm *VM) verifyHeader(parent *types.Header, r *childRules, h *types.Header,
 	for _, tx := range b.atomicTxs {
 		atomicGas += tx.GasUsed()
 	}
-	desired, err := verifyFees(f, h, atomicGas)
+	desired, err := vm.verifyFees(f, h, atomicGas)
 	if err != nil {
 		return childFees{}, nil, err
 	}
@@ -714,7 +714,7 @@ func (vm *VM) verifyHeaderFields(parent, h *types.Header, gasLimit uint64, b *Bl
 // verifyFees checks h's base fee and Extra against its fees f, the block's
 // EVM txs and its atomic txs (atomicGas) consuming gas as its builder counted
 // them, and returns the target excess h's builder moved toward.
-func verifyFees(f childFees, h *types.Header, atomicGas uint64) (*uint64, error) {
+func (vm *VM) verifyFees(f childFees, h *types.Header, atomicGas uint64) (*uint64, error) {
 	if h.BaseFee == nil || h.BaseFee.Cmp(f.baseFee) != 0 {
 		return nil, headerError("base fee", h.BaseFee, f.baseFee)
 	}
@@ -730,11 +730,7 @@ func verifyFees(f childFees, h *types.Header, atomicGas uint64) (*uint64, error)
 	}
 	// Predicate results may follow the window or the fee state (predicates.go); executing the
 	// block checks them, as finish writes them again.
-	prefix := windowSize
-	if f.state != nil {
-		prefix = acp176.StateSize
-	}
-	got := h.Extra[:len(h.Extra)-len(predicateTail(h.Extra, prefix))]
+	got := h.Extra[:len(h.Extra)-len(predicateTail(h.Extra, vm.feePrefix(h.Time)))]
 	if string(got) != string(extra) {
 		return nil, headerError("extra", common.Bytes2Hex(h.Extra), common.Bytes2Hex(extra))
 	}

@@ -71,10 +71,9 @@ type mineReq struct {
 }
 
 // devSnapshot is what evm_snapshot records: the last accepted block, the state root in effect
-// after it, and the time offset.
+// after it, and the time offset. The block is kept whole so that a revert need not read it again.
 type devSnapshot struct {
-	height uint64
-	hash   common.Hash
+	block  *types.Block
 	root   common.Hash
 	offset int64
 }
@@ -97,6 +96,9 @@ type devState struct {
 
 	// mines is the queue of mining requests (engine goroutine).
 	mines []*mineReq
+	// afterAnswer is what the operation running now left to run once it is answered (later;
+	// engine goroutine).
+	afterAnswer []func()
 
 	// wg counts the interval-mining goroutine, which close waits for.
 	wg sync.WaitGroup
@@ -233,8 +235,16 @@ func (d *devState) runOps(ctx context.Context) {
 	for _, op := range ops {
 		op.done <- op.fn(ctx)
 		handOff()
+		for _, fn := range d.afterAnswer {
+			fn()
+		}
+		d.afterAnswer = d.afterAnswer[:0]
 	}
 }
+
+// later runs fn, on the engine goroutine, once the operation running now has been answered
+// (runOps): work its client need not wait for, such as a log line.
+func (d *devState) later(fn func()) { d.afterAnswer = append(d.afterAnswer, fn) }
 
 // handOff lets the goroutine just given an answer (an RPC handler waiting in do or mine) run
 // at once, before the engine goroutine goes on. The answer made it runnable on this
@@ -475,7 +485,7 @@ func (d *devState) commitRoot(batch *storage.Batch, hash, header, root common.Ha
 func (d *devState) snapshot() uint64 {
 	head := d.vm.currentHead()
 	id := d.ids.take()
-	s := devSnapshot{height: head.NumberU64(), hash: head.Hash(), root: d.vm.rootOf(head.Hash(), head.Root()), offset: d.offset.Load()}
+	s := devSnapshot{block: head, root: d.vm.rootOf(head.Hash(), head.Root()), offset: d.offset.Load()}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.snapshots[id] = s
@@ -498,7 +508,7 @@ func (d *devState) revert(ctx context.Context, id uint64) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if err := d.rollBack(ctx, s.height, s.hash, s.root); err != nil {
+	if err := d.rollBack(ctx, s.block, s.root); err != nil {
 		return false, err
 	}
 	d.offset.Store(s.offset)
@@ -509,7 +519,7 @@ func (d *devState) revert(ctx context.Context, id uint64) (bool, error) {
 // impersonations and overrides are dropped (anvil_reset).
 func (d *devState) reset(ctx context.Context) error {
 	g := d.vm.genesis
-	if err := d.rollBack(ctx, 0, g.Hash(), g.Root()); err != nil {
+	if err := d.rollBack(ctx, g, g.Root()); err != nil {
 		return err
 	}
 	d.vm.pool.clear()
@@ -523,18 +533,15 @@ func (d *devState) reset(ctx context.Context) error {
 	return nil
 }
 
-// rollBack makes block hash at height the last accepted one, with root the state root in
+// rollBack makes blk, an accepted block, the last accepted one, with root the state root in
 // effect after it: the blocks above it are dropped with their receipts and transaction lookups
 // (through the chain's Rewind, which truncates the index in the same batch; rewind.go).
-func (d *devState) rollBack(ctx context.Context, height uint64, hash, root common.Hash) error {
+func (d *devState) rollBack(ctx context.Context, blk *types.Block, root common.Hash) error {
 	vm := d.vm
 	head := vm.currentHead()
+	height, hash := blk.NumberU64(), blk.Hash()
 	if rawdb.ReadCanonicalHash(vm.db, height) != hash {
 		return fmt.Errorf("roll back to block %s at height %d: not on the chain", hash, height)
-	}
-	blk := rawdb.ReadBlock(vm.db, hash, height)
-	if blk == nil {
-		return fmt.Errorf("roll back to block %s at height %d: block missing", hash, height)
 	}
 	if head.NumberU64() > height {
 		if vm.rewind == nil {

@@ -281,7 +281,7 @@ func (a *hardhatAPI) Metadata() map[string]any {
 	snaps := make(map[string]any)
 	d.mu.Lock()
 	for id, s := range d.snapshots {
-		snaps[hexutil.EncodeUint64(id)] = []any{s.height, s.hash}
+		snaps[hexutil.EncodeUint64(id)] = []any{s.block.NumberU64(), s.block.Hash()}
 	}
 	d.mu.Unlock()
 	return map[string]any{

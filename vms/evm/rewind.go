@@ -87,10 +87,7 @@ func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, 
 	if !pending && top-height <= inlineDrop {
 		// Nothing is left from earlier roll-backs (every block body left behind is in the
 		// record's heights), so the bodies above height are exactly the blocks dropped now.
-		for n := height + 1; n <= top; n++ {
-			rawdb.DeleteCanonicalHash(eb, n)
-		}
-		dropped, _, err := vm.sweep(eb, height+1, top, height, top-height)
+		dropped, err := vm.dropCanonical(eb, height+1, top)
 		if err != nil {
 			return nil, err
 		}
@@ -195,36 +192,68 @@ func (vm *VM) sweep(w ethdb.KeyValueWriter, from, to, head, limit uint64) (dropp
 		if hash == canonical {
 			continue // a live block
 		}
-		txs, err := bodyTxHashes(it.Value())
-		if err != nil {
-			return nil, 0, fmt.Errorf("decode body at height %d: %w", n, err)
-		}
-		for _, tx := range txs {
-			if l := rawdb.ReadTxLookupEntry(vm.db, tx); l == nil || *l != n {
-				continue // no lookup, or the transaction's block now is at another height
+		// A transaction of the canonical block at the same height was accepted again there.
+		live := func(tx common.Hash) bool {
+			if canonical == (common.Hash{}) {
+				return false
 			}
-			if canonical != (common.Hash{}) {
-				if holds == nil {
-					holds = make(map[common.Hash]bool)
-					if body := rawdb.ReadBody(vm.db, canonical, n); body != nil {
-						for _, t := range body.Transactions {
-							holds[t.Hash()] = true
-						}
+			if holds == nil {
+				holds = make(map[common.Hash]bool)
+				if body := rawdb.ReadBody(vm.db, canonical, n); body != nil {
+					for _, t := range body.Transactions {
+						holds[t.Hash()] = true
 					}
 				}
-				if holds[tx] {
-					continue // accepted again at the same height
-				}
 			}
-			rawdb.DeleteTxLookupEntry(w, tx)
+			return holds[tx]
 		}
-		rawdb.DeleteBlock(w, hash, n)
-		if err := w.Delete(gasCostKey(hash)); err != nil {
+		if err := vm.removeBlock(w, hash, n, it.Value(), live); err != nil {
 			return nil, 0, err
 		}
 		dropped = append(dropped, ids.ID(hash))
 	}
 	return dropped, to, it.Error()
+}
+
+// dropCanonical writes into w the removal of the canonical blocks at heights from to to, which
+// are above the new head, with what the sweep removes of a dropped block (removeBlock) and their
+// canonical hashes, and returns their IDs. It finds them by height, with point reads: the sweep,
+// which must also find blocks that are no longer canonical, walks the bodies with an iterator,
+// which steps over the deleted bodies of every earlier roll-back at these heights (a test suite
+// reverts to the same height after each test) until a compaction drops them.
+func (vm *VM) dropCanonical(w ethdb.KeyValueWriter, from, to uint64) ([]ids.ID, error) {
+	dropped := make([]ids.ID, 0, to-from+1)
+	for n := from; n <= to; n++ {
+		hash := rawdb.ReadCanonicalHash(vm.db, n)
+		if hash == (common.Hash{}) {
+			return nil, fmt.Errorf("no canonical block at height %d", n)
+		}
+		rawdb.DeleteCanonicalHash(w, n)
+		if err := vm.removeBlock(w, hash, n, rawdb.ReadBodyRLP(vm.db, hash, n), func(common.Hash) bool { return false }); err != nil {
+			return nil, err
+		}
+		dropped = append(dropped, ids.ID(hash))
+	}
+	return dropped, nil
+}
+
+// removeBlock writes into w the removal of the dropped block hash at height n, whose stored body
+// is body: the block (body, header, receipts, hash → height entry), its gas cost record, and the
+// lookups of its transactions that still name height n, but those live says were accepted again
+// there.
+func (vm *VM) removeBlock(w ethdb.KeyValueWriter, hash common.Hash, n uint64, body []byte, live func(common.Hash) bool) error {
+	txs, err := bodyTxHashes(body)
+	if err != nil {
+		return fmt.Errorf("decode body at height %d: %w", n, err)
+	}
+	for _, tx := range txs {
+		if l := rawdb.ReadTxLookupEntry(vm.db, tx); l == nil || *l != n || live(tx) {
+			continue // no lookup, the transaction's block now is at another height, or it is live
+		}
+		rawdb.DeleteTxLookupEntry(w, tx)
+	}
+	rawdb.DeleteBlock(w, hash, n)
+	return w.Delete(gasCostKey(hash))
 }
 
 // bodyTxHashes returns the hashes of the transactions of a stored block body.
@@ -307,7 +336,10 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 	height := blk.NumberU64()
 	top := vm.currentHead().NumberU64()
 	first := rawdb.ReadCanonicalHash(vm.db, height+1)
-	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+	// Unsynced: a roll-back is a developer method's, on a chain whose developer methods are on,
+	// answered once applied; its sync follows within chains.RewindSyncDelay (docs/decisions.md,
+	// "A roll-back answers before its sync").
+	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Later: vm.dev.later, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
 		w := vm.kv.view.Wrap(batch)
 		for _, h := range edited {
 			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {
