@@ -28,17 +28,9 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		}
 		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
 	}
-	// Committed already if its block is committed and Accepted has not run yet: then the state
-	// answers, as it will once Accepted ran.
-	committed := func() error {
-		accepted, err := vm.state.HasTx(tx.ID())
-		if err != nil || !accepted {
-			return err
-		}
-		_, err = verify(vm.state)
-		return err
-	}
-	return vm.side.Issue(tx, committed, func(pending *overlay) (*effects, error) { return verify(pending) })
+	return vm.side.Issue(tx, vm.state,
+		func() (*effects, error) { return verify(vm.state) },
+		func(pending *overlay) (*effects, error) { return verify(pending) })
 }
 
 // pending reports whether tx is in the mempool.
