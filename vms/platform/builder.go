@@ -26,7 +26,11 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		if err != nil {
 			return nil, err
 		}
-		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
+		at := warpAt{s: vm.state}
+		if _, ok := warpMessageOf(tx); ok {
+			at.height = vm.Height() // a read of the state, which only a warp message needs
+		}
+		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, at, make(map[ids.ID]struct{}, 1))
 	}
 	return vm.side.Issue(tx, vm.state,
 		func() (*effects, error) { return verify(vm.state) },
