@@ -17,6 +17,8 @@ func TestCalculatePrice(t *testing.T) {
 		want                uint64
 	}{
 		{"zero excess", 1, 0, 2_164_043, 1},
+		{"zero excess, any price", 1 << 60, 0, 7, 1 << 60},
+		{"zero excess, the largest price", math.MaxUint64, 0, 3, math.MaxUint64},
 		{"one K", 1, 2_164_043, 2_164_043, 2},
 		{"ten million", 1, 10_000_000, 2_164_043, 101},
 		{"mainnet validator fee", 512, 1_246_488_515, 1_246_488_515, 1391},
