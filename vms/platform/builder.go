@@ -30,7 +30,7 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		if _, ok := warpMessageOf(tx); ok {
 			at.height = vm.Height() // a read of the state, which only a warp message needs
 		}
-		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, at, make(map[ids.ID]struct{}, 1))
+		return vm.verifyTx(tx, src, vm.state, t, vm.issuePrice(fees), fees.accrued, at, make(map[ids.ID]struct{}, 1))
 	}
 	return vm.side.Issue(tx, vm.state,
 		func() (*effects, error) { return verify(vm.state) },
@@ -147,6 +147,24 @@ func (vm *VM) acceptedNextChange(last *chainBlock) (uint64, bool, error) {
 	}
 	vm.nextChangeMemo = changeMemo{block: last.ID(), t: t, ok: ok}
 	return t, ok, nil
+}
+
+// priceMemo remembers the gas price at one fee excess.
+type priceMemo struct {
+	set           bool
+	excess, price uint64
+}
+
+// issuePrice is fees.price, remembered for the last excess: every issueTx prices its tx, the
+// excess changes only with a block, and CalculatePrice's big.Int series costs a dozen
+// allocations. vm.side.Mu must be held.
+func (vm *VM) issuePrice(fees feeState) uint64 {
+	if m := vm.priceMemo; m.set && m.excess == fees.excess {
+		return m.price
+	}
+	price := fees.price(&vm.rules.fees)
+	vm.priceMemo = priceMemo{set: true, excess: fees.excess, price: price}
+	return price
 }
 
 // nextChange returns the chain time of the next timed change after the state view whose fee
