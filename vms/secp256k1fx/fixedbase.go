@@ -53,9 +53,9 @@ func newFixedBase(p *gsecp.G1Affine, w uint) *fixedBase {
 // significant first (fr.Element.Bits).
 //
 // The recoding: digit i is bits w·i … w·i+w−1 of k plus the carry out of digit i−1; a digit
-// above 2^(w−1) becomes digit − 2^w and carries one into digit i+1. A carry into the last row
-// cannot happen: that row's bits reach past bit 256, which is 0, so its own bits are at most
-// 2^(w−1) − 1, and with the carry at most 2^(w−1).
+// above 2^(w−1) becomes digit − 2^w and carries one into digit i+1. No carry leaves the last
+// row: its bits reach past bit 256, which is 0 (k < n < 2^256), so they are at most
+// 2^(w−1) − 1, and with the carry in at most 2^(w−1).
 func (t *fixedBase) addMul(acc *gsecp.G1Jac, k [4]uint64) {
 	w := t.w
 	half := uint64(1) << (w - 1)
