@@ -87,7 +87,7 @@ func (t *fixedBase) addMul(acc *gsecp.G1Jac, k [4]uint64) {
 
 // generatorBits is the digit width of the generator's table: 22 rows of 2,048 points, 2.9 MB,
 // so u1·G costs 22 additions (8 bits: 33 additions, in 270 KB). There is one such table per
-// process, built on first use in about 30 ms.
+// process, built in about 30 ms when Signers remembers its first key (or on first use).
 const generatorBits = 12
 
 // generatorTable is the generator's table, built on first use and never changed: every fast

@@ -26,6 +26,9 @@ type Signers struct {
 	max  int
 }
 
+// warmGenerator starts building the generator's table once, when the first key is remembered.
+var warmGenerator sync.Once
+
 // knownKey is a remembered key: its point, and its table once it signed a second time.
 type knownKey struct {
 	pub   gsecp.G1Affine
@@ -89,6 +92,9 @@ func (s *Signers) remember(addr ids.ShortID, uncompressed []byte) {
 		k.pub.Y.SetBytes(uncompressed[33:65])
 		s.keys[addr] = k
 		s.mu.Unlock()
+		// The key's next signature will be checked against the generator's table too: build it
+		// now, off the request path, rather than in the first check (tens of milliseconds).
+		warmGenerator.Do(func() { go generatorTable() })
 		return
 	}
 	pub := k.pub
