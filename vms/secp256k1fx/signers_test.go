@@ -361,3 +361,31 @@ func BenchmarkSignersRecoverAddress(b *testing.B) {
 		}
 	})
 }
+
+// TestCheckMalleability checks the bounds: S up to half the group order and flags 0 and 1 pass;
+// S one above it, and flags 2 and up, are ErrMutatedSig.
+func TestCheckMalleability(t *testing.T) {
+	t.Parallel()
+	half := new(big.Int).Rsh(secp.S256().N, 1)
+	for _, tt := range []struct {
+		s    *big.Int
+		flag byte
+		ok   bool
+	}{
+		{big.NewInt(1), 0, true},
+		{half, 1, true},
+		{new(big.Int).Add(half, big.NewInt(1)), 0, false},
+		{new(big.Int).Sub(secp.S256().N, big.NewInt(1)), 0, false},
+		{big.NewInt(1), 2, false},
+		{big.NewInt(1), 0xff, false},
+	} {
+		var sig Signature
+		tt.s.FillBytes(sig[32:64])
+		sig[64] = tt.flag
+		if tt.ok {
+			require.NoError(t, checkMalleability(&sig), "s %s flag %d", tt.s, tt.flag)
+		} else {
+			require.ErrorIs(t, checkMalleability(&sig), ErrMutatedSig, "s %s flag %d", tt.s, tt.flag)
+		}
+	}
+}
