@@ -101,7 +101,11 @@ func (c *cors) actual(w http.ResponseWriter, r *http.Request) {
 		// Shared, as nodeIDHeader's value: most replies carry only this Vary.
 		h["Vary"] = varyOrigin
 	}
-	origin := r.Header.Get("Origin")
+	// Header.Get("Origin") without its canonicalising of the key on every request.
+	var origin string
+	if v := r.Header["Origin"]; len(v) > 0 {
+		origin = v[0]
+	}
 	if origin == "" || !c.originAllowed(origin) || !methodAllowed(r.Method) {
 		return
 	}

@@ -2,6 +2,9 @@ package api
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -59,4 +62,23 @@ func TestDeadlineCtxArmed(t *testing.T) {
 	release()
 	<-done
 	require.ErrorIs(t, ctx.Err(), context.Canceled)
+}
+
+// TestDispatchDeadlineFromEpoch: the dispatcher dates a request from its epoch and the clock's time
+// since, so its deadline is the moment it came plus the timeout.
+func TestDispatchDeadlineFromEpoch(t *testing.T) {
+	t.Parallel()
+	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(epoch)
+	m, err := newMetrics(nil)
+	require.NoError(t, err)
+	rt := newRouter()
+	var got time.Time
+	require.NoError(t, rt.add("d", http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		got, _ = r.Context().Deadline()
+	})))
+	d := &dispatch{router: rt, metrics: m, log: slog.New(slog.DiscardHandler), clock: clk, epoch: epoch, deadline: time.Minute}
+	clk.Advance(5 * time.Hour)
+	d.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/ext/d", nil))
+	require.Equal(t, epoch.Add(5*time.Hour+time.Minute), got)
 }

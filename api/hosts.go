@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 )
 
 // hostFilter rejects requests whose Host header names a host that is not allowed, a defence
@@ -15,6 +16,9 @@ type hostFilter struct {
 	all bool
 	// hosts are the allowed names, lower-cased.
 	hosts map[string]struct{}
+	// last is the last Host value found allowed (nil before): nearly every request of a client
+	// carries the same one, which then passes without being split and parsed again.
+	last atomic.Pointer[string]
 }
 
 func newHostFilter(allowed []string, next http.Handler) *hostFilter {
@@ -29,9 +33,13 @@ func newHostFilter(allowed []string, next http.Handler) *hostFilter {
 }
 
 func (f *hostFilter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !f.allowed(r.Host) {
-		http.Error(w, textInvalidHost, http.StatusForbidden)
-		return
+	if last := f.last.Load(); last == nil || *last != r.Host {
+		if !f.allowed(r.Host) {
+			http.Error(w, textInvalidHost, http.StatusForbidden)
+			return
+		}
+		host := r.Host
+		f.last.Store(&host)
 	}
 	f.next.ServeHTTP(w, r)
 }

@@ -98,10 +98,15 @@ func (rs *routeSeries) of(m *metrics, label string, i int) *series {
 // dispatch routes the request, sets its deadline, and records metrics and one Debug log line
 // under the matched route.
 type dispatch struct {
-	router   *router
-	metrics  *metrics
-	log      *slog.Logger
-	clock    clock.Clock
+	router  *router
+	metrics *metrics
+	log     *slog.Logger
+	clock   clock.Clock
+	// epoch is a reading of clock taken once: a request's start is the time since epoch, one
+	// monotonic clock read where Now takes two (wall and monotonic). Its deadline is epoch
+	// advanced by start and the timeout: exact on the monotonic clock, by which time.Until and
+	// the context package measure it.
+	epoch    time.Time
 	deadline time.Duration
 }
 
@@ -110,13 +115,13 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	d.metrics.inFlight.Inc()
 	defer d.metrics.inFlight.Dec()
-	start := d.clock.Now()
+	start := d.clock.Since(d.epoch)
 
 	// The request deadline is set here, once for every API (STYLE.md rule 5), but for the
 	// handlers that never wait (Instant). Upgraded connections (websockets) outlive the request
 	// and keep the plain context.
 	if _, never := h.(instant); !never && !isUpgrade(r) {
-		ctx, release := withDeadline(r.Context(), d.clock, start.Add(d.deadline))
+		ctx, release := withDeadline(r.Context(), d.clock, d.epoch.Add(start+d.deadline))
 		defer release()
 		r = r.WithContext(ctx)
 	}
@@ -129,7 +134,7 @@ func (d *dispatch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.ServeHTTP(w, r)
 
-	elapsed := d.clock.Since(start)
+	elapsed := d.clock.Since(d.epoch) - start
 	s := rs.of(d.metrics, label, methodIndex(r.Method))
 	s.requests.Inc()
 	s.duration.Observe(elapsed.Seconds())

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"path"
 	"strings"
 	"testing"
@@ -147,4 +149,36 @@ func FuzzHostAllowed(f *testing.F) {
 		}, host)
 		require.Equal(t, ok, filter.allowed(upper), host)
 	})
+}
+
+// TestHostFilterRemembersOnlyAllowed checks the filter's memory of the last allowed Host: a host
+// refused right after an allowed one is still refused, and hosts passed in turn all pass.
+func TestHostFilterRemembersOnlyAllowed(t *testing.T) {
+	t.Parallel()
+	passed := 0
+	f := newHostFilter([]string{"localhost"}, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed++ }))
+	for i, tt := range []struct {
+		host string
+		ok   bool
+	}{
+		{"localhost:9650", true},
+		{"localhost:9650", true},
+		{"evil.com:9650", false},
+		{"evil.com:9650", false},
+		{"127.0.0.1:9650", true},
+		{"localhost:9650", true},
+		{"evil.com", false},
+		{"127.0.0.1:9650", true},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "http://"+tt.host+"/ext/info", nil)
+		w := httptest.NewRecorder()
+		before := passed
+		f.ServeHTTP(w, r)
+		if tt.ok {
+			require.Equal(t, before+1, passed, "request %d, %s", i, tt.host)
+			continue
+		}
+		require.Equal(t, before, passed, "request %d, %s", i, tt.host)
+		require.Equal(t, http.StatusForbidden, w.Code, "request %d, %s", i, tt.host)
+	}
 }

@@ -44,11 +44,13 @@ func New(cfg Config, nodeID ids.NodeID, log *slog.Logger, reg prometheus.Registe
 	s := &Server{cfg: cfg, log: log, router: newRouter()}
 	limits := jsonrpc.NewLimits(cfg.BatchResponseMaxSize, cfg.HeavyCalls)
 
+	clk := clock.Real{}
 	var h http.Handler = &dispatch{
 		router:   s.router,
 		metrics:  m,
 		log:      log,
-		clock:    clock.Real{},
+		clock:    clk,
+		epoch:    clk.Now(),
 		deadline: cfg.WriteTimeout,
 	}
 	h = newHostFilter(cfg.AllowedHosts, h)

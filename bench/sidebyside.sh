@@ -10,10 +10,15 @@
 # ratio of the two servers' CPU per request is the node's overhead. Interleaving the rounds exposes
 # both servers to the same moments of the machine.
 #
+# With SETTINGS=1 a third server is loaded in each round: the bare server again, given the node's
+# connection timeouts and cleartext HTTP/2 (`loadgen -serve -node-settings`), so that what those
+# settings cost is told apart from what the node's handlers cost.
+#
 # Usage: bash bench/sidebyside.sh
-# Environment: PORT (default 19650; PORT+1 staking, PORT+2 bare server), N (default 50000),
-# C (default 16), ROUNDS (default 3), CORNICE_BIN (a binary instead of building ./cmd/cornice),
-# CPU (all, the default: user and system time; user: user time only).
+# Environment: PORT (default 19650; PORT+1 staking, PORT+2 bare server, PORT+3 the bare server
+# with the node's settings), N (default 50000), C (default 16), ROUNDS (default 3), CORNICE_BIN
+# (a binary instead of building ./cmd/cornice), CPU (all, the default: user and system time; user:
+# user time only), SETTINGS (1: load the third server too).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -42,6 +47,15 @@ bench_ready "$node_url" "$node_pid"
 bare_pid=$!
 bench_track "$bare_pid"
 bench_ready "$bare_url" "$bare_pid"
+targets=(node bare)
+if [[ ${SETTINGS:-} == 1 ]]; then
+	settings_url=http://127.0.0.1:$((port + 3))/ext/info
+	"$work/loadgen" -serve "127.0.0.1:$((port + 3))" -node-settings -url "$node_url" 2>"$work/settings.log" &
+	settings_pid=$!
+	bench_track "$settings_pid"
+	bench_ready "$settings_url" "$settings_pid"
+	targets+=(bare+settings)
+fi
 
 # CPU=user counts user time only: the handler chain's work, without the kernel's TCP work that
 # both servers share and that moves most with the machine's load.
@@ -55,8 +69,12 @@ hz=$(getconf CLK_TCK)
 echo "| round | server | req/s | server CPU µs/request |"
 echo "|---:|---|---:|---:|"
 for round in $(seq "$rounds"); do
-	for target in node bare; do
-		if [[ $target == node ]]; then pid=$node_pid url=$node_url; else pid=$bare_pid url=$bare_url; fi
+	for target in "${targets[@]}"; do
+		case $target in
+		node) pid=$node_pid url=$node_url ;;
+		bare) pid=$bare_pid url=$bare_url ;;
+		*) pid=$settings_pid url=$settings_url ;;
+		esac
 		"$work/loadgen" -url "$url" -c "$conc" -n 2000 -warmup 0 -header=false >/dev/null
 		t0=$(ticks "$pid")
 		row=$("$work/loadgen" -url "$url" -c "$conc" -n "$n" -duration 60s -warmup 0 -header=false)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/storage"
 )
 
 // Acceptor is one chain's accept path: the only place that writes an accepted block. Whatever
@@ -71,7 +70,7 @@ func (a *Acceptor) status() (ids.ID, uint64, error) {
 // on disk and only the VM's memory may lag (VM.Accepted failed), which a restart repairs.
 // Either way the chain halts and the error, which wraps ErrHalted, is returned.
 func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
-	return a.acceptWith(ctx, blk, a.m.commit)
+	return a.acceptWith(ctx, blk, true)
 }
 
 // AcceptUnsynced is Accept without waiting for the block's batch to reach the disk
@@ -82,7 +81,7 @@ func (a *Acceptor) Accept(ctx context.Context, blk Block) error {
 // have accepted already and which a restart fetches again (docs/decisions.md); Sync makes them
 // durable.
 func (a *Acceptor) AcceptUnsynced(ctx context.Context, blk Block) error {
-	return a.acceptWith(ctx, blk, (*storage.Batch).CommitUnsynced)
+	return a.acceptWith(ctx, blk, false)
 }
 
 // Sync waits until every block accepted so far is on disk.
@@ -93,8 +92,8 @@ func (a *Acceptor) Sync() error {
 	return nil
 }
 
-// acceptWith is Accept, committing the block's batch with commit.
-func (a *Acceptor) acceptWith(ctx context.Context, blk Block, commit func(*storage.Batch) error) error {
+// acceptWith is Accept, waiting for the block's batch to reach the disk if synced.
+func (a *Acceptor) acceptWith(ctx context.Context, blk Block, synced bool) error {
 	lastID, height, halted := a.status()
 	if halted != nil {
 		return fmt.Errorf("%w: %w", ErrHalted, halted)
@@ -103,7 +102,7 @@ func (a *Acceptor) acceptWith(ctx context.Context, blk Block, commit func(*stora
 	if blk.Parent() != lastID || blk.Height() != height+1 {
 		err = blockOrderError(blk.ID(), blk.Parent(), blk.Height(), lastID, height)
 	} else {
-		err = a.accept(context.WithoutCancel(ctx), blk, commit)
+		err = a.accept(context.WithoutCancel(ctx), blk, synced)
 	}
 	if err != nil {
 		a.halt(err)
@@ -113,7 +112,7 @@ func (a *Acceptor) acceptWith(ctx context.Context, blk Block, commit func(*stora
 }
 
 // accept does Accept's work for a block in order.
-func (a *Acceptor) accept(ctx context.Context, blk Block, commit func(*storage.Batch) error) error {
+func (a *Acceptor) accept(ctx context.Context, blk Block, synced bool) error {
 	blkID, height := blk.ID(), blk.Height()
 	batch := a.m.db.NewBatch()
 	defer batch.Close() // no-op once committed
@@ -134,7 +133,7 @@ func (a *Acceptor) accept(ctx context.Context, blk Block, commit func(*storage.B
 	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(blkID, height)); err != nil {
 		return fmt.Errorf("record last accepted block %s at height %d: %w", blkID, height, err)
 	}
-	if err := commit(batch); err != nil {
+	if err := a.m.commit(batch, synced); err != nil {
 		return fmt.Errorf("commit block %s at height %d: %w", blkID, height, err)
 	}
 

@@ -198,6 +198,9 @@ func TestChainsIndependent(t *testing.T) {
 	})
 }
 
+// A failed acceptance writes nothing of the block, whether it waits for the disk (Accept) or not
+// (AcceptUnsynced, a bootstrapping chain's and a developer's batch of blocks): both commit
+// through the manager's one seam, which the "commit fails" cases break.
 func TestFailedAcceptanceWritesNothing(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -212,86 +215,111 @@ func TestFailedAcceptanceWritesNothing(t *testing.T) {
 		{"commit fails", func(_ *chainstest.VM, _ *recordingIndexer, commitFails *atomic.Bool) { commitFails.Store(true) }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			acc := &recordingIndexer{}
-			inEnv(t, acc, func(t *testing.T, e *chainstest.Env) {
-				acc.view = e.DB.Prefixed(storage.PrefixIndex)
-				var commitFails atomic.Bool
-				chains.SetCommit(e.Manager, func(b *storage.Batch) error {
-					if commitFails.Load() {
-						b.Close()
-						return errBoom
-					}
-					return b.Commit()
-				})
-				vm := e.Create(chainA, nil)
-				var notified chainstest.Recorder[uint64]
-				e.Manager.Subscribe(chainA, func(b chains.Block) { notified.Add(b.Height()) })
-				submit(t, vm, "k", "1")
-				synctest.Wait()
-				requireHeight(t, e, chainA, 1)
-
-				tt.breakIt(vm, acc, &commitFails)
-				submit(t, vm, "k", "2", "new", "x")
-				synctest.Wait()
-
-				// Nothing of block 2: VM state, block record, index entry, pointer.
-				requireHeight(t, e, chainA, 1)
-				vm.RequireState(t, "k", "1")
-				_, err := vm.State("new")
-				require.ErrorIs(t, err, storage.ErrNotFound)
-				_, err = vm.GetBlockIDAtHeight(t.Context(), 2)
-				require.ErrorIs(t, err, chains.ErrBlockNotFound)
-				blocks, _ := acc.got()
-				require.True(t, acc.has(t, chainA, blocks[0].ID))
-				for _, c := range blocks[1:] {
-					require.False(t, acc.has(t, chainA, c.ID), "index entry of the failed block")
-				}
-				require.Equal(t, []uint64{1}, vm.AcceptedHeights(), "VM.Accepted not called")
-				require.Equal(t, []uint64{1}, notified.Get(), "subscribers not called")
-
-				// The chain halted, and stays halted.
-				details, err := e.Manager.Health(t.Context(), chainA)
-				require.ErrorIs(t, err, chains.ErrHalted)
-				require.ErrorIs(t, err, errBoom)
-				require.Equal(t, uint64(1), details.(chains.Status).Height)
-				submit(t, vm, "k", "3")
-				synctest.Wait()
-				requireHeight(t, e, chainA, 1)
+		for _, synced := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/synced=%t", tt.name, synced), func(t *testing.T) {
+				t.Parallel()
+				testFailedAcceptance(t, synced, tt.breakIt)
 			})
-		})
+		}
 	}
 }
 
-func TestCommitFailureRestart(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), "db")
-		e := newEnv(t, dir, nil)
-		chains.SetCommit(e.Manager, func(b *storage.Batch) error {
-			b.Close()
-			return fmt.Errorf("disk full: %w", errBoom)
+// testFailedAcceptance accepts one block, breaks the chain with breakIt, and checks that the
+// next block left nothing behind; synced says whether the blocks wait for the disk.
+func testFailedAcceptance(t *testing.T, synced bool, breakIt func(*chainstest.VM, *recordingIndexer, *atomic.Bool)) {
+	acc := &recordingIndexer{}
+	inEnv(t, acc, func(t *testing.T, e *chainstest.Env) {
+		acc.view = e.DB.Prefixed(storage.PrefixIndex)
+		var commitFails atomic.Bool
+		var commits chainstest.Recorder[bool]
+		chains.SetCommit(e.Manager, func(b *storage.Batch, synced bool) error {
+			commits.Add(synced)
+			if commitFails.Load() {
+				b.Close()
+				return errBoom
+			}
+			if synced {
+				return b.Commit()
+			}
+			return b.CommitUnsynced()
 		})
+		e.Setup = func(vm *chainstest.VM) { vm.DeferSync = !synced }
 		vm := e.Create(chainA, nil)
-		submit(t, vm, "k", "1")
-		synctest.Wait()
-		_, err := e.Manager.Health(t.Context(), chainA)
-		require.ErrorIs(t, err, errBoom)
-		require.ErrorContains(t, err, "chain halted: commit block")
-		e.Close()
-
-		// After a restart the chain is where it was, and runs.
-		e = newEnv(t, dir, nil)
-		defer e.Close()
-		vm = e.Create(chainA, nil)
-		requireHeight(t, e, chainA, 0)
+		var notified chainstest.Recorder[uint64]
+		e.Manager.Subscribe(chainA, func(b chains.Block) { notified.Add(b.Height()) })
 		submit(t, vm, "k", "1")
 		synctest.Wait()
 		requireHeight(t, e, chainA, 1)
-		_, err = e.Manager.Health(t.Context(), chainA)
-		require.NoError(t, err)
+
+		breakIt(vm, acc, &commitFails)
+		submit(t, vm, "k", "2", "new", "x")
+		synctest.Wait()
+
+		// Nothing of block 2: VM state, block record, index entry, pointer.
+		requireHeight(t, e, chainA, 1)
+		vm.RequireState(t, "k", "1")
+		_, err := vm.State("new")
+		require.ErrorIs(t, err, storage.ErrNotFound)
+		_, err = vm.GetBlockIDAtHeight(t.Context(), 2)
+		require.ErrorIs(t, err, chains.ErrBlockNotFound)
+		blocks, _ := acc.got()
+		require.True(t, acc.has(t, chainA, blocks[0].ID))
+		for _, c := range blocks[1:] {
+			require.False(t, acc.has(t, chainA, c.ID), "index entry of the failed block")
+		}
+		require.Equal(t, []uint64{1}, vm.AcceptedHeights(), "VM.Accepted not called")
+		require.Equal(t, []uint64{1}, notified.Get(), "subscribers not called")
+		for _, s := range commits.Get() {
+			require.Equal(t, synced, s, "every block is committed through the seam, synced or not")
+		}
+
+		// The chain halted, and stays halted.
+		details, err := e.Manager.Health(t.Context(), chainA)
+		require.ErrorIs(t, err, chains.ErrHalted)
+		require.ErrorIs(t, err, errBoom)
+		require.Equal(t, uint64(1), details.(chains.Status).Height)
+		submit(t, vm, "k", "3")
+		synctest.Wait()
+		requireHeight(t, e, chainA, 1)
 	})
+}
+
+// After a failed commit, synced or not, a restart finds the chain where it was, and it runs.
+func TestCommitFailureRestart(t *testing.T) {
+	t.Parallel()
+	for _, synced := range []bool{true, false} {
+		t.Run(fmt.Sprintf("synced=%t", synced), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "db")
+				e := newEnv(t, dir, nil)
+				chains.SetCommit(e.Manager, func(b *storage.Batch, _ bool) error {
+					b.Close()
+					return fmt.Errorf("disk full: %w", errBoom)
+				})
+				e.Setup = func(vm *chainstest.VM) { vm.DeferSync = !synced }
+				vm := e.Create(chainA, nil)
+				submit(t, vm, "k", "1")
+				synctest.Wait()
+				_, err := e.Manager.Health(t.Context(), chainA)
+				require.ErrorIs(t, err, errBoom)
+				require.ErrorContains(t, err, "chain halted: commit block")
+				e.Close()
+
+				e = newEnv(t, dir, nil)
+				defer e.Close()
+				vm = e.Create(chainA, nil)
+				requireHeight(t, e, chainA, 0)
+				_, err = vm.State("k")
+				require.ErrorIs(t, err, storage.ErrNotFound)
+				submit(t, vm, "k", "1")
+				synctest.Wait()
+				requireHeight(t, e, chainA, 1)
+				_, err = e.Manager.Health(t.Context(), chainA)
+				require.NoError(t, err)
+			})
+		})
+	}
 }
 
 func TestVMAcceptedFailureHalts(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 
 // Internals for the tests of package chains_test.
 
-// SetCommit replaces how m commits a block's batch, to make it fail.
-func SetCommit(m *Manager, commit func(*storage.Batch) error) { m.commit = commit }
+// SetCommit replaces how m commits the accept path's batches, synced or not, to make it fail.
+func SetCommit(m *Manager, commit func(b *storage.Batch, synced bool) error) { m.commit = commit }
 
 // LoadPointer reads chain id's stored last-accepted pointer.
 func LoadPointer(m *Manager, id ids.ID) (ids.ID, uint64, bool, error) { return m.loadPointer(id) }

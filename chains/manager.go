@@ -145,8 +145,10 @@ type Manager struct {
 	blsKey         *bls.SecretKey
 	warpValidators warp.ValidatorState
 	warpAggregator WarpAggregator
-	// commit commits a block's batch; tests replace it to make it fail.
-	commit func(*storage.Batch) error
+	// commit commits a batch of the accept path (a block, a roll-back, a purge), waiting for
+	// the disk if synced (storage.Batch.Commit) or not (CommitUnsynced): the one seam through
+	// which every such write goes, which tests replace to make it fail.
+	commit func(b *storage.Batch, synced bool) error
 
 	// wg counts the engine goroutines.
 	wg sync.WaitGroup
@@ -209,10 +211,18 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		warpAggregator: deps.WarpAggregator,
 		clock:          deps.Clock,
 		log:            deps.Log,
-		commit:         (*storage.Batch).Commit,
+		commit:         commitBatch,
 		chains:         make(map[ids.ID]*chain),
 		subs:           make(map[ids.ID][]*subscriber),
 	}, nil
+}
+
+// commitBatch is Manager.commit outside tests.
+func commitBatch(b *storage.Batch, synced bool) error {
+	if synced {
+		return b.Commit()
+	}
+	return b.CommitUnsynced()
 }
 
 // chain is one created chain: its VM, its accept path and its engine.

@@ -73,7 +73,7 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(toID, toHeight)); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
-	if err := a.m.commit(batch); err != nil {
+	if err := a.m.commit(batch, true); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
 	a.mu.Lock()
@@ -110,7 +110,7 @@ func (a *Acceptor) Purge(ctx context.Context, stage func(batch *storage.Batch) (
 	if batch.Count() == 0 {
 		return nil
 	}
-	if err := a.m.commit(batch); err != nil {
+	if err := a.m.commit(batch, true); err != nil {
 		return fmt.Errorf("purge chain %s: %w", a.chainID, err)
 	}
 	return nil

@@ -5,7 +5,10 @@
 // A Clock is safe for concurrent use.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock tells the time and makes timers. Real is the production implementation; tests use Real
 // inside testing/synctest bubbles, where time is virtual.
@@ -37,3 +40,15 @@ func (Real) NewTimer(d time.Duration) *time.Timer { return time.NewTimer(d) }
 
 // AfterFunc returns time.AfterFunc(d, f).
 func (Real) AfterFunc(d time.Duration, f func()) *time.Timer { return time.AfterFunc(d, f) }
+
+// Sleep waits d on c, or until ctx is done, and then returns ctx's error.
+func Sleep(ctx context.Context, c Clock, d time.Duration) error {
+	t := c.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

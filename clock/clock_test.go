@@ -1,7 +1,9 @@
 package clock
 
 import (
+	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -27,4 +29,18 @@ func TestSince(t *testing.T) {
 	// Real's reading carries the monotonic clock, which never goes back.
 	r := Real{}
 	require.GreaterOrEqual(t, r.Since(r.Now()), time.Duration(0))
+}
+
+func TestSleep(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		require.NoError(t, Sleep(t.Context(), Real{}, time.Minute))
+		require.Equal(t, time.Minute, time.Since(start), "slept d on the clock")
+
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		require.ErrorIs(t, Sleep(ctx, Real{}, time.Hour), context.DeadlineExceeded)
+		require.Equal(t, time.Minute+time.Second, time.Since(start), "woken by ctx")
+	})
 }

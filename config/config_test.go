@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/config/configtest"
 	"github.com/cornice-node/cornice/ids"
 )
 
@@ -64,12 +65,7 @@ func TestDefault(t *testing.T) {
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "staker.key")
-	certFile := filepath.Join(dir, "staker.crt")
-	signerFile := filepath.Join(dir, "signer.key")
-	for _, p := range []string{keyFile, certFile, signerFile} {
-		require.NoError(t, os.WriteFile(p, []byte("x"), 0o600))
-	}
+	keyFile, certFile, signerFile := configtest.StakingFiles(t, dir)
 	missing := filepath.Join(dir, "missing")
 	upgradeFile := filepath.Join(dir, "upgrades.json")
 	require.NoError(t, os.WriteFile(upgradeFile, []byte(`{}`), 0o600))

@@ -37,7 +37,7 @@ func BenchmarkICMDelivery(b *testing.B) {
 	defer ws.Close()
 	delivered := make(chan types.Log, 16)
 	sub, err := ws.SubscribeFilterLogs(b.Context(), ethereum.FilterQuery{
-		Addresses: []common.Address{s.messenger}, Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic}},
+		Addresses: []common.Address{s.messenger}, Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic()}},
 	}, delivered)
 	require.NoError(b, err)
 	defer sub.Unsubscribe()

@@ -165,7 +165,7 @@ func (s *icmSetup) sendMessage(t testing.TB, from, to *icmChain, text string, to
 	r := from.send(t, s.user, &from.receiver, data, nil, 1_000_000)
 	require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 	for _, l := range r.Logs {
-		if l.Address == s.messenger && l.Topics[0] == icm.SendCrossChainMessageTopic {
+		if l.Address == s.messenger && l.Topics[0] == icm.SendCrossChainMessageTopic() {
 			require.Equal(t, common.Hash(to.id), l.Topics[2])
 			return r, l.Topics[1]
 		}
@@ -179,7 +179,7 @@ func (s *icmSetup) deliveryLog(t testing.TB, dst *icmChain, id common.Hash) type
 	t.Helper()
 	logs, err := dst.eth.FilterLogs(t.Context(), ethereum.FilterQuery{
 		FromBlock: common.Big0, Addresses: []common.Address{s.messenger},
-		Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic}, {id}},
+		Topics: [][]common.Hash{{icm.ReceiveCrossChainMessageTopic()}, {id}},
 	})
 	require.NoError(t, err)
 	require.Len(t, logs, 1)

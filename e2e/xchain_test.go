@@ -22,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/jsonrpc"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/node/vmset"
 	"github.com/cornice-node/cornice/vms/chainapi"
 	xapi "github.com/cornice-node/cornice/vms/exchange/api"
@@ -39,9 +40,9 @@ type xNode struct {
 	base   string
 	client *wallet.Client
 	// hc is the tests' HTTP client, with a transport of its own.
-	hc     *http.Client
-	cancel context.CancelFunc
-	done   chan error
+	hc *http.Client
+	// stopNode stops the node (nodetest.Run).
+	stopNode func() error
 }
 
 // startXNode starts a node on port 0 with its data in dir.
@@ -67,15 +68,12 @@ func startXNodeVMs(t testing.TB, dir string, modify func(*config.Config), vmsFor
 	n, err := node.New(cfg, slog.New(slog.DiscardHandler), vmsFor(cfg))
 	require.NoError(t, err)
 	require.NoError(t, n.AttachRelay(vmset.Relay))
-	ctx, cancel := context.WithCancel(context.Background())
 	xn := &xNode{
-		t:      t,
-		base:   "http://" + n.HTTPAddr().String(),
-		hc:     &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
-		cancel: cancel,
-		done:   make(chan error, 1),
+		t:        t,
+		base:     "http://" + n.HTTPAddr().String(),
+		hc:       &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		stopNode: nodetest.Run(t, n),
 	}
-	go func() { xn.done <- n.Run(ctx) }()
 	xn.client, err = wallet.NewClient(xn.base, xn.hc)
 	require.NoError(t, err)
 	t.Cleanup(xn.stop)
@@ -86,14 +84,9 @@ func startXNodeVMs(t testing.TB, dir string, modify func(*config.Config), vmsFor
 // clients' idle connections: a connection a transport dialed but never used counts as active for
 // its first 5 s in http.Server.Shutdown, longer than the node's shutdown bound.
 func (xn *xNode) stop() {
-	if xn.cancel == nil {
-		return
-	}
 	xn.hc.CloseIdleConnections()
 	http.DefaultClient.CloseIdleConnections() // ethclient.Dial and http.Post use the default transport
-	xn.cancel()
-	xn.cancel = nil
-	require.NoError(xn.t, <-xn.done)
+	require.NoError(xn.t, xn.stopNode())
 }
 
 func (xn *xNode) call(path, method string, params, result any) {

@@ -93,6 +93,9 @@ type Pusher struct {
 	timer *time.Timer
 	// closed stops the sending of new batches.
 	closed bool
+	// sending counts the batches being sent, which Close waits for. Invariant: it is raised
+	// only under mu while not closed.
+	sending sync.WaitGroup
 }
 
 // NewPusher returns a Pusher that sends its batches' app bytes with send (the router's
@@ -124,7 +127,9 @@ func (p *Pusher) Push(tx []byte) {
 		return
 	}
 	batch := p.takeLocked()
+	p.sending.Add(1)
 	p.mu.Unlock()
+	defer p.sending.Done()
 	p.send(Encode(TxHandlerID, batch))
 }
 
@@ -132,10 +137,14 @@ func (p *Pusher) Push(tx []byte) {
 func (p *Pusher) Flush() {
 	p.mu.Lock()
 	batch := p.takeLocked()
-	p.mu.Unlock()
-	if len(batch) > 0 {
-		p.send(Encode(TxHandlerID, batch))
+	if len(batch) == 0 {
+		p.mu.Unlock()
+		return
 	}
+	p.sending.Add(1)
+	p.mu.Unlock()
+	defer p.sending.Done()
+	p.send(Encode(TxHandlerID, batch))
 }
 
 // takeLocked empties the batch and returns it.
@@ -149,10 +158,12 @@ func (p *Pusher) takeLocked() [][]byte {
 	return batch
 }
 
-// Close drops what is queued and sends nothing more.
+// Close drops what is queued, waits for a batch being sent, and sends nothing more: once it
+// returns, send is not called again.
 func (p *Pusher) Close() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
 	p.takeLocked()
+	p.mu.Unlock()
+	p.sending.Wait()
 }

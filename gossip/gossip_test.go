@@ -2,7 +2,9 @@ package gossip
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	refsdk "github.com/ava-labs/avalanchego/proto/pb/sdk"
@@ -116,4 +118,37 @@ func TestPusherInterval(t *testing.T) {
 	p.Push([]byte{2})
 	require.Eventually(t, func() bool { return len(r.batches()) == 1 }, 10*time.Second, time.Millisecond)
 	require.Len(t, r.batches()[0], 2)
+}
+
+// Close waits for a batch being sent: once it returns, the pusher's send is never called again
+// (the node closes its pushers before the router they send through).
+func TestPusherCloseWaitsForSend(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		var sent atomic.Int32
+		p := NewPusher(func([]byte) { sent.Add(1); <-release }, 0, 0)
+		p.Push([]byte{1})
+		time.Sleep(DefaultInterval) // the interval's flush starts sending, and blocks
+		synctest.Wait()
+		require.Equal(t, int32(1), sent.Load())
+
+		closed := make(chan struct{})
+		go func() {
+			p.Close()
+			close(closed)
+		}()
+		synctest.Wait()
+		select {
+		case <-closed:
+			require.FailNow(t, "Close returned while a batch was being sent")
+		default:
+		}
+		close(release)
+		<-closed
+
+		p.Push([]byte{2})
+		time.Sleep(time.Second)
+		require.Equal(t, int32(1), sent.Load(), "nothing sent after Close")
+	})
 }

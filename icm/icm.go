@@ -132,8 +132,14 @@ func MessageID(source, destination ids.ID, nonce *big.Int) common.Hash {
 	return crypto.Keccak256Hash(b[:])
 }
 
-// Event topics of the messenger.
-var (
-	SendCrossChainMessageTopic    = crypto.Keccak256Hash([]byte("SendCrossChainMessage(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes),(address,uint256))"))
-	ReceiveCrossChainMessageTopic = crypto.Keccak256Hash([]byte("ReceiveCrossChainMessage(bytes32,bytes32,address,address,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes))"))
-)
+// SendCrossChainMessageTopic is the topic of the messenger's SendCrossChainMessage event, as
+// its ABI gives it.
+func SendCrossChainMessageTopic() common.Hash {
+	return Messenger().ABI.Events["SendCrossChainMessage"].ID
+}
+
+// ReceiveCrossChainMessageTopic is the topic of the messenger's ReceiveCrossChainMessage event,
+// as its ABI gives it.
+func ReceiveCrossChainMessageTopic() common.Hash {
+	return Messenger().ABI.Events["ReceiveCrossChainMessage"].ID
+}

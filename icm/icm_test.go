@@ -56,8 +56,12 @@ func TestContracts(t *testing.T) {
 	} {
 		require.Equal(t, sel, "0x"+common.Bytes2Hex(m.ABI.Methods[name].ID), name)
 	}
-	require.Equal(t, icm.SendCrossChainMessageTopic, m.ABI.Events["SendCrossChainMessage"].ID)
-	require.Equal(t, icm.ReceiveCrossChainMessageTopic, m.ABI.Events["ReceiveCrossChainMessage"].ID)
+	// The topics, keccak256 of each event's signature as Teleporter declares it.
+	const message = "(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)"
+	require.Equal(t, crypto.Keccak256Hash([]byte("SendCrossChainMessage(bytes32,bytes32,"+message+",(address,uint256))")),
+		icm.SendCrossChainMessageTopic())
+	require.Equal(t, crypto.Keccak256Hash([]byte("ReceiveCrossChainMessage(bytes32,bytes32,address,address,"+message+")")),
+		icm.ReceiveCrossChainMessageTopic())
 	r, err := icm.Load(icm.TestReceiverName)
 	require.NoError(t, err)
 	require.Contains(t, r.ABI.Methods, "receiveTeleporterMessage")

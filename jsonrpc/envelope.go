@@ -175,22 +175,92 @@ func scanValue(b []byte, i int) (v []byte, end int, ok bool) {
 	if i >= len(b) {
 		return nil, 0, false
 	}
+	// valid is set where the value's extent alone shows it valid, without json.Valid's pass: the
+	// common ids (a number, a plain string) and the literals.
+	var valid bool
 	switch c := b[i]; {
 	case c == '{' || c == '[':
 		end, ok = matchBracket(b, i)
 	case c == '"':
 		end, ok = matchString(b, i)
+		valid = ok && plainString(b[i+1:end-1])
 	case c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z':
 		end = i
 		for end < len(b) && isLiteralByte(b[end]) {
 			end++
 		}
 		ok = true
+		switch v := string(b[i:end]); {
+		case v == "true" || v == "false" || v == "null":
+			valid = true
+		case c == '-' || c <= '9':
+			// A number is valid by its grammar alone; a malformed one is answered by the slow
+			// path, with encoding/json's error text.
+			if !validNumber(b[i:end]) {
+				return nil, 0, false
+			}
+			valid = true
+		}
 	}
-	if !ok || !json.Valid(b[i:end]) {
+	if !ok || !valid && !json.Valid(b[i:end]) {
 		return nil, 0, false
 	}
 	return b[i:end], end, true
+}
+
+// plainString reports whether s, the content of a JSON string, has neither escapes nor control
+// characters: such a string is valid JSON whatever its other bytes, as encoding/json does not
+// check UTF-8 (json.Valid and Decode accept invalid UTF-8 in strings).
+func plainString(s []byte) bool {
+	for _, c := range s {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// validNumber reports whether b is a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func validNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = skipDigits(b, i)
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := skipDigits(b, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := skipDigits(b, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(b)
+}
+
+// skipDigits returns the index of the first byte at or after i that is not a decimal digit.
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // isLiteralByte reports whether c can occur in a JSON number or in true, false and null.

@@ -56,7 +56,7 @@ func register[A, R any](s *Server, name string, h func(ctx context.Context, args
 	if _, dup := s.methods[mapped]; dup {
 		panic("jsonrpc: method " + name + " registered twice")
 	}
-	s.methods[mapped] = &method{
+	m := &method{
 		name:  s.service + "." + name,
 		heavy: heavy,
 		decode: func(params []byte) (any, error) {
@@ -85,6 +85,8 @@ func register[A, R any](s *Server, name string, h func(ctx context.Context, args
 			return reply, nil
 		},
 	}
+	s.methods[mapped] = m
+	s.wire[m.name] = m
 }
 
 // lookup maps a method name as the reference does and finds it (node-api.md §1.2 step 4).
@@ -93,7 +95,18 @@ func register[A, R any](s *Server, name string, h func(ctx context.Context, args
 // part starts with a valid rune other than U+FFFD, an upper-case rune is rejected and any other is
 // upper-cased. Then gorilla: the mapped name must have exactly one '.', the service part must be
 // this server's service and the function part a registered function, both in exact case.
+//
+// A name spelled exactly as registered ("info.getNodeID", the common case) maps to that method by
+// these rules, and is found at once.
 func (s *Server) lookup(name []byte) (*method, error) {
+	if m := s.wire[string(name)]; m != nil {
+		return m, nil
+	}
+	return s.mapLookup(name)
+}
+
+// mapLookup is lookup by the mapping rules alone.
+func (s *Server) mapLookup(name []byte) (*method, error) {
 	// The mapped name is built in a stack buffer; converting it to a string for the map index
 	// does not allocate.
 	var buf [96]byte

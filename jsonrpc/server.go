@@ -35,6 +35,10 @@ type Server struct {
 	// methods maps a mapped function name ("GetNodeID") to its method. Written only by Register,
 	// before serving starts.
 	methods map[string]*method
+	// wire maps a method's wire name as registered ("info.getNodeID") to it, so that a call
+	// naming it so is found with one map index instead of lookup's mapping. Written only by
+	// Register, as methods.
+	wire map[string]*method
 	// serving is set by the first ServeHTTP, after which Register panics.
 	serving atomic.Bool
 	// states holds *state values for reuse across requests.
@@ -99,6 +103,7 @@ func NewServer(service string, log *slog.Logger) *Server {
 		service: service,
 		log:     log.With("service", service),
 		methods: make(map[string]*method),
+		wire:    make(map[string]*method),
 	}
 }
 
@@ -127,7 +132,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Cut at the first ';', nothing trimmed, lower-cased as strings.ToLower does (gorilla v2
 	// server.go; node-api.md §1.2 step 2).
-	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	// The header is read by its canonical key, as Header.Get would look it up, without Get's
+	// canonicalising of the key on every request.
+	var ct string
+	if v := r.Header["Content-Type"]; len(v) > 0 {
+		ct, _, _ = strings.Cut(v[0], ";")
+	}
 	if strings.ToLower(ct) != "application/json" {
 		writeText(w, http.StatusUnsupportedMediaType, textUnsupportedMediaType(ct))
 		return

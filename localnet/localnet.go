@@ -426,6 +426,22 @@ func Status(dir string) ([]NodeStatus, error) {
 	return out, nil
 }
 
+// Created returns the Config the network in dir was created with: its Nodes, node 1's ports, its
+// Args and NodeArgs (Binary, Dir and L1s are not kept). Start resumes a network as it was
+// created, whatever its Config says of these; a caller compares them to tell its user. The error
+// wraps os.ErrNotExist when dir holds no network.
+func Created(dir string) (Config, error) {
+	st, err := load(dir)
+	if err != nil {
+		return Config{}, fmt.Errorf("no local network in %s: %w", dir, err)
+	}
+	cfg := Config{Nodes: len(st.Nodes), Args: st.Args, NodeArgs: st.NodeArgs}
+	if len(st.Nodes) > 0 {
+		cfg.HTTPPort, cfg.StakingPort = st.Nodes[0].HTTPPort, st.Nodes[0].StakingPort
+	}
+	return cfg, nil
+}
+
 // Stop sends SIGTERM to every running node of the network in dir and waits until all have
 // exited, or ctx ends (then the rest get SIGKILL). Their data stays.
 func Stop(ctx context.Context, dir string) error {

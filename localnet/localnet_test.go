@@ -73,6 +73,13 @@ func TestNodeArgs(t *testing.T) {
 	back, err := load(dir)
 	require.NoError(t, err)
 	require.Equal(t, st, back)
+
+	created, err := Created(dir)
+	require.NoError(t, err)
+	require.Equal(t, Config{Nodes: 3, HTTPPort: DefaultHTTPPort, StakingPort: DefaultStakingPort,
+		Args: []string{"--log-level=debug"}, NodeArgs: map[string][]string{"node2": {"--relay=true"}}}, created)
+	_, err = Created(t.TempDir())
+	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
 // A network with L1s: every node's flags track their subnets (the validators run them anyway,

@@ -98,9 +98,8 @@ func (n *Node) createChain(ctx context.Context, c Chain) error {
 		return err
 	}
 	n.startTxGossip(id)
-	if err := n.relayChain(id); err != nil {
-		return err
-	}
+	// The chain runs from here on: a relay that cannot watch it is logged, not fatal.
+	n.relayChain(id)
 	if id == ids.Empty && n.networked {
 		n.watchPChain()
 	}

@@ -88,7 +88,9 @@ func (n *Node) buildNetwork() error {
 		Clock:   n.clock,
 		Log:     n.log.With("component", "router"),
 		Metrics: n.metrics,
-		Weights: n.chainWeights,
+		Weights: newChainWeights(n.validators, func(chainID ids.ID) (ids.ID, error) {
+			return warpValidators{n}.SubnetOf(context.Background(), chainID)
+		}).Weights,
 	})
 	if err != nil {
 		return err
@@ -101,20 +103,6 @@ func (n *Node) buildNetwork() error {
 	n.network = net_
 	n.stakingAddr = addr
 	return nil
-}
-
-// chainWeights gives the benchlist a chain's validator weights: nodeID's and the total of the
-// chain's subnet's set; nothing for a chain whose subnet is unknown.
-func (n *Node) chainWeights(chainID ids.ID, nodeID ids.NodeID) (uint64, uint64) {
-	subnetID, err := warpValidators{n}.SubnetOf(context.Background(), chainID)
-	if err != nil {
-		return 0, 0
-	}
-	total, err := n.validators.TotalWeight(subnetID)
-	if err != nil {
-		return 0, 0
-	}
-	return n.validators.GetWeight(subnetID, nodeID), total
 }
 
 // StakingAddr returns the address the peer-to-peer listener is bound to.

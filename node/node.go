@@ -38,6 +38,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/crypto/staking"
+	"github.com/cornice-node/cornice/gossip"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/index"
 	"github.com/cornice-node/cornice/network"
@@ -86,6 +87,10 @@ type Node struct {
 	// attached (AttachRelay). relayMu guards it: chains start on the subnet worker too.
 	relayMu sync.Mutex
 	relay   Relay
+	// txPushers are the chains' transaction gossip pushers (node/txgossip.go), which send
+	// through the router; pushersMu guards them: chains start on the subnet worker too.
+	pushersMu sync.Mutex
+	txPushers []*gossip.Pusher
 	// networked is set when the node runs among other validators (it was given bootstrap
 	// peers); genesisStakers are then the Primary Network's validators, from the local genesis
 	// (docs/decisions.md, "One node or many").
@@ -356,7 +361,9 @@ func (n *Node) close() error {
 		}
 		n.manager = nil
 	}
-	// The engines are stopped: no one sends any more.
+	// The engines are stopped, and the gossip pushers stop now: no one sends any more (a batch
+	// still waiting for its interval would call the router after it closed).
+	n.closeTxGossip()
 	if n.router != nil {
 		n.router.Close()
 		n.router = nil

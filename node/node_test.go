@@ -2,7 +2,6 @@ package node_test
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"io"
 	"log/slog"
@@ -20,6 +19,7 @@ import (
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/jsonrpc/jsonrpctest"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -57,20 +57,7 @@ func start(t *testing.T, cfg config.Config, extra ...node.Chain) *running {
 	t.Helper()
 	n, err := node.New(cfg, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), nil, extra...)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	var stopped bool
-	stop := func() error {
-		if stopped {
-			return nil
-		}
-		stopped = true
-		cancel()
-		return <-done
-	}
-	t.Cleanup(func() { require.NoError(t, stop()) })
-	return &running{Node: n, url: "http://" + n.HTTPAddr().String(), stop: stop}
+	return &running{Node: n, url: "http://" + n.HTTPAddr().String(), stop: nodetest.Run(t, n)}
 }
 
 func post(t *testing.T, url, body string) (*http.Response, string) {

@@ -1,9 +1,7 @@
 package node
 
 import (
-	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/config"
@@ -37,9 +35,10 @@ type RelayDeps struct {
 	Aggregator *acp118.Aggregator
 	// Subnets tells which subnet validates a chain.
 	Subnets warp.ValidatorState
-	// Funder is the secp256k1 secret of the key that tops the relayer up: the local network's
-	// funded key on the local network, nil elsewhere.
-	Funder []byte
+	// Funder is the key that tops the relayer up, in a form wallet.ParseKey reads: the local
+	// network's funded key (config.LocalFundedKey) on the local network, "" elsewhere. It is
+	// handed on unparsed because parsing it is go-ethereum's crypto, which node does not link.
+	Funder string
 	Log    *slog.Logger
 }
 
@@ -60,11 +59,7 @@ func (n *Node) AttachRelay(f RelayFactory) error {
 		Log:        n.log.With("component", "relay"),
 	}
 	if n.cfg.NetworkID == config.LocalID {
-		b, err := ids.CB58Decode(strings.TrimPrefix(config.LocalFundedKey, "PrivateKey-"))
-		if err != nil {
-			return fmt.Errorf("relay: the local funded key: %w", err)
-		}
-		deps.Funder = b
+		deps.Funder = config.LocalFundedKey
 	}
 	r, err := f(deps)
 	if err != nil {
@@ -74,29 +69,33 @@ func (n *Node) AttachRelay(f RelayFactory) error {
 	defer n.relayMu.Unlock()
 	n.relay = r
 	for _, c := range n.Chains() {
-		if err := n.relayChainLocked(c.ID); err != nil {
-			return err
-		}
+		n.relayChainLocked(c.ID)
 	}
 	return r.Start()
 }
 
 // relayChain gives chain id to the relay, if there is one.
-func (n *Node) relayChain(id ids.ID) error {
+func (n *Node) relayChain(id ids.ID) {
 	n.relayMu.Lock()
 	defer n.relayMu.Unlock()
-	return n.relayChainLocked(id)
+	n.relayChainLocked(id)
 }
 
-func (n *Node) relayChainLocked(id ids.ID) error {
+// relayChainLocked gives chain id to the relay. The chain runs whether or not the relay can
+// watch it: a relay that cannot costs the chain's messages their delivery, not its routes, its
+// health check or the node's start, so the error is logged for the operator and the node goes on.
+func (n *Node) relayChainLocked(id ids.ID) {
 	if n.relay == nil {
-		return nil
+		return
 	}
 	vm, ok := n.manager.VM(id)
 	if !ok {
-		return nil
+		return
 	}
-	return n.relay.AddChain(id, vm)
+	if err := n.relay.AddChain(id, vm); err != nil {
+		n.log.Error("the relay does not watch this chain: its messages are not delivered",
+			"chainID", id.String(), "err", err)
+	}
 }
 
 // closeRelay stops the relay, if there is one.

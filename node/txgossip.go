@@ -33,9 +33,30 @@ func (n *Node) startTxGossip(id ids.ID) {
 	if !ok {
 		return
 	}
+	g.SetTxGossip(n.txPusher(id).Push)
+}
+
+// txPusher returns a new pusher of chain id's transactions to its validators, which close
+// closes (closeTxGossip) before the router it sends through.
+func (n *Node) txPusher(id ids.ID) *gossip.Pusher {
 	r := n.router
 	p := gossip.NewPusher(func(b []byte) { r.AppGossip(id, b) }, 0, 0)
-	g.SetTxGossip(p.Push)
+	n.pushersMu.Lock()
+	defer n.pushersMu.Unlock()
+	n.txPushers = append(n.txPushers, p)
+	return p
+}
+
+// closeTxGossip closes every pusher: what they hold is dropped, a batch being sent is waited
+// for, and they send nothing more.
+func (n *Node) closeTxGossip() {
+	n.pushersMu.Lock()
+	pushers := n.txPushers
+	n.txPushers = nil
+	n.pushersMu.Unlock()
+	for _, p := range pushers {
+		p.Close()
+	}
 }
 
 // gossipApp is a chain's app handler that also takes its peers' transaction gossip.

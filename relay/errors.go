@@ -8,8 +8,6 @@ var (
 	// errNotAllowed is a relayer left out of the destination's transaction allow list, with
 	// no one to enable it.
 	errNotAllowed = errors.New("the relayer is not on the destination's transaction allow list")
-	// errReverted is a delivery whose transaction failed.
-	errReverted = errors.New("delivery reverted")
 	// errNoMessenger is a destination without a messenger at the source messenger's address.
 	errNoMessenger = errors.New("no messenger")
 )

@@ -25,8 +25,9 @@ type sent struct {
 // logs), and whose payload is a TeleporterMessage. Anything else is passed over.
 func sentMessages(logs []types.Log) []sent {
 	messengers := make(map[common.Hash]map[common.Address]bool)
+	sendTopic := icm.SendCrossChainMessageTopic()
 	for _, l := range logs {
-		if len(l.Topics) > 0 && l.Topics[0] == icm.SendCrossChainMessageTopic {
+		if len(l.Topics) > 0 && l.Topics[0] == sendTopic {
 			if messengers[l.TxHash] == nil {
 				messengers[l.TxHash] = make(map[common.Address]bool)
 			}

@@ -31,16 +31,13 @@ import (
 // Client is what the relay asks of a chain; *ethclient.Client over the chain's in-process RPC
 // implements it.
 type Client interface {
+	// Chain prices, sends and waits for the relay's transactions.
+	evmwait.Chain
 	SubscribeNewHead(ctx context.Context, ch chan<- *types.Header) (ethereum.Subscription, error)
-	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 	CallContract(ctx context.Context, call ethereum.CallMsg, block *big.Int) ([]byte, error)
-	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
 	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
-	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
 	ChainID(ctx context.Context) (*big.Int, error)
-	SendTransaction(ctx context.Context, tx *types.Transaction) error
-	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 }
 
 // Aggregator signs a message by the validators of a subnet (*acp118.Aggregator).
@@ -112,7 +109,6 @@ type chain struct {
 	id      ids.ID
 	client  Client
 	chainID *big.Int
-	signer  types.Signer
 
 	// sendMu serializes deliveries to the chain: they take the relayer's nonces in turn.
 	sendMu sync.Mutex
@@ -164,7 +160,7 @@ func (r *Relay) AddClient(id ids.ID, client Client) error {
 	if err != nil {
 		return fmt.Errorf("relay: chain ID of %s: %w", id, err)
 	}
-	c := &chain{id: id, client: client, chainID: chainID, signer: types.LatestSignerForChainID(chainID)}
+	c := &chain{id: id, client: client, chainID: chainID}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.chains[id]; ok {
@@ -287,7 +283,7 @@ func (r *Relay) scan(c *chain) error {
 		logs, err := c.client.FilterLogs(r.ctx, ethereum.FilterQuery{
 			FromBlock: new(big.Int).SetUint64(mark + 1),
 			ToBlock:   new(big.Int).SetUint64(to),
-			Topics:    [][]common.Hash{{precompile.SendWarpMessageTopic(), icm.SendCrossChainMessageTopic}},
+			Topics:    [][]common.Hash{{precompile.SendWarpMessageTopic(), icm.SendCrossChainMessageTopic()}},
 		})
 		if err != nil {
 			return fmt.Errorf("logs of blocks %d-%d: %w", mark+1, to, err)
@@ -382,7 +378,10 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 		required := s.teleporter.RequiredGasLimit.Uint64()
 		gas += required + required/63 // the 1/64 a CALL keeps back
 	}
-	tx, err := r.signTx(dst, &s.messenger, data, gas, types.AccessList{{Address: l1params.WarpAddress, StorageKeys: predicate}})
+	tx, err := r.signTx(dst, evmwait.Call{
+		To: &s.messenger, Data: data, Gas: gas,
+		AccessList: types.AccessList{{Address: l1params.WarpAddress, StorageKeys: predicate}},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +405,7 @@ func (r *Relay) send(dst *chain, s sent, id common.Hash, signed *warp.Message) (
 
 // signTx signs a dynamic-fee transaction from the relayer on c with its next nonce there.
 // c.sendMu is held.
-func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, list types.AccessList) (*types.Transaction, error) {
+func (r *Relay) signTx(c *chain, call evmwait.Call) (*types.Transaction, error) {
 	if !c.nonceKnown {
 		n, err := c.client.PendingNonceAt(r.ctx, r.from)
 		if err != nil {
@@ -414,14 +413,7 @@ func (r *Relay) signTx(c *chain, to *common.Address, data []byte, gas uint64, li
 		}
 		c.nonce, c.nonceKnown = n, true
 	}
-	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := types.SignNewTx(r.key, c.signer, &types.DynamicFeeTx{
-		ChainID: c.chainID, Nonce: c.nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas, To: to, Data: data, AccessList: list,
-	})
+	tx, err := evmwait.Sign(r.ctx, c.client, r.key, c.chainID, c.nonce, call)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +434,7 @@ func (r *Relay) ensureFunds(c *chain) error {
 	if r.cfg.Funder == nil {
 		return fmt.Errorf("%w: %s holds %s wei on %s", errNotFunded, r.from.Hex(), bal, c.id)
 	}
-	if err := r.fromFunder(c, &r.from, nil, topUp, 21_000); err != nil {
+	if err := r.fromFunder(c, evmwait.Call{To: &r.from, Value: topUp, Gas: 21_000}); err != nil {
 		return fmt.Errorf("top up the relayer: %w", err)
 	}
 	r.log.Info("relay: relayer topped up", "chainID", c.id.String(), "relayer", r.from.Hex(), "wei", topUp.String())
@@ -478,7 +470,7 @@ func (r *Relay) ensureAllowed(c *chain) error {
 	if err != nil {
 		return err
 	}
-	if err := r.fromFunder(c, &l1params.TxAllowListAddress, data, nil, 100_000); err != nil {
+	if err := r.fromFunder(c, evmwait.Call{To: &l1params.TxAllowListAddress, Data: data, Gas: 100_000}); err != nil {
 		return fmt.Errorf("enable the relayer on the transaction allow list: %w", err)
 	}
 	r.log.Info("relay: relayer enabled on the transaction allow list", "chainID", c.id.String(), "relayer", r.from.Hex())
@@ -513,33 +505,9 @@ func (r *Relay) txAllowListRole(c *chain, addr common.Address) (precompile.Role,
 }
 
 // fromFunder sends a transaction from the funder on c and waits until it succeeds.
-func (r *Relay) fromFunder(c *chain, to *common.Address, data []byte, value *big.Int, gas uint64) error {
-	nonce, err := c.client.PendingNonceAt(r.ctx, crypto.PubkeyToAddress(r.cfg.Funder.PublicKey))
-	if err != nil {
-		return fmt.Errorf("funder nonce: %w", err)
-	}
-	tip, feeCap, err := evmwait.Fees(r.ctx, c.client)
-	if err != nil {
-		return err
-	}
-	tx, err := types.SignNewTx(r.cfg.Funder, c.signer, &types.DynamicFeeTx{
-		ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas, To: to, Data: data, Value: value,
-	})
-	if err != nil {
-		return err
-	}
-	if err := c.client.SendTransaction(r.ctx, tx); err != nil {
-		return err
-	}
-	rcpt, err := evmwait.Receipt(r.ctx, c.client, tx.Hash(), receiptWait)
-	if err != nil {
-		return err
-	}
-	if rcpt.Status != types.ReceiptStatusSuccessful {
-		return errReverted
-	}
-	return nil
+func (r *Relay) fromFunder(c *chain, call evmwait.Call) error {
+	_, err := evmwait.Transact(r.ctx, c.client, r.cfg.Funder, c.chainID, call, receiptWait)
+	return err
 }
 
 // await waits for delivery tx of message id on dst and records the outcome.

@@ -205,7 +205,7 @@ func teleporterLogs(t *testing.T, m *icm.Message, tx common.Hash) []types.Log {
 	id := icm.MessageID(srcID, dstID, m.MessageNonce)
 	return []types.Log{
 		{Address: l1params.WarpAddress, Topics: []common.Hash{precompile.SendWarpMessageTopic(), common.BytesToHash(messenger.Bytes()), common.Hash(msg.ID())}, Data: data, TxHash: tx},
-		{Address: messenger, Topics: []common.Hash{icm.SendCrossChainMessageTopic, id, common.Hash(dstID)}, TxHash: tx},
+		{Address: messenger, Topics: []common.Hash{icm.SendCrossChainMessageTopic(), id, common.Hash(dstID)}, TxHash: tx},
 	}
 }
 

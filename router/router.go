@@ -4,7 +4,9 @@
 // each chain's Sender encodes what its engine sends, delivers what it sends to this node itself
 // in process, and keeps the requests it sends until they are answered or their deadline passes,
 // when the matching failure (QueryFailed, GetFailed, ...) is injected instead. An answer that
-// matches no request in flight (peer, chain, request ID, expected op) is dropped.
+// matches no request in flight (peer, chain, request ID, expected op) is dropped; one to a
+// request sent while its peer was benched, whose failure the chain had at once, is counted on
+// the benchlist and not delivered (bench.go).
 //
 // Messages that cannot be delivered — malformed, for an unknown chain, unrequested, of an op no
 // engine takes, or arriving while the chain's queue is full — are dropped with a debug log and
@@ -134,6 +136,11 @@ type Router struct {
 	mu      sync.Mutex // guards the fields below
 	chains  map[ids.ID]Chain
 	pending map[requestKey]*time.Timer
+	// probes are the requests sent to a peer benched on their chain, each until its answer or
+	// its timeout: their failure reached the chain at once (§1.9), and what becomes of them
+	// counts on the benchlist only, so that a benched peer that answers again is unbenched
+	// below unbenchProbability, before its bench runs out (bench.go).
+	probes map[requestKey]*time.Timer
 	// connected are the connected peers, as Connected and Disconnected told.
 	connected map[ids.NodeID]bool
 	// appPending are this node's AppRequests in flight, each with where its answer goes.
@@ -186,6 +193,7 @@ func New(cfg Config, d Deps) (*Router, error) {
 		cfg: cfg, d: d, metrics: m, ctx: ctx, cancel: cancel, bench: newBenchlist(d.Clock, d.Weights),
 		chains:     make(map[ids.ID]Chain),
 		pending:    make(map[requestKey]*time.Timer),
+		probes:     make(map[requestKey]*time.Timer),
 		connected:  make(map[ids.NodeID]bool),
 		appPending: make(map[appKey]chan appAnswer),
 		appJobs:    make(chan appJob, appQueue),
@@ -256,10 +264,12 @@ func (r *Router) Unregister(chainID ids.ID) {
 	defer r.mu.Unlock()
 	delete(r.chains, chainID)
 	r.bench.forget(chainID)
-	for k, t := range r.pending {
-		if k.chainID == chainID {
-			t.Stop()
-			delete(r.pending, k)
+	for _, m := range []map[requestKey]*time.Timer{r.pending, r.probes} {
+		for k, t := range m {
+			if k.chainID == chainID {
+				t.Stop()
+				delete(m, k)
+			}
 		}
 	}
 }
@@ -271,9 +281,11 @@ func (r *Router) Close() {
 	r.workers.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for k, t := range r.pending {
-		t.Stop()
-		delete(r.pending, k)
+	for _, m := range []map[requestKey]*time.Timer{r.pending, r.probes} {
+		for k, t := range m {
+			t.Stop()
+			delete(m, k)
+		}
 	}
 }
 
@@ -308,6 +320,13 @@ func (r *Router) Disconnected(nodeID ids.NodeID) {
 			r.failLocked(k)
 		}
 	}
+	// A peer that left answers none of its probes: they are not counted.
+	for k, t := range r.probes {
+		if k.nodeID == nodeID {
+			t.Stop()
+			delete(r.probes, k)
+		}
+	}
 	r.failAppsLocked(nodeID)
 	r.mu.Unlock()
 	r.tell(func(chainID ids.ID, c Connections) error {
@@ -333,7 +352,18 @@ func (r *Router) route(from ids.NodeID, op wire.Op, c *wire.Chain) {
 		k := requestKey{nodeID: from, chainID: c.ChainID, requestID: c.RequestID, reply: op}
 		t, ok := r.pending[k]
 		if !ok {
+			p, probe := r.probes[k]
+			if probe {
+				p.Stop()
+				delete(r.probes, k)
+			}
 			r.mu.Unlock()
+			if probe {
+				// The chain had the request's failure when it was sent: only the benchlist
+				// hears the answer.
+				r.observe(c.ChainID, from, false)
+				return
+			}
 			r.drop(reasonUnrequested, from, op, nil)
 			return
 		}
@@ -389,6 +419,37 @@ func (r *Router) fail(k requestKey) {
 func (r *Router) failLocked(k requestKey) {
 	if t, ok := r.pending[k]; ok && t.Stop() {
 		go r.expire(k, false)
+	}
+}
+
+// probe delivers k's failure at once, as the peer is benched on k's chain, and keeps k as a
+// probe until its answer or its timeout, which the benchlist counts as for any request.
+func (r *Router) probe(k requestKey) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.pending[k]; !ok || !t.Stop() {
+		return // its chain is gone
+	}
+	delete(r.pending, k)
+	if old, ok := r.probes[k]; ok {
+		old.Stop()
+	}
+	r.probes[k] = r.d.Clock.AfterFunc(r.cfg.Timeout, func() { r.probeTimedOut(k) })
+	if ch, ok := r.chains[k.chainID]; ok {
+		r.metrics.timeouts.WithLabelValues(k.reply.String()).Inc()
+		// The engine's goroutine sends the request: it cannot wait for its own queue.
+		go r.deliver(ch, failure(k))
+	}
+}
+
+// probeTimedOut counts the timeout of probe k, unless its answer came first.
+func (r *Router) probeTimedOut(k requestKey) {
+	r.mu.Lock()
+	_, ok := r.probes[k]
+	delete(r.probes, k)
+	r.mu.Unlock()
+	if ok {
+		r.observe(k.chainID, k.nodeID, true)
 	}
 }
 

@@ -79,9 +79,13 @@ func (s *Sender) request(to []ids.NodeID, op, reply wire.Op, c *wire.Chain) {
 		if msg == nil {
 			msg = wire.NewChain(op, c)
 		}
-		// A benched peer is still sent the request, but its failure comes at once (§1.9).
-		if !s.r.d.Network.Send(nodeID, msg) || s.r.bench.isBenched(s.chainID, nodeID) {
+		switch {
+		case !s.r.d.Network.Send(nodeID, msg):
 			s.r.fail(k)
+		case s.r.bench.isBenched(s.chainID, nodeID):
+			// A benched peer is still sent the request, but its failure comes at once (§1.9);
+			// its answer, or its timeout, counts on the benchlist only.
+			s.r.probe(k)
 		}
 	}
 }

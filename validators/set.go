@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cornice-node/cornice/ids"
 )
@@ -22,6 +23,8 @@ type Set struct {
 	// subnets maps a subnet ID to its validators.
 	// Invariant: no subnet in the map is empty, and no validator in it has weight 0.
 	subnets map[ids.ID]*subnet
+	// version counts the changes, for Version.
+	version atomic.Uint64
 }
 
 // subnet is the validator set of one subnet.
@@ -59,6 +62,7 @@ func (s *Set) Add(subnetID ids.ID, nodeID ids.NodeID, weight uint64) error {
 	sn.total = total
 	sn.weights[nodeID] += weight
 	s.subnets[subnetID] = sn
+	s.version.Add(1)
 	return nil
 }
 
@@ -108,6 +112,7 @@ func (s *Set) Remove(subnetID ids.ID, nodeID ids.NodeID) error {
 // setWeightLocked lowers nodeID's weight in sn to weight, removing the validator at 0 and the subnet
 // when it becomes empty. Assumes s.mu is held for writing and weight <= the current weight.
 func (s *Set) setWeightLocked(subnetID ids.ID, sn *subnet, nodeID ids.NodeID, weight uint64) {
+	s.version.Add(1)
 	sn.total -= sn.weights[nodeID] - weight
 	if weight > 0 {
 		sn.weights[nodeID] = weight
@@ -118,6 +123,11 @@ func (s *Set) setWeightLocked(subnetID ids.ID, sn *subnet, nodeID ids.NodeID, we
 		delete(s.subnets, subnetID)
 	}
 }
+
+// Version returns a number that changes whenever a validator set changes (any subnet's), and
+// only then: what a reader derived from the sets is current while Version is what it was before
+// the reader looked (node's chain weights for the router cache so). It takes no lock.
+func (s *Set) Version() uint64 { return s.version.Load() }
 
 // GetWeight returns nodeID's weight on subnetID, 0 if it is not a validator of the subnet.
 func (s *Set) GetWeight(subnetID ids.ID, nodeID ids.NodeID) uint64 {

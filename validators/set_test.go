@@ -223,6 +223,32 @@ func TestSetWeights(t *testing.T) {
 	require.Equal(t, uint64(5), s.GetWeight(subnetA, node1))
 }
 
+// Version changes with every change of a set, and not with a failed one or a read.
+func TestSetVersion(t *testing.T) {
+	t.Parallel()
+	s := New()
+	v := s.Version()
+	changed := func(what string) {
+		t.Helper()
+		require.NotEqual(t, v, s.Version(), what)
+		v = s.Version()
+	}
+	require.NoError(t, s.Add(subnetA, node1, 5))
+	changed("Add")
+	require.NoError(t, s.RemoveWeight(subnetA, node1, 2))
+	changed("RemoveWeight")
+	require.NoError(t, s.Remove(subnetA, node1))
+	changed("Remove")
+
+	require.ErrorIs(t, s.Remove(subnetA, node1), ErrNotValidator)
+	require.ErrorIs(t, s.Add(subnetA, node1, 0), ErrZeroWeight)
+	require.NoError(t, s.Add(subnetB, node2, math.MaxUint64))
+	changed("Add")
+	require.ErrorIs(t, s.Add(subnetB, node3, 1), ErrWeightOverflow)
+	_, _ = s.Weights(subnetB)
+	require.Equal(t, v, s.Version(), "failures and reads change nothing")
+}
+
 func TestSetConcurrent(t *testing.T) {
 	t.Parallel()
 	s := New()

@@ -76,7 +76,7 @@ func (b *PBuilder) Export(key *Key, utxos []*txs.UTXO, destination ids.ID, to id
 	return b.build(key, utxos, amount, nil, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &txs.ExportTx{
 			BaseTx: base,
-			Export: txs.Export{DestinationChain: destination, ExportedOuts: []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, amount, to)}},
+			Export: txs.Export{DestinationChain: destination, ExportedOuts: []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, amount, to)}},
 		}
 	})
 }
@@ -102,29 +102,19 @@ func (b *PBuilder) Import(key *Key, atomicUTXOs []*txs.UTXO, source ids.ID, to i
 	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
 		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
 	})
-	var fee uint64
-	for range maxFeeRounds {
+	return b.settleFee(func(fee uint64) (*txs.Tx, error) {
 		if total <= fee {
 			return nil, insufficientFundsError(b.AVAXAssetID, total, fee+1)
 		}
-		tx, err := b.sign(&txs.ImportTx{
+		return b.sign(&txs.ImportTx{
 			BaseTx: txs.BaseTx{
 				NetworkID: b.NetworkID,
-				Outs:      []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, total-fee, to)},
+				Outs:      []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, total-fee, to)},
 				Memo:      []byte{},
 			},
 			Import: txs.Import{SourceChain: source, ImportedIns: ins},
 		}, len(ins), key, nil)
-		if err != nil {
-			return nil, err
-		}
-		want := b.Fee(tx)
-		if want <= fee {
-			return tx, nil
-		}
-		fee = want
-	}
-	return nil, fmt.Errorf("%w: the fee did not settle", ErrInsufficientFunds)
+	})
 }
 
 // Peer is the other chain of a cross-chain transfer, as the node names it.

@@ -188,14 +188,7 @@ func (b *XBuilder) spendable(key *Key, utxos []*xtxs.UTXO) []spendable {
 
 // input returns the input that spends s.
 func (s spendable) input() xtxs.TransferableInput {
-	return xtxs.TransferableInput{
-		UTXOID:  s.ux.UTXOID,
-		AssetID: s.ux.AssetID,
-		In: &secp256k1fx.TransferInput{
-			Amount: s.amount,
-			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
-		},
-	}
+	return xtxs.TransferableInput{UTXOID: s.ux.UTXOID, AssetID: s.ux.AssetID, In: utxo.Spend(s.amount, s.sigIndex)}
 }
 
 // sortInputs sorts inputs by UTXO: tx ID bytes, then output index (§3.3).

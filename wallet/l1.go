@@ -338,12 +338,8 @@ func waitChain(ctx context.Context, clk clock.Clock, client *Client, path string
 		if last == nil {
 			return nil
 		}
-		tick := clk.NewTimer(l1PollInterval)
-		select {
-		case <-ctx.Done():
-			tick.Stop()
+		if clock.Sleep(ctx, clk, l1PollInterval) != nil {
 			return chainNotUpError(client.URI()+path, last)
-		case <-tick.C:
 		}
 	}
 }

@@ -2,7 +2,6 @@ package wallet
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"io"
@@ -23,6 +22,7 @@ import (
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/node"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/exchange"
 	"github.com/cornice-node/cornice/vms/platform/api"
@@ -126,15 +126,9 @@ func startNode(t *testing.T) *Client {
 		node.SubnetEVMID: evm.L1Factory{},
 	})
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
+	nodetest.Run(t, n)
 	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	t.Cleanup(func() {
-		hc.CloseIdleConnections()
-		cancel()
-		require.NoError(t, <-done)
-	})
+	t.Cleanup(hc.CloseIdleConnections)
 	client, err := NewClient("http://"+n.HTTPAddr().String(), hc)
 	require.NoError(t, err)
 	return client

@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/crypto/bls"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -56,7 +57,7 @@ func (b *PBuilder) Send(key *Key, utxos []*txs.UTXO, to ids.ShortID, amount uint
 	if amount == 0 {
 		return nil, ErrZeroAmount
 	}
-	out := pTransferOut(b.AVAXAssetID, amount, to)
+	out := txs.TransferTo(b.AVAXAssetID, amount, to)
 	return b.build(key, utxos, amount, []txs.TransferableOutput{out}, nil, func(base txs.BaseTx) txs.UnsignedTx {
 		return &base
 	})
@@ -104,11 +105,9 @@ func (b *PBuilder) CreateChain(key *Key, utxos []*txs.UTXO, subnetID ids.ID, nam
 }
 
 // build funds amount plus the fee from utxos and signs the tx body returns, one credential per
-// input by key, then one holding authKeys' signatures. The fee depends on the signed tx's size,
-// which depends on the inputs and the change: it is found as a fixed point.
+// input by key, then one holding authKeys' signatures (the fee settled by settleFee).
 func (b *PBuilder) build(key *Key, utxos []*txs.UTXO, amount uint64, outs []txs.TransferableOutput, authKeys []*Key, body func(txs.BaseTx) txs.UnsignedTx) (*txs.Tx, error) {
-	var fee uint64
-	for range maxFeeRounds {
+	return b.settleFee(func(fee uint64) (*txs.Tx, error) {
 		need := amount + fee
 		if need < fee {
 			return nil, fmt.Errorf("%w: the amount plus the fee exceed 2^64-1", ErrInsufficientFunds)
@@ -117,7 +116,18 @@ func (b *PBuilder) build(key *Key, utxos []*txs.UTXO, amount uint64, outs []txs.
 		if err != nil {
 			return nil, err
 		}
-		tx, err := b.sign(body(*base), len(base.Ins), key, authKeys)
+		return b.sign(body(*base), len(base.Ins), key, authKeys)
+	})
+}
+
+// settleFee returns the tx that build makes to pay fee, starting from 0 and raising fee to what
+// the signed tx costs until it pays enough: the fee depends on the signed tx's size, which
+// depends on the inputs and the change, so it is found as a fixed point in at most maxFeeRounds
+// rounds.
+func (b *PBuilder) settleFee(build func(fee uint64) (*txs.Tx, error)) (*txs.Tx, error) {
+	var fee uint64
+	for range maxFeeRounds {
+		tx, err := build(fee)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +200,7 @@ func (b *PBuilder) fund(key *Key, utxos []*txs.UTXO, outs []txs.TransferableOutp
 		return nil, insufficientFundsError(b.AVAXAssetID, got, max(need, 1))
 	}
 	if got > need {
-		outs = append(outs, pTransferOut(b.AVAXAssetID, got-need, key.Address()))
+		outs = append(outs, txs.TransferTo(b.AVAXAssetID, got-need, key.Address()))
 	}
 	slices.SortFunc(ins, func(a, c txs.TransferableInput) int {
 		return comparePInputs(a.TxID, a.OutputIndex, c.TxID, c.OutputIndex)
@@ -224,14 +234,7 @@ func (b *PBuilder) spendable(key *Key, utxos []*txs.UTXO) []pSpendable {
 
 // input returns the input that spends s.
 func (s pSpendable) input(assetID ids.ID) txs.TransferableInput {
-	return txs.TransferableInput{
-		UTXOID:  s.ux.UTXOID,
-		AssetID: assetID,
-		In: &secp256k1fx.TransferInput{
-			Amount: s.amount,
-			Input:  secp256k1fx.Input{SigIndices: []uint32{s.sigIndex}},
-		},
-	}
+	return txs.TransferableInput{UTXOID: s.ux.UTXOID, AssetID: assetID, In: utxo.Spend(s.amount, s.sigIndex)}
 }
 
 func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
@@ -239,14 +242,6 @@ func comparePInputs(aTx ids.ID, aIdx uint32, bTx ids.ID, bIdx uint32) int {
 		return c
 	}
 	return cmp.Compare(aIdx, bIdx)
-}
-
-// pTransferOut returns an output of amount of assetID to addr alone, without a locktime.
-func pTransferOut(assetID ids.ID, amount uint64, addr ids.ShortID) txs.TransferableOutput {
-	return txs.TransferableOutput{AssetID: assetID, Out: &secp256k1fx.TransferOutput{
-		Amount:       amount,
-		OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
-	}}
 }
 
 // sortPOutputs sorts outputs by their codec bytes (§3.3).
@@ -356,7 +351,7 @@ func (b *PBuilder) AddValidator(key *Key, utxos []*txs.UTXO, v txs.Validator, po
 			BaseTx:                base,
 			Validator:             v,
 			Signer:                &pop,
-			Stake:                 []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			Stake:                 []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, v.Weight, key.Address())},
 			ValidatorRewardsOwner: owner,
 			DelegatorRewardsOwner: owner,
 			DelegationShares:      shares,
@@ -375,7 +370,7 @@ func (b *PBuilder) AddDelegator(key *Key, utxos []*txs.UTXO, v txs.Validator, re
 		return &txs.AddPermissionlessDelegatorTx{
 			BaseTx:       base,
 			Validator:    v,
-			Stake:        []txs.TransferableOutput{pTransferOut(b.AVAXAssetID, v.Weight, key.Address())},
+			Stake:        []txs.TransferableOutput{txs.TransferTo(b.AVAXAssetID, v.Weight, key.Address())},
 			RewardsOwner: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{rewardsOwner}},
 		}
 	})

@@ -33,7 +33,7 @@ const (
 // deployStorage deploys the storage contract from the local key, sets it to 42 and returns
 // its address once both are accepted.
 func deployStorage(ctx context.Context, clk clock.Clock, c *rpcClient, ch chain) (common.Address, error) {
-	key, err := crypto.HexToECDSA(localKeyHex)
+	key, err := localKey()
 	if err != nil {
 		return common.Address{}, err
 	}

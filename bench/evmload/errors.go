@@ -8,11 +8,6 @@ import (
 // Errors evmload reports to its user. None of them reproduces a reference-node text: they are the
 // tool's own, kept here so every message can be found in one place.
 var (
-	// errNotLoopback refuses a target that is not on this machine: evmload only ever talks to
-	// 127.0.0.0/8, ::1 or localhost (a workplace rule, enforced again at dial time).
-	errNotLoopback = errors.New("target is not a loopback address (allowed: 127.0.0.0/8, ::1, localhost)")
-	// errScheme refuses any scheme but plain http.
-	errScheme = errors.New("only http:// URLs are supported")
 	// errUsage reports a missing or unknown mode.
 	errUsage = errors.New("usage: evmload [flags] node|transfers|call|mine|snapshot")
 	// errBadBound reports a count, size or duration that must be positive.

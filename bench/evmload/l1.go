@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
@@ -36,7 +37,7 @@ var l1Funds = new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil)
 // measured: every transaction's sender is checked against it when it is admitted and again when
 // its block is built (l1-evm.md §5.3).
 func l1Genesis(senders []common.Address) ([]byte, error) {
-	key, err := crypto.HexToECDSA(localKeyHex)
+	key, err := localKey()
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (i
 	if err != nil {
 		return ids.ID{}, err
 	}
-	if _, err := checkLoopback(nodeURL); err != nil {
+	if _, err := loopback.CheckURL(nodeURL); err != nil {
 		return ids.ID{}, err
 	}
 	hc := newRPCClient(nodeURL, 2, l1Wait).http
@@ -84,7 +85,7 @@ func newL1(ctx context.Context, clk clock.Clock, nodeURL string, senders int) (i
 	if err != nil {
 		return ids.ID{}, err
 	}
-	key, err := wallet.ParseKey(localKeyHex)
+	key, err := wallet.ParseKey(wallet.LocalKey)
 	if err != nil {
 		return ids.ID{}, err
 	}

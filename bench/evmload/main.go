@@ -72,6 +72,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -152,7 +153,7 @@ func parseFlags(args []string, stderr io.Writer) (cliConfig, error) {
 			errs = append(errs, fmt.Errorf("-http-port %d is not a port", cfg.httpPort))
 		}
 	case "transfers", "call", "mine", "snapshot":
-		u, err := checkLoopback(cfg.url)
+		u, err := loopback.CheckURL(cfg.url)
 		if err != nil {
 			errs = append(errs, err)
 			break

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -27,8 +28,8 @@ func TestParseFlags(t *testing.T) {
 		{name: "node", args: []string{"-data-dir", "/tmp/x", "node"}},
 		{name: "no mode", args: []string{"-n", "10"}, wantErr: errUsage},
 		{name: "unknown mode", args: []string{"flood"}, wantErr: errUsage, want: `"flood"`},
-		{name: "not loopback", args: []string{"-url", "http://10.0.0.1:9650", "transfers"}, wantErr: errNotLoopback},
-		{name: "https", args: []string{"-url", "https://127.0.0.1:9650", "call"}, wantErr: errScheme},
+		{name: "not loopback", args: []string{"-url", "http://10.0.0.1:9650", "transfers"}, wantErr: loopback.ErrNotLoopback},
+		{name: "https", args: []string{"-url", "https://127.0.0.1:9650", "call"}, wantErr: loopback.ErrScheme},
 		{name: "zero batch", args: []string{"-batch", "0", "transfers"}, wantErr: errBadBound},
 		{name: "node without data dir", args: []string{"node"}, want: "-data-dir"},
 		{name: "node port", args: []string{"-data-dir", "d", "-http-port", "70000", "node"}, want: "70000"},
@@ -55,13 +56,6 @@ func TestParseFlags(t *testing.T) {
 			require.Contains(t, err.Error(), tt.want)
 		})
 	}
-}
-
-func TestDialLoopbackOnly(t *testing.T) {
-	t.Parallel()
-	require.NoError(t, dialLoopbackOnly("tcp", "127.0.0.1:80", nil))
-	require.NoError(t, dialLoopbackOnly("tcp", "[::1]:80", nil))
-	require.ErrorIs(t, dialLoopbackOnly("tcp", "192.0.2.1:80", nil), errNotLoopback)
 }
 
 func TestPercentile(t *testing.T) {

@@ -4,52 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
-	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/jsonrpc"
 )
-
-// checkLoopback parses rawURL and refuses anything but http:// to a loopback host.
-func checkLoopback(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("parse %q: %w", rawURL, err)
-	}
-	if u.Scheme != "http" {
-		return nil, fmt.Errorf("%w: %q", errScheme, rawURL)
-	}
-	if !isLoopbackHost(u.Hostname()) {
-		return nil, fmt.Errorf("%w: %q", errNotLoopback, rawURL)
-	}
-	return u, nil
-}
-
-// isLoopbackHost reports whether host is localhost or a loopback IP.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// dialLoopbackOnly is a net.Dialer Control hook: it runs after name resolution, on the address
-// actually dialled, and refuses any that is not loopback.
-func dialLoopbackOnly(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("%w: dialled %s", errNotLoopback, address)
-	}
-	return nil
-}
 
 // rpcClient calls one JSON-RPC endpoint over loopback HTTP.
 type rpcClient struct {
@@ -60,18 +20,7 @@ type rpcClient struct {
 // newRPCClient makes a client for url that keeps up to conns connections open and gives every
 // request at most timeout.
 func newRPCClient(url string, conns int, timeout time.Duration) *rpcClient {
-	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: dialLoopbackOnly}
-	hc := &http.Client{
-		Timeout: timeout,
-		Transport: &http.Transport{
-			DialContext:         dialer.DialContext,
-			MaxIdleConns:        conns,
-			MaxIdleConnsPerHost: conns,
-			MaxConnsPerHost:     conns,
-			DisableCompression:  true,
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	hc := loopback.NewClient(conns, timeout)
 	return &rpcClient{rpc: jsonrpc.NewClient(url, hc), http: hc}
 }
 

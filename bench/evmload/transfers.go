@@ -18,10 +18,18 @@ import (
 
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
+	"github.com/cornice-node/cornice/wallet"
 )
 
-// localKeyHex is the well-known local key; its address is funded in the local C-Chain genesis.
-const localKeyHex = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027"
+// localKey returns the well-known local key (wallet.LocalKey); its address is funded in the
+// local C-Chain genesis.
+func localKey() (*ecdsa.PrivateKey, error) {
+	k, err := wallet.ParseKey(wallet.LocalKey)
+	if err != nil {
+		return nil, err
+	}
+	return k.PrivateKey(), nil
+}
 
 // transferGas is the gas of a plain transfer to an account without code.
 const transferGas = 21000
@@ -110,21 +118,9 @@ func waitNonce(ctx context.Context, clk clock.Clock, c *rpcClient, addr common.A
 		if got[0] >= want {
 			return nil
 		}
-		if err := sleep(ctx, clk, 10*time.Millisecond); err != nil {
+		if err := clock.Sleep(ctx, clk, 10*time.Millisecond); err != nil {
 			return fmt.Errorf("wait for nonce %d of %s (at %d): %w", want, addr, got[0], err)
 		}
-	}
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, clk clock.Clock, d time.Duration) error {
-	t := clk.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
@@ -223,7 +219,7 @@ func runTransfers(ctx context.Context, clk clock.Clock, c *rpcClient, cfg cliCon
 
 // fund gives every sender enough for its share of transfers at the fee cap, from the local key.
 func fund(ctx context.Context, clk clock.Clock, c *rpcClient, ch chain, addrs []common.Address, cfg cliConfig, logf func(string, ...any)) error {
-	key, err := crypto.HexToECDSA(localKeyHex)
+	key, err := localKey()
 	if err != nil {
 		return err
 	}
@@ -453,7 +449,7 @@ func watchAccepted(ctx context.Context, clk clock.Clock, c *rpcClient, from uint
 		if count >= want {
 			return clk.Now(), blocks, most, nil
 		}
-		if err := sleep(ctx, clk, pollEvery); err != nil {
+		if err := clock.Sleep(ctx, clk, pollEvery); err != nil {
 			return time.Time{}, 0, 0, notAccepted(ctx, err, count, want)
 		}
 	}

@@ -5,11 +5,6 @@ import "errors"
 // Errors loadgen reports to its user. None of them reproduces a reference-node text: they are the
 // tool's own, kept here so every message can be found in one place.
 var (
-	// errNotLoopback refuses a target that is not on this machine: loadgen only ever loads
-	// 127.0.0.0/8, ::1 or localhost (a workplace rule, enforced again at dial time).
-	errNotLoopback = errors.New("target is not a loopback address (allowed: 127.0.0.0/8, ::1, localhost)")
-	// errScheme refuses any scheme but plain http.
-	errScheme = errors.New("only http:// URLs are supported")
 	// errBadLevels reports an unusable -c list.
 	errBadLevels = errors.New("-c must be a comma-separated list of positive integers")
 	// errBadParams reports -params that is not one JSON value.

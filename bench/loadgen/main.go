@@ -14,7 +14,9 @@
 // info.getNodeVersion reply) and loads that instead: the ceiling of this machine for a reply of that
 // size. Client and server then share the same cores, as they do when loading a node on the same
 // machine. With -serve ADDR it only serves that fixed reply on ADDR until interrupted (10 minutes at
-// most), so the ceiling can also be measured across processes, like a node.
+// most), so the ceiling can also be measured across processes, like a node. With -node-settings
+// the bare server has the node's connection timeouts and cleartext HTTP/2, which tells their cost
+// from that of the node's handlers.
 //
 // An error is a transport failure, a non-200 status, or a reply that is not a JSON-RPC success.
 // Latency is measured from sending the request to reading the last byte of the reply; requests that
@@ -36,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -54,8 +57,10 @@ type config struct {
 	warmup   int
 	bare     bool
 	serve    string
-	label    string
-	header   bool
+	// nodeSettings gives the bare server the node's connection settings (-node-settings).
+	nodeSettings bool
+	label        string
+	header       bool
 }
 
 // parseFlags parses args into a config and reports every problem at once.
@@ -75,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.warmup, "warmup", 500, "unmeasured requests before each level, at that level's concurrency")
 	fs.BoolVar(&cfg.bare, "bare", false, "load an in-process server returning a fixed reply (copied from -url if given)")
 	fs.StringVar(&cfg.serve, "serve", "", "only serve the fixed reply on this loopback host:port until interrupted")
+	fs.BoolVar(&cfg.nodeSettings, "node-settings", false, "give the bare server the node's timeouts and cleartext HTTP/2")
 	fs.StringVar(&cfg.label, "label", "", `target column of the table (default "bare" with -bare, else "node")`)
 	fs.BoolVar(&cfg.header, "header", true, "print the markdown table header")
 	if err := fs.Parse(args); err != nil {
@@ -89,7 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 
 	var errs []error
-	if _, err := checkLoopback(cfg.url); err != nil {
+	if _, err := loopback.CheckURL(cfg.url); err != nil {
 		errs = append(errs, err)
 	}
 	var err error
@@ -150,9 +156,9 @@ func run(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.
 			return err
 		}
 		if cfg.serve != "" {
-			return serve(ctx, clk, cfg.serve, reply, stderr)
+			return serve(ctx, clk, cfg.serve, reply, cfg.nodeSettings, stderr)
 		}
-		srv, err := startBare("127.0.0.1:0", reply)
+		srv, err := startBare("127.0.0.1:0", reply, cfg.nodeSettings)
 		if err != nil {
 			return err
 		}
@@ -190,8 +196,8 @@ func replyFor(ctx context.Context, cfg config, client *http.Client, t target, st
 }
 
 // serve serves reply on addr until ctx is done or maxServe has passed.
-func serve(ctx context.Context, clk clock.Clock, addr string, reply bareReply, stderr io.Writer) error {
-	srv, err := startBare(addr, reply)
+func serve(ctx context.Context, clk clock.Clock, addr string, reply bareReply, nodeSettings bool, stderr io.Writer) error {
+	srv, err := startBare(addr, reply, nodeSettings)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
 
@@ -71,7 +72,7 @@ func TestParseFlags(t *testing.T) {
 		{
 			name:     "every problem at once",
 			args:     []string{"-url", "http://192.0.2.1/", "-c", "0", "-params", "{", "-n", "0"},
-			wantErrs: []error{errNotLoopback, errBadLevels, errBadParams, errBadBound},
+			wantErrs: []error{loopback.ErrNotLoopback, errBadLevels, errBadParams, errBadBound},
 		},
 		{name: "negative warmup", args: []string{"-warmup", "-1"}, wantErrs: []error{errBadBound}},
 		{name: "zero duration", args: []string{"-duration", "0s"}, wantErrs: []error{errBadBound}},
@@ -109,7 +110,7 @@ func TestRunBarePrintsTable(t *testing.T) {
 func TestRunBareCopiesFromURL(t *testing.T) {
 	t.Parallel()
 	// A first bare server plays the node.
-	node, err := startBare("127.0.0.1:0", sampleReply())
+	node, err := startBare("127.0.0.1:0", sampleReply(), false)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, node.Close()) })
 	var stdout, stderr bytes.Buffer
@@ -122,7 +123,7 @@ func TestRunBareCopiesFromURL(t *testing.T) {
 func TestRunRefusesNonLoopback(t *testing.T) {
 	t.Parallel()
 	err := run(t.Context(), clock.Real{}, []string{"-url", "http://192.0.2.1:9650/ext/info"}, io.Discard, io.Discard)
-	require.ErrorIs(t, err, errNotLoopback)
+	require.ErrorIs(t, err, loopback.ErrNotLoopback)
 }
 
 func TestRunInterrupted(t *testing.T) {
@@ -140,7 +141,7 @@ func TestServeStopsWithContext(t *testing.T) {
 		wg  sync.WaitGroup
 		err error
 	)
-	wg.Go(func() { err = serve(ctx, clock.Real{}, "127.0.0.1:0", sampleReply(), io.Discard) })
+	wg.Go(func() { err = serve(ctx, clock.Real{}, "127.0.0.1:0", sampleReply(), false, io.Discard) })
 	cancel()
 	wg.Wait()
 	require.NoError(t, err)

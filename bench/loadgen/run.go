@@ -9,71 +9,29 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/cornice-node/cornice/api"
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
-
-// checkLoopback parses rawURL and accepts it only if it is http:// to 127.0.0.0/8, ::1 or
-// localhost. The dialer of newClient checks the resolved address again, so a localhost that
-// resolves elsewhere, a redirect or a proxy cannot lead off the machine either.
-func checkLoopback(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("parse url %q: %w", rawURL, err)
-	}
-	if u.Scheme != "http" {
-		return nil, fmt.Errorf("%q: %w", rawURL, errScheme)
-	}
-	if !isLoopbackHost(u.Hostname()) {
-		return nil, fmt.Errorf("%q: %w", rawURL, errNotLoopback)
-	}
-	return u, nil
-}
-
-// isLoopbackHost reports whether host (no port, no brackets) is "localhost" or a loopback IP
-// literal. Other names, even ones that resolve to loopback, are refused.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// dialLoopbackOnly is a net.Dialer Control hook: it runs after name resolution, on the address
-// about to be connected, and refuses anything but a loopback IP.
-func dialLoopbackOnly(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("dial %q: %w", address, err)
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("dial %q: %w", address, errNotLoopback)
-	}
-	return nil
-}
 
 // newClient returns the one client shared by all workers: keep-alive on, enough idle connections
 // that maxConcurrency workers never close and reopen one, no proxy, no compression, no redirects,
 // and loopback-only dialing.
 func newClient(maxConcurrency int) *http.Client {
-	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: dialLoopbackOnly}
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:               nil,
-			DialContext:         dialer.DialContext,
+			DialContext:         loopback.Dialer().DialContext,
 			MaxIdleConns:        max(100, maxConcurrency),
 			MaxIdleConnsPerHost: maxConcurrency,
 			IdleConnTimeout:     90 * time.Second,
 			DisableCompression:  true,
 		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		CheckRedirect: loopback.NoRedirects,
 	}
 }
 
@@ -263,14 +221,15 @@ type bareServer struct {
 }
 
 // startBare listens on addr, which must be a loopback host:port (port 0 picks one), and serves
-// reply from a goroutine that Close stops and waits for.
-func startBare(addr string, reply bareReply) (*bareServer, error) {
+// reply from a goroutine that Close stops and waits for. With nodeSettings the server has the
+// node's connection settings (nodeServerSettings) instead of a header timeout alone.
+func startBare(addr string, reply bareReply, nodeSettings bool) (*bareServer, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("bare server address %q: %w", addr, err)
 	}
-	if !isLoopbackHost(host) {
-		return nil, fmt.Errorf("bare server address %q: %w", addr, errNotLoopback)
+	if !loopback.IsHost(host) {
+		return nil, fmt.Errorf("bare server address %q: %w", addr, loopback.ErrNotLoopback)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -280,12 +239,30 @@ func startBare(addr string, reply bareReply) (*bareServer, error) {
 		srv:  &http.Server{Handler: reply, ReadHeaderTimeout: 30 * time.Second},
 		addr: ln.Addr().String(),
 	}
+	if nodeSettings {
+		setNodeSettings(b.srv)
+	}
 	b.serving.Go(func() {
 		if err := b.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			b.err = fmt.Errorf("bare server: %w", err)
 		}
 	})
 	return b, nil
+}
+
+// setNodeSettings gives srv the connection settings of the node's API server at their defaults:
+// its read, read-header, write and idle timeouts, each of which makes net/http set a connection
+// deadline on every request, and cleartext HTTP/2 beside HTTP/1. A bare server so set measures
+// what those settings cost apart from the node's handlers (docs/benchmarks.md).
+func setNodeSettings(srv *http.Server) {
+	srv.ReadTimeout = api.DefaultReadTimeout
+	srv.ReadHeaderTimeout = api.DefaultReadHeaderTimeout
+	srv.WriteTimeout = api.DefaultWriteTimeout
+	srv.IdleTimeout = api.DefaultIdleTimeout
+	protocols := new(http.Protocols)
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
+	srv.Protocols = protocols
 }
 
 // URL is the address to load: the bare server answers on every path.

@@ -4,91 +4,20 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/api"
+	"github.com/cornice-node/cornice/bench/internal/loopback"
 	"github.com/cornice-node/cornice/clock"
 )
-
-func TestCheckLoopback(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		url     string
-		wantErr error
-	}{
-		{name: "default", url: "http://127.0.0.1:9650/ext/info"},
-		{name: "whole 127/8", url: "http://127.255.3.4:1/"},
-		{name: "localhost", url: "http://localhost:9650/ext/info"},
-		{name: "localhost any case", url: "http://LocalHost:9650/"},
-		{name: "ipv6 loopback", url: "http://[::1]:9650/ext/info"},
-		{name: "ipv6 loopback long form", url: "http://[0:0:0:0:0:0:0:1]:9650/"},
-		{name: "mapped ipv4 loopback", url: "http://[::ffff:127.0.0.1]:9650/"},
-		{name: "no port", url: "http://127.0.0.1/ext/info"},
-		{name: "private address", url: "http://10.0.0.1:9650/", wantErr: errNotLoopback},
-		{name: "public address", url: "http://8.8.8.8/", wantErr: errNotLoopback},
-		{name: "unspecified v4", url: "http://0.0.0.0:9650/", wantErr: errNotLoopback},
-		{name: "unspecified v6", url: "http://[::]:9650/", wantErr: errNotLoopback},
-		{name: "other name", url: "http://example.com/", wantErr: errNotLoopback},
-		{name: "localhost suffix", url: "http://localhost.example.com/", wantErr: errNotLoopback},
-		{name: "localhost subdomain", url: "http://a.localhost/", wantErr: errNotLoopback},
-		{name: "localhost trailing dot", url: "http://localhost./", wantErr: errNotLoopback},
-		{name: "short ipv4 form", url: "http://127.1/", wantErr: errNotLoopback},
-		{name: "decimal ipv4", url: "http://2130706433/", wantErr: errNotLoopback},
-		{name: "userinfo trick", url: "http://127.0.0.1@example.com/", wantErr: errNotLoopback},
-		{name: "empty host", url: "http:///ext/info", wantErr: errNotLoopback},
-		{name: "https", url: "https://127.0.0.1:9650/", wantErr: errScheme},
-		{name: "no scheme", url: "127.0.0.1:9650", wantErr: nil /* parse error, checked below */},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			u, err := checkLoopback(tt.url)
-			if tt.name == "no scheme" {
-				require.Error(t, err)
-				return
-			}
-			if tt.wantErr != nil {
-				require.ErrorIs(t, err, tt.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			require.Equal(t, "http", u.Scheme)
-		})
-	}
-}
-
-func TestDialLoopbackOnly(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		address string
-		ok      bool
-	}{
-		{"127.0.0.1:9650", true},
-		{"127.9.9.9:1", true},
-		{"[::1]:9650", true},
-		{"10.0.0.1:9650", false},
-		{"[2001:db8::1]:80", false},
-		{"localhost:9650", false}, // the hook sees resolved addresses only
-		{"garbage", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.address, func(t *testing.T) {
-			t.Parallel()
-			err := dialLoopbackOnly("tcp", tt.address, nil)
-			if tt.ok {
-				require.NoError(t, err)
-			} else {
-				require.Error(t, err)
-			}
-		})
-	}
-}
 
 func TestClientRefusesRedirectOffLoopback(t *testing.T) {
 	t.Parallel()
@@ -161,24 +90,10 @@ func FuzzRPCFailed(f *testing.F) {
 	})
 }
 
-func FuzzCheckLoopback(f *testing.F) {
-	f.Add("http://127.0.0.1:9650/ext/info")
-	f.Add("http://[::1]:1/")
-	f.Add("http://localhost/")
-	f.Add("http://example.com/")
-	f.Fuzz(func(t *testing.T, raw string) {
-		u, err := checkLoopback(raw)
-		if err != nil {
-			return
-		}
-		require.True(t, isLoopbackHost(u.Hostname()), "accepted %q with host %q", raw, u.Hostname())
-	})
-}
-
 // newBare starts a bare server with reply for the test's lifetime and returns its target.
 func newBare(t *testing.T, reply bareReply) target {
 	t.Helper()
-	srv, err := startBare("127.0.0.1:0", reply)
+	srv, err := startBare("127.0.0.1:0", reply, false)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, srv.Close()) })
 	body, err := requestBody("info.getNodeVersion", "")
@@ -317,6 +232,40 @@ func TestFetchReplyRefusesErrors(t *testing.T) {
 
 func TestStartBareRefusesNonLoopback(t *testing.T) {
 	t.Parallel()
-	_, err := startBare("0.0.0.0:0", sampleReply())
-	require.ErrorIs(t, err, errNotLoopback)
+	_, err := startBare("0.0.0.0:0", sampleReply(), false)
+	require.ErrorIs(t, err, loopback.ErrNotLoopback)
+}
+
+// TestBareNodeSettings: with the node's settings the bare server has the API server's default
+// timeouts and answers the same bytes over HTTP/1 and over cleartext HTTP/2.
+func TestBareNodeSettings(t *testing.T) {
+	t.Parallel()
+	reply := sampleReply()
+	srv, err := startBare("127.0.0.1:0", reply, true)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, srv.Close()) })
+	require.Equal(t, api.DefaultReadTimeout, srv.srv.ReadTimeout)
+	require.Equal(t, api.DefaultReadHeaderTimeout, srv.srv.ReadHeaderTimeout)
+	require.Equal(t, api.DefaultWriteTimeout, srv.srv.WriteTimeout)
+	require.Equal(t, api.DefaultIdleTimeout, srv.srv.IdleTimeout)
+
+	for _, h2 := range []bool{false, true} {
+		protocols := new(http.Protocols)
+		if h2 {
+			protocols.SetUnencryptedHTTP2(true)
+		} else {
+			protocols.SetHTTP1(true)
+		}
+		tr := &http.Transport{Protocols: protocols}
+		t.Cleanup(tr.CloseIdleConnections)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL(), strings.NewReader(`{}`))
+		require.NoError(t, err)
+		res, err := tr.RoundTrip(req)
+		require.NoError(t, err)
+		got, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.NoError(t, res.Body.Close())
+		require.Equal(t, h2, res.ProtoMajor == 2, "HTTP/2: %v", h2)
+		require.Equal(t, string(reply.body), string(got))
+	}
 }

@@ -5,8 +5,6 @@ import "errors"
 // Errors the soak reports. None reproduces a reference-node text: they are the tool's own, kept
 // here so every message can be found in one place.
 var (
-	// errNotLoopback refuses a dial to anything but loopback: load tests target this machine only.
-	errNotLoopback = errors.New("soak talks to loopback addresses only")
 	// errReverted reports a transaction whose receipt says it failed.
 	errReverted = errors.New("transaction reverted")
 	// errMismatch reports a value read back from the node that differs from what the load did.

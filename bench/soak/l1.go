@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"math/big"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -46,18 +43,6 @@ func l1Genesis(admin, sender common.Address) ([]byte, error) {
 		},
 		Alloc: map[common.Address]*big.Int{admin: l1Funds, sender: l1Funds},
 	}.JSON()
-}
-
-// sleep waits d on clk or until ctx is done.
-func sleep(ctx context.Context, clk clock.Clock, d time.Duration) error {
-	t := clk.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // l1RPCURL is the eth_* endpoint of chain on the node at nodeURL.

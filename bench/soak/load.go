@@ -76,7 +76,7 @@ func pace(ctx context.Context, clk clock.Clock, rate float64, s *stream, op func
 			return
 		}
 		if wait := every - clk.Now().Sub(start); wait > 0 {
-			if sleep(ctx, clk, wait) != nil {
+			if clock.Sleep(ctx, clk, wait) != nil {
 				return
 			}
 		}

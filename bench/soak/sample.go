@@ -83,7 +83,7 @@ func (s *sampler) take(ctx context.Context, gc, keep bool) sample {
 
 // run takes a sample every interval until ctx is done.
 func (s *sampler) run(ctx context.Context, interval time.Duration) {
-	for sleep(ctx, s.clk, interval) == nil {
+	for clock.Sleep(ctx, s.clk, interval) == nil {
 		s.take(ctx, false, true)
 	}
 }

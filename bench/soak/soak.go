@@ -24,8 +24,6 @@ import (
 )
 
 const (
-	// localKeyHex is the well-known local key (wallet.LocalKey), funded on X, P and C.
-	localKeyHex = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027"
 	// transferGas is the gas of a plain transfer; mintGasLimit bounds a mintNativeCoin call
 	// (about 55,000 with its event).
 	transferGas  = 21000
@@ -120,14 +118,12 @@ func soak(ctx context.Context, clk clock.Clock, cfg cliConfig, dir string, stder
 	if err != nil {
 		return nil, err
 	}
-	key, err := wallet.ParseKey(localKeyHex)
+	// The well-known local key, funded on X, P and C.
+	key, err := wallet.ParseKey(wallet.LocalKey)
 	if err != nil {
 		return nil, err
 	}
-	local, err := crypto.HexToECDSA(localKeyHex)
-	if err != nil {
-		return nil, err
-	}
+	local := key.PrivateKey()
 	p, err := wallet.NewP(ctx, wc, key, clk)
 	if err != nil {
 		return nil, fmt.Errorf("P-Chain wallet: %w", err)
@@ -267,7 +263,7 @@ func settle(ctx context.Context, clk clock.Clock, smp *sampler, limit int) sampl
 	deadline := clk.Now().Add(settleFor)
 	for {
 		s := smp.take(ctx, true, false)
-		if s.goroutines <= limit || !clk.Now().Before(deadline) || sleep(ctx, clk, 250*time.Millisecond) != nil {
+		if s.goroutines <= limit || !clk.Now().Before(deadline) || clock.Sleep(ctx, clk, 250*time.Millisecond) != nil {
 			return s
 		}
 	}

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/engine/solo"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -118,6 +119,10 @@ type VM struct {
 	AcceptedF func(ctx context.Context, b *Block) error
 	// RecoverF is Recover's work; nil does nothing.
 	RecoverF func(ctx context.Context, lastAccepted ids.ID, height uint64) error
+	// DeferSync, set before the chain is created (Env.Setup), makes the solo engine accept
+	// every block without waiting for the disk (Block.DeferSync), as a developer's request
+	// to mine many does on an EVM chain.
+	DeferSync bool
 
 	db      *storage.View
 	clock   clock.Clock
@@ -147,6 +152,8 @@ var (
 	_ chains.Recoverer = (*VM)(nil)
 	_ chains.Block     = (*Block)(nil)
 	_ chains.TxLister  = (*Block)(nil)
+
+	_ solo.SyncDeferrer = (*Block)(nil)
 )
 
 // New opens a VM over c.DB: at its genesis on a new chain, else at its last accepted block. It
@@ -572,6 +579,9 @@ func (b *Block) Timestamp() time.Time { return time.Unix(0, b.time).UTC() }
 
 // Bytes implements chains.Block.
 func (b *Block) Bytes() []byte { return b.bytes }
+
+// DeferSync implements solo.SyncDeferrer: the VM's DeferSync.
+func (b *Block) DeferSync() bool { return b.vm.DeferSync }
 
 // Transactions returns the block's transactions; the caller must not change them.
 func (b *Block) Transactions() []*Tx { return b.txs }

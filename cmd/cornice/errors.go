@@ -1,6 +1,10 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // errVMName refuses a --vm that is neither a CB58 VM ID nor a name of 1 to 32 bytes, the way VM
 // IDs are made from names (node-api.md §6).
@@ -31,6 +35,12 @@ var errTransferChain = errors.New("transfers move AVAX between X, P and C")
 var (
 	// errKeylessSpent is a keyless deployment whose deployer has used its one nonce.
 	errKeylessSpent = errors.New("the keyless deployment cannot happen")
-	// errDeployFailed is a funding or deployment transaction that failed.
-	errDeployFailed = errors.New("transaction failed")
 )
+
+// shapeError refuses `network start` flags (given) that differ from those the network in dir
+// was created with (was), which start would otherwise ignore. cornice's own text.
+func shapeError(dir string, given, was []string) error {
+	return fmt.Errorf("%s: the network in %s was created with %s, and start resumes a network as it was created; "+
+		"to create it anew with these flags, run `cornice network stop --dir %s`, remove %s, and start again",
+		strings.Join(given, " "), dir, strings.Join(was, " "), dir, dir)
+}

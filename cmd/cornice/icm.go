@@ -11,7 +11,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/spf13/cobra"
 
@@ -126,15 +125,8 @@ func deployKeyless(ctx context.Context, eth *ethclient.Client, key *wallet.Key, 
 			return "", fmt.Errorf("fund the deployer: %w", err)
 		}
 	}
-	if err := eth.SendTransaction(ctx, k.Tx); err != nil {
-		return "", fmt.Errorf("send the deployment: %w", err)
-	}
-	r, err := evmwait.Receipt(ctx, eth, k.Tx.Hash(), wait)
-	if err != nil {
+	if _, err := evmwait.SendAndWait(ctx, eth, k.Tx, wait); err != nil {
 		return "", fmt.Errorf("the deployment: %w", err)
-	}
-	if r.Status != types.ReceiptStatusSuccessful {
-		return "", fmt.Errorf("%w: transaction %s", errDeployFailed, k.Tx.Hash().Hex())
 	}
 	return "deployed", nil
 }
@@ -145,30 +137,6 @@ func fund(ctx context.Context, eth *ethclient.Client, key *wallet.Key, to common
 	if err != nil {
 		return err
 	}
-	nonce, err := eth.PendingNonceAt(ctx, key.EthAddress())
-	if err != nil {
-		return err
-	}
-	tip, feeCap, err := evmwait.Fees(ctx, eth)
-	if err != nil {
-		return err
-	}
-	tx, err := types.SignNewTx(key.PrivateKey(), types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: 21_000, To: &to, Value: value,
-	})
-	if err != nil {
-		return err
-	}
-	if err := eth.SendTransaction(ctx, tx); err != nil {
-		return err
-	}
-	r, err := evmwait.Receipt(ctx, eth, tx.Hash(), wait)
-	if err != nil {
-		return err
-	}
-	if r.Status != types.ReceiptStatusSuccessful {
-		return fmt.Errorf("%w: transaction %s", errDeployFailed, tx.Hash().Hex())
-	}
-	return nil
+	_, err = evmwait.Transact(ctx, eth, key.PrivateKey(), chainID, evmwait.Call{To: &to, Value: value, Gas: 21_000}, wait)
+	return err
 }

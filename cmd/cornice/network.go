@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/cornice-node/cornice/config"
 	"github.com/cornice-node/cornice/localnet"
@@ -54,6 +58,14 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 			bin, err := os.Executable()
 			if err != nil {
 				return fmt.Errorf("find the cornice binary: %w", err)
+			}
+			switch have, err := localnet.Created(d); {
+			case err == nil:
+				if err := keepsShape(c.Flags(), d, have); err != nil {
+					return err
+				}
+			case !errors.Is(err, os.ErrNotExist):
+				return err
 			}
 			if err := os.MkdirAll(d, 0o700); err != nil {
 				return err
@@ -136,6 +148,47 @@ func newNetworkCmd(stdout io.Writer) *cobra.Command {
 
 	cmd.AddCommand(start, status, stop)
 	return cmd
+}
+
+// shapeFlags are the flags of `network start` that shape a new network, which an existing one keeps.
+var shapeFlags = []string{"nodes", "http-port", "staking-port", "relay-node"}
+
+// keepsShape refuses the shapeFlags given that differ from what the network in dir was created
+// with (have): start resumes a network as it was created, so such a flag would be ignored. A
+// flag equal to the network's own value is accepted.
+func keepsShape(fs *pflag.FlagSet, dir string, have localnet.Config) error {
+	stored := map[string]int{
+		"nodes":        have.Nodes,
+		"http-port":    have.HTTPPort,
+		"staking-port": have.StakingPort,
+		"relay-node":   relayNodeOf(have.NodeArgs),
+	}
+	var given, was []string
+	for _, name := range shapeFlags {
+		f := fs.Lookup(name)
+		if f == nil || !f.Changed || f.Value.String() == strconv.Itoa(stored[name]) {
+			continue
+		}
+		given = append(given, "--"+name+" "+f.Value.String())
+		was = append(was, fmt.Sprintf("--%s %d", name, stored[name]))
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	return shapeError(dir, given, was)
+}
+
+// relayNodeOf returns the node (1 to n) a network's per-node flags give the relay, 0 if none.
+func relayNodeOf(nodeArgs map[string][]string) int {
+	for name, args := range nodeArgs {
+		if !slices.Contains(args, "--relay=true") {
+			continue
+		}
+		if k, err := strconv.Atoi(strings.TrimPrefix(name, "node")); err == nil {
+			return k
+		}
+	}
+	return 0
 }
 
 // printNodes prints one line per node: name, NodeID, URI and whether it runs; then each L1's

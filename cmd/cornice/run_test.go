@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/config"
+	"github.com/cornice-node/cornice/config/configtest"
 )
 
 // runCLI runs the command line with a start function that records the config instead of
@@ -32,12 +33,7 @@ func runCLI(t *testing.T, args ...string) (cfg config.Config, started bool, code
 func TestRunFlags(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "staker.key")
-	certFile := filepath.Join(dir, "staker.crt")
-	signerFile := filepath.Join(dir, "signer.key")
-	for _, p := range []string{keyFile, certFile, signerFile} {
-		require.NoError(t, os.WriteFile(p, []byte("x"), 0o600))
-	}
+	keyFile, certFile, signerFile := configtest.StakingFiles(t, dir)
 	upgradeFile := filepath.Join(dir, "upgrades.json")
 	require.NoError(t, os.WriteFile(upgradeFile, []byte(`{"heliconTime":"2030-01-01T00:00:00Z"}`), 0o600))
 	missing := filepath.Join(dir, "missing")

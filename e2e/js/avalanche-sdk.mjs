@@ -21,7 +21,7 @@ import { privateKeyToAvalancheAccount } from "@avalanche-sdk/client/accounts";
 import { avalancheLocal } from "@avalanche-sdk/client/chains";
 import { avm, Context, evm, Id, pvm, TransferableOutput, utils } from "@avalabs/avalanchejs";
 import { randomBytes } from "node:crypto";
-import { assert, withTimeout, baseURL } from "./common.mjs";
+import { assert, baseURL, runChecks } from "./common.mjs";
 
 const base = baseURL;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
@@ -296,17 +296,4 @@ const checks = [
   ],
 ];
 
-let passed = 0;
-let failed = 0;
-for (const [name, fn] of checks) {
-  try {
-    await withTimeout(fn(), checkTimeoutMs, name);
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}: ${err?.details ?? err?.shortMessage ?? err?.message ?? err}`);
-  }
-}
-console.log(`avalanche-sdk: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await runChecks("avalanche-sdk", checks, checkTimeoutMs, (err) => err?.details ?? err?.shortMessage ?? err?.message ?? err);

@@ -24,11 +24,7 @@ import {
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { assert, withTimeout, randomAddress, baseURL } from "./common.mjs";
-
-const base = baseURL;
-const rpcURL = `${base}/ext/bc/C/rpc`;
-const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
+import { assert, randomAddress, cChainRPC as rpcURL, cChainWS as wsURL, l1FeeConfig, runChecks } from "./common.mjs";
 
 const chainID = 43112;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
@@ -155,16 +151,6 @@ const checks = [
 // manager enabled at genesis, and the native minter at its fixed address.
 const l1RPC = process.env.CORNICE_L1_RPC;
 const l1ChainID = 99999;
-const l1FeeConfig = {
-  gasLimit: 8000000,
-  targetBlockRate: 2,
-  minBaseFee: 25000000000,
-  targetGas: 15000000,
-  baseFeeChangeDenominator: 36,
-  minBlockGasCost: 0,
-  maxBlockGasCost: 1000000,
-  blockGasCostStep: 200000,
-};
 const nativeMinter = "0x0200000000000000000000000000000000000001";
 const minterAbi = parseAbi([
   "function mintNativeCoin(address addr, uint256 amount)",
@@ -249,18 +235,4 @@ if (l1RPC) {
   console.log("skip - L1 checks: CORNICE_L1_RPC is not set");
 }
 
-let passed = 0;
-let failed = 0;
-for (const [name, fn] of checks) {
-  try {
-    await withTimeout(fn(), checkTimeoutMs, name);
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
-  }
-}
-console.log(`viem: ${passed} passed, ${failed} failed`);
-// Open sockets must not keep the process alive.
-process.exit(failed === 0 ? 0 : 1);
+await runChecks("viem", checks, checkTimeoutMs);

@@ -33,11 +33,7 @@ import {
   parseEther,
   randomBytes,
 } from "ethers";
-import { assert, withTimeout, sleep, baseURL } from "./common.mjs";
-
-const base = baseURL;
-const rpcURL = `${base}/ext/bc/C/rpc`;
-const wsURL = `${base.replace(/^http/, "ws")}/ext/bc/C/ws`;
+import { assert, sleep, cChainRPC as rpcURL, cChainWS as wsURL, l1FeeConfig, runChecks } from "./common.mjs";
 
 const chainID = 43112n;
 const localKey = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
@@ -304,16 +300,6 @@ const checks = [
 // transaction allow list enabled at genesis with the local key as its admin.
 const l1RPC = process.env.CORNICE_L1_RPC;
 const l1ChainID = 99999n;
-const l1FeeConfig = {
-  gasLimit: 8000000,
-  targetBlockRate: 2,
-  minBaseFee: 25000000000,
-  targetGas: 15000000,
-  baseFeeChangeDenominator: 36,
-  minBlockGasCost: 0,
-  maxBlockGasCost: 1000000,
-  blockGasCostStep: 200000,
-};
 const txAllowList = "0x0200000000000000000000000000000000000002";
 const allowListAbi = ["function readAllowList(address) view returns (uint256)"];
 // The txpool's refusal (shared/reference/l1-evm.md §5.3), followed by the sender's address.
@@ -395,18 +381,4 @@ if (l1RPC) {
   console.log("skip - L1 checks: CORNICE_L1_RPC is not set");
 }
 
-let passed = 0;
-let failed = 0;
-for (const [name, fn] of checks) {
-  try {
-    await withTimeout(fn(), checkTimeoutMs, name);
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}: ${err?.shortMessage ?? err?.message ?? err}`);
-  }
-}
-console.log(`ethers: ${passed} passed, ${failed} failed`);
-// Pollers and sockets must not keep the process alive.
-process.exit(failed === 0 ? 0 : 1);
+await runChecks("ethers", checks, checkTimeoutMs);

@@ -1,10 +1,12 @@
-// Package genesistest reads, for tests, what the local genesis puts on the P-Chain in the forms
-// the chain's API answers with, so that the VM's tests and the node's reference-client tests
-// expect the same.
+// Package genesistest gives tests the local genesis the X- and P-Chain VM tests run (Local), and
+// reads what it puts on the P-Chain in the forms the chain's API answers with, so that the VM's
+// tests and the node's reference-client tests expect the same.
 package genesistest
 
 import (
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -14,6 +16,28 @@ import (
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
+
+// VectorTime is the golden vectors' fixed time (reference/platform-exchange.md §8.3): the time
+// Local's genesis is built at and the VM tests' fake clocks start from.
+var VectorTime = time.Unix(1767225600, 0)
+
+// local is the local network's genesis at VectorTime, built once per test binary.
+var local = sync.OnceValues(func() (*genesis.Genesis, error) {
+	cfg, err := genesis.Local()
+	if err != nil {
+		return nil, err
+	}
+	return genesis.Build(cfg, VectorTime)
+})
+
+// Local returns the local network's genesis built at VectorTime. The tests of a binary share it:
+// they must not modify it.
+func Local(tb testing.TB) *genesis.Genesis {
+	tb.Helper()
+	g, err := local()
+	require.NoError(tb, err)
+	return g
+}
 
 // Stake is one stake output of a genesis validator: the bytes platform.getStake returns for it
 // (the codec version, then the TransferableOutput) and its amount.

@@ -1,5 +1,6 @@
 // Package nodetest runs a node in a child process, for crash tests that kill it with SIGKILL and
-// restart it on the same data dir (DESIGN.md: a crash leaves the whole block or none of it).
+// restart it on the same data dir (DESIGN.md: a crash leaves the whole block or none of it), and
+// in the test's own process (Run) for the tests that only talk to it.
 //
 // The child is the test binary itself, re-executed to run one test function: the parent calls
 // Start with that function's name and a data dir; the function calls Dir (which skips it when it
@@ -173,6 +174,26 @@ func Logger() *slog.Logger {
 type Node interface {
 	Run(ctx context.Context) error
 	HTTPAddr() net.Addr
+}
+
+// Run runs n in the background until the test ends, when it stops n and requires a clean stop.
+// stop stops n earlier and returns what its Run returned; later calls return nil.
+func Run(t testing.TB, n Node) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Run(ctx) }()
+	var stopped bool
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		return <-done
+	}
+	t.Cleanup(func() { require.NoError(t, stop()) })
+	return stop
 }
 
 // Serve runs n in the child, prints its HTTP address for the parent (with extra, fields without

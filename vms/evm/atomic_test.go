@@ -42,7 +42,7 @@ func atomicConfig() evm.Config {
 // avax calls the C-Chain's avax service.
 func avax(t *testing.T, n *node, method string, params, result any) error {
 	t.Helper()
-	srv := httptest.NewServer(n.routes.handlers["/avax"])
+	srv := httptest.NewServer(n.routes.Handler("/avax"))
 	defer srv.Close()
 	return jsonrpc.NewClient(srv.URL, nil).Call(t.Context(), "", "avax."+method, params, result)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -81,7 +79,7 @@ func newBenchVMWith(tb testing.TB, chain string, withAtomic bool) *benchVM {
 	c := chains.Context{
 		NetworkID: 12345,
 		Chain:     chains.Chain{ID: ids.ID{'C'}, Name: "C-Chain"},
-		Genesis:   benchGenesis(tb),
+		Genesis:   cChainGenesis(tb),
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clock.Real{},
@@ -106,18 +104,6 @@ func newBenchVMWith(tb testing.TB, chain string, withAtomic bool) *benchVM {
 	key, err := crypto.HexToECDSA(fundedKeyHex)
 	require.NoError(tb, err)
 	return &benchVM{db: db, vm: vm, key: key, signer: types.LatestSignerForChainID(chainID), clk: clock.Real{}}
-}
-
-// benchGenesis is the local network's C-Chain genesis.
-func benchGenesis(tb testing.TB) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "genesis_local.json"))
-	require.NoError(tb, err)
-	var g struct {
-		CChainGenesis string `json:"cChainGenesis"`
-	}
-	require.NoError(tb, json.Unmarshal(b, &g))
-	return []byte(g.CChainGenesis)
 }
 
 // benchL1Genesis is a Subnet-EVM genesis with the C-Chain's chain ID, fee config fees, the

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
@@ -57,12 +58,7 @@ func newTestVM(t *testing.T) *testVM {
 // Accepted.
 func (v *testVM) accept(t *testing.T, blk chains.Block) {
 	t.Helper()
-	ctx := t.Context()
-	require.NoError(t, blk.Verify(ctx))
-	batch := v.store.NewBatch()
-	require.NoError(t, blk.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, v.Accepted(ctx, blk))
+	chainstest.VerifyAccept(t, v, v.store, blk)
 }
 
 // TestBuiltBlockResults checks that what Accepted takes from a built

@@ -43,7 +43,7 @@ func openCChain(b *testing.B, dir, from string) chains.EngineContext {
 	env.Create(cChainID, func(s *chains.Spec) {
 		s.Prefix = storage.PrefixEVM
 		s.Factory = evm.Factory{Config: evm.Config{Fees: &fees, Upgrades: &upgrades}}
-		s.Genesis = benchGenesis(b)
+		s.Genesis = cChainGenesis(b)
 	})
 	return idle.Context(cChainID)
 }

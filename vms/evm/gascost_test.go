@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/vms/evm"
 	"github.com/cornice-node/cornice/vms/evm/l1params"
 )
@@ -97,12 +98,7 @@ func (n *l1Node) requireWoken(t *testing.T) {
 // accept verifies and accepts blk as the pipeline does.
 func (n *l1Node) accept(t *testing.T, blk chains.Block) *types.Block {
 	t.Helper()
-	ctx := t.Context()
-	require.NoError(t, blk.Verify(ctx))
-	batch := n.db.NewBatch()
-	require.NoError(t, blk.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, n.vm.Accepted(ctx, blk))
+	chainstest.VerifyAccept(t, n.vm, n.db, blk)
 	return blk.(*evm.Block).Eth()
 }
 

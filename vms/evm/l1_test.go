@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math/big"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
-	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/chains"
@@ -78,12 +75,10 @@ func l1Genesis(t testing.TB) []byte {
 // acceptance pipeline drives it (build, verify, accept), on a fake clock,
 // with its RPC handler served by an httptest server.
 type l1Node struct {
-	db     *storage.DB
-	vm     *evm.VM
-	clk    *clock.Fake
-	srv    *httptest.Server
-	client *ethclient.Client
-	rpc    *rpc.Client
+	db  *storage.DB
+	vm  *evm.VM
+	clk *clock.Fake
+	endpoint
 }
 
 // startL1 opens the L1 test chain in dir with the upgrade file upgrade (nil
@@ -130,10 +125,7 @@ func serveVM(t testing.TB, db *storage.DB, vm *evm.VM, clk *clock.Fake) *l1Node 
 	t.Helper()
 	handlers, err := vm.Handlers(t.Context())
 	require.NoError(t, err)
-	srv := httptest.NewServer(handlers["/rpc"])
-	rc, err := rpc.Dial(srv.URL)
-	require.NoError(t, err)
-	n := &l1Node{db: db, vm: vm, clk: clk, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+	n := &l1Node{db: db, vm: vm, clk: clk, endpoint: serveRPC(t, handlers["/rpc"])}
 	t.Cleanup(n.stop)
 	return n
 }
@@ -163,8 +155,7 @@ func (n *l1Node) stop() {
 	if n.vm == nil {
 		return
 	}
-	n.rpc.Close()
-	n.srv.Close()
+	n.close()
 	_ = n.vm.Close()
 	_ = n.db.Close()
 	n.vm = nil

@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,6 +29,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/evm"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 )
 
 // The well-known local key and the address it controls, funded in the
@@ -50,39 +50,48 @@ const (
 	runtimeCode = "361560165760003580600055600052602a60206000a15b60005460005260206000f3"
 )
 
-func cChainGenesis(t *testing.T) []byte {
-	t.Helper()
+// cChainGenesis is the local network's C-Chain genesis.
+func cChainGenesis(tb testing.TB) []byte {
+	tb.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "genesis_local.json"))
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	var g struct {
 		CChainGenesis string `json:"cChainGenesis"`
 	}
-	require.NoError(t, json.Unmarshal(b, &g))
+	require.NoError(tb, json.Unmarshal(b, &g))
 	return []byte(g.CChainGenesis)
-}
-
-// routes records a chain's handlers.
-type routes struct {
-	mu       sync.Mutex
-	handlers map[string]http.Handler
-}
-
-func (r *routes) AddChainRoutes(_ ids.ID, h map[string]http.Handler, _ []string, _ func() bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.handlers = h
-	return nil
 }
 
 // node is a chain manager running the C-Chain over a database in dir, with
 // its RPC served by an httptest server.
 type node struct {
-	routes *routes
+	routes *vectortest.Routes
 	db     *storage.DB
 	m      *chains.Manager
+	endpoint
+}
+
+// endpoint is a chain's RPC handler served by an httptest server, with clients dialled to it:
+// what the C-Chain and L1 test nodes talk to.
+type endpoint struct {
 	srv    *httptest.Server
 	client *ethclient.Client
 	rpc    *rpc.Client
+}
+
+// serveRPC serves h on a test server and dials it.
+func serveRPC(t testing.TB, h http.Handler) endpoint {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	rc, err := rpc.Dial(srv.URL)
+	require.NoError(t, err)
+	return endpoint{srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+}
+
+// close closes the clients and the server.
+func (e endpoint) close() {
+	e.rpc.Close()
+	e.srv.Close()
 }
 
 func startNode(t *testing.T, dir string) *node {
@@ -111,7 +120,7 @@ func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *nod
 	require.NoError(t, err)
 	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)
 	require.NoError(t, err)
-	r := &routes{}
+	r := &vectortest.Routes{}
 	m, err := chains.NewManager(chains.ManagerConfig{NetworkID: 12345}, chains.ManagerDeps{
 		DB: db, Registry: reg, Routes: r, Engines: solo.Factory{}, Clock: clock.Real{}, Log: log,
 	})
@@ -124,10 +133,7 @@ func startNodeWith(t *testing.T, dir string, genesis []byte, f evm.Factory) *nod
 		Genesis: genesis,
 		Indexed: false,
 	}))
-	srv := httptest.NewServer(r.handlers["/rpc"])
-	rc, err := rpc.Dial(srv.URL)
-	require.NoError(t, err)
-	n := &node{routes: r, db: db, m: m, srv: srv, client: ethclient.NewClient(rc), rpc: rc}
+	n := &node{routes: r, db: db, m: m, endpoint: serveRPC(t, r.Handler("/rpc"))}
 	t.Cleanup(n.stop)
 	return n
 }
@@ -136,8 +142,7 @@ func (n *node) stop() {
 	if n.m == nil {
 		return
 	}
-	n.rpc.Close()
-	n.srv.Close()
+	n.close()
 	_ = n.m.Close()
 	_ = n.db.Close()
 	n.m = nil

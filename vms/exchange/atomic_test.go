@@ -11,8 +11,6 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
 	"github.com/cornice-node/cornice/ids"
-	"github.com/cornice-node/cornice/storage"
-	"github.com/cornice-node/cornice/vms/exchange"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
 	"github.com/cornice-node/cornice/vms/internal/vectortest"
@@ -22,21 +20,10 @@ import (
 // the peers of its atomic txs.
 func startWithPeers(t *testing.T) *node {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
-	c := vectortest.StartChain(t, filepath.Join(t.TempDir(), "db"), clock.NewFake(vectorTime), genesis.LocalNetworkID, "avm", func(r *chains.Registry) chains.Spec {
+	return startNodeWith(t, filepath.Join(t.TempDir(), "db"), clock.NewFake(vectorTime), func(r *chains.Registry, g *genesis.Genesis) {
 		require.NoError(t, r.Register(chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P"))
 		require.NoError(t, r.Register(chains.Chain{ID: g.CChainID, Name: "C-Chain"}, "C"))
-		return chains.Spec{
-			Chain:   chains.Chain{ID: g.XChainID, VMID: genesis.AVMID, Name: genesis.XChainName},
-			Aliases: []string{"X", "avm"},
-			Prefix:  storage.PrefixExchange,
-			Factory: exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee},
-			Genesis: g.XGenesis,
-			Indexed: true,
-		}
 	})
-	return &node{Chain: c, t: t, g: g}
 }
 
 // atomicVector returns a vector of codec-vectors-2.json.

@@ -53,7 +53,7 @@ func TestAtomicPipeline(t *testing.T) {
 	utxos := g.AVAX.UTXOs()
 	genesisUTXO := &utxos[1]
 	export := sign(t, &xtxs.ExportTx{
-		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 300_000_000_000_000_000-7_000_000_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)),
+		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-7_000_000_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)),
 		Export: xtxs.Export{DestinationChain: ids.Empty, ExportedOuts: []xtxs.TransferableOutput{xtxs.TransferTo(avax, 7_000_000_000, ewoq)}},
 	}, ewoqKey)
 	require.NoError(t, vm.IssueTx(export))

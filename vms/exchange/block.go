@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 )
@@ -124,7 +125,7 @@ func (b *Block) Accept(ctx context.Context, batch *storage.Batch) error {
 		return err
 	}
 	deleted, written := utxo.Diff(b.Effs)
-	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, requests); err != nil {
+	if err := chainstate.StageUTXOs(batch, b.vm.state.Shared(), deleted, written, w.deleteUTXO, w.putUTXO, requests); err != nil {
 		return err
 	}
 	return w.putBlock(b.blk)

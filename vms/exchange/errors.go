@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
-	"github.com/cornice-node/cornice/vms/internal/mempool"
 )
 
 // Verification errors: why a tx or a block is refused. avm.issueTx sends them to the client as
@@ -63,27 +61,10 @@ func unsupportedTxError(kind string) error {
 	return fmt.Errorf("%w: *exchange.%s", ErrUnsupportedTx, kind)
 }
 
-// importError is the error of an ImportTx whose imported UTXO could not be had: `not found` when
-// shared memory has none, `tx conflicts with other tx: <txID>` when a pending tx imports it.
-func importError(txID ids.ID, err error) error {
-	switch {
-	case errors.Is(err, atomic.ErrNotFound):
-		return utxo.ErrUTXONotFound
-	case errors.Is(err, utxo.ErrDoubleSpend):
-		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
-	}
-	return err
-}
-
 // transferError prefixes the failure of input i's spend check: `failed to verify transfer: …`
 // (§6.5).
 func transferError(err error) error {
 	return fmt.Errorf("failed to verify transfer: %w", err)
-}
-
-// insufficientFundsError names the asset and the amounts of a failed flow check.
-func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
-	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", utxo.ErrInsufficientFunds, assetID, consumed, produced)
 }
 
 // Texts of the avm service (§6.5). Every error goes out as JSON-RPC code -32000 with its text as

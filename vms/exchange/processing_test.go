@@ -14,21 +14,17 @@ func TestProcessing(t *testing.T) {
 	t.Parallel()
 	vm, db, g := newUnitVM(t)
 	n := &node{t: t, g: g}
-	ewoqKey := key(t, ewoqKeyHex)
-	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
+	ewoqKey, ewoq, vmrq, genesisUTXO := genesisSpend(t, g)
 	avax := g.AVAXAssetID
-	const start = 300_000_000_000_000_000
-	utxos := g.AVAX.UTXOs()
-	genesisUTXO := &utxos[1]
-	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, ewoqGenesis-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
 	firstUTXOs := first.UTXOs()
-	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&firstUTXOs[1])), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&firstUTXOs[1])), ewoqKey)
 	chainedUTXOs := chained.UTXOs()
 	utxovmtest.TestProcessing(t, utxovmtest.Processing[*xtxs.Tx]{
 		VM:       vm,
 		DB:       db,
 		First:    first,
-		Conflict: sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
+		Conflict: sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
 		Chained:  chained,
 		Next:     sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1, vmrq)}, xtxs.SpendUTXO(&chainedUTXOs[0])), ewoqKey),
 		Block:    standardBlock,
@@ -41,11 +37,8 @@ func TestRejectKeepsTxs(t *testing.T) {
 	t.Parallel()
 	vm, _, g := newUnitVM(t)
 	n := &node{t: t, g: g}
-	ewoqKey := key(t, ewoqKeyHex)
-	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
-	const start = 300_000_000_000_000_000
-	utxos := g.AVAX.UTXOs()
-	tx := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(g.AVAXAssetID, 1_000, vmrq), xtxs.TransferTo(g.AVAXAssetID, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(&utxos[1])), ewoqKey)
+	ewoqKey, ewoq, vmrq, genesisUTXO := genesisSpend(t, g)
+	tx := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(g.AVAXAssetID, 1_000, vmrq), xtxs.TransferTo(g.AVAXAssetID, ewoqGenesis-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
 	utxovmtest.TestRejectKeepsTxs(t, vm, tx, blockTxIDs)
 }
 

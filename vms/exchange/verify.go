@@ -8,6 +8,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/exchange/txs"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -117,7 +118,7 @@ func (r *rules) checkFlow(base *txs.BaseTx, kind *syntacticCheck) error {
 	}
 	for asset, out := range produced {
 		if in := consumed[asset]; in < out {
-			return insufficientFundsError(asset, in, out)
+			return utxo.InsufficientFundsError(asset, in, out)
 		}
 	}
 	return nil
@@ -165,7 +166,7 @@ func (r *rules) semantic(tx *txs.Tx, kind *syntacticCheck, src utxoSource, now u
 		in := &kind.imported[i]
 		ux, err := src.atomicUTXO(kind.peer, &in.UTXOID)
 		if err != nil {
-			return nil, importError(tx.ID(), err)
+			return nil, mempool.ImportError(tx.ID(), err, utxo.ErrUTXONotFound)
 		}
 		if err := utxo.VerifySpend(nil, in.AssetID, in.In, ux.AssetID, ux.Out, tx, len(base.Ins)+i, now); err != nil {
 			return nil, transferError(fmt.Errorf("imported input %d: %w", i, err))

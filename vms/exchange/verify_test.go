@@ -130,10 +130,10 @@ func FuzzVerifyTx(f *testing.F) {
 			XChainID         string `json:"xChainID"`
 			XGenesisBytesHex string `json:"xGenesisBytesHex"`
 		} `json:"localNetwork"`
-		Vectors []map[string]any `json:"vectors"`
+		Vectors vectortest.Vectors `json:"vectors"`
 	}
 	v := vectortest.Load[vectorFile](f)
-	for _, vec := range vectortest.Select(v.Vectors, "X", "signedBytesHex") {
+	for _, vec := range v.Vectors.Select("X", "signedBytesHex") {
 		f.Add(vectortest.Unhex(f, vectortest.Str(f, vec, "signedBytesHex")))
 	}
 	g, err := txs.ParseGenesis(vectortest.Unhex(f, v.LocalNetwork.XGenesisBytesHex))

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/address"
@@ -40,17 +40,8 @@ const (
 // (§8.3) is the fake clock's start.
 var (
 	cortinaTime = time.Unix(1607144400, 0)
-	vectorTime  = time.Unix(1767225600, 0)
+	vectorTime  = genesistest.VectorTime
 )
-
-// localGenesis is the local network's genesis, built once.
-var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
-	cfg, err := genesis.Local()
-	if err != nil {
-		return nil, err
-	}
-	return genesis.Build(cfg, time.Unix(1767225600, 0))
-})
 
 // node is a chain manager running the local X-Chain over a database in a directory, its API
 // served by an httptest server.
@@ -62,9 +53,15 @@ type node struct {
 
 func startNode(t *testing.T, dir string, clk clock.Clock) *node {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
-	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "avm", func(*chains.Registry) chains.Spec {
+	return startNodeWith(t, dir, clk, func(*chains.Registry, *genesis.Genesis) {})
+}
+
+// startNodeWith is startNode with register adding other chains to the registry first.
+func startNodeWith(t *testing.T, dir string, clk clock.Clock, register func(*chains.Registry, *genesis.Genesis)) *node {
+	t.Helper()
+	g := genesistest.Local(t)
+	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "avm", func(r *chains.Registry) chains.Spec {
+		register(r, g)
 		return chains.Spec{
 			Chain:   chains.Chain{ID: g.XChainID, VMID: genesis.AVMID, Name: genesis.XChainName},
 			Aliases: []string{"X", "avm"},
@@ -200,7 +197,7 @@ func TestGenesis(t *testing.T) {
 	ux := n.utxos(ewoqX)[0]
 	require.Equal(t, g.AVAXAssetID, ux.TxID)
 	require.Equal(t, uint32(1), ux.OutputIndex)
-	require.Equal(t, uint64(300_000_000_000_000_000), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(ewoqGenesis), n.balance(ewoqX, "AVAX"))
 	require.Equal(t, uint64(0), n.balance(vmrqX, "AVAX"))
 }
 
@@ -302,15 +299,14 @@ func TestTransfers(t *testing.T) {
 	require.Equal(t, parseAddr(t, ewoqX), ewoq)
 	require.Equal(t, parseAddr(t, vmrqX), vmrq)
 	avax := n.g.AVAXAssetID
-	const start = 300_000_000_000_000_000
 
 	// ewoq → vmRQ: 5 AVAX.
 	ux := n.utxos(ewoqX)[0]
 	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
-		xtxs.TransferTo(avax, 5_000_000_000, vmrq), xtxs.TransferTo(avax, start-5_000_000_000-fee, ewoq),
+		xtxs.TransferTo(avax, 5_000_000_000, vmrq), xtxs.TransferTo(avax, ewoqGenesis-5_000_000_000-fee, ewoq),
 	}, xtxs.SpendUTXO(ux)), ewoqKey))
 	require.Equal(t, uint64(5_000_000_000), n.balance(vmrqX, "AVAX"))
-	require.Equal(t, uint64(start-5_000_000_000-fee), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(ewoqGenesis-5_000_000_000-fee), n.balance(ewoqX, "AVAX"))
 
 	// vmRQ → ewoq: 2 AVAX.
 	ux = n.utxos(vmrqX)[0]
@@ -318,14 +314,14 @@ func TestTransfers(t *testing.T) {
 		xtxs.TransferTo(avax, 2_000_000_000, ewoq), xtxs.TransferTo(avax, 3_000_000_000-fee, vmrq),
 	}, xtxs.SpendUTXO(ux)), vmrqKey))
 	require.Equal(t, uint64(3_000_000_000-fee), n.balance(vmrqX, "AVAX"))
-	require.Equal(t, uint64(start-3_000_000_000-fee), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(ewoqGenesis-3_000_000_000-fee), n.balance(ewoqX, "AVAX"))
 
 	// ewoq creates an asset from both of its UTXOs and moves part of it to vmRQ.
 	utxos := n.utxos(ewoqX)
 	require.Len(t, utxos, 2)
 	ins := []xtxs.TransferableInput{xtxs.SpendUTXO(utxos[0]), xtxs.SpendUTXO(utxos[1])}
 	create := &xtxs.CreateAssetTx{
-		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-3_000_000_000-2*fee, ewoq)}, ins...),
+		BaseTx: *n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-3_000_000_000-2*fee, ewoq)}, ins...),
 		Name:   "Cornice Coin", Symbol: "CRN", Denomination: 3,
 		States: []xtxs.InitialState{{FxIndex: 0, Outs: []xtxs.Output{
 			&secp256k1fx.TransferOutput{Amount: 1000, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{ewoq}}},
@@ -346,12 +342,12 @@ func TestTransfers(t *testing.T) {
 	require.NotEqual(t, -1, i)
 	coin, change := owned[i], owned[1-i]
 	move := sign(t, n.baseTx([]xtxs.TransferableOutput{
-		xtxs.TransferTo(asset, 400, vmrq), xtxs.TransferTo(asset, 600, ewoq), xtxs.TransferTo(avax, start-3_000_000_000-3*fee, ewoq),
+		xtxs.TransferTo(asset, 400, vmrq), xtxs.TransferTo(asset, 600, ewoq), xtxs.TransferTo(avax, ewoqGenesis-3_000_000_000-3*fee, ewoq),
 	}, xtxs.SpendUTXO(coin), xtxs.SpendUTXO(change)), ewoqKey, ewoqKey)
 	n.issue(move)
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
 	require.Equal(t, uint64(600), n.balance(ewoqX, asset.String()))
-	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(ewoqGenesis-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
 	require.Equal(t, "4", n.Height())
 
 	// A restart keeps balances, txs and blocks.
@@ -361,7 +357,7 @@ func TestTransfers(t *testing.T) {
 	n = startNode(t, dir, clock.Real{})
 	require.Equal(t, "4", n.Height())
 	require.Equal(t, uint64(400), n.balance(vmrqX, asset.String()))
-	require.Equal(t, uint64(start-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
+	require.Equal(t, uint64(ewoqGenesis-3_000_000_000-3*fee), n.balance(ewoqX, "AVAX"))
 	var blockAfter chainapi.GetBlockReply
 	n.Result("getBlockByHeight", `{"height":"4","encoding":"json"}`, &blockAfter)
 	require.JSONEq(t, string(blockBefore.Block), string(blockAfter.Block))
@@ -386,14 +382,13 @@ func TestRejections(t *testing.T) {
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
 	avax := n.g.AVAXAssetID
 	genesisUTXO := n.utxos(ewoqX)[0]
-	const start = 300_000_000_000_000_000
 
 	// One valid transfer, so that there is a spent UTXO and a second asset-less owner.
 	n.issue(sign(t, n.baseTx([]xtxs.TransferableOutput{
-		xtxs.TransferTo(avax, 10_000_000_000, vmrq), xtxs.TransferTo(avax, start-10_000_000_000-fee, ewoq),
+		xtxs.TransferTo(avax, 10_000_000_000, vmrq), xtxs.TransferTo(avax, ewoqGenesis-10_000_000_000-fee, ewoq),
 	}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey))
 	change := n.utxos(ewoqX)[0]
-	changeAmt := uint64(start - 10_000_000_000 - fee)
+	changeAmt := uint64(ewoqGenesis - 10_000_000_000 - fee)
 	vmrqUTXO := n.utxos(vmrqX)[0]
 
 	wrongAsset := xtxs.SpendUTXO(change)
@@ -420,7 +415,7 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name: "spent UTXO",
-			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
+			tx:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey),
 			want: "failed to verify transfer: failed to get utxo Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc: not found",
 		},
 		{

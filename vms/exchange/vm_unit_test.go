@@ -1,6 +1,7 @@
 package exchange_test
 
 import (
+	"crypto/ecdsa"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -8,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -30,14 +32,25 @@ func newUnitVM(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis) {
 // reaches the X-Chain.
 func newUnitVMShared(t *testing.T) (*exchange.VM, *storage.DB, *genesis.Genesis, *atomic.SharedMemory) {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	u := utxovmtest.NewUnit(t, genesis.LocalNetworkID, g.XChainID, g.XGenesis, storage.PrefixExchange,
 		chains.Chain{ID: ids.Empty, Name: "P-Chain"}, "P", vectorTime)
 	vm, err := exchange.New(t.Context(), exchange.Factory{CortinaTime: cortinaTime, TxFee: fee, CreateAssetTxFee: fee}, u.Context)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, vm.Close()) })
 	return vm, u.DB, g, u.Memory.For(ids.Empty)
+}
+
+// ewoqGenesis is the AVAX of ewoq's genesis UTXO on the local X-Chain (nAVAX).
+const ewoqGenesis = 300_000_000_000_000_000
+
+// genesisSpend returns what the unit tests spend first: the ewoq key, ewoq's and vmrq's
+// addresses, and the genesis UTXO of ewoqGenesis AVAX that ewoq owns.
+func genesisSpend(t *testing.T, g *genesis.Genesis) (*ecdsa.PrivateKey, ids.ShortID, ids.ShortID, *xtxs.UTXO) {
+	t.Helper()
+	ewoqKey := key(t, ewoqKeyHex)
+	utxos := g.AVAX.UTXOs()
+	return ewoqKey, addrOf(ewoqKey), parseAddr(t, vmrqX), &utxos[1]
 }
 
 // TestPipelineContract drives the VM as the pipeline does, step by step: the mempool refuses
@@ -49,19 +62,15 @@ func TestPipelineContract(t *testing.T) {
 	vm, db, g := newUnitVM(t)
 	ctx := t.Context()
 	n := &node{t: t, g: g}
-	ewoqKey := key(t, ewoqKeyHex)
-	ewoq, vmrq := addrOf(ewoqKey), parseAddr(t, vmrqX)
+	ewoqKey, ewoq, vmrq, genesisUTXO := genesisSpend(t, g)
 	avax := g.AVAXAssetID
-	const start = 300_000_000_000_000_000
-	utxos := g.AVAX.UTXOs()
-	genesisUTXO := &utxos[1]
 	require.Equal(t, "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc", genesisUTXO.InputID().String())
 
 	_, err := vm.BuildBlock(ctx)
 	require.ErrorIs(t, err, chains.ErrNoWork)
 
-	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
-	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
+	first := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, ewoqGenesis-1_000-fee, ewoq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
+	conflict := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-fee, vmrq)}, xtxs.SpendUTXO(genesisUTXO)), ewoqKey)
 	require.NoError(t, vm.IssueTx(first))
 	require.ErrorIs(t, vm.IssueTx(conflict), utxo.ErrDoubleSpend)
 	require.ErrorIs(t, vm.IssueTx(first), mempool.ErrDuplicateTx)
@@ -74,7 +83,7 @@ func TestPipelineContract(t *testing.T) {
 	// A pending tx may spend a pending tx's output.
 	firstUTXOs := first.UTXOs()
 	change := &firstUTXOs[1]
-	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(change)), ewoqKey)
+	chained := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(change)), ewoqKey)
 	require.NoError(t, vm.IssueTx(chained))
 
 	// A block with the pending txs in order; Accept into a batch that is never committed
@@ -123,16 +132,8 @@ func TestPipelineContract(t *testing.T) {
 		require.ErrorIs(t, parsed.Verify(ctx), tt.wantErr, tt.name)
 	}
 
-	// The real acceptance: commit, then Accepted; the mempool is empty again. Between the two,
-	// a pending tx of the block issued again is answered as it will be once Accepted ran (its
-	// inputs are spent), not as a duplicate of the pending tx it still is.
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	batch.Close()
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
-	require.NoError(t, vm.Accepted(ctx, built))
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
+	// The real acceptance: commit, then Accepted; the mempool is empty again.
+	utxovmtest.AcceptSpent(t, vm, db, built, first, utxo.ErrUTXONotFound)
 	last, err = vm.LastAccepted(ctx)
 	require.NoError(t, err)
 	require.Equal(t, built.ID(), last)
@@ -155,9 +156,8 @@ func TestForgedCredentials(t *testing.T) {
 	ewoqKey, vmrqKey := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoq, vmrq := addrOf(ewoqKey), addrOf(vmrqKey)
 	avax := g.AVAXAssetID
-	const start = 300_000_000_000_000_000
 	utxos := g.AVAX.UTXOs()
-	good := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, start-1_000-fee, ewoq)}, xtxs.SpendUTXO(&utxos[1])), ewoqKey)
+	good := sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, 1_000, vmrq), xtxs.TransferTo(avax, ewoqGenesis-1_000-fee, ewoq)}, xtxs.SpendUTXO(&utxos[1])), ewoqKey)
 	goodUTXOs := good.UTXOs()
 	utxovmtest.TestForgedCredentials(t, utxovmtest.Forged[*xtxs.Tx]{
 		VM:     vm,
@@ -165,7 +165,7 @@ func TestForgedCredentials(t *testing.T) {
 		Good:   good,
 		Other:  sign(t, good.Unsigned(), vmrqKey),
 		Resign: func(c []secp256k1fx.Credential) (*xtxs.Tx, error) { return xtxs.NewTx(good.Unsigned(), c) },
-		Next:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, start-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&goodUTXOs[1])), ewoqKey),
+		Next:   sign(t, n.baseTx([]xtxs.TransferableOutput{xtxs.TransferTo(avax, ewoqGenesis-1_000-2*fee, ewoq)}, xtxs.SpendUTXO(&goodUTXOs[1])), ewoqKey),
 		Creds:  (*xtxs.Tx).Creds,
 		Block:  standardBlock,
 	})

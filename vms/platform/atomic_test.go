@@ -119,10 +119,10 @@ func TestAtomicRefusals(t *testing.T) {
 	ux := n.largest(ewoqP)
 	start := n.balance(ewoqP)
 	importOf := func(source ids.ID) *txs.Tx {
-		ref := in(ux)
+		ref := txs.SpendUTXO(ux)
 		ref.TxID = ids.ID{'n', 'o', 'n', 'e'}
 		return sign(t, &txs.ImportTx{
-			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{out(avax, amountOf(ux)-burn, ewoq)}},
+			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{txs.TransferTo(avax, amountOf(ux)-burn, ewoq)}},
 			Import: txs.Import{SourceChain: source, ImportedIns: []txs.TransferableInput{ref}},
 		}, ewoqKey)
 	}
@@ -139,7 +139,7 @@ func TestAtomicRefusals(t *testing.T) {
 	base := n.baseTx(ux, 0, ewoq, ewoq)
 	tooMuch := sign(t, &txs.ExportTx{
 		BaseTx: base,
-		Export: txs.Export{DestinationChain: n.g.XChainID, ExportedOuts: []txs.TransferableOutput{out(avax, amountOf(ux), ewoq)}},
+		Export: txs.Export{DestinationChain: n.g.XChainID, ExportedOuts: []txs.TransferableOutput{txs.TransferTo(avax, amountOf(ux), ewoq)}},
 	}, ewoqKey)
 	// The outputs: the change, the exported whole UTXO and the fee (its gas at the price).
 	require.Regexp(t, "^"+prefix(tooMuch)+"insufficient funds: asset "+avax.String()+": inputs 20000000000000000 < outputs plus fee 3999999999900[0-9]{4}$",

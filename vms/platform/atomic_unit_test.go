@@ -40,8 +40,8 @@ func TestAtomicPipeline(t *testing.T) {
 
 	importOf := func(keep uint64) *txs.Tx {
 		return sign(t, &txs.ImportTx{
-			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{out(g.AVAXAssetID, keep, ewoq)}},
-			Import: txs.Import{SourceChain: g.XChainID, ImportedIns: []txs.TransferableInput{in(exported)}},
+			BaseTx: txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: []txs.TransferableOutput{txs.TransferTo(g.AVAXAssetID, keep, ewoq)}},
+			Import: txs.Import{SourceChain: g.XChainID, ImportedIns: []txs.TransferableInput{txs.SpendUTXO(exported)}},
 		}, ewoqKey)
 	}
 	first, second := importOf(5_000_000_000-burn), importOf(4_000_000_000)
@@ -59,15 +59,8 @@ func TestAtomicPipeline(t *testing.T) {
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.NoError(t, err, "not imported without the commit")
 
-	// Between the commit and Accepted, the tx issued again is answered as it will be once
-	// Accepted ran (its import is spent), not as a duplicate of the pending tx it still is.
-	batch = db.NewBatch()
-	require.NoError(t, built.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	batch.Close()
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
-	require.NoError(t, vm.Accepted(ctx, built))
-	require.ErrorIs(t, vm.IssueTx(first), utxo.ErrUTXONotFound)
+	// The real acceptance: the tx issued again is refused as its import is spent.
+	utxovmtest.AcceptSpent(t, vm, db, built, first, utxo.ErrUTXONotFound)
 	_, err = pShared.Get(g.XChainID, []ids.ID{exported.InputID()})
 	require.ErrorIs(t, err, atomic.ErrNotFound)
 	_, err = vm.BuildBlock(ctx)

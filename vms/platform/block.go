@@ -10,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/chainstate"
 	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/internal/processing"
 	"github.com/cornice-node/cornice/vms/platform/txs"
@@ -283,7 +284,7 @@ func (b *chainBlock) Accept(ctx context.Context, batch *storage.Batch) error {
 		utxoEffs[i] = &eff.Effects
 	}
 	deleted, written := utxo.Diff(utxoEffs)
-	if err := b.vm.state.StageUTXOs(batch, deleted, written, w.deleteUTXO, w.putUTXO, atomicRequests(b.Effs)); err != nil {
+	if err := chainstate.StageUTXOs(batch, b.vm.state.Shared(), deleted, written, w.deleteUTXO, w.putUTXO, atomicRequests(b.Effs)); err != nil {
 		return err
 	}
 	if err := w.pruneExpiries(b.fees.time); err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
@@ -154,28 +153,14 @@ func utxoNotFoundError(txID ids.ID, index uint32) error {
 	return fmt.Errorf("failed to read consumed UTXO %s:%d due to: %w", txID, index, utxo.ErrUTXONotFound)
 }
 
-// importError is the error of an ImportTx whose imported UTXO could not be had: `failed to get
-// shared memory: not found` when shared memory has none, `tx conflicts with other tx: <txID>`
-// when a pending tx imports it.
-func importError(txID ids.ID, err error) error {
-	switch {
-	case errors.Is(err, atomic.ErrNotFound):
-		return fmt.Errorf("failed to get shared memory: %w", utxo.ErrUTXONotFound)
-	case errors.Is(err, utxo.ErrDoubleSpend):
-		return fmt.Errorf("%w: %s", mempool.ErrConflictsWithOtherTx, txID)
-	}
-	return err
-}
+// errSharedMemoryNotFound refuses an ImportTx whose imported UTXO shared memory does not hold, in
+// the reference's words: `failed to get shared memory: not found` (mempool.ImportError).
+var errSharedMemoryNotFound = fmt.Errorf("failed to get shared memory: %w", utxo.ErrUTXONotFound)
 
 // executionError prefixes a tx's failed execution as the reference does: `failed execution:
 // standard tx <txID> failed execution: …` (§5.1).
 func executionError(txID ids.ID, err error) error {
 	return fmt.Errorf("failed execution: standard tx %s failed execution: %w", txID, err)
-}
-
-// insufficientFundsError names the asset and the amounts of a failed flow check.
-func insufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
-	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", utxo.ErrInsufficientFunds, assetID, consumed, produced)
 }
 
 // subnetNotFoundError names the missing subnet.

@@ -72,12 +72,7 @@ func TestSubnetToL1(t *testing.T) {
 	ewoqAddr := addrOf(ewoq)
 	start := n.g.P.Timestamp
 
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	addVal := func(v txs.Validator) *txs.AddSubnetValidatorTx {
 		return &txs.AddSubnetValidatorTx{
@@ -193,19 +188,13 @@ func TestL1ValidatorBalance(t *testing.T) {
 	rboP, err := address.Format("P", "local", rboAddr)
 	require.NoError(t, err)
 
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	const balance = 2_000_000_000
 	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{rboAddr}}
 	deact := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{vmrqAddr}}
 	pop0, pop1 := newPoP(t), newPoP(t)
-	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= balance
+	b := n.ewoqPays(balance)
 	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,
@@ -220,11 +209,6 @@ func TestL1ValidatorBalance(t *testing.T) {
 	n.issue(sign(t, convTx, ewoq, ewoq))
 	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
 
-	increase := func(vid ids.ID, amount uint64) *txs.Tx {
-		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-		return sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
-	}
 	disable := func(vid ids.ID, auth *ecdsa.PrivateKey) *txs.Tx {
 		return sign(t, &txs.DisableL1ValidatorTx{
 			BaseTx:       n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
@@ -251,8 +235,8 @@ func TestL1ValidatorBalance(t *testing.T) {
 		tx   *txs.Tx
 		want error
 	}{
-		{"zero increase", increase(vid0, 0), platform.ErrZeroBalance},
-		{"unknown validator", increase(ids.ID{9}, 1), platform.ErrL1ValidatorNotFound},
+		{"zero increase", n.increaseBalance(vid0, 0), platform.ErrZeroBalance},
+		{"unknown validator", n.increaseBalance(ids.ID{9}, 1), platform.ErrL1ValidatorNotFound},
 		{"increase unpaid", func() *txs.Tx {
 			return sign(t, &txs.IncreaseL1ValidatorBalanceTx{
 				BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), ValidationID: vid0, Balance: burn,
@@ -267,8 +251,8 @@ func TestL1ValidatorBalance(t *testing.T) {
 	require.Equal(t, map[ids.ID]uint64{vid0: balance, vid1: 0}, balances(n))
 
 	// Increases are paid from the inputs on top of the fee; the inactive validator is reactivated.
-	n.issue(increase(vid0, 300))
-	n.issue(increase(vid1, 700))
+	n.issue(n.increaseBalance(vid0, 300))
+	n.issue(n.increaseBalance(vid1, 700))
 	require.Equal(t, before-2*burn-1000, n.balance(ewoqP))
 	require.Equal(t, map[ids.ID]uint64{vid0: balance + 300, vid1: 700}, balances(n))
 
@@ -344,17 +328,11 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	n := startNode(t, t.TempDir(), clk)
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 
 	const small, large = 5, 1_000_000
 	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
-	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= small + large
+	b := n.ewoqPays(small + large)
 	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,
@@ -368,11 +346,6 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	}
 	n.issue(sign(t, convTx, ewoq, ewoq))
 	vid0, vid1 := convTx.ValidationID(0), convTx.ValidationID(1)
-	increase := func(vid ids.ID, amount uint64) *txs.Tx {
-		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-		return sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq)
-	}
 	balances := func() map[ids.ID]string {
 		var reply struct {
 			Validators []struct {
@@ -398,7 +371,7 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 
 	// Three seconds at 1 nAVAX a second each, charged by the block that carries the increase.
 	clk.Advance(3 * time.Second)
-	n.issue(increase(vid1, 1))
+	n.issue(n.increaseBalance(vid1, 1))
 	require.Equal(t, map[ids.ID]string{vid0: "2", vid1: "999998"}, balances())
 
 	// vid0 runs out 5 s after the conversion: the VM builds an empty block at that time, not at
@@ -411,10 +384,10 @@ func TestL1ValidatorContinuousFee(t *testing.T) {
 	require.Equal(t, map[ids.ID]string{vid0: "0", vid1: "999996"}, balances())
 
 	// From then on vid1 pays alone; an increase reactivates vid0 with the new balance.
-	n.issue(increase(vid0, 100))
+	n.issue(n.increaseBalance(vid0, 100))
 	require.Equal(t, vectorTime.Add(13*time.Second).UTC(), timestamp().UTC())
 	require.Equal(t, map[ids.ID]string{vid0: "100", vid1: "999988"}, balances())
 	clk.Advance(4 * time.Second)
-	n.issue(increase(vid1, 1))
+	n.issue(n.increaseBalance(vid1, 1))
 	require.Equal(t, map[ids.ID]string{vid0: "96", vid1: "999985"}, balances())
 }

@@ -41,9 +41,7 @@ func newManagedL1(t *testing.T, n *node) *managedL1 {
 	t.Helper()
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 	chain := sign(t, &txs.CreateChainTx{
 		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), SubnetID: subnetID, ChainName: "manager",
 		VMID: ids.FromName("subnetevm"), GenesisData: []byte(`{}`), SubnetAuth: secp256k1fx.Input{SigIndices: []uint32{0}},

@@ -79,11 +79,11 @@ func benchIssueTx(b *testing.B, nKeys int) {
 		for i := range k {
 			amount := uint64(1_000_000_000_000 + len(coins) + i)
 			_, to := keyOf(len(coins) + i)
-			outs = append(outs, out(avax, amount, to))
+			outs = append(outs, txs.TransferTo(avax, amount, to))
 			total += amount
 		}
-		outs = append(outs, out(avax, amountOf(src)-total-burn, ewoqAddr))
-		split := sign(b, &txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{in(src)}}, ewoq)
+		outs = append(outs, txs.TransferTo(avax, amountOf(src)-total-burn, ewoqAddr))
+		split := sign(b, &txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{txs.SpendUTXO(src)}}, ewoq)
 		n.issue(split)
 		for i := range k {
 			o := outs[i]
@@ -102,8 +102,8 @@ func benchIssueTx(b *testing.B, nKeys int) {
 			rest := amountOf(c) - burn
 			signer, addr := keyOf(i)
 			tx := sign(b, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
-				Outs: []txs.TransferableOutput{out(avax, rest, addr)},
-				Ins:  []txs.TransferableInput{in(c)}}, signer)
+				Outs: []txs.TransferableOutput{txs.TransferTo(avax, rest, addr)},
+				Ins:  []txs.TransferableInput{txs.SpendUTXO(c)}}, signer)
 			hexTx, err := ids.Hex.Encode(tx.Bytes())
 			require.NoError(b, err)
 			reqs[i] = vectortest.MustJSON(b, map[string]string{"tx": hexTx, "encoding": "hex"})

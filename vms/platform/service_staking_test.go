@@ -138,12 +138,7 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	ewoq := key(t, ewoqKeyHex)
 	ewoqAddr := addrOf(ewoq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{
-		BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
-		Owner:  owner(ewoqAddr),
-	}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 	chain := sign(t, &txs.CreateChainTx{
 		BaseTx:      n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr),
 		SubnetID:    subnetID,
@@ -163,8 +158,7 @@ func TestStakingMethodsSubnet(t *testing.T) {
 	pop := newPoP(t)
 	l1Node := ids.NodeID([]byte(strings.Repeat("\x09", 20)))
 	rbo := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
-	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= 2_000_000_000
+	b := n.ewoqPays(2_000_000_000)
 	n.issue(sign(t, &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: subnetID,

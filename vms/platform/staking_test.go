@@ -27,7 +27,7 @@ func (n *node) stakeFunds(from *ecdsa.PrivateKey, fromP string, stake uint64) (t
 	ux := n.largest(fromP)
 	b := n.baseTx(ux, 0, addr, addr)
 	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= stake
-	return b, []txs.TransferableOutput{out(ux.AssetID, stake, addr)}
+	return b, []txs.TransferableOutput{txs.TransferTo(ux.AssetID, stake, addr)}
 }
 
 func (n *node) addValidator(t *testing.T, nodeID ids.NodeID, pop *txs.ProofOfPossession, stake, end uint64, shares uint32, delegationOwner ids.ShortID) *txs.Tx {

@@ -22,9 +22,7 @@ func TestLegacySubnetTxs(t *testing.T) {
 	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
 	ewoq, vmrq := key(t, ewoqKeyHex), key(t, vmrqKeyHex)
 	ewoqAddr, vmrqAddr := addrOf(ewoq), addrOf(vmrq)
-	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
-	n.issue(createSubnet)
-	subnetID := createSubnet.ID()
+	subnetID := n.createSubnet()
 	now := uint64(vectorTime.Unix())
 	auth := secp256k1fx.Input{SigIndices: []uint32{0}}
 	n.issue(sign(t, &txs.AddSubnetValidatorTx{

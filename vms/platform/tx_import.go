@@ -6,6 +6,7 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/mempool"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
@@ -35,7 +36,7 @@ func (x *executor) ImportTx(tx *txs.ImportTx) error {
 		in := &tx.ImportedIns[i]
 		ux, err := x.src.atomicUTXO(tx.SourceChain, &in.UTXOID)
 		if err != nil {
-			return importError(x.tx.ID(), err)
+			return mempool.ImportError(x.tx.ID(), err, errSharedMemoryNotFound)
 		}
 		ti := in.In.(*secp256k1fx.TransferInput) // syntactic checked it
 		if err := utxo.VerifySpend(x.r.signers, in.AssetID, ti, ux.AssetID, ux.Out, x.tx, len(tx.Ins)+i, x.now); err != nil {

@@ -44,9 +44,7 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 
 	// Height 1: the subnet.
 	f.clk.Advance(time.Second)
-	createSubnet := sign(t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
-	n.issue(createSubnet)
-	f.subnetID = createSubnet.ID()
+	f.subnetID = n.createSubnet()
 
 	// Height 2: this node as a legacy validator, for an hour.
 	f.clk.Advance(time.Second)
@@ -65,8 +63,7 @@ func newL1Fixture(t *testing.T) *l1Fixture {
 	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
 	f.pop0, f.pop1 = newPoP(t), newPoP(t)
 	f.node0, f.node1 = ids.NodeID([]byte(strings.Repeat("\x01", 20))), ids.NodeID([]byte(strings.Repeat("\x02", 20)))
-	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= small + large
+	b := n.ewoqPays(small + large)
 	convTx := &txs.ConvertSubnetToL1Tx{
 		BaseTx:   b,
 		SubnetID: f.subnetID,
@@ -93,11 +90,7 @@ func (f *l1Fixture) runOut(t *testing.T) {
 
 func (f *l1Fixture) increase(t *testing.T, vid ids.ID, amount uint64) {
 	t.Helper()
-	ewoq := key(t, ewoqKeyHex)
-	ewoqAddr := addrOf(ewoq)
-	b := f.n.baseTx(f.n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
-	f.n.issue(sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid, Balance: amount}, ewoq))
+	f.n.issue(f.n.increaseBalance(vid, amount))
 }
 
 func (f *l1Fixture) disable(t *testing.T, vid ids.ID) {
@@ -360,8 +353,7 @@ func TestActiveL1ValidatorCapacity(t *testing.T) {
 	n.issue(createSubnet)
 	po := txs.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoqAddr}}
 	convert := func(b0, b1 uint64) *txs.Tx {
-		b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-		b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= b0 + b1
+		b := n.ewoqPays(b0 + b1)
 		return sign(t, &txs.ConvertSubnetToL1Tx{
 			BaseTx: b, SubnetID: createSubnet.ID(), ChainID: ids.ID{1}, Address: []byte{1},
 			Validators: []txs.ConvertSubnetToL1Validator{
@@ -375,8 +367,7 @@ func TestActiveL1ValidatorCapacity(t *testing.T) {
 	conv := convert(1000, 0)
 	n.issue(conv)
 	vid1 := conv.Unsigned().(*txs.ConvertSubnetToL1Tx).ValidationID(1)
-	b := n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr)
-	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= 10
+	b := n.ewoqPays(10)
 	inc := sign(t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: b, ValidationID: vid1, Balance: 10}, ewoq)
 	require.Contains(t, n.IssueTxError(inc), platform.ErrMaxActiveL1Validators.Error())
 }

@@ -241,7 +241,7 @@ func (r *rules) semantic(tx *txs.Tx, src utxoSource, now, price, accrued uint64)
 	}
 	for asset, out := range produced {
 		if in := consumed[asset]; in < out {
-			return nil, insufficientFundsError(asset, in, out)
+			return nil, utxo.InsufficientFundsError(asset, in, out)
 		}
 	}
 	eff.Produced = tx.UTXOs()

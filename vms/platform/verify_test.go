@@ -9,6 +9,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/codec"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
@@ -21,8 +22,7 @@ import (
 // a fake clock, with no pipeline around it: the test drives it.
 func newUnitVM(t *testing.T) (*platform.VM, *storage.DB, *genesis.Genesis) {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	u := utxovmtest.NewUnit(t, genesis.LocalNetworkID, ids.Empty, g.PGenesis, storage.PrefixPlatform,
 		chains.Chain{ID: g.XChainID, Name: "X-Chain"}, "X", vectorTime)
 	vm, err := platform.New(t.Context(), thisNode, u.Context)

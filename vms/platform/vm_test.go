@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/genesis"
+	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/chainapi"
@@ -39,15 +39,7 @@ const (
 )
 
 // vectorTime is the vectors' fixed time (§8.3): the fake clock's start.
-var vectorTime = time.Unix(1767225600, 0)
-
-var localGenesis = sync.OnceValues(func() (*genesis.Genesis, error) {
-	cfg, err := genesis.Local()
-	if err != nil {
-		return nil, err
-	}
-	return genesis.Build(cfg, vectorTime)
-})
+var vectorTime = genesistest.VectorTime
 
 // genesisValidatorsAt is platform.getValidatorsAt's Primary Network set from the genesis on: its
 // five stakers, 2e15 nAVAX each, under their BLS keys (§7.4).
@@ -85,8 +77,7 @@ func startNode(t testing.TB, dir string, clk clock.Clock) *node {
 // startNodeWith is startNode with the P-Chain factory f (its Aliases are set here).
 func startNodeWith(t testing.TB, dir string, clk clock.Clock, f platform.Factory) *node {
 	t.Helper()
-	g, err := localGenesis()
-	require.NoError(t, err)
+	g := genesistest.Local(t)
 	c := vectortest.StartChain(t, dir, clk, genesis.LocalNetworkID, "platform", func(reg *chains.Registry) chains.Spec {
 		require.NoError(t, reg.PreAlias(g.XChainID, "X", "avm"))
 		// The X-Chain is registered, as on a node: the peer of the P-Chain's atomic txs.
@@ -172,23 +163,14 @@ func owner(to ids.ShortID) secp256k1fx.OutputOwners {
 	return secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{to}}
 }
 
-func out(asset ids.ID, amount uint64, to ids.ShortID) txs.TransferableOutput {
-	return txs.TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{Amount: amount, OutputOwners: owner(to)}}
-}
-
 func amountOf(ux *txs.UTXO) uint64 { return ux.Out.(*secp256k1fx.TransferOutput).Amount }
-
-func in(ux *txs.UTXO) txs.TransferableInput {
-	return txs.TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID,
-		In: &secp256k1fx.TransferInput{Amount: amountOf(ux), Input: secp256k1fx.Input{SigIndices: []uint32{0}}}}
-}
 
 // baseTx spends ux, sends amount to `to` and the rest, less burn, back to change; outputs sorted
 // by amount (§3.3: one-address TransferOutputs of one asset sort by amount first).
 func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.BaseTx {
-	outs := []txs.TransferableOutput{out(ux.AssetID, amountOf(ux)-amount-burn, change)}
+	outs := []txs.TransferableOutput{txs.TransferTo(ux.AssetID, amountOf(ux)-amount-burn, change)}
 	if amount > 0 {
-		outs = append(outs, out(ux.AssetID, amount, to))
+		outs = append(outs, txs.TransferTo(ux.AssetID, amount, to))
 	}
 	slices.SortFunc(outs, func(a, b txs.TransferableOutput) int {
 		x, y := a.Out.(*secp256k1fx.TransferOutput).Amount, b.Out.(*secp256k1fx.TransferOutput).Amount
@@ -200,7 +182,35 @@ func (n *node) baseTx(ux *txs.UTXO, amount uint64, to, change ids.ShortID) txs.B
 		}
 		return 0
 	})
-	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{in(ux)}}
+	return txs.BaseTx{NetworkID: genesis.LocalNetworkID, Outs: outs, Ins: []txs.TransferableInput{txs.SpendUTXO(ux)}}
+}
+
+// ewoqPays returns a BaseTx that spends ewoq's largest UTXO, its change back to ewoq less the
+// burn and amount, which the tx's own fields put elsewhere (a balance, a stake).
+func (n *node) ewoqPays(amount uint64) txs.BaseTx {
+	n.t.Helper()
+	ewoq := addrOf(key(n.t, ewoqKeyHex))
+	b := n.baseTx(n.largest(ewoqP), 0, ewoq, ewoq)
+	b.Outs[0].Out.(*secp256k1fx.TransferOutput).Amount -= amount
+	return b
+}
+
+// increaseBalance returns an IncreaseL1ValidatorBalanceTx that adds amount to vid's balance,
+// paid and signed by ewoq.
+func (n *node) increaseBalance(vid ids.ID, amount uint64) *txs.Tx {
+	n.t.Helper()
+	return sign(n.t, &txs.IncreaseL1ValidatorBalanceTx{BaseTx: n.ewoqPays(amount), ValidationID: vid, Balance: amount}, key(n.t, ewoqKeyHex))
+}
+
+// createSubnet issues a CreateSubnetTx that ewoq pays for and owns alone, and returns the
+// subnet's ID.
+func (n *node) createSubnet() ids.ID {
+	n.t.Helper()
+	ewoq := key(n.t, ewoqKeyHex)
+	ewoqAddr := addrOf(ewoq)
+	tx := sign(n.t, &txs.CreateSubnetTx{BaseTx: n.baseTx(n.largest(ewoqP), 0, ewoqAddr, ewoqAddr), Owner: owner(ewoqAddr)}, ewoq)
+	n.issue(tx)
+	return tx.ID()
 }
 
 // largest returns the largest UTXO addr owns.
@@ -418,8 +428,8 @@ func TestLifecycle(t *testing.T) {
 		{"bad signature", sign(t, ptr(n.baseTx(n.largest(ewoqP), 1, vmrqAddr, ewoqAddr)), vmrq), utxo.ErrWrongSig},
 		{"double spend", sign(t, ptr(n.baseTx(ux, 1, vmrqAddr, ewoqAddr)), ewoq), utxo.ErrUTXONotFound},
 		{"missing fee", sign(t, &txs.BaseTx{NetworkID: genesis.LocalNetworkID,
-			Outs: []txs.TransferableOutput{out(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
-			Ins:  []txs.TransferableInput{in(n.largest(ewoqP))}}, ewoq), utxo.ErrInsufficientFunds},
+			Outs: []txs.TransferableOutput{txs.TransferTo(avax, amountOf(n.largest(ewoqP)), ewoqAddr)},
+			Ins:  []txs.TransferableInput{txs.SpendUTXO(n.largest(ewoqP))}}, ewoq), utxo.ErrInsufficientFunds},
 		{"wrong subnet owner", sign(t, ccTx(n.largest(ewoqP), "wrong"), ewoq, ewoq), platform.ErrUnauthorizedSubnetModification},
 		{"unknown subnet", sign(t, func() *txs.CreateChainTx {
 			cc := ccTx(n.largest(ewoqP), "nosubnet")

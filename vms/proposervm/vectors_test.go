@@ -15,7 +15,7 @@ import (
 
 // vectorFile is the part of codec-vectors-2.json these tests read.
 type vectorFile struct {
-	Vectors []map[string]any `json:"vectors"`
+	Vectors vectortest.Vectors `json:"vectors"`
 }
 
 // staker loads a local staker's TLS identity from the project's testdata.
@@ -35,7 +35,7 @@ func TestBlockVectors(t *testing.T) {
 		"proposervm_unsigned_block_pre_granite", "proposervm_unsigned_block_granite",
 	} {
 		t.Run(name, func(t *testing.T) {
-			v := vectortest.Vector(t, vs, name)
+			v := vs.Named(t, name)
 			in := v["inputs"].(map[string]any)
 			want := vectortest.Unhex(t, vectortest.Str(t, v, "signedBlockBytesHex"))
 			chainID := ids.Empty // the P-Chain
@@ -76,8 +76,8 @@ func TestBlockVectors(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	vs := vectortest.Load2[vectorFile](t).Vectors
-	signed := vectortest.Unhex(t, vectortest.Str(t, vectortest.Vector(t, vs, "proposervm_signed_block_granite"), "signedBlockBytesHex"))
-	option := vectortest.Unhex(t, vectortest.Str(t, vectortest.Vector(t, vs, "proposervm_option_block"), "bytesHex"))
+	signed := vectortest.Unhex(t, vectortest.Str(t, vs.Named(t, "proposervm_signed_block_granite"), "signedBlockBytesHex"))
+	option := vectortest.Unhex(t, vectortest.Str(t, vs.Named(t, "proposervm_option_block"), "bytesHex"))
 
 	// The signature binds the chain ID: on another chain it does not verify.
 	_, err := Parse(signed, ids.ID{1})
@@ -102,7 +102,7 @@ func TestWindowerVectors(t *testing.T) {
 	vs := vectortest.Load2[vectorFile](t).Vectors
 	for _, name := range []string{"proposervm_windower_p_chain", "proposervm_windower_x_chain"} {
 		t.Run(name, func(t *testing.T) {
-			v := vectortest.Vector(t, vs, name)
+			v := vs.Named(t, name)
 			in := v["inputs"].(map[string]any)
 			chainID, err := ids.FromString(firstWord(vectortest.Str(t, in, "chainID")))
 			require.NoError(t, err)

@@ -76,12 +76,7 @@ func newTestNode(t *testing.T, id identity, p PChain, clk clock.Clock, minDelay 
 // accept verifies and accepts blk as the accept path does: one batch, then Accepted.
 func (n *testNode) accept(t *testing.T, blk chains.Block) {
 	t.Helper()
-	ctx := t.Context()
-	require.NoError(t, blk.Verify(ctx))
-	batch := n.db.NewBatch()
-	require.NoError(t, blk.Accept(ctx, batch))
-	require.NoError(t, batch.Commit())
-	require.NoError(t, n.vm.Accepted(ctx, blk))
+	chainstest.VerifyAccept(t, n.vm, n.db, blk)
 }
 
 var t0 = time.Unix(1_767_225_600, 0)

@@ -1,10 +1,14 @@
 package acp99
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/cornice-node/cornice/wallet/evmwait"
+)
 
 var (
-	// ErrReverted is returned when a manager call's transaction reverts.
-	ErrReverted = errors.New("transaction reverted")
+	// ErrReverted is returned when a manager call's transaction reverts: evmwait's, which sends it.
+	ErrReverted = evmwait.ErrReverted
 	// ErrNoEvent is returned when a receipt lacks the event or warp message a step expects.
 	ErrNoEvent = errors.New("receipt lacks the expected log")
 	// ErrUnknownValidator is returned when the manager knows no validation for a node.

@@ -464,42 +464,20 @@ func (f *Flow) transact(ctx context.Context, predicate []byte, method string, ar
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	from := f.key.EthAddress()
-	nonce, err := f.eth.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	tip, feeCap, err := evmwait.Fees(ctx, f.eth)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	var list types.AccessList
-	gas := uint64(predicateGas)
+	call := evmwait.Call{To: &f.manager, Data: data, Gas: predicateGas}
 	if predicate != nil {
-		list = types.AccessList{{Address: l1params.WarpAddress, StorageKeys: precompile.PackPredicate(predicate)}}
+		call.AccessList = types.AccessList{{Address: l1params.WarpAddress, StorageKeys: precompile.PackPredicate(predicate)}}
 	} else {
 		// Estimating also reports a revert, with its reason, before anything is sent.
-		if gas, err = f.eth.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &f.manager, Data: data}); err != nil {
+		gas, err := f.eth.EstimateGas(ctx, ethereum.CallMsg{From: f.key.EthAddress(), To: &f.manager, Data: data})
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w%s", method, err, revertReason(err))
 		}
-		gas += gas / 5
+		call.Gas = gas + gas/5
 	}
-	tx, err := types.SignNewTx(f.key.PrivateKey(), types.LatestSignerForChainID(f.chainID), &types.DynamicFeeTx{
-		ChainID: f.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas,
-		To: &f.manager, Data: data, AccessList: list,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: sign: %w", method, err)
-	}
-	if err := f.eth.SendTransaction(ctx, tx); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	r, err := evmwait.Receipt(ctx, f.eth, tx.Hash(), f.wait)
+	r, err := evmwait.Transact(ctx, f.eth, f.key.PrivateKey(), f.chainID, call, f.wait)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	if r.Status != types.ReceiptStatusSuccessful {
-		return nil, fmt.Errorf("%s: %w: tx %s", method, ErrReverted, tx.Hash())
 	}
 	return r, nil
 }

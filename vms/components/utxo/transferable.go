@@ -58,3 +58,18 @@ func (in *TransferableInput[I, K]) Unmarshal(u *codec.Unpacker) {
 	var k K
 	in.In = k.Read(u)
 }
+
+// PayTo returns the output that pays amount to addr alone, spendable at once by its key
+// (threshold 1, no locktime): the plain payment that wallets and tests build on both chains, each
+// chain's txs.TransferTo wrapping it with the asset.
+func PayTo(amount uint64, addr ids.ShortID) *secp256k1fx.TransferOutput {
+	return &secp256k1fx.TransferOutput{
+		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
+	}
+}
+
+// Spend returns the input that spends amount of a UTXO with the signature of its owner at
+// sigIndex: what a one-signature wallet puts in either chain's TransferableInput.
+func Spend(amount uint64, sigIndex uint32) *secp256k1fx.TransferInput {
+	return &secp256k1fx.TransferInput{Amount: amount, Input: secp256k1fx.Input{SigIndices: []uint32{sigIndex}}}
+}

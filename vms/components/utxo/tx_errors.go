@@ -1,6 +1,11 @@
 package utxo
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cornice-node/cornice/ids"
+)
 
 // Why the X- and P-Chains refuse a tx the same way, whatever its kind (§3.3): its BaseTx's
 // network or chain, its credentials, its amounts, its inputs' UTXOs, an export without outputs.
@@ -25,3 +30,8 @@ var (
 	// ErrNoExportOutputs refuses an ExportTx that exports nothing.
 	ErrNoExportOutputs = errors.New("no export outputs")
 )
+
+// InsufficientFundsError names the asset and the amounts of a failed flow check, on both chains.
+func InsufficientFundsError(assetID ids.ID, consumed, produced uint64) error {
+	return fmt.Errorf("%w: asset %s: inputs %d < outputs plus fee %d", ErrInsufficientFunds, assetID, consumed, produced)
+}

@@ -10,7 +10,7 @@ import (
 
 // atomicVectors are the X-Chain vectors of codec-vectors-2.json (issue #14).
 type atomicVectors struct {
-	Vectors []map[string]any `json:"vectors"`
+	Vectors vectortest.Vectors `json:"vectors"`
 }
 
 // TestAtomicTxVectors parses the X-Chain ImportTx and ExportTx vectors and checks their bytes,
@@ -21,7 +21,7 @@ func TestAtomicTxVectors(t *testing.T) {
 	for _, name := range []string{"x_export_tx_to_p", "x_export_tx_to_c", "x_import_tx_from_p"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			vec := vectortest.Vector(t, v.Vectors, name)
+			vec := v.Vectors.Named(t, name)
 			tx := vectortest.CheckTxVector(t, vec, ParseTx)
 			require.Equal(t, uint32(num(t, vec, "unsignedTxTypeID")), typeIDOf(t, tx.Unsigned()))
 
@@ -42,7 +42,7 @@ func TestAtomicTxVectors(t *testing.T) {
 // TestAtomicBlockVector checks the X-Chain block holding the ImportTx vector.
 func TestAtomicBlockVector(t *testing.T) {
 	t.Parallel()
-	vec := vectortest.Vector(t, vectortest.Load2[atomicVectors](t).Vectors, "x_standard_block_with_import_tx")
+	vec := vectortest.Load2[atomicVectors](t).Vectors.Named(t, "x_standard_block_with_import_tx")
 	b := unhex(t, str(t, vec, "bytesHex"))
 	blk, err := ParseBlock(b)
 	require.NoError(t, err)

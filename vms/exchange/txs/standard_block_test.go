@@ -38,7 +38,7 @@ func TestBlockVectors(t *testing.T) {
 				require.Equal(t, cb58(t, id.(string)), blk.Txs()[i].ID())
 			}
 			// A tx read from a block is the tx as issued: with its version, same ID.
-			base := v.vector(t, "x_base_tx_transfer_avax")
+			base := v.Vectors.Named(t, "x_base_tx_transfer_avax")
 			require.Equal(t, unhex(t, str(t, base, "signedBytesHex")), blk.Txs()[0].Bytes())
 			require.Equal(t, unhex(t, str(t, base, "unsignedBytesHex")), blk.Txs()[0].UnsignedBytes())
 
@@ -77,7 +77,7 @@ func TestGenesisBlock(t *testing.T) {
 
 func TestBlockErrors(t *testing.T) {
 	t.Parallel()
-	raw := unhex(t, str(t, loadVectors(t).vector(t, "x_standard_block_with_base_tx"), "bytesHex"))
+	raw := unhex(t, str(t, loadVectors(t).Vectors.Named(t, "x_standard_block_with_base_tx"), "bytesHex"))
 	patched := append([]byte(nil), raw...)
 	binary.BigEndian.PutUint32(patched[2:], 32) // the P-Chain's standard block
 	vectortest.CheckDecodeErrors(t, []vectortest.DecodeError{

@@ -29,9 +29,7 @@ type TransferableInput = utxo.TransferableInput[*secp256k1fx.TransferInput, tran
 // TransferTo returns an output of amount of asset to addr alone, spendable at once by its key
 // (threshold 1, no locktime): the plain payment the wallet and the tests build.
 func TransferTo(asset ids.ID, amount uint64, addr ids.ShortID) TransferableOutput {
-	return TransferableOutput{AssetID: asset, Out: &secp256k1fx.TransferOutput{
-		Amount: amount, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{addr}},
-	}}
+	return TransferableOutput{AssetID: asset, Out: utxo.PayTo(amount, addr)}
 }
 
 // SpendUTXO returns the input that spends all of ux with the signature of its first owner
@@ -39,9 +37,7 @@ func TransferTo(asset ids.ID, amount uint64, addr ids.ShortID) TransferableOutpu
 // *secp256k1fx.TransferOutput: it panics otherwise, as the wallet's and the tests' callers only
 // spend those.
 func SpendUTXO(ux *UTXO) TransferableInput {
-	return TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: &secp256k1fx.TransferInput{
-		Amount: ux.Out.(*secp256k1fx.TransferOutput).Amount, Input: secp256k1fx.Input{SigIndices: []uint32{0}},
-	}}
+	return TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: utxo.Spend(ux.Out.(*secp256k1fx.TransferOutput).Amount, 0)}
 }
 
 // transferOutputKind encodes a TransferableOutput's output, which can only be a TransferOutput.

@@ -67,7 +67,7 @@ func TestTxVectors(t *testing.T) {
 func TestBaseTxFromFields(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	vec := v.vector(t, "x_base_tx_transfer_avax")
+	vec := v.Vectors.Named(t, "x_base_tx_transfer_avax")
 	avax := cb58(t, v.LocalNetwork.AVAXAssetID)
 	var sig secp256k1fx.Signature
 	copy(sig[:], unhex(t, str(t, vec, "signatureHex")))
@@ -214,7 +214,7 @@ func TestOtherKinds(t *testing.T) {
 
 func TestTxErrors(t *testing.T) {
 	t.Parallel()
-	signed := unhex(t, str(t, loadVectors(t).vector(t, "x_base_tx_transfer_avax"), "signedBytesHex"))
+	signed := unhex(t, str(t, loadVectors(t).Vectors.Named(t, "x_base_tx_transfer_avax"), "signedBytesHex"))
 	const (
 		txTypeOffset     = 2
 		outTypeOffset    = 2 + 4 + 4 + 32 + 4 + 32
@@ -287,7 +287,7 @@ func FuzzParseUTXO(f *testing.F) {
 // gives the vector's signature, and it recovers to the ewoq address (§3.2, §8.5).
 func TestSignatureVector(t *testing.T) {
 	t.Parallel()
-	vec := loadVectors(t).vector(t, "x_base_tx_transfer_avax")
+	vec := loadVectors(t).Vectors.Named(t, "x_base_tx_transfer_avax")
 	tx, err := ParseTx(unhex(t, str(t, vec, "signedBytesHex")))
 	require.NoError(t, err)
 	k, err := crypto.HexToECDSA("56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027")

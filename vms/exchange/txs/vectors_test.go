@@ -19,7 +19,7 @@ type vectorFile struct {
 		XStopVertex              map[string]any   `json:"xStopVertex"`
 	} `json:"localNetwork"`
 	TypeIDs map[string]map[string]uint32 `json:"typeIDs"`
-	Vectors []map[string]any             `json:"vectors"`
+	Vectors vectortest.Vectors           `json:"vectors"`
 }
 
 // The vector readers, short as the tests use them.
@@ -33,18 +33,12 @@ var (
 // loadVectors reads and decodes the vector file (platform-exchange.md §8).
 func loadVectors(tb testing.TB) *vectorFile { return vectortest.Load[vectorFile](tb) }
 
-// vector returns the vector called name.
-func (v *vectorFile) vector(tb testing.TB, name string) map[string]any {
-	tb.Helper()
-	return vectortest.Vector(tb, v.Vectors, name)
-}
-
 // xTxVectors returns the X-Chain vectors that hold a signed tx.
 func (v *vectorFile) xTxVectors() []map[string]any {
-	return vectortest.Select(v.Vectors, "X", "signedBytesHex")
+	return v.Vectors.Select("X", "signedBytesHex")
 }
 
 // xBlockVectors returns the X-Chain vectors that hold a block.
 func (v *vectorFile) xBlockVectors() []map[string]any {
-	return vectortest.Select(v.Vectors, "X", "bytesHex")
+	return v.Vectors.Select("X", "bytesHex")
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"github.com/cornice-node/cornice/chains"
+	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
 )
@@ -145,6 +146,30 @@ func DeleteUTXO(b *storage.Batch, id ids.ID, owners []ids.ShortID) error {
 		if err := b.Delete(AddrKey(addr, id)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// StageUTXOs stages into batch what an accepted block's txs leave: the UTXOs they spent
+// (deleted, through del) and created (written, through put), and their requests to shared memory
+// (none if nil), which commit with the rest of the block (docs/decisions.md). del and put are the
+// chain's own DeleteUTXO and PutUTXO calls, which know its UTXOs' owners.
+func StageUTXOs[U any](batch *storage.Batch, shared *atomic.SharedMemory, deleted, written []U, del, put func(U) error, requests map[ids.ID]*atomic.Requests) error {
+	for _, ux := range deleted {
+		if err := del(ux); err != nil {
+			return err
+		}
+	}
+	for _, ux := range written {
+		if err := put(ux); err != nil {
+			return err
+		}
+	}
+	if requests == nil {
+		return nil
+	}
+	if err := shared.Apply(batch, requests); err != nil {
+		return fmt.Errorf("stage shared memory: %w", err)
 	}
 	return nil
 }

@@ -140,26 +140,3 @@ func (r Reader[U, T, B]) Resume(genesisID ids.ID) (last B, rest []byte, found bo
 	}
 	return last, rest, true, nil
 }
-
-// StageUTXOs stages into batch what an accepted block's txs leave: the UTXOs they spent
-// (deleted, through del) and created (written, through put), and their requests to shared memory
-// (none if nil), which commit with the rest of the block (docs/decisions.md).
-func (r Reader[U, T, B]) StageUTXOs(batch *storage.Batch, deleted, written []U, del, put func(U) error, requests map[ids.ID]*atomic.Requests) error {
-	for _, ux := range deleted {
-		if err := del(ux); err != nil {
-			return err
-		}
-	}
-	for _, ux := range written {
-		if err := put(ux); err != nil {
-			return err
-		}
-	}
-	if requests == nil {
-		return nil
-	}
-	if err := r.shared.Apply(batch, requests); err != nil {
-		return fmt.Errorf("stage shared memory: %w", err)
-	}
-	return nil
-}

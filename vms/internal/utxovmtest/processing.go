@@ -141,3 +141,18 @@ func StandardBlock[T any, B interface{ Bytes() []byte }](newBlock func(parent id
 		return blk.Bytes()
 	}
 }
+
+// AcceptSpent accepts blk on vm as the accept path does (Accept into a batch of db's, the commit,
+// then Accepted) and checks that tx, one of its txs, issued again between the commit and Accepted
+// and after them, is refused with wantErr: answered as it will be once Accepted ran (its inputs
+// spent), not as a duplicate of the pending tx it still is until then.
+func AcceptSpent[T Tx](t *testing.T, vm VM[T], db *storage.DB, blk chains.Block, tx T, wantErr error) {
+	t.Helper()
+	batch := db.NewBatch()
+	defer batch.Close()
+	require.NoError(t, blk.Accept(t.Context(), batch))
+	require.NoError(t, batch.Commit())
+	require.ErrorIs(t, vm.IssueTx(tx), wantErr, "between the commit and Accepted")
+	require.NoError(t, vm.Accepted(t.Context(), blk))
+	require.ErrorIs(t, vm.IssueTx(tx), wantErr, "after Accepted")
+}

@@ -57,8 +57,12 @@ func decode[T any](tb testing.TB, read func() ([]byte, error)) *T {
 	return v
 }
 
-// Vector returns the vector of vs called name.
-func Vector(tb testing.TB, vs []map[string]any, name string) map[string]any {
+// Vectors is the "vectors" list of a vector file, as each package's file type declares it
+// (`Vectors vectortest.Vectors `json:"vectors"“).
+type Vectors []map[string]any
+
+// Named returns the vector called name.
+func (vs Vectors) Named(tb testing.TB, name string) map[string]any {
 	tb.Helper()
 	for _, vec := range vs {
 		if vec["name"] == name {
@@ -69,8 +73,8 @@ func Vector(tb testing.TB, vs []map[string]any, name string) map[string]any {
 	return nil
 }
 
-// Select returns the vectors of vs for chain ("X", "P") that have a key.
-func Select(vs []map[string]any, chain, key string) []map[string]any {
+// Select returns the vectors for chain ("X", "P") that have a key.
+func (vs Vectors) Select(chain, key string) []map[string]any {
 	var out []map[string]any
 	for _, vec := range vs {
 		if vec["chain"] == chain && vec[key] != nil {

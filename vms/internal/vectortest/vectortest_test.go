@@ -11,7 +11,7 @@ import (
 )
 
 type file struct {
-	Vectors         []map[string]any       `json:"vectors"`
+	Vectors         vectortest.Vectors     `json:"vectors"`
 	LiveNodeSamples vectortest.LiveSamples `json:"liveNodeSamples"`
 }
 
@@ -23,12 +23,12 @@ func TestLoad(t *testing.T) {
 	t.Parallel()
 	f := vectortest.Load[file](t)
 	require.NotSame(t, f, vectortest.Load[file](t))
-	txs := vectortest.Select(f.Vectors, "X", "signedBytesHex")
+	txs := f.Vectors.Select("X", "signedBytesHex")
 	require.NotEmpty(t, txs)
 	for _, vec := range txs {
 		require.Equal(t, "X", vec["chain"])
 		name := vectortest.Str(t, vec, "name")
-		require.Equal(t, vec, vectortest.Vector(t, f.Vectors, name))
+		require.Equal(t, vec, f.Vectors.Named(t, name))
 		require.NotEmpty(t, vectortest.Unhex(t, vectortest.Str(t, vec, "signedBytesHex")))
 		raw := vectortest.RawVector(t, vectortest.Load[rawFile](t).Vectors, name)
 		require.Equal(t, name, vectortest.RawString(t, raw, "name"))

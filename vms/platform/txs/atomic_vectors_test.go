@@ -14,13 +14,13 @@ import (
 func TestAtomicTxVectors(t *testing.T) {
 	t.Parallel()
 	file := vectortest.Load2[struct {
-		Vectors []map[string]any `json:"vectors"`
+		Vectors vectortest.Vectors `json:"vectors"`
 	}](t)
 	raw := vectortest.Load2[vectortest.RawFile](t)
 	for _, name := range []string{"p_export_tx_to_x", "p_export_tx_to_c", "p_import_tx_from_x"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			vec := vectortest.Vector(t, file.Vectors, name)
+			vec := file.Vectors.Named(t, name)
 			tx := vectortest.CheckTxVector(t, vec, ParseTx)
 			typeID, ok := unsignedTxs.ID(tx.Unsigned())
 			require.True(t, ok)

@@ -7,7 +7,7 @@ import (
 // BenchmarkTx parses and encodes the P BaseTx vector (379 bytes, one input, two outputs).
 func BenchmarkTx(b *testing.B) {
 	v := loadVectors(b)
-	raw := unhex(b, str(b, v.vector(b, "p_base_tx_transfer_avax"), "signedBytesHex"))
+	raw := unhex(b, str(b, v.Vectors.Named(b, "p_base_tx_transfer_avax"), "signedBytesHex"))
 	tx, err := ParseTx(raw)
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +35,7 @@ func BenchmarkTx(b *testing.B) {
 // BenchmarkBlock parses and encodes a standard block of 100 BaseTxs.
 func BenchmarkBlock(b *testing.B) {
 	v := loadVectors(b)
-	raw := unhex(b, str(b, v.vector(b, "p_base_tx_transfer_avax"), "signedBytesHex"))
+	raw := unhex(b, str(b, v.Vectors.Named(b, "p_base_tx_transfer_avax"), "signedBytesHex"))
 	tx, err := ParseTx(raw)
 	if err != nil {
 		b.Fatal(err)

@@ -14,7 +14,7 @@ import (
 func TestStandardBlockVector(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	vec := v.vector(t, "p_banff_standard_block_with_base_tx")
+	vec := v.Vectors.Named(t, "p_banff_standard_block_with_base_tx")
 	in := vec["inputs"].(map[string]any)
 	raw := unhex(t, str(t, vec, "bytesHex"))
 
@@ -32,7 +32,7 @@ func TestStandardBlockVector(t *testing.T) {
 	// The block's tx is the BaseTx vector, with its version restored and the same ID.
 	require.Len(t, blk.Txs(), 1)
 	tx := blk.Txs()[0]
-	base := v.vector(t, "p_base_tx_transfer_avax")
+	base := v.Vectors.Named(t, "p_base_tx_transfer_avax")
 	require.Equal(t, cb58(t, in["txs"].([]any)[0].(string)), tx.ID())
 	require.Equal(t, unhex(t, str(t, base, "signedBytesHex")), tx.Bytes())
 	require.Equal(t, unhex(t, str(t, base, "unsignedBytesHex")), tx.UnsignedBytes())
@@ -47,7 +47,7 @@ func TestStandardBlockVector(t *testing.T) {
 func TestOptionBlockVectors(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	vec := v.vector(t, "p_banff_commit_and_abort_blocks")
+	vec := v.Vectors.Named(t, "p_banff_commit_and_abort_blocks")
 	in := vec["inputs"].(map[string]any)
 	parent, height, time := cb58(t, str(t, in, "parentID")), num(t, in, "height"), num(t, in, "time")
 	tests := []struct {
@@ -109,7 +109,7 @@ func TestNewStandardBlockErrors(t *testing.T) {
 func TestParseBlockErrors(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	valid := unhex(t, str(t, v.vector(t, "p_banff_standard_block_with_base_tx"), "bytesHex"))
+	valid := unhex(t, str(t, v.Vectors.Named(t, "p_banff_standard_block_with_base_tx"), "bytesHex"))
 	for n := range len(valid) {
 		_, err := ParseBlock(valid[:n])
 		require.ErrorIs(t, err, codec.ErrTruncated, "prefix of %d bytes", n)
@@ -136,8 +136,8 @@ func TestParseBlockErrors(t *testing.T) {
 // encodes back to the same bytes.
 func FuzzParseBlock(f *testing.F) {
 	v := loadVectors(f)
-	f.Add(unhex(f, str(f, v.vector(f, "p_banff_standard_block_with_base_tx"), "bytesHex")))
-	options := v.vector(f, "p_banff_commit_and_abort_blocks")
+	f.Add(unhex(f, str(f, v.Vectors.Named(f, "p_banff_standard_block_with_base_tx"), "bytesHex")))
+	options := v.Vectors.Named(f, "p_banff_commit_and_abort_blocks")
 	f.Add(unhex(f, str(f, options, "commitBytesHex")))
 	f.Add(unhex(f, str(f, options, "abortBytesHex")))
 	f.Add(unhex(f, str(f, v.LocalNetwork.PGenesisBlock, "bytesHex")))

@@ -16,7 +16,7 @@ func TestComplexityVectors(t *testing.T) {
 		"p_register_l1_validator_tx", "p_set_l1_validator_weight_tx"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			vec := v.vector(t, name)
+			vec := v.Vectors.Named(t, name)
 			tx, err := ParseTx(unhex(t, str(t, vec, "signedBytesHex")))
 			require.NoError(t, err)
 			fee := vec["dynamicFee"].(map[string]any)

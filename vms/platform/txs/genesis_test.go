@@ -87,7 +87,7 @@ func TestGenesisVector(t *testing.T) {
 	}
 
 	// The genesis vector validator tx is the first validator.
-	first := v.vector(t, "p_genesis_add_permissionless_validator_tx_first")
+	first := v.Vectors.Named(t, "p_genesis_add_permissionless_validator_tx_first")
 	require.Equal(t, cb58(t, str(t, first, "txID")), g.Validators[0].ID())
 }
 

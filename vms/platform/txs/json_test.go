@@ -1,7 +1,6 @@
 package txs
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/internal/vectortest"
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
@@ -47,14 +47,6 @@ func rawPVectors(tb testing.TB) []rawPVector {
 	return out
 }
 
-// compactJSON returns raw without insignificant spaces, keys in their order.
-func compactJSON(tb testing.TB, raw []byte) string {
-	tb.Helper()
-	var b bytes.Buffer
-	require.NoError(tb, json.Compact(&b, raw))
-	return b.String()
-}
-
 // vectorTxJSON returns the tx inside a vector's getTx reply, compact.
 func vectorTxJSON(tb testing.TB, v rawPVector) string {
 	tb.Helper()
@@ -62,7 +54,7 @@ func vectorTxJSON(tb testing.TB, v rawPVector) string {
 		Tx json.RawMessage `json:"tx"`
 	}
 	require.NoError(tb, json.Unmarshal(v.GetTx, &reply))
-	return compactJSON(tb, reply.Tx)
+	return vectortest.Compact(tb, reply.Tx)
 }
 
 // txVectors returns the P vectors that have a signed tx and the reference's getTx json reply.
@@ -95,7 +87,7 @@ func TestTxJSONVectors(t *testing.T) {
 			reply, err := json.Marshal(&chainapi.GetTxReply{Tx: raw, Encoding: ids.JSON})
 			require.NoError(t, err)
 			require.Equal(t, `{"tx":`+vectorTxJSON(t, v)+`,"encoding":"json"}`, string(reply))
-			require.Equal(t, compactJSON(t, raw), string(raw))
+			require.Equal(t, vectortest.Compact(t, raw), string(raw))
 		})
 		tx, err := ParseTx(unhex(t, v.SignedBytesHex))
 		require.NoError(t, err)
@@ -161,7 +153,7 @@ func TestBlockJSONVectors(t *testing.T) {
 			Block json.RawMessage `json:"block"`
 		}
 		require.NoError(t, json.Unmarshal(v.GetBlock, &reply))
-		require.Equal(t, compactJSON(t, reply.Block), string(raw), v.Name)
+		require.Equal(t, vectortest.Compact(t, reply.Block), string(raw), v.Name)
 	}
 }
 
@@ -169,7 +161,7 @@ func TestBlockJSONVectors(t *testing.T) {
 // fields, as the reference's Banff option blocks (§4.1).
 func TestOptionBlockJSON(t *testing.T) {
 	t.Parallel()
-	vec := loadVectors(t).vector(t, "p_banff_commit_and_abort_blocks")
+	vec := loadVectors(t).Vectors.Named(t, "p_banff_commit_and_abort_blocks")
 	for _, key := range []string{"commitBytesHex", "abortBytesHex"} {
 		blk, err := ParseBlock(unhex(t, str(t, vec, key)))
 		require.NoError(t, err)

@@ -33,7 +33,7 @@ func inner(tb testing.TB, reply json.RawMessage, key string) string {
 	tb.Helper()
 	var m map[string]json.RawMessage
 	require.NoError(tb, json.Unmarshal(reply, &m))
-	return compactJSON(tb, m[key])
+	return vectortest.Compact(tb, m[key])
 }
 
 // TestStakingTxVectors parses each staking and legacy subnet vector of the second file, checks

@@ -2,7 +2,9 @@ package txs
 
 import (
 	"github.com/cornice-node/cornice/codec"
+	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/vms/components/utxo"
+	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
 // Input is what a TransferableInput spends: a *secp256k1fx.TransferInput, or a *LockIn wrapping
@@ -22,6 +24,20 @@ type TransferableOutput = utxo.TransferableOutput[Output, outputKinds]
 
 // TransferableInput spends the UTXO UTXOID, of asset AssetID (§3.1).
 type TransferableInput = utxo.TransferableInput[Input, inputKinds]
+
+// TransferTo returns an output of amount of asset to addr alone, spendable at once by its key
+// (threshold 1, no locktime): the plain payment the wallet and the tests build.
+func TransferTo(asset ids.ID, amount uint64, addr ids.ShortID) TransferableOutput {
+	return TransferableOutput{AssetID: asset, Out: utxo.PayTo(amount, addr)}
+}
+
+// SpendUTXO returns the input that spends all of ux with the signature of its first owner
+// (signature index 0), as for an output TransferTo made. ux must hold a
+// *secp256k1fx.TransferOutput, not a locked one: it panics otherwise, as the wallet's and the
+// tests' callers only spend those.
+func SpendUTXO(ux *UTXO) TransferableInput {
+	return TransferableInput{UTXOID: ux.UTXOID, AssetID: ux.AssetID, In: utxo.Spend(ux.Out.(*secp256k1fx.TransferOutput).Amount, 0)}
+}
 
 // outputKinds encodes an output, of a UTXO or a transferable output, with this chain's output type
 // IDs.

@@ -71,24 +71,24 @@ func TestSpecialIDs(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
 	parse := func(name string) *Tx {
-		tx, err := ParseTx(unhex(t, str(t, v.vector(t, name), "signedBytesHex")))
+		tx, err := ParseTx(unhex(t, str(t, v.Vectors.Named(t, name), "signedBytesHex")))
 		require.NoError(t, err)
 		return tx
 	}
 
 	// subnetID and blockchainID are the IDs of their creating txs (§2.3).
 	subnet := parse("p_create_subnet_tx")
-	require.Equal(t, cb58(t, str(t, v.vector(t, "p_create_subnet_tx"), "subnetID(=txID)")), subnet.ID())
+	require.Equal(t, cb58(t, str(t, v.Vectors.Named(t, "p_create_subnet_tx"), "subnetID(=txID)")), subnet.ID())
 	chain := parse("p_create_chain_tx")
-	require.Equal(t, cb58(t, str(t, v.vector(t, "p_create_chain_tx"), "blockchainID(=txID)")), chain.ID())
+	require.Equal(t, cb58(t, str(t, v.Vectors.Named(t, "p_create_chain_tx"), "blockchainID(=txID)")), chain.ID())
 	cc := chain.Unsigned().(*CreateChainTx)
 	require.Equal(t, subnet.ID(), cc.SubnetID)
 	require.Equal(t, ids.FromName("subnetevm"), cc.VMID)
 	require.Equal(t, []uint32{0}, cc.SubnetAuth.SigIndices)
 
 	// validationID of ConvertSubnetToL1Tx validator 0 (§2.3).
-	vid := v.vector(t, "validation_id_for_convert_subnet_to_l1_validator_0")
-	convertVec := v.vector(t, "p_convert_subnet_to_l1_tx")
+	vid := v.Vectors.Named(t, "validation_id_for_convert_subnet_to_l1_validator_0")
+	convertVec := v.Vectors.Named(t, "p_convert_subnet_to_l1_tx")
 	convert := parse("p_convert_subnet_to_l1_tx").Unsigned().(*ConvertSubnetToL1Tx)
 	require.Equal(t, subnet.ID(), convert.SubnetID)
 	require.Equal(t, chain.ID(), convert.ChainID)
@@ -132,7 +132,7 @@ func TestSpecialIDs(t *testing.T) {
 
 	// RegisterL1ValidatorTx: the validation ID is sha256 of the RegisterL1Validator payload inside
 	// the warp message: message → AddressedCall → payload (§2.3, §4.5).
-	regVec := v.vector(t, "p_register_l1_validator_tx")
+	regVec := v.Vectors.Named(t, "p_register_l1_validator_tx")
 	reg := parse("p_register_l1_validator_tx").Unsigned().(*RegisterL1ValidatorTx)
 	u := codec.NewUnpacker(reg.Message, codec.MaxSize)
 	u.Version()
@@ -216,7 +216,7 @@ func TestNewTxErrors(t *testing.T) {
 func TestParseTxErrors(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	valid := unhex(t, str(t, v.vector(t, "p_disable_l1_validator_tx"), "signedBytesHex"))
+	valid := unhex(t, str(t, v.Vectors.Named(t, "p_disable_l1_validator_tx"), "signedBytesHex"))
 
 	for n := range len(valid) {
 		_, err := ParseTx(valid[:n])
@@ -249,7 +249,7 @@ func TestParseTxErrors(t *testing.T) {
 func TestParseTxCopiesInput(t *testing.T) {
 	t.Parallel()
 	v := loadVectors(t)
-	in := unhex(t, str(t, v.vector(t, "p_create_chain_tx"), "signedBytesHex"))
+	in := unhex(t, str(t, v.Vectors.Named(t, "p_create_chain_tx"), "signedBytesHex"))
 	tx, err := ParseTx(in)
 	require.NoError(t, err)
 	genesis := append([]byte(nil), tx.Unsigned().(*CreateChainTx).GenesisData...)

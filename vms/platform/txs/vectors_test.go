@@ -23,7 +23,7 @@ type vectorFile struct {
 		PGenesisValidators  []map[string]any `json:"pGenesisValidators"`
 		PGenesisChains      []map[string]any `json:"pGenesisChains"`
 	} `json:"localNetwork"`
-	Vectors []map[string]any `json:"vectors"`
+	Vectors vectortest.Vectors `json:"vectors"`
 }
 
 // The vector readers, short as the tests use them.
@@ -40,13 +40,7 @@ var vectorsPath = vectortest.Path()
 // loadVectors reads and decodes the vector file (platform-exchange.md §8).
 func loadVectors(tb testing.TB) *vectorFile { return vectortest.Load[vectorFile](tb) }
 
-// vector returns the vector called name.
-func (v *vectorFile) vector(tb testing.TB, name string) map[string]any {
-	tb.Helper()
-	return vectortest.Vector(tb, v.Vectors, name)
-}
-
 // pTxVectors returns the P-Chain vectors that hold a signed tx.
 func (v *vectorFile) pTxVectors() []map[string]any {
-	return vectortest.Select(v.Vectors, "P", "signedBytesHex")
+	return v.Vectors.Select("P", "signedBytesHex")
 }
