@@ -28,11 +28,10 @@ func (failingRelay) AddChain(ids.ID, chains.VM) error { return errRelayDown }
 func (failingRelay) Start() error                     { return nil }
 func (failingRelay) Close()                           {}
 
-// A chain the relay cannot watch still runs in full: its index routes and health check are
-// registered, and the relay's error is logged (createChain used to return it, leaving the chain
-// running unrouted and marked failed).
-func TestCreateChainRelayFails(t *testing.T) {
-	t.Parallel()
+// relayConfig is a node on free ports with the relay on and no built-in chains, so that a test's
+// chains are the only ones.
+func relayConfig(t *testing.T) config.Config {
+	t.Helper()
 	cfg := config.Default()
 	cfg.NetworkID = 1337 // no built-in chains: the test's is the only one
 	require.NoError(t, cfg.ResolveUpgrades())
@@ -40,6 +39,15 @@ func TestCreateChainRelayFails(t *testing.T) {
 	cfg.HTTPPort = 0
 	cfg.StakingPort = 0
 	cfg.Relay = config.SwitchOn
+	return cfg
+}
+
+// A chain the relay cannot watch still runs in full: its index routes and health check are
+// registered, and the relay's error is logged (createChain used to return it, leaving the chain
+// running unrouted and marked failed).
+func TestCreateChainRelayFails(t *testing.T) {
+	t.Parallel()
+	cfg := relayConfig(t)
 	var logs nodetest.Buffer
 	n, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	require.NoError(t, err)
@@ -76,13 +84,7 @@ func TestCreateChainRelayFails(t *testing.T) {
 // used to return the first chain's error and stop the whole node.
 func TestAttachRelayChainFails(t *testing.T) {
 	t.Parallel()
-	cfg := config.Default()
-	cfg.NetworkID = 1337 // no built-in chains: the test's is the only one
-	require.NoError(t, cfg.ResolveUpgrades())
-	cfg.DataDir = t.TempDir()
-	cfg.HTTPPort = 0
-	cfg.StakingPort = 0
-	cfg.Relay = config.SwitchOn
+	cfg := relayConfig(t)
 	var logs nodetest.Buffer
 	id := ids.ID{0xd2}
 	n, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil, Chain{Spec: chains.Spec{
@@ -96,7 +98,5 @@ func TestAttachRelayChainFails(t *testing.T) {
 	require.NoError(t, n.AttachRelay(func(RelayDeps) (Relay, error) { return failingRelay{}, nil }))
 	require.Contains(t, logs.String(), "the relay does not watch this chain")
 	require.Contains(t, logs.String(), id.String())
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	require.NoError(t, n.Run(ctx), "the node starts and stops cleanly")
+	require.NoError(t, nodetest.Run(t, n)(), "the node starts and stops cleanly")
 }
