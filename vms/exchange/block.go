@@ -149,8 +149,9 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now uint64, 
 		// (§6.5).
 		return nil, err
 	}
-	// Only a tx that spends nothing (possible only without fees) gets this far twice.
-	if err := mempool.NotKnown(known, tx.ID()); err != nil {
+	// Only a tx that spends nothing (possible only without fees) gets this far twice, and only
+	// such a tx is looked up.
+	if err := mempool.NotKnown(known, eff); err != nil {
 		return nil, err
 	}
 	return eff, nil

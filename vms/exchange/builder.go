@@ -14,19 +14,12 @@ import (
 // the pending txs, it fails if tx is pending or accepted already, too large, invalid, or
 // conflicts with a pending tx.
 func (vm *VM) issue(tx *txs.Tx) error {
-	// Accepted already if its block is committed and Accepted has not run yet: then the state
-	// answers, as it will once Accepted ran.
-	committed := func() error {
-		accepted, err := vm.state.HasTx(tx.ID())
-		if err != nil || !accepted {
-			return err
-		}
-		_, err = vm.verifyTx(tx, vm.state, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
-		return err
+	verify := func(src utxoSource) (*effects, error) {
+		return vm.verifyTx(tx, src, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
 	}
-	return vm.side.Issue(tx, committed, func(pending *overlay) (*effects, error) {
-		return vm.verifyTx(tx, pending, vm.state, vm.now(), make(map[ids.ID]struct{}, 1))
-	})
+	return vm.side.Issue(tx, vm.state,
+		func() (*effects, error) { return verify(vm.state) },
+		func(pending *overlay) (*effects, error) { return verify(pending) })
 }
 
 // BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and

@@ -43,7 +43,8 @@ func (vm *VM) verifyTx(tx *txs.Tx, src utxoSource, known chainView, now, price, 
 		// A committed tx issued again fails here, on its spent inputs, as in the reference.
 		return nil, executionError(tx.ID(), err)
 	}
-	if err := mempool.NotKnown(known, tx.ID()); err != nil {
+	// Only a tx that spends nothing gets this far twice, and only such a tx is looked up.
+	if err := mempool.NotKnown(known, eff); err != nil {
 		return nil, err
 	}
 	return eff, nil

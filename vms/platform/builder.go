@@ -26,19 +26,15 @@ func (vm *VM) issue(tx *txs.Tx) error {
 		if err != nil {
 			return nil, err
 		}
-		return vm.verifyTx(tx, src, vm.state, t, fees.price(&vm.rules.fees), fees.accrued, warpAt{s: vm.state, height: vm.Height()}, make(map[ids.ID]struct{}, 1))
-	}
-	// Committed already if its block is committed and Accepted has not run yet: then the state
-	// answers, as it will once Accepted ran.
-	committed := func() error {
-		accepted, err := vm.state.HasTx(tx.ID())
-		if err != nil || !accepted {
-			return err
+		at := warpAt{s: vm.state}
+		if _, ok := warpMessageOf(tx); ok {
+			at.height = vm.Height() // a read of the state, which only a warp message needs
 		}
-		_, err = verify(vm.state)
-		return err
+		return vm.verifyTx(tx, src, vm.state, t, vm.issuePrice(fees), fees.accrued, at, make(map[ids.ID]struct{}, 1))
 	}
-	return vm.side.Issue(tx, committed, func(pending *overlay) (*effects, error) { return verify(pending) })
+	return vm.side.Issue(tx, vm.state,
+		func() (*effects, error) { return verify(vm.state) },
+		func(pending *overlay) (*effects, error) { return verify(pending) })
 }
 
 // pending reports whether tx is in the mempool.
@@ -151,6 +147,24 @@ func (vm *VM) acceptedNextChange(last *chainBlock) (uint64, bool, error) {
 	}
 	vm.nextChangeMemo = changeMemo{block: last.ID(), t: t, ok: ok}
 	return t, ok, nil
+}
+
+// priceMemo remembers the gas price at one fee excess.
+type priceMemo struct {
+	set           bool
+	excess, price uint64
+}
+
+// issuePrice is fees.price, remembered for the last excess: every issueTx prices its tx, the
+// excess changes only with a block, and CalculatePrice's big.Int series costs a dozen
+// allocations. vm.side.Mu must be held.
+func (vm *VM) issuePrice(fees feeState) uint64 {
+	if m := vm.priceMemo; m.set && m.excess == fees.excess {
+		return m.price
+	}
+	price := fees.price(&vm.rules.fees)
+	vm.priceMemo = priceMemo{set: true, excess: fees.excess, price: price}
+	return price
 }
 
 // nextChange returns the chain time of the next timed change after the state view whose fee

@@ -12,6 +12,11 @@ import (
 // CalculatePrice returns minPrice·e^(excess/k) computed in integers by the Taylor series of
 // EIP-4844's fake exponential, saturating at 2^64-1 (§4.7, §4.8). k must not be zero.
 func CalculatePrice(minPrice, excess, k uint64) uint64 {
+	if excess == 0 {
+		// The series is its first term, minPrice·k/k: every issueTx prices its tx, and the
+		// excess is 0 whenever blocks stay under the target.
+		return minPrice
+	}
 	denom := new(big.Int).SetUint64(k)
 	num := new(big.Int).SetUint64(excess)
 	output := new(big.Int)

@@ -17,6 +17,8 @@ func TestCalculatePrice(t *testing.T) {
 		want                uint64
 	}{
 		{"zero excess", 1, 0, 2_164_043, 1},
+		{"zero excess, any price", 1 << 60, 0, 7, 1 << 60},
+		{"zero excess, the largest price", math.MaxUint64, 0, 3, math.MaxUint64},
 		{"one K", 1, 2_164_043, 2_164_043, 2},
 		{"ten million", 1, 10_000_000, 2_164_043, 101},
 		{"mainnet validator fee", 512, 1_246_488_515, 1_246_488_515, 1391},
@@ -78,4 +80,17 @@ func TestValidatorFeeCost(t *testing.T) {
 	}
 	require.Equal(t, uint64(3), c.secondsUntil(2, 0, 3, 10))
 	require.Equal(t, uint64(10), c.secondsUntil(2, 0, 30, 10))
+}
+
+// TestIssuePrice checks that the price issueTx remembers follows the excess: the same price as
+// CalculatePrice at each excess, in any order, with repeats.
+func TestIssuePrice(t *testing.T) {
+	t.Parallel()
+	vm := &VM{}
+	vm.rules.fees = txs.LocalFeeConfig
+	k := txs.LocalFeeConfig.ExcessConversionConstant
+	for _, excess := range []uint64{0, 10_000_000, 10_000_000, 2 * k, 0, 3 * k, 3 * k, 10_000_000} {
+		want := CalculatePrice(txs.LocalFeeConfig.MinPrice, excess, k)
+		require.Equal(t, want, vm.issuePrice(feeState{excess: excess}), "excess %d", excess)
+	}
 }

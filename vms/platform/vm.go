@@ -143,8 +143,9 @@ type VM struct {
 	evictTimer *time.Timer
 	closed     bool
 
-	// nextChangeMemo is acceptedNextChange's.
+	// nextChangeMemo is acceptedNextChange's, priceMemo issuePrice's.
 	nextChangeMemo changeMemo
+	priceMemo      priceMemo
 }
 
 var _ chains.VM = (*VM)(nil)

@@ -1,6 +1,7 @@
 package secp256k1fx
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"math/big"
@@ -13,8 +14,12 @@ import (
 	"github.com/cornice-node/cornice/ids"
 )
 
-// halfN is half the order of the secp256k1 group: a valid signature's S is at most this.
-var halfN = new(big.Int).Rsh(secp.S256().Params().N, 1)
+// halfN is half the order of the secp256k1 group, as 32 big-endian bytes: a valid signature's S
+// is at most this.
+var halfN = func() (b [32]byte) {
+	new(big.Int).Rsh(secp.S256().Params().N, 1).FillBytes(b[:])
+	return b
+}()
 
 // RecoverAddress returns the short address of the key that made sig over hash: ripemd160 of
 // sha256 of the compressed public key (platform-exchange.md §2.4, §3.2). A high S or a recovery
@@ -52,7 +57,8 @@ func RecoverPublicKey(hash [sha256.Size]byte, sig Signature) (*secp.PublicKey, e
 // checkMalleability refuses a signature with a recovery flag other than 0 or 1 or a high S
 // (§3.2): ErrMutatedSig.
 func checkMalleability(sig *Signature) error {
-	if sig[64] > 1 || new(big.Int).SetBytes(sig[32:64]).Cmp(halfN) > 0 {
+	// Both are 32 big-endian bytes, so they compare as numbers do.
+	if sig[64] > 1 || bytes.Compare(sig[32:64], halfN[:]) > 0 {
 		return ErrMutatedSig
 	}
 	return nil

@@ -24,15 +24,20 @@ func (s *Side[T, E, V]) Init(view V) {
 	s.Pool = New[T](View[E](view))
 }
 
-// Issue adds tx to the pool under Mu. It fails with ErrDuplicateTx if tx is pending (or with
-// what pending, if not nil, returns then), as the pool's limits refuse it, or as verify, given
-// the pending txs' view, does.
-func (s *Side[T, E, V]) Issue(tx T, pending func() error, verify func(V) (E, error)) error {
+// Issue adds tx to the pool under Mu: verify checks it against the pending txs' view, and the
+// pool's limits may refuse it. A pending tx fails with ErrDuplicateTx, unless accepted, the
+// accepted state, holds it already: its block is committed and Accepted has not run yet. It then
+// fails as reverify, verifying it on accepted, does (on its spent inputs), which is what it
+// fails with once Accepted has run; if reverify passes, with ErrDuplicateTx.
+func (s *Side[T, E, V]) Issue(tx T, accepted Known, reverify func() (E, error), verify func(V) (E, error)) error {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	if s.Pool.Has(tx.ID()) {
-		if pending != nil {
-			if err := pending(); err != nil {
+		switch committed, err := accepted.HasTx(tx.ID()); {
+		case err != nil:
+			return err
+		case committed:
+			if _, err := reverify(); err != nil {
 				return err
 			}
 		}
@@ -60,10 +65,25 @@ func (s *Side[T, E, V]) Accepted(effs []E, mark func()) int {
 	return s.Pool.Len()
 }
 
-// NotKnown fails with ErrDuplicateTx if known, the state a tx is verified on, holds tx id already,
-// or with the error reading it gave.
-func NotKnown(known interface{ HasTx(id ids.ID) (bool, error) }, id ids.ID) error {
-	switch has, err := known.HasTx(id); {
+// Known is a chain state's record of its txs: the committed ones, and those of processing blocks
+// for a view on one.
+type Known interface {
+	// HasTx reports whether the state holds tx id.
+	HasTx(id ids.ID) (bool, error)
+}
+
+// NotKnown fails with ErrDuplicateTx if known, the state a tx was just verified on with effects
+// eff, holds the tx already, or with the error reading it gave. A tx that spends a UTXO (its own
+// chain's or an imported one) cannot be in known: the block that holds it spent that UTXO, and a
+// UTXO's ID names the tx that made it, so it cannot come back. Verifying it on known has found
+// the UTXO, so for such a tx NotKnown reads nothing; only a tx that spends nothing is looked up.
+// This is a point read of an absent key through every table of the database, the costliest read
+// of an issueTx (docs/benchmarks.md, issue #11 rows).
+func NotKnown[E Effects](known Known, eff E) error {
+	for range eff.Spent() {
+		return nil
+	}
+	switch has, err := known.HasTx(eff.TxID()); {
 	case err != nil:
 		return err
 	case has:

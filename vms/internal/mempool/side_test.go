@@ -11,8 +11,9 @@ import (
 )
 
 // TestSide: Issue verifies a new tx against the pool's view and adds it; a pending tx is refused
-// with what the pending hook says, else ErrDuplicateTx; Accepted runs the VM's bookkeeping and
-// drops the accepted txs and their conflicts.
+// with ErrDuplicateTx, or, when the accepted state holds it already, with what verifying it on
+// that state gives; Accepted runs the VM's bookkeeping and drops the accepted txs and their
+// conflicts.
 func TestSide(t *testing.T) {
 	t.Parallel()
 	var s mempool.Side[*tx, *effects, *view]
@@ -29,15 +30,48 @@ func TestSide(t *testing.T) {
 			return eff, nil
 		}
 	}
-	require.NoError(t, s.Issue(tx1, nil, verify(eff1)))
-	require.EqualError(t, s.Issue(tx2, nil, verify(eff2)), "conflict")
-	require.ErrorIs(t, s.Issue(tx1, nil, verify(eff1)), mempool.ErrDuplicateTx)
-	require.ErrorIs(t, s.Issue(tx1, func() error { return nil }, verify(eff1)), mempool.ErrDuplicateTx)
-	committed := errors.New("committed")
-	require.ErrorIs(t, s.Issue(tx1, func() error { return committed }, verify(eff1)), committed)
+	spent := errors.New("spent")
+	reverify := func(err error) func() (*effects, error) {
+		return func() (*effects, error) { return nil, err }
+	}
+	none := known{}
+	require.NoError(t, s.Issue(tx1, none, reverify(spent), verify(eff1)))
+	require.EqualError(t, s.Issue(tx2, none, reverify(spent), verify(eff2)), "conflict")
+	require.ErrorIs(t, s.Issue(tx1, none, reverify(spent), verify(eff1)), mempool.ErrDuplicateTx,
+		"pending, not committed: the state is not verified on")
+	committed := known{tx1.id: true}
+	require.ErrorIs(t, s.Issue(tx1, committed, reverify(nil), verify(eff1)), mempool.ErrDuplicateTx)
+	require.ErrorIs(t, s.Issue(tx1, committed, reverify(spent), verify(eff1)), spent)
+	readErr := errors.New("read")
+	require.ErrorIs(t, s.Issue(tx1, failing{readErr}, reverify(spent), verify(eff1)), readErr)
 
 	marked := false
 	require.Equal(t, 0, s.Accepted([]*effects{eff2}, func() { marked = true }))
 	require.True(t, marked)
-	require.NoError(t, s.Issue(tx2, nil, verify(eff2)), "the accepted conflict left the view")
+	require.NoError(t, s.Issue(tx2, none, reverify(spent), verify(eff2)), "the accepted conflict left the view")
 }
+
+// TestNotKnown: a tx that spends nothing is looked up in the state; one that spends a UTXO is
+// not (it cannot be there), so a state that holds it, or fails to read, is never asked.
+func TestNotKnown(t *testing.T) {
+	t.Parallel()
+	_, spends := newTx(1, 10, 'a')
+	_, spendsNothing := newTx(2, 10)
+	holds := known{spends.txID: true, spendsNothing.txID: true}
+	require.ErrorIs(t, mempool.NotKnown(holds, spendsNothing), mempool.ErrDuplicateTx)
+	require.NoError(t, mempool.NotKnown(known{}, spendsNothing))
+	readErr := errors.New("read")
+	require.ErrorIs(t, mempool.NotKnown(failing{readErr}, spendsNothing), readErr)
+	require.NoError(t, mempool.NotKnown(holds, spends))
+	require.NoError(t, mempool.NotKnown(failing{readErr}, spends))
+}
+
+// known is a state holding the txs it maps to true.
+type known map[ids.ID]bool
+
+func (k known) HasTx(id ids.ID) (bool, error) { return k[id], nil }
+
+// failing is a state whose reads fail with err.
+type failing struct{ err error }
+
+func (f failing) HasTx(ids.ID) (bool, error) { return false, f.err }
