@@ -17,16 +17,40 @@ type envelope struct {
 	parseErr error
 	// end is the index after the object in the body, set by scanEnvelope only.
 	end int
+	// unchecked is set when params were delimited but not checked to be valid JSON (parseEnvelope
+	// leaves that to the decoding of the args, which checks it anyway); src is then the body the
+	// envelope was read from, for check.
+	unchecked bool
+	src       []byte
 }
 
 // parseEnvelope decodes the first JSON value of body as the reference does: json.Decoder.Decode into
 // the envelope struct (node-api.md §1.2 step 3). The common case is parsed by scanEnvelope without
 // allocating; anything else goes through encoding/json itself, so that every error text is Go's.
+//
+// The params are delimited but not validated: json.Unmarshal of the args validates them in full
+// before it decodes, so a pass of json.Valid here would be a third pass over the largest part of
+// the body (docs/decisions.md, "The params are validated once"). Whoever answers a call without
+// decoding its params calls check first.
 func parseEnvelope(body []byte) envelope {
-	if env, ok := scanEnvelope(body); ok {
+	if env, ok := scanEnvelopeLazy(body, true); ok {
+		env.src = body
 		return env
 	}
 	return decodeEnvelope(body)
+}
+
+// check validates params that parseEnvelope left unchecked. Invalid params make the whole body
+// invalid JSON: env then becomes what encoding/json decodes, with its parse error.
+func (env *envelope) check() {
+	if !env.unchecked {
+		return
+	}
+	if json.Valid(env.params) {
+		env.unchecked = false
+		return
+	}
+	*env = decodeEnvelope(env.src)
 }
 
 // decodeEnvelope is the slow path: encoding/json decodes body into json2.Request.
@@ -76,6 +100,14 @@ const (
 // (another key, case variants, duplicates, escapes, non-ASCII, a type error, a syntax error), and
 // the caller falls back to encoding/json. FuzzScanEnvelope checks the two agree.
 func scanEnvelope(body []byte) (env envelope, ok bool) {
+	return scanEnvelopeLazy(body, false)
+}
+
+// scanEnvelopeLazy is scanEnvelope, but with lazy it does not check that the params are valid
+// JSON beyond their extent (matching brackets and quotes), and sets env.unchecked when it did not.
+// The extent is the one encoding/json reads whenever the body is valid; when the params are not
+// valid JSON, neither is the body.
+func scanEnvelopeLazy(body []byte, lazy bool) (env envelope, ok bool) {
 	i := skipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return envelope{}, false
@@ -106,13 +138,13 @@ func scanEnvelope(body []byte) (env envelope, ok bool) {
 			env.method, end, ok = scanPlainString(body, i)
 		case "params":
 			bit = keyParams
-			env.params, end, ok = scanValue(body, i)
+			env.params, end, env.unchecked, ok = scanValue(body, i, lazy)
 			if isNull(env.params) {
 				env.params = nil
 			}
 		case "id":
 			bit = keyID
-			env.id, end, ok = scanValue(body, i)
+			env.id, end, _, ok = scanValue(body, i, false)
 			if isNull(env.id) {
 				env.id = nil
 			}
@@ -171,9 +203,11 @@ func scanPlainString(b []byte, i int) (s []byte, end int, ok bool) {
 // scanValue finds the extent of the JSON value at b[i] and checks it is valid JSON. It returns the
 // value's raw bytes and the index after it. A valid object, array or string ends at its closing
 // delimiter and a valid literal or number is maximal, so encoding/json would read the same extent.
-func scanValue(b []byte, i int) (v []byte, end int, ok bool) {
+// With lazy, an object, array or string that would need json.Valid's pass is returned unchecked
+// instead.
+func scanValue(b []byte, i int, lazy bool) (v []byte, end int, unchecked, ok bool) {
 	if i >= len(b) {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	// valid is set where the value's extent alone shows it valid, without json.Valid's pass: the
 	// common ids (a number, a plain string) and the literals.
@@ -197,15 +231,23 @@ func scanValue(b []byte, i int) (v []byte, end int, ok bool) {
 			// A number is valid by its grammar alone; a malformed one is answered by the slow
 			// path, with encoding/json's error text.
 			if !validNumber(b[i:end]) {
-				return nil, 0, false
+				return nil, 0, false, false
 			}
 			valid = true
 		}
 	}
-	if !ok || !valid && !json.Valid(b[i:end]) {
-		return nil, 0, false
+	if !ok {
+		return nil, 0, false, false
 	}
-	return b[i:end], end, true
+	if !valid {
+		if lazy && (b[i] == '{' || b[i] == '[' || b[i] == '"') {
+			return b[i:end], end, true, true
+		}
+		if !json.Valid(b[i:end]) {
+			return nil, 0, false, false
+		}
+	}
+	return b[i:end], end, false, true
 }
 
 // plainString reports whether s, the content of a JSON string, has neither escapes nor control

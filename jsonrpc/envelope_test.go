@@ -109,14 +109,26 @@ func TestScanEnvelope(t *testing.T) {
 }
 
 // requireSameEnvelope checks that, where the fast path accepts body, it gives what encoding/json
-// gives.
+// gives; and that parseEnvelope's lazy scan accepts what the fast path accepts, and otherwise
+// leaves only params that make the body invalid JSON, which check finds.
 func requireSameEnvelope(t *testing.T, body []byte) {
 	t.Helper()
+	slow := decodeEnvelope(body)
+	lazy, lazyOK := scanEnvelopeLazy(body, true)
 	fast, ok := scanEnvelope(body)
+	if ok {
+		require.True(t, lazyOK, "lazy scan refused %q", body)
+	}
+	if lazyOK && !ok {
+		require.True(t, lazy.unchecked, "lazy scan accepted %q, the fast path did not", body)
+		require.Error(t, slow.parseErr, "lazy scan of %q left params unchecked that are valid", body)
+		checked := parseEnvelope(body)
+		checked.check()
+		require.Equal(t, slow, checked, "check of %q", body)
+	}
 	if !ok {
 		return
 	}
-	slow := decodeEnvelope(body)
 	require.NoError(t, slow.parseErr, "fast path accepted %q", body)
 	require.Equal(t, string(slow.version), string(fast.version), "version of %q", body)
 	require.Equal(t, string(slow.method), string(fast.method), "method of %q", body)

@@ -201,6 +201,11 @@ type outcome struct {
 // handle processes one call and appends its response object, without a trailing newline, to
 // st.out; notifications get none (node-api.md §1.2, §1.4).
 func (s *Server) handle(ctx context.Context, env *envelope, st *state, inBatch bool) outcome {
+	m, err := s.lookup(env.method)
+	if err != nil || m.heavy || string(env.version) != "2.0" {
+		// Answered, or made to wait, without decoding the params: they must be known valid first.
+		env.check()
+	}
 	if env.parseErr != nil {
 		// Always answered, even without an id.
 		s.appendError(st, CodeParse, env.parseErr.Error(), env.request(), env.id)
@@ -213,7 +218,6 @@ func (s *Server) handle(ctx context.Context, env *envelope, st *state, inBatch b
 		s.appendError(st, CodeInvalidRequest, errVersion.Error(), env.request(), env.id)
 		return outcome{wrote: true}
 	}
-	m, err := s.lookup(env.method)
 	if err != nil {
 		if env.id == nil {
 			return outcome{}
@@ -249,6 +253,12 @@ func (s *Server) run(ctx context.Context, m *method, env *envelope, st *state, i
 
 	args, err := m.decode(env.params)
 	if err != nil {
+		// Unchecked params that fail to decode may not be JSON at all: the body is then answered
+		// as a parse error, as if the envelope had been decoded in full.
+		if env.check(); env.parseErr != nil {
+			s.appendError(st, CodeParse, env.parseErr.Error(), env.request(), env.id)
+			return outcome{wrote: true}
+		}
 		// Every decoding error is replaced by one fixed text (node-api.md §1.2 step 5).
 		if env.id == nil {
 			return outcome{}
