@@ -30,12 +30,14 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	parent, view := vm.Preferred()
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
+	vm.side.Mu.Unlock()
+	// The pending txs are verified without the lock, as a block's are in Verify: the view and
+	// the accepted state change only on this goroutine.
 	seen := make(map[ids.ID]struct{})
-	picked, effs := vm.side.Pool.Pick(vm.log,
+	picked, effs := vm.side.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },
 		func(tx *txs.Tx) (*effects, error) { return vm.verifyTx(tx, ov, view, t, seen) },
 		func(eff *effects) bool { ov.Apply(eff); return true })
-	vm.side.Mu.Unlock()
 	if len(picked) == 0 {
 		return nil, chains.ErrNoWork
 	}

@@ -78,8 +78,11 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
+	vm.side.Mu.Unlock()
+	// The pending txs are verified without the lock, as a block's are in Verify: the view and
+	// the accepted state change only on this goroutine.
 	var gas uint64
-	picked, effs := vm.side.Pool.Pick(vm.log,
+	picked, effs := vm.side.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },
 		func(tx *txs.Tx) (*effects, error) {
 			return vm.verifyTx(tx, ov, view, t, price, fees.accrued, at, seen)
@@ -92,7 +95,6 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 			gas += eff.gas
 			return true
 		})
-	vm.side.Mu.Unlock()
 	// A block without txs is built only to deactivate the validators that ran out (§4.7).
 	if len(picked) == 0 && len(evicted) == 0 {
 		return nil, chains.ErrNoWork

@@ -141,21 +141,17 @@ func (p *Pool[T, E]) Accepted(effs []E) {
 	p.Remove(gone)
 }
 
-// Pick chooses the txs of a block being built: the pending txs in arrival order, up to about
-// TargetBlockSize bytes (the first tx always fits). A tx for which inBlock is true is in a
-// processing block already and stays pending until that block is accepted. verify checks a tx
-// against the block being built; a tx it refuses no longer verifies and leaves the pool, logged
-// at Debug to log. take records a verified tx's effects on the block being built, so that the
-// txs after it verify on top of them, or reports false when they do not fit (the P-Chain's gas
-// capacity): that tx waits for the next block, and the block ends.
-func (p *Pool[T, E]) Pick(log *slog.Logger, inBlock func(ids.ID) bool, verify func(T) (E, error), take func(E) bool) ([]T, []E) {
-	var (
-		picked []T
-		effs   []E
-		size   int
-		drop   = make(map[ids.ID]struct{})
-	)
-	for _, e := range p.txs {
+// pick chooses the txs of a block being built among pending, the pending txs in arrival order:
+// up to about TargetBlockSize bytes (the first tx always fits). A tx for which inBlock is true is
+// in a processing block already and stays pending until that block is accepted. verify checks a
+// tx against the block being built; a tx it refuses no longer verifies and is returned in drop,
+// logged at Debug to log. take records a verified tx's effects on the block being built, so that
+// the txs after it verify on top of them, or reports false when they do not fit (the P-Chain's
+// gas capacity): that tx waits for the next block, and the block ends.
+func pick[T Tx, E Effects](pending []*entry[T, E], log *slog.Logger, inBlock func(ids.ID) bool, verify func(T) (E, error), take func(E) bool) (picked []T, effs []E, drop map[ids.ID]struct{}) {
+	drop = make(map[ids.ID]struct{})
+	var size int
+	for _, e := range pending {
 		tx := e.tx
 		if len(picked) > 0 && size+tx.Size() > TargetBlockSize {
 			break
@@ -176,6 +172,5 @@ func (p *Pool[T, E]) Pick(log *slog.Logger, inBlock func(ids.ID) bool, verify fu
 		effs = append(effs, eff)
 		size += tx.Size()
 	}
-	p.Remove(drop)
-	return picked, effs
+	return picked, effs, drop
 }

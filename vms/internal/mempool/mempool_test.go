@@ -217,13 +217,14 @@ func TestPick(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := mempool.New[*tx](&view{spent: make(map[ids.ID]ids.ID)})
+			var s mempool.Side[*tx, *effects, *view]
+			s.Init(&view{spent: make(map[ids.ID]ids.ID)})
 			for i, size := range tt.sizes {
 				x, e := newTx(byte(i+1), size, byte(i+1))
-				p.Add(x, e)
+				s.Pool.Add(x, e)
 			}
 			var took []byte
-			picked, effs := p.Pick(slog.New(slog.DiscardHandler),
+			picked, effs := s.Pick(slog.New(slog.DiscardHandler),
 				func(id ids.ID) bool { return id[0] == tt.inBlock },
 				func(x *tx) (*effects, error) {
 					if x.id[0] == tt.invalid {
@@ -245,7 +246,7 @@ func TestPick(t *testing.T) {
 			}
 			require.Equal(t, tt.picked, got)
 			require.Equal(t, tt.picked, took)
-			require.Equal(t, tt.remained, pending(p))
+			require.Equal(t, tt.remained, pending(s.Pool))
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package mempool
 
 import (
+	"log/slog"
 	"sync"
 
 	"github.com/cornice-node/cornice/ids"
@@ -52,6 +53,35 @@ func (s *Side[T, E, V]) Issue(tx T, accepted Known, reverify func() (E, error), 
 	}
 	s.Pool.Add(tx, eff)
 	return nil
+}
+
+// Pick chooses the txs of a block being built, as the pending txs in arrival order allow: up to
+// about TargetBlockSize bytes (the first tx always fits). A tx for which inBlock is true is in a
+// processing block already and stays pending until that block is accepted. verify checks a tx
+// against the block being built; a tx it refuses no longer verifies and leaves the pool, logged at
+// Debug to log. take records a verified tx's effects on the block being built, so that the txs
+// after it verify on top of them, or reports false when they do not fit (the P-Chain's gas
+// capacity): that tx waits for the next block, and the block ends.
+//
+// It is called by the chain's engine goroutine without Mu, and verifies without it: only that
+// goroutine removes txs from the pool (Pick, Accepted), so the txs pending when Pick starts stay
+// pending, in place, until it drops those that failed (under Mu), while Issue, which only appends,
+// goes on meanwhile instead of waiting for every pending tx's verification (docs/decisions.md,
+// "The builder verifies without the mempool's lock"). A tx issued meanwhile waits for the next
+// block. verify, inBlock and take must therefore read nothing that Mu guards.
+func (s *Side[T, E, V]) Pick(log *slog.Logger, inBlock func(ids.ID) bool, verify func(T) (E, error), take func(E) bool) ([]T, []E) {
+	s.Mu.Lock()
+	// The entries up to len stay as they are: Add appends past them, and only this goroutine
+	// removes.
+	pending := s.Pool.txs
+	s.Mu.Unlock()
+	picked, effs, drop := pick(pending, log, inBlock, verify, take)
+	if len(drop) > 0 {
+		s.Mu.Lock()
+		s.Pool.Remove(drop)
+		s.Mu.Unlock()
+	}
+	return picked, effs
 }
 
 // Accepted runs mark (the VM's bookkeeping of a block whose batch is committed) and drops the

@@ -2,6 +2,7 @@ package mempool_test
 
 import (
 	"errors"
+	"log/slog"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,6 +50,38 @@ func TestSide(t *testing.T) {
 	require.Equal(t, 0, s.Accepted([]*effects{eff2}, func() { marked = true }))
 	require.True(t, marked)
 	require.NoError(t, s.Issue(tx2, none, reverify(spent), verify(eff2)), "the accepted conflict left the view")
+}
+
+// TestSidePickWithoutLock: Pick verifies the pending txs without Mu, so a tx issued meanwhile is
+// added at once; it waits for the next block, and a tx that failed is dropped only after the verification, with Mu.
+func TestSidePickWithoutLock(t *testing.T) {
+	t.Parallel()
+	var s mempool.Side[*tx, *effects, *view]
+	s.Init(&view{spent: make(map[ids.ID]ids.ID)})
+	tx1, eff1 := newTx(1, 10, 'a')
+	tx2, eff2 := newTx(2, 10, 'b')
+	tx3, eff3 := newTx(3, 10, 'c')
+	s.Pool.Add(tx1, eff1)
+	s.Pool.Add(tx2, eff2)
+	add := func(eff *effects) func(*view) (*effects, error) {
+		return func(*view) (*effects, error) { return eff, nil }
+	}
+	picked, _ := s.Pick(slog.New(slog.DiscardHandler),
+		func(ids.ID) bool { return false },
+		func(x *tx) (*effects, error) {
+			if x == tx1 {
+				require.True(t, s.Mu.TryLock(), "Pick verifies with Mu held")
+				s.Mu.Unlock()
+				require.NoError(t, s.Issue(tx3, known{}, nil, add(eff3)))
+				return eff1, nil
+			}
+			return nil, errors.New("stale")
+		},
+		func(*effects) bool { return true })
+	require.Equal(t, []*tx{tx1}, picked, "tx3 came after Pick took the pending txs")
+	require.Equal(t, []byte{1, 3}, pending(s.Pool), "tx2 dropped, tx3 pending")
+	_, ok := s.View.SpentBy(ids.ID{0xff, 'b'})
+	require.False(t, ok, "the dropped tx's effects left the view")
 }
 
 // TestNotKnown: a tx that spends nothing is looked up in the state; one that spends a UTXO is
