@@ -24,15 +24,13 @@ func (vm *VM) issue(tx *txs.Tx) error {
 
 // BuildBlock implements chains.Builder: a block on the preferred block, at the later of now and
 // the parent's time, with the pending txs in arrival order up to about 128 KiB. A pending tx
-// that no longer verifies is dropped from the mempool.
+// that no longer verifies is dropped from the mempool. It reads the preferred block's view and
+// the accepted state without vm.side.Mu, as Verify does: only the engine goroutine, which calls
+// both, changes them (mempool.Side.Pick).
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
-	vm.side.Mu.Lock()
 	parent, view := vm.Preferred()
 	t := max(vm.now(), parent.blk.Time())
 	ov := newOverlay(view)
-	vm.side.Mu.Unlock()
-	// The pending txs are verified without the lock, as a block's are in Verify: the view and
-	// the accepted state change only on this goroutine.
 	seen := make(map[ids.ID]struct{})
 	picked, effs := vm.side.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },

@@ -48,29 +48,25 @@ func (vm *VM) pending(id ids.ID) bool {
 // block's time reaches the first staker's end, a proposal block rewarding it; otherwise a Banff
 // standard block on the preferred block at the later of now and the parent's time, with the
 // pending txs in arrival order up to about 128 KiB and the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
-// mempool; one that does not fit waits for the next block.
+// mempool; one that does not fit waits for the next block. It reads the preferred block's view
+// and the accepted state without vm.side.Mu, as Verify does: only the engine goroutine, which
+// calls both, changes them (mempool.Side.Pick).
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
-	vm.side.Mu.Lock()
 	parent, view := vm.Preferred()
 	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
-		vm.side.Mu.Unlock()
 		return vm.buildOption(parent, pb, view)
 	}
 	t, err := vm.blockTime(view, parent.fees)
 	if err != nil {
-		vm.side.Mu.Unlock()
 		return nil, err
 	}
 	if first, err := view.firstStakers(1); err != nil {
-		vm.side.Mu.Unlock()
 		return nil, err
 	} else if len(first) == 1 && first[0].end == t {
-		vm.side.Mu.Unlock()
 		return vm.buildProposal(parent, t, first[0])
 	}
 	fees, evicted, err := vm.advance(view, parent.fees, t)
 	if err != nil {
-		vm.side.Mu.Unlock()
 		return nil, err
 	}
 	price := fees.price(&vm.rules.fees)
@@ -78,9 +74,6 @@ func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	ov.Apply(&effects{l1Validators: evicted})
 	seen := make(map[ids.ID]struct{})
 	at := warpAt{s: vm.accepted, height: min(parent.Height(), vm.Last().Height())}
-	vm.side.Mu.Unlock()
-	// The pending txs are verified without the lock, as a block's are in Verify: the view and
-	// the accepted state change only on this goroutine.
 	var gas uint64
 	picked, effs := vm.side.Pick(vm.log,
 		func(id ids.ID) bool { return processing.InProcessing(view, id) },
