@@ -141,13 +141,8 @@ func (p *Pool[T, E]) Accepted(effs []E) {
 	p.Remove(gone)
 }
 
-// pick chooses the txs of a block being built among pending, the pending txs in arrival order:
-// up to about TargetBlockSize bytes (the first tx always fits). A tx for which inBlock is true is
-// in a processing block already and stays pending until that block is accepted. verify checks a
-// tx against the block being built; a tx it refuses no longer verifies and is returned in drop,
-// logged at Debug to log. take records a verified tx's effects on the block being built, so that
-// the txs after it verify on top of them, or reports false when they do not fit (the P-Chain's
-// gas capacity): that tx waits for the next block, and the block ends.
+// pick is Side.Pick's choice among pending, the pending txs in arrival order; the txs that no
+// longer verify are returned in drop (logged at Debug to log) for the caller to remove.
 func pick[T Tx, E Effects](pending []*entry[T, E], log *slog.Logger, inBlock func(ids.ID) bool, verify func(T) (E, error), take func(E) bool) (picked []T, effs []E, drop map[ids.ID]struct{}) {
 	drop = make(map[ids.ID]struct{})
 	var size int
