@@ -47,10 +47,11 @@ func (vm *VM) pending(id ids.ID) bool {
 // BuildBlock implements chains.Builder: on a proposal block, its option (proposal.go); when the
 // block's time reaches the first staker's end, a proposal block rewarding it; otherwise a Banff
 // standard block on the preferred block at the later of now and the parent's time, with the
-// pending txs in arrival order up to about 128 KiB and the fee state's capacity (§4.1). A pending tx that no longer verifies is dropped from the
-// mempool; one that does not fit waits for the next block. It reads the preferred block's view
-// and the accepted state without vm.side.Mu, as Verify does: only the engine goroutine, which
-// calls both, changes them (mempool.Side.Pick).
+// pending txs in arrival order up to about 128 KiB and the fee state's capacity (§4.1). A
+// pending tx that no longer verifies is dropped from the mempool; one that does not fit waits
+// for the next block. It reads the preferred block's view and the accepted state without
+// vm.side.Mu, as Verify does: only the engine goroutine, which calls both, changes them
+// (mempool.Side.Pick).
 func (vm *VM) BuildBlock(context.Context) (chains.Block, error) {
 	parent, view := vm.Preferred()
 	if pb, ok := parent.blk.(*txs.ProposalBlock); ok {
