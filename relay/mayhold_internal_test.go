@@ -16,8 +16,8 @@ import (
 )
 
 // TestMayHold: a new head is scanned at once when its bloom may hold a message (either event's
-// topic), when the relay has not looked at the chain yet, and when the chain was rolled back to
-// or below the mark; a head without a message above the mark waits for the next scan.
+// topic), when the relay has not looked at the chain yet, and when the chain was rolled back
+// below the mark; a head without a message at or above the mark waits for the next scan.
 func TestMayHold(t *testing.T) {
 	db, err := storage.Open(t.TempDir(), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
@@ -37,6 +37,7 @@ func TestMayHold(t *testing.T) {
 	require.False(t, r.mayHold(c, head(40, common.Hash{1})), "another event's topic")
 	require.True(t, r.mayHold(c, head(11, precompile.SendWarpMessageTopic())), "a warp message")
 	require.True(t, r.mayHold(c, head(11, icm.SendCrossChainMessageTopic())), "a Teleporter message")
-	require.True(t, r.mayHold(c, head(10)), "rolled back to the mark")
+	require.False(t, r.mayHold(c, head(10)), "an empty block at the mark, after a roll-back")
+	require.True(t, r.mayHold(c, head(9)), "rolled back below the mark")
 	require.True(t, r.mayHold(c, head(3)), "rolled back below the mark")
 }
