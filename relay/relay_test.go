@@ -153,6 +153,12 @@ func (f *fakeChain) addBlock(logs ...types.Log) {
 		f.logs = append(f.logs, l)
 	}
 	h := &types.Header{Number: new(big.Int).SetUint64(f.head)}
+	for _, l := range logs {
+		h.Bloom.Add(l.Address.Bytes())
+		for _, topic := range l.Topics {
+			h.Bloom.Add(topic.Bytes())
+		}
+	}
 	f.mu.Unlock()
 	f.feed.Send(h)
 }

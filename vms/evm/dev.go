@@ -533,16 +533,18 @@ func (d *devState) reset(ctx context.Context) error {
 	return nil
 }
 
-// rollBack makes blk, an accepted block, the last accepted one, with root the state root in
-// effect after it: the blocks above it are dropped with their receipts and transaction lookups
-// (through the chain's Rewind, which truncates the index in the same batch; rewind.go).
+// rollBack makes blk, a block on the chain (canonical at or below the head), the last accepted
+// one, with root the state root in effect after it: the blocks above it are dropped with their
+// receipts and transaction lookups (through the chain's Rewind, which truncates the index in the
+// same batch; rewind.go). blk is the genesis or a live snapshot's block, which is on the chain
+// without a read to check it: a snapshot records the head, on the engine goroutine as every
+// roll-back; accepting a block only extends the chain; a revert forgets its snapshot and every
+// later one (taken at or above it) and reset forgets them all, so a live snapshot's block is an
+// ancestor of the head or the head (TestDevSnapshotCanonical).
 func (d *devState) rollBack(ctx context.Context, blk *types.Block, root common.Hash) error {
 	vm := d.vm
 	head := vm.currentHead()
 	height, hash := blk.NumberU64(), blk.Hash()
-	if rawdb.ReadCanonicalHash(vm.db, height) != hash {
-		return fmt.Errorf("roll back to block %s at height %d: not on the chain", hash, height)
-	}
 	if head.NumberU64() > height {
 		if vm.rewind == nil {
 			return errors.New("roll back: the chain cannot be rewound")

@@ -130,30 +130,48 @@ func (vm *VM) droppedHeights() (lo, hi uint64, pending bool, err error) {
 }
 
 // checkNoAtomicAbove refuses a roll-back below a block that carries atomic txs: what they did to
-// the other chains' shared memory is not rolled back with it. Only accepted blocks have atomic
-// records and a roll-back never drops one, so the records are few and all canonical.
+// the other chains' shared memory is not rolled back with it. The highest such block's height is
+// in memory (VM.atomicTop); only a roll-back refused reads the records, to name the lowest one
+// it would drop.
 func (vm *VM) checkNoAtomicAbove(height uint64) error {
-	if vm.atomic == nil {
+	if vm.atomicTop.Load() <= height {
 		return nil
 	}
-	it, err := vm.kv.view.NewIterator(atomicBlockPrefix, nil)
+	lowest, _, err := vm.atomicHeightsAbove(height)
 	if err != nil {
 		return err
 	}
-	lowest := uint64(0)
+	return rewindAtomicError(lowest)
+}
+
+// loadAtomicTop sets VM.atomicTop from the atomic records, at start.
+func (vm *VM) loadAtomicTop() error {
+	if vm.atomic == nil {
+		return nil
+	}
+	_, highest, err := vm.atomicHeightsAbove(0)
+	vm.atomicTop.Store(highest)
+	return err
+}
+
+// atomicHeightsAbove returns the lowest and the highest height above height of the blocks that
+// carry atomic txs (0, 0 when there is none). Only accepted blocks have atomic records and a
+// roll-back never drops one, so the records are few and all canonical.
+func (vm *VM) atomicHeightsAbove(height uint64) (lowest, highest uint64, err error) {
+	it, err := vm.kv.view.NewIterator(atomicBlockPrefix, nil)
+	if err != nil {
+		return 0, 0, err
+	}
 	for it.Next() {
 		n, ok := rawdb.ReadHeaderNumber(vm.db, common.BytesToHash(it.Key()[len(atomicBlockPrefix):]))
-		if ok && n > height && (lowest == 0 || n < lowest) {
-			lowest = n
+		if ok && n > height {
+			if lowest == 0 || n < lowest {
+				lowest = n
+			}
+			highest = max(highest, n)
 		}
 	}
-	if err := errors.Join(it.Err(), it.Close()); err != nil {
-		return err
-	}
-	if lowest != 0 {
-		return rewindAtomicError(lowest)
-	}
-	return nil
+	return lowest, highest, errors.Join(it.Err(), it.Close())
 }
 
 // sweep writes into w the removal of what dropped blocks left behind at heights from to to: of

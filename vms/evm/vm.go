@@ -140,6 +140,12 @@ type VM struct {
 	// sweeping is set while a roll-back's record says that leftovers wait for the sweep
 	// (rewind.go); it spares BuildBlock a read of the record.
 	sweeping atomic.Bool
+	// atomicTop is the height of the highest accepted block that carries atomic txs, 0 when
+	// none does (the genesis never does): a roll-back to a height below it is refused, and this
+	// spares every roll-back a walk over the atomic records (rewind.go). Read at start from the
+	// records, raised when such a block is accepted; a roll-back never lowers it, as it never
+	// drops such a block.
+	atomicTop atomic.Uint64
 
 	retryMu sync.Mutex // guards the fields below
 	// retry is the timer that signals work again once the block gas cost
@@ -246,6 +252,9 @@ func newVM(cfg Config, c chains.Context, chainCfg *params.ChainConfig, l1 *l1par
 		return nil, errors.Join(err, tdb.Close())
 	}
 	vm.sweeping.Store(pending)
+	if err := vm.loadAtomicTop(); err != nil {
+		return nil, errors.Join(err, tdb.Close())
+	}
 	srv, err := vm.newRPCServer()
 	if err != nil {
 		return nil, errors.Join(err, tdb.Close())
@@ -476,6 +485,9 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 	// below its sender's new nonce.
 	vm.pool.prune(res.nonces)
 	if vm.atomic != nil {
+		if len(b.atomicTxs) > 0 {
+			vm.atomicTop.Store(max(vm.atomicTop.Load(), b.eth.NumberU64()))
+		}
 		vm.atomic.pool.remove(b.atomicTxs)
 		if vm.atomic.pool.len() > 0 {
 			vm.signal()
