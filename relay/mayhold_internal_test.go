@@ -32,7 +32,7 @@ func TestMayHold(t *testing.T) {
 		return h
 	}
 	require.True(t, r.mayHold(c, head(5)), "first look")
-	require.NoError(t, r.setMark(c.id, 10))
+	require.NoError(t, r.setMark(c.id, mark{height: 10}))
 	require.False(t, r.mayHold(c, head(11)), "an empty block above the mark")
 	require.False(t, r.mayHold(c, head(40, common.Hash{1})), "another event's topic")
 	require.True(t, r.mayHold(c, head(11, precompile.SendWarpMessageTopic())), "a warp message")

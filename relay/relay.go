@@ -217,14 +217,14 @@ func (r *Relay) watch(c *chain) {
 
 // markFirstLook marks c at its head, unless the relay has looked at it before.
 func (r *Relay) markFirstLook(c *chain) error {
-	if _, ok, err := r.mark(c.id); err != nil || ok {
+	if _, ok, err := r.lastMark(c.id); err != nil || ok {
 		return err
 	}
 	head, err := c.client.HeaderByNumber(r.ctx, nil)
 	if err != nil {
 		return fmt.Errorf("head: %w", err)
 	}
-	return r.setMark(c.id, head.Number.Uint64())
+	return r.setMark(c.id, mark{head.Number.Uint64(), head.Hash()})
 }
 
 // run looks at c's new blocks as they are accepted, and every pollInterval, until Close.
@@ -271,16 +271,17 @@ var relayTopics = []common.Hash{precompile.SendWarpMessageTopic(), icm.SendCross
 // already counts its height, where the block, new after a roll-back or not, holds nothing). A
 // scan costs the node two calls and a synced write of the mark; skipping it for the empty
 // blocks of a developer's evm_mine (and of the evm_snapshot, evm_mine, evm_revert loop of a
-// test suite) spares the calls that follow (docs/benchmarks.md, issue #16). A head below the
-// mark (a chain rolled back further) is scanned, as the scan moves the mark down to it.
+// test suite) spares the calls that follow (docs/benchmarks.md, issue #16); that scan finds a
+// roll-back by the mark's hash. A head below the mark (a chain rolled back further) is scanned
+// at once.
 func (r *Relay) mayHold(c *chain, h *types.Header) bool {
 	for _, topic := range relayTopics {
 		if types.BloomLookup(h.Bloom, topic) {
 			return true
 		}
 	}
-	mark, ok, err := r.mark(c.id)
-	return err != nil || !ok || h.Number == nil || mark > h.Number.Uint64()
+	m, ok, err := r.lastMark(c.id)
+	return err != nil || !ok || h.Number == nil || m > h.Number.Uint64()
 }
 
 // maxRange bounds one eth_getLogs query, the chains' own cap.
@@ -288,42 +289,92 @@ const maxRange = 2048
 
 // scan delivers the messages of c's blocks after its mark up to its head, moving the mark
 // past each range whose messages are all handed on. A chain seen for the first time is marked
-// at its head: the relay delivers what is sent while it runs.
+// at its head: the relay delivers what is sent while it runs. A chain rolled back under the
+// mark is scanned from the newest mark still on it (rescanFrom).
 func (r *Relay) scan(c *chain) error {
 	head, err := c.client.HeaderByNumber(r.ctx, nil)
 	if err != nil {
 		return fmt.Errorf("head: %w", err)
 	}
 	last := head.Number.Uint64()
-	mark, ok, err := r.mark(c.id)
+	marks, err := r.marks(c.id)
 	if err != nil {
 		return err
 	}
-	if !ok || mark > last {
-		// First look, or the chain was rolled back (developer methods): from its head on.
-		return r.setMark(c.id, last)
+	if len(marks) == 0 {
+		return r.setMark(c.id, mark{last, head.Hash()})
 	}
-	for mark < last {
-		to := min(last, mark+maxRange)
+	from, err := r.rescanFrom(c, marks, head)
+	if err != nil {
+		return err
+	}
+	for from < last {
+		to := min(last, from+maxRange)
 		logs, err := c.client.FilterLogs(r.ctx, ethereum.FilterQuery{
-			FromBlock: new(big.Int).SetUint64(mark + 1),
+			FromBlock: new(big.Int).SetUint64(from + 1),
 			ToBlock:   new(big.Int).SetUint64(to),
 			Topics:    [][]common.Hash{relayTopics},
 		})
 		if err != nil {
-			return fmt.Errorf("logs of blocks %d-%d: %w", mark+1, to, err)
+			return fmt.Errorf("logs of blocks %d-%d: %w", from+1, to, err)
 		}
 		for _, s := range sentMessages(logs) {
 			if err := r.deliver(c, s); err != nil {
 				return fmt.Errorf("message %s of transaction %s: %w", s.msg.ID(), s.tx, err)
 			}
 		}
-		if err := r.setMark(c.id, to); err != nil {
+		// The hash read after the logs: a roll-back in between leaves a mark that is no
+		// longer on the chain, and the next scan looks again.
+		hash, err := r.hashAt(c, to, head)
+		if err != nil {
 			return err
 		}
-		mark = to
+		if err := r.setMark(c.id, mark{to, hash}); err != nil {
+			return err
+		}
+		from = to
 	}
 	return nil
+}
+
+// rescanFrom returns the height after which c is to be scanned: its newest mark if that block
+// is still on the chain, else the newest older mark still there, which becomes the mark (the
+// chain was rolled back and the blocks after it may have been mined again, with messages, at
+// heights the relay had handled), else 0 (rolled back below every mark kept: the whole chain).
+func (r *Relay) rescanFrom(c *chain, marks []mark, head *types.Header) (uint64, error) {
+	for i, m := range marks {
+		if m.height > head.Number.Uint64() {
+			continue
+		}
+		if m.hash != (common.Hash{}) {
+			hash, err := r.hashAt(c, m.height, head)
+			if err != nil {
+				return 0, err
+			}
+			if hash != m.hash {
+				continue
+			}
+		}
+		if i == 0 {
+			return m.height, nil
+		}
+		r.log.Info("relay: chain rolled back; looking again from an older block", "chainID", c.id.String(), "mark", marks[0].height, "from", m.height)
+		return m.height, r.setMark(c.id, m)
+	}
+	r.log.Info("relay: chain rolled back below every block kept; looking again from genesis", "chainID", c.id.String(), "mark", marks[0].height)
+	return 0, r.setMark(c.id, mark{})
+}
+
+// hashAt returns the hash of c's block at height, head's if it is head's height.
+func (r *Relay) hashAt(c *chain, height uint64, head *types.Header) (common.Hash, error) {
+	if height == head.Number.Uint64() {
+		return head.Hash(), nil
+	}
+	h, err := c.client.HeaderByNumber(r.ctx, new(big.Int).SetUint64(height))
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("header %d: %w", height, err)
+	}
+	return h.Hash(), nil
 }
 
 // deliver hands message s, sent on src, to its destination's messenger, unless it is for a

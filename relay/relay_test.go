@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -35,6 +36,8 @@ type fakeChain struct {
 
 	mu       sync.Mutex
 	head     uint64
+	blocks   []uint64 // by height above genesis, what makes each block's hash its own
+	mined    uint64   // blocks mined, rolled back or not
 	logs     []types.Log
 	feed     event.Feed
 	sent     []*types.Transaction // every SendTransaction, refused or not
@@ -55,10 +58,26 @@ func (f *fakeChain) SubscribeNewHead(_ context.Context, ch chan<- *types.Header)
 	return f.feed.Subscribe(ch), nil
 }
 
-func (f *fakeChain) HeaderByNumber(context.Context, *big.Int) (*types.Header, error) {
+func (f *fakeChain) HeaderByNumber(_ context.Context, n *big.Int) (*types.Header, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return &types.Header{Number: new(big.Int).SetUint64(f.head), BaseFee: big.NewInt(1)}, nil
+	height := f.head
+	if n != nil {
+		height = n.Uint64()
+	}
+	if height > f.head {
+		return nil, ethereum.NotFound
+	}
+	return f.header(height), nil
+}
+
+// header is the header of block height; f.mu is held.
+func (f *fakeChain) header(height uint64) *types.Header {
+	h := &types.Header{Number: new(big.Int).SetUint64(height), BaseFee: big.NewInt(1)}
+	if height > 0 {
+		h.Extra = new(big.Int).SetUint64(f.blocks[height-1]).Bytes()
+	}
+	return h
 }
 
 func (f *fakeChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
@@ -148,11 +167,13 @@ func (f *fakeChain) mine(t *testing.T) {
 func (f *fakeChain) addBlock(logs ...types.Log) {
 	f.mu.Lock()
 	f.head++
+	f.mined++
+	f.blocks = append(f.blocks, f.mined)
 	for _, l := range logs {
 		l.BlockNumber = f.head
 		f.logs = append(f.logs, l)
 	}
-	h := &types.Header{Number: new(big.Int).SetUint64(f.head)}
+	h := f.header(f.head)
 	for _, l := range logs {
 		h.Bloom.Add(l.Address.Bytes())
 		for _, topic := range l.Topics {
@@ -161,6 +182,16 @@ func (f *fakeChain) addBlock(logs ...types.Log) {
 	}
 	f.mu.Unlock()
 	f.feed.Send(h)
+}
+
+// rollBack drops the blocks above height, with their logs, as evm_revert does; nothing is
+// announced.
+func (f *fakeChain) rollBack(height uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.head = height
+	f.blocks = f.blocks[:height]
+	f.logs = slices.DeleteFunc(f.logs, func(l types.Log) bool { return l.BlockNumber > height })
 }
 
 func (f *fakeChain) sentTxs() []*types.Transaction {
@@ -338,4 +369,61 @@ func TestNotAllowed(t *testing.T) {
 	dst.roles[r.Address()] = int64(precompile.RoleEnabled)
 	dst.mu.Unlock()
 	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, 10*time.Second, time.Millisecond)
+}
+
+// TestRollBack: after the source chain is rolled back (evm_revert), a message in a block mined
+// again at the height the relay had handled is delivered, and so are messages in blocks mined
+// again below it several at once, announced by an empty head above it; rolled back below every
+// mark kept, the relay looks again from genesis. No message is delivered twice.
+func TestRollBack(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, t.TempDir())
+	defer db.Close()
+	src, dst := newFakeChain(1), newFakeChain(2)
+	agg := &signer{}
+	r := startRelay(t, db, agg, map[ids.ID]*fakeChain{srcID: src, dstID: dst})
+	defer r.Close()
+	delivered := func(n int) {
+		t.Helper()
+		require.Eventually(t, func() bool { return len(dst.sentTxs()) == n }, 10*time.Second, time.Millisecond)
+	}
+
+	// Blocks 1-3, the third with a message: the relay handles them (its mark is at 3).
+	src.addBlock()
+	src.addBlock()
+	src.addBlock(teleporterLogs(t, message(1, dstID), common.Hash{1})...)
+	delivered(1)
+
+	// Rolled back to 2, and block 3 mined again with another message: it is delivered.
+	src.rollBack(2)
+	src.addBlock(teleporterLogs(t, message(2, dstID), common.Hash{2})...)
+	delivered(2)
+
+	// Blocks 4-6, handled (the message of 6 is delivered); rolled back to 3, then blocks 4-7
+	// mined at once, two of them with messages, announced by block 7 alone, which holds none.
+	src.addBlock()
+	src.addBlock()
+	src.addBlock(teleporterLogs(t, message(3, dstID), common.Hash{3})...)
+	delivered(3)
+	src.rollBack(3)
+	src.mu.Lock()
+	for i, logs := range [][]types.Log{nil, teleporterLogs(t, message(4, dstID), common.Hash{4}), teleporterLogs(t, message(5, dstID), common.Hash{5}), nil} {
+		src.head++
+		src.mined++
+		src.blocks = append(src.blocks, src.mined)
+		for _, l := range logs {
+			l.BlockNumber = uint64(4 + i)
+			src.logs = append(src.logs, l)
+		}
+	}
+	h := src.header(src.head)
+	src.mu.Unlock()
+	src.feed.Send(h)
+	delivered(5)
+
+	// Rolled back to genesis and a block mined with a new message.
+	src.rollBack(0)
+	src.addBlock(teleporterLogs(t, message(6, dstID), common.Hash{6})...)
+	delivered(6)
+	require.Equal(t, 6, agg.count(), "each message signed once")
 }

@@ -17,7 +17,8 @@ import (
 // The relay's records, under its own prefix of the node's database (each write synced):
 //
 //	"key"               the relayer's secp256k1 key, 32 bytes
-//	"m" ‖ chainID       the last block of the chain the relay has handled, 8 bytes big-endian
+//	"m" ‖ chainID       the last blocks of the chain the relay has handled, newest first, up to
+//	                    markKeep of: height (8 bytes big-endian) ‖ hash (32 bytes)
 //	"p" ‖ messageID     a delivery sent and not known to be accepted: destination ‖ raw tx
 //	"d" ‖ messageID     a message delivered (by the relay or, as its messenger said, another)
 var (
@@ -50,22 +51,66 @@ func loadKey(db *storage.View) (*ecdsa.PrivateKey, error) {
 	return key, nil
 }
 
-// mark returns the last block of chain id the relay handled; false before the first look.
-func (r *Relay) mark(id ids.ID) (uint64, bool, error) {
+// A mark is a block the relay has handled on a chain: its height and hash. The hash tells a
+// block mined again at that height after a roll-back (developer methods) from the one handled.
+type mark struct {
+	height uint64
+	hash   common.Hash // zero: unknown (a record written before hashes were kept), trusted
+}
+
+// markKeep is how many marks the relay keeps per chain, the newest first: after a roll-back it
+// rescans from the newest one still on the chain (docs/decisions.md).
+const markKeep = 32
+
+const markLen = 8 + common.HashLength
+
+// marks returns the marks of chain id, the newest (highest) first; none before the first look.
+func (r *Relay) marks(id ids.ID) ([]mark, error) {
 	b, err := r.cfg.DB.Get(recordKey(markPrefix, id[:]))
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return 0, false, nil
+		return nil, nil
 	case err != nil:
-		return 0, false, fmt.Errorf("relay: read mark: %w", err)
-	case len(b) != 8:
-		return 0, false, fmt.Errorf("relay: mark of %s is %d bytes", id, len(b))
+		return nil, fmt.Errorf("relay: read mark: %w", err)
+	case len(b) == 8: // a height alone
+		return []mark{{height: binary.BigEndian.Uint64(b)}}, nil
+	case len(b) == 0 || len(b)%markLen != 0:
+		return nil, fmt.Errorf("relay: marks of %s are %d bytes", id, len(b))
 	}
-	return binary.BigEndian.Uint64(b), true, nil
+	out := make([]mark, 0, len(b)/markLen)
+	for ; len(b) > 0; b = b[markLen:] {
+		out = append(out, mark{height: binary.BigEndian.Uint64(b), hash: common.BytesToHash(b[8:markLen])})
+	}
+	return out, nil
 }
 
-func (r *Relay) setMark(id ids.ID, height uint64) error {
-	if err := r.cfg.DB.Put(recordKey(markPrefix, id[:]), binary.BigEndian.AppendUint64(nil, height)); err != nil {
+// lastMark returns the height of chain id's newest mark; false before the first look.
+func (r *Relay) lastMark(id ids.ID) (uint64, bool, error) {
+	ms, err := r.marks(id)
+	if err != nil || len(ms) == 0 {
+		return 0, false, err
+	}
+	return ms[0].height, true, nil
+}
+
+// setMark records m as chain id's newest mark. The marks at or above its height go: they were
+// rolled back, or m is one of them found again.
+func (r *Relay) setMark(id ids.ID, m mark) error {
+	ms, err := r.marks(id)
+	if err != nil {
+		return err
+	}
+	keep := []mark{m}
+	for _, old := range ms {
+		if old.height < m.height && len(keep) < markKeep {
+			keep = append(keep, old)
+		}
+	}
+	b := make([]byte, 0, len(keep)*markLen)
+	for _, k := range keep {
+		b = append(binary.BigEndian.AppendUint64(b, k.height), k.hash[:]...)
+	}
+	if err := r.cfg.DB.Put(recordKey(markPrefix, id[:]), b); err != nil {
 		return fmt.Errorf("relay: store mark: %w", err)
 	}
 	return nil
