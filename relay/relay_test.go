@@ -421,9 +421,15 @@ func TestRollBack(t *testing.T) {
 	src.feed.Send(h)
 	delivered(5)
 
-	// Rolled back to genesis and a block mined with a new message.
+	// A message in each of 32 more blocks, each handled before the next is mined, so that the
+	// relay's marks are all above genesis; rolled back to genesis, and a block mined with a
+	// new message.
+	for n := range int64(32) {
+		src.addBlock(teleporterLogs(t, message(6+n, dstID), common.Hash{byte(6 + n)})...)
+		delivered(int(6 + n))
+	}
 	src.rollBack(0)
-	src.addBlock(teleporterLogs(t, message(6, dstID), common.Hash{6})...)
-	delivered(6)
-	require.Equal(t, 6, agg.count(), "each message signed once")
+	src.addBlock(teleporterLogs(t, message(38, dstID), common.Hash{38})...)
+	delivered(38)
+	require.Equal(t, 38, agg.count(), "each message signed once")
 }
