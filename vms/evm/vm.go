@@ -138,7 +138,8 @@ type VM struct {
 	// purge removes what roll-backs left behind (chains.Context.Purge; rewind.go).
 	purge func(context.Context, func(*storage.Batch) ([]ids.ID, error)) error
 	// sweeping is set while a roll-back's record says that leftovers wait for the sweep
-	// (rewind.go); it spares BuildBlock a read of the record.
+	// (rewind.go); it spares BuildBlock and a roll-back of a few blocks a read of the record.
+	// Set before the record is committed, cleared once the sweep has removed it or given up.
 	sweeping atomic.Bool
 	// atomicTop is the height of the highest accepted block that carries atomic txs, 0 when
 	// none does (the genesis never does): a roll-back to a height below it is refused, and this
