@@ -53,16 +53,15 @@ func heightKey(prefix byte, n uint64) []byte {
 // transactions in them.
 var heightKeyed = []byte{'h', 'r'}
 
-// stageRollBack writes into batch the roll-back of the chain from its head, at height top, to
-// blk, whose state root in effect is root, and returns the IDs of the dropped blocks it removed
+// stageRollBack writes into batch the roll-back of the chain from its head, head, to blk, whose state root in effect is root, and returns the IDs of the dropped blocks it removed
 // in the same batch. It refuses to drop a block that carries atomic txs.
 //
 // A roll-back of at most inlineDrop blocks with nothing left to sweep removes them key by key
 // (Pebble's range deletions cost every later read a little until they are compacted away, and a
 // test suite reverts after every test); a larger one removes their height-keyed records with
 // range deletions and leaves the rest to the sweep.
-func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, root common.Hash) ([]ids.ID, error) {
-	height, hash := blk.NumberU64(), blk.Hash()
+func (vm *VM) stageRollBack(batch *storage.Batch, blk, head *types.Block, root common.Hash) ([]ids.ID, error) {
+	height, hash, top := blk.NumberU64(), blk.Hash(), head.NumberU64()
 	if err := vm.checkNoAtomicAbove(height); err != nil {
 		return nil, err
 	}
@@ -96,7 +95,7 @@ func (vm *VM) stageRollBack(batch *storage.Batch, blk *types.Block, top uint64, 
 	if !pending && top-height <= inlineDrop {
 		// The inline removal finds the dropped blocks by height (their canonical hashes), so
 		// what earlier roll-backs left behind, if anything, stays for the sweep.
-		dropped, err := vm.dropCanonical(eb, height+1, top)
+		dropped, err := vm.dropCanonical(eb, height+1, head)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +233,11 @@ func (vm *VM) sweep(w ethdb.KeyValueWriter, from, to, head, limit uint64) (dropp
 			}
 			return holds[tx]
 		}
-		if err := vm.removeBlock(w, hash, n, it.Value(), live); err != nil {
+		txs, err := bodyTxHashes(it.Value())
+		if err != nil {
+			return nil, 0, fmt.Errorf("decode body at height %d: %w", n, err)
+		}
+		if err := vm.removeBlock(w, hash, n, txs, live); err != nil {
 			return nil, 0, err
 		}
 		dropped = append(dropped, ids.ID(hash))
@@ -242,21 +245,38 @@ func (vm *VM) sweep(w ethdb.KeyValueWriter, from, to, head, limit uint64) (dropp
 	return dropped, to, it.Error()
 }
 
-// dropCanonical writes into w the removal of the canonical blocks at heights from to to, which
-// are above the new head, with what the sweep removes of a dropped block (removeBlock) and their
+// dropCanonical writes into w the removal of the canonical blocks at heights from to the head's,
+// head included, which are above the new head, with what the sweep removes of a dropped block (removeBlock) and their
 // canonical hashes, and returns their IDs. It finds them by height, with point reads: the sweep,
 // which must also find blocks that are no longer canonical, walks the bodies with an iterator,
 // which steps over the deleted bodies of every earlier roll-back at these heights (a test suite
-// reverts to the same height after each test) until a compaction drops them.
-func (vm *VM) dropCanonical(w ethdb.KeyValueWriter, from, to uint64) ([]ids.ID, error) {
+// reverts to the same height after each test) until a compaction drops them. The head, in
+// memory, is not read: the whole of a 1-block revert's drop is then writes and the lookups of
+// its transactions.
+func (vm *VM) dropCanonical(w ethdb.KeyValueWriter, from uint64, head *types.Block) ([]ids.ID, error) {
+	to := head.NumberU64()
 	dropped := make([]ids.ID, 0, to-from+1)
 	for n := from; n <= to; n++ {
-		hash := rawdb.ReadCanonicalHash(vm.db, n)
-		if hash == (common.Hash{}) {
-			return nil, fmt.Errorf("no canonical block at height %d", n)
+		var (
+			hash common.Hash
+			txs  []common.Hash
+		)
+		if n == to {
+			hash = head.Hash()
+			for _, tx := range head.Transactions() {
+				txs = append(txs, tx.Hash())
+			}
+		} else {
+			if hash = rawdb.ReadCanonicalHash(vm.db, n); hash == (common.Hash{}) {
+				return nil, fmt.Errorf("no canonical block at height %d", n)
+			}
+			var err error
+			if txs, err = bodyTxHashes(rawdb.ReadBodyRLP(vm.db, hash, n)); err != nil {
+				return nil, fmt.Errorf("decode body at height %d: %w", n, err)
+			}
 		}
 		rawdb.DeleteCanonicalHash(w, n)
-		if err := vm.removeBlock(w, hash, n, rawdb.ReadBodyRLP(vm.db, hash, n), func(common.Hash) bool { return false }); err != nil {
+		if err := vm.removeBlock(w, hash, n, txs, func(common.Hash) bool { return false }); err != nil {
 			return nil, err
 		}
 		dropped = append(dropped, ids.ID(hash))
@@ -264,15 +284,11 @@ func (vm *VM) dropCanonical(w ethdb.KeyValueWriter, from, to uint64) ([]ids.ID, 
 	return dropped, nil
 }
 
-// removeBlock writes into w the removal of the dropped block hash at height n, whose stored body
-// is body: the block (body, header, receipts, hash → height entry), its gas cost record, and the
+// removeBlock writes into w the removal of the dropped block hash at height n, whose
+// transactions are txs: the block (body, header, receipts, hash → height entry), its gas cost record, and the
 // lookups of its transactions that still name height n, but those live says were accepted again
 // there.
-func (vm *VM) removeBlock(w ethdb.KeyValueWriter, hash common.Hash, n uint64, body []byte, live func(common.Hash) bool) error {
-	txs, err := bodyTxHashes(body)
-	if err != nil {
-		return fmt.Errorf("decode body at height %d: %w", n, err)
-	}
+func (vm *VM) removeBlock(w ethdb.KeyValueWriter, hash common.Hash, n uint64, txs []common.Hash, live func(common.Hash) bool) error {
 	for _, tx := range txs {
 		if l := rawdb.ReadTxLookupEntry(vm.db, tx); l == nil || *l != n || live(tx) {
 			continue // no lookup, the transaction's block now is at another height, or it is live
@@ -378,6 +394,6 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 				return nil, err
 			}
 		}
-		return vm.stageRollBack(batch, blk, top, root)
+		return vm.stageRollBack(batch, blk, head, root)
 	}})
 }
