@@ -252,13 +252,27 @@ func (ix *index) scan(ctx context.Context, start, n uint64, fn func(i uint64, c 
 // its cost does not grow with their number; the ID entries of those not in dropped stay, stale,
 // until forget.
 func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, error) {
-	start, _, found, err := ix.lookup(id)
-	if err != nil || !found {
-		return 0, err
-	}
 	next, err := ix.readNext()
 	if err != nil {
 		return 0, err
+	}
+	// The first dropped container is most often the last one (a developer's 1-block revert):
+	// reading it spares the read of its ID entry; any other is looked up by ID.
+	var (
+		start uint64
+		found bool
+	)
+	if next > 0 {
+		c, ok, err := ix.at(next - 1)
+		if err != nil {
+			return 0, err
+		}
+		start, found = next-1, ok && c.ID == id
+	}
+	if !found {
+		if start, _, found, err = ix.lookup(id); err != nil || !found {
+			return 0, err
+		}
 	}
 	if start >= next {
 		return 0, fmt.Errorf("%w: container %s at index %d, next index %d", errCorrupt, id, start, next)

@@ -564,6 +564,20 @@ func TestTruncate(t *testing.T) {
 	require.Equal(t, "not found", msg)
 	accept(t, db, x, xChainID, blocks[4])
 
+	// The last block alone, with its ID entry (a 1-block revert): its container, its ID entry
+	// and the next index; it is found from the next index, not from its ID entry.
+	b = db.NewBatch()
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID, []ids.ID{blocks[4].ID})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, 3, b.Count())
+	require.NoError(t, b.Commit())
+	last = mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
+	require.Equal(t, entry{next.ID, "2"}, last)
+	_, msg = call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
+	require.Equal(t, "not found", msg)
+	accept(t, db, x, xChainID, blocks[4])
+
 	// A block not in the index truncates nothing; dropped IDs must be among the truncated.
 	b = db.NewBatch()
 	defer b.Close()
