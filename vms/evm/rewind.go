@@ -53,10 +53,11 @@ func heightKey(prefix byte, n uint64) []byte {
 // transactions in them.
 var heightKeyed = []byte{'h', 'r'}
 
-// stageRollBack writes into batch the roll-back of the chain from its head, head, to blk, whose state root in effect is root, and returns the IDs of the dropped blocks it removed
-// in the same batch. It refuses to drop a block that carries atomic txs.
+// stageRollBack writes into batch the roll-back of the chain from its head, head, to blk, whose
+// state root in effect is root, and returns the IDs of the dropped blocks it removed in the same
+// batch. It refuses to drop a block that carries atomic txs.
 //
-// A roll-back of at most inlineDrop blocks with nothing left to sweep removes them key by key
+// A roll-back of at most inlineDrop blocks while the sweep is idle removes them key by key
 // (Pebble's range deletions cost every later read a little until they are compacted away, and a
 // test suite reverts after every test); a larger one removes their height-keyed records with
 // range deletions and leaves the rest to the sweep.
@@ -246,8 +247,8 @@ func (vm *VM) sweep(w ethdb.KeyValueWriter, from, to, head, limit uint64) (dropp
 }
 
 // dropCanonical writes into w the removal of the canonical blocks at heights from to the head's,
-// head included, which are above the new head, with what the sweep removes of a dropped block (removeBlock) and their
-// canonical hashes, and returns their IDs. It finds them by height, with point reads: the sweep,
+// head included, which are above the new head, with what the sweep removes of a dropped block
+// (removeBlock) and their canonical hashes, and returns their IDs. It finds them by height, with point reads: the sweep,
 // which must also find blocks that are no longer canonical, walks the bodies with an iterator,
 // which steps over the deleted bodies of every earlier roll-back at these heights (a test suite
 // reverts to the same height after each test) until a compaction drops them. The head, in
@@ -285,9 +286,9 @@ func (vm *VM) dropCanonical(w ethdb.KeyValueWriter, from uint64, head *types.Blo
 }
 
 // removeBlock writes into w the removal of the dropped block hash at height n, whose
-// transactions are txs: the block (body, header, receipts, hash → height entry), its gas cost record, and the
-// lookups of its transactions that still name height n, but those live says were accepted again
-// there.
+// transactions are txs: the block (body, header, receipts, hash → height entry), its gas cost
+// record, and the lookups of its transactions that still name height n, but those live says were
+// accepted again there.
 func (vm *VM) removeBlock(w ethdb.KeyValueWriter, hash common.Hash, n uint64, txs []common.Hash, live func(common.Hash) bool) error {
 	for _, tx := range txs {
 		if l := rawdb.ReadTxLookupEntry(vm.db, tx); l == nil || *l != n || live(tx) {
