@@ -72,6 +72,19 @@ func blockOf(t *testing.T, vm *chainstest.VM, id ids.ID) chains.Block {
 	return blk
 }
 
+// threeBlocks starts chainA in dir, indexed by x, and accepts three blocks on it; it returns the
+// environment, the chain's Rewind and its VM. Call it inside a synctest bubble.
+func threeBlocks(t *testing.T, dir string, x *truncater) (*chainstest.Env, func(context.Context, chains.Rewind) error, *chainstest.VM) {
+	t.Helper()
+	e := chainstest.NewEnv(t, dir, x, nil)
+	rewind := createWithContext(t, e).Rewind
+	vm := e.VM(chainA)
+	require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
+	synctest.Wait()
+	e.RequireHeight(chainA, 3)
+	return e, rewind, vm
+}
+
 // A VM rolls its chain back through chains.Context.Rewind (issue #16 §2): its drops, the index's
 // truncation and the last-accepted pointer go into one batch, the acceptor then names the target
 // block, and a restart finds the chain there.
@@ -80,12 +93,7 @@ func TestRewind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		x := &truncater{}
-		e := chainstest.NewEnv(t, dir, x, nil)
-		rewind := createWithContext(t, e).Rewind
-		vm := e.VM(chainA)
-		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
-		synctest.Wait()
-		e.RequireHeight(chainA, 3)
+		e, rewind, vm := threeBlocks(t, dir, x)
 		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
 
 		lastTime := func(id ids.ID) {
@@ -127,12 +135,7 @@ func TestRewindUnsynced(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		x := &truncater{}
-		e := chainstest.NewEnv(t, dir, x, nil)
-		rewind := createWithContext(t, e).Rewind
-		vm := e.VM(chainA)
-		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
-		synctest.Wait()
-		e.RequireHeight(chainA, 3)
+		e, rewind, vm := threeBlocks(t, dir, x)
 		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
 		require.False(t, e.DB.Unsynced())
 

@@ -551,32 +551,27 @@ func TestTruncate(t *testing.T) {
 	got = mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
 	require.Equal(t, "3", got.Index)
 
+	// truncateLast truncates the index at block 4, the last, given the IDs the VM dropped; it
+	// expects writes keys in the batch and block 4 gone from the index, then accepts it again.
+	truncateLast := func(dropped []ids.ID, writes int) {
+		t.Helper()
+		b := db.NewBatch()
+		n, err := x.Truncate(t.Context(), b, xChainID, blocks[4].ID, dropped)
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		require.Equal(t, writes, b.Count())
+		require.NoError(t, b.Commit())
+		last := mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
+		require.Equal(t, entry{next.ID, "2"}, last)
+		_, msg := call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
+		require.Equal(t, "not found", msg)
+		accept(t, db, x, xChainID, blocks[4])
+	}
 	// A few blocks go key by key: their containers, and the next index.
-	b = db.NewBatch()
-	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID, nil)
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	require.Equal(t, 2, b.Count())
-	require.NoError(t, b.Commit())
-	last = mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
-	require.Equal(t, entry{next.ID, "2"}, last)
-	_, msg = call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
-	require.Equal(t, "not found", msg)
-	accept(t, db, x, xChainID, blocks[4])
-
+	truncateLast(nil, 2)
 	// The last block alone, with its ID entry (a 1-block revert): its container, its ID entry
 	// and the next index; it is found from the next index, not from its ID entry.
-	b = db.NewBatch()
-	n, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID, []ids.ID{blocks[4].ID})
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	require.Equal(t, 3, b.Count())
-	require.NoError(t, b.Commit())
-	last = mustCall[entry](t, h[index.Block], "getLastAccepted", `{}`)
-	require.Equal(t, entry{next.ID, "2"}, last)
-	_, msg = call(t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, blocks[4].ID))
-	require.Equal(t, "not found", msg)
-	accept(t, db, x, xChainID, blocks[4])
+	truncateLast([]ids.ID{blocks[4].ID}, 3)
 
 	// A block not in the index truncates nothing; dropped IDs must be among the truncated.
 	b = db.NewBatch()
