@@ -254,12 +254,15 @@ func (db *DB) write(fn func(pb *pebble.Batch) error) error {
 	return db.commit(pb, pebble.Sync)
 }
 
-// get reads key, from the published state or, when live, from Pebble's
-// live state (package doc). It returns whether key is present and, when
+// get reads key, from pin when it is set (View.Pin), else from the state
+// published now or, when live, from Pebble's live state (package doc). It returns whether key is present and, when
 // keep is set, a copy of its value that is never nil for a present key.
-func (db *DB) get(key []byte, live, keep bool) ([]byte, bool, error) {
+func (db *DB) get(key []byte, live bool, pin *published, keep bool) ([]byte, bool, error) {
 	var r pebble.Reader = db.pdb
-	if !live {
+	switch {
+	case pin != nil:
+		r = pin.snap
+	case !live:
 		p := db.acquire()
 		defer p.release()
 		r = p.snap
@@ -282,15 +285,21 @@ func (db *DB) get(key []byte, live, keep bool) ([]byte, bool, error) {
 	return out, true, closer.Close()
 }
 
-// newIter makes a Pebble iterator over the published state, which it
-// returns pinned for the iterator's life (the caller releases it), or over
-// the live state, with a nil state.
-func (db *DB) newIter(opts *pebble.IterOptions, live bool) (*pebble.Iterator, *published, error) {
+// newIter makes a Pebble iterator over pin when it is set, else over the
+// state published now, which it returns with a reference taken for the
+// iterator's life (the caller releases it), or over the live state, with a
+// nil state.
+func (db *DB) newIter(opts *pebble.IterOptions, live bool, pin *published) (*pebble.Iterator, *published, error) {
 	if live {
 		it, err := db.pdb.NewIter(opts)
 		return it, nil, err
 	}
-	p := db.acquire()
+	p := pin
+	if p != nil {
+		p.refs.Add(1) // the pinned view holds a reference: refs is above zero
+	} else {
+		p = db.acquire()
+	}
 	it, err := p.snap.NewIter(opts)
 	if err != nil {
 		p.release()

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -18,13 +19,16 @@ type View struct {
 	// live makes reads go to Pebble's live state, not the published one
 	// (View.Live).
 	live bool
+	// pin, when set, is the one published state every read of the view
+	// sees (View.Pin); the view holds a reference on it until released.
+	pin *published
 }
 
 // Prefixed returns a view nested in v: its keys start with v's prefix
 // followed by sub. The view copies sub. Sub-prefixes that sit side by side
 // must not be prefixes of one another (use fixed lengths, such as IDs).
 func (v *View) Prefixed(sub []byte) *View {
-	return &View{db: v.db, prefix: concat(v.prefix, sub), live: v.live}
+	return &View{db: v.db, prefix: concat(v.prefix, sub), live: v.live, pin: v.pin}
 }
 
 // Live returns a view of the same key space whose reads (and those of the
@@ -43,6 +47,32 @@ func (v *View) Live() *View {
 	return &View{db: v.db, prefix: v.prefix, live: true}
 }
 
+// Pin returns a view of the same key space whose reads (and those of the
+// views nested in it) all see one state: the one published now. A reader
+// that reads several keys that one commit changes together (an index and
+// the records it names) reads them through a pinned view, or a commit
+// between two reads can show it half of the change. The caller must call
+// release, once, when done; until then the DB's Close waits. Writes are the
+// same as v's, and the pinned view's reads do not see them. A live view has
+// no published state to pin: Pin returns it as it is.
+func (v *View) Pin() (pinned *View, release func()) {
+	if v.live || v.pin != nil {
+		return v, func() {}
+	}
+	if err := v.db.begin(); err != nil {
+		// A closed DB: the view's reads fail as v's would.
+		return v, func() {}
+	}
+	p := v.db.acquire()
+	var once sync.Once
+	return &View{db: v.db, prefix: v.prefix, pin: p}, func() {
+		once.Do(func() {
+			p.release()
+			v.db.inflight.Done()
+		})
+	}
+}
+
 // Prefix returns a copy of the view's full prefix, from the database root.
 func (v *View) Prefix() []byte { return bytes.Clone(v.prefix) }
 
@@ -56,7 +86,7 @@ func (v *View) Get(key []byte) ([]byte, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return nil, ErrNotFound // the empty key can never be stored
 	}
-	val, ok, err := v.db.get(v.key(key), v.live, true)
+	val, ok, err := v.db.get(v.key(key), v.live, v.pin, true)
 	if err != nil {
 		return nil, fmt.Errorf("get: %w", err)
 	}
@@ -75,7 +105,7 @@ func (v *View) Has(key []byte) (bool, error) {
 	if len(v.prefix)+len(key) == 0 {
 		return false, nil // the empty key can never be stored
 	}
-	_, ok, err := v.db.get(v.key(key), v.live, false)
+	_, ok, err := v.db.get(v.key(key), v.live, v.pin, false)
 	if err != nil {
 		return false, fmt.Errorf("has: %w", err)
 	}
@@ -146,7 +176,7 @@ func (v *View) NewIterator(prefix, start []byte) (*Iterator, error) {
 		LowerBound: concat(full, start),
 		UpperBound: upperBound(full),
 	}
-	pit, pub, err := v.db.newIter(opts, v.live)
+	pit, pub, err := v.db.newIter(opts, v.live, v.pin)
 	if err != nil {
 		v.db.inflight.Done()
 		return nil, fmt.Errorf("new iterator: %w", err)

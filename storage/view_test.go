@@ -176,3 +176,42 @@ func TestEmptyKeyAtRoot(t *testing.T) {
 	// Inside a view, the empty key is the view's prefix, and fine.
 	require.NoError(t, db.root.Prefixed([]byte("v")).Put(nil, []byte("ok")))
 }
+
+// A pinned view's reads, its nested views' and its iterators' all see the state published when
+// it was pinned, whatever is committed after; a view pinned later, and the unpinned view, see
+// the commit.
+func TestPin(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	v := db.root.Prefixed([]byte("pin/"))
+	require.NoError(t, v.Put([]byte("index/a"), []byte("1")))
+	require.NoError(t, v.Put([]byte("record/a"), []byte("A")))
+
+	pinned, release := v.Pin()
+	defer release()
+	// One commit removes the index entry and its record together.
+	b := v.NewBatch()
+	require.NoError(t, b.Delete([]byte("index/a")))
+	require.NoError(t, b.Delete([]byte("record/a")))
+	require.NoError(t, b.Commit())
+
+	it, err := pinned.NewIterator([]byte("index/"), nil)
+	require.NoError(t, err)
+	require.True(t, it.Next(), "the pinned iterator sees the index entry")
+	require.Equal(t, []byte("index/a"), it.Key())
+	require.NoError(t, it.Close())
+	got, err := pinned.Prefixed([]byte("record/")).Get([]byte("a"))
+	require.NoError(t, err, "and the record it names, through a nested view")
+	require.Equal(t, []byte("A"), got)
+	ok, err := pinned.Has([]byte("record/a"))
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	_, err = v.Get([]byte("record/a"))
+	require.ErrorIs(t, err, ErrNotFound, "the unpinned view sees the commit")
+	later, releaseLater := v.Pin()
+	_, err = later.Get([]byte("record/a"))
+	require.ErrorIs(t, err, ErrNotFound, "so does a view pinned after it")
+	releaseLater()
+	releaseLater() // a second release does nothing
+}

@@ -120,8 +120,11 @@ func (s *state) staker(txID ids.ID) (*staker, bool, error) {
 	})
 }
 
-// nodeStakers implements stakerSource.
+// nodeStakers implements stakerSource, reading the node's index and its records from one
+// published state, as firstStakers does.
 func (s *state) nodeStakers(nodeID ids.NodeID) ([]*staker, error) {
+	s, release := s.pinned()
+	defer release()
 	txIDs, err := chainstate.IDsUnder(s.DB(), append([]byte{keyNodeStaker}, nodeID[:]...), ids.Empty, chainstate.All)
 	if err != nil {
 		return nil, err
@@ -154,8 +157,12 @@ func (s *state) supply() (uint64, error) {
 	return binary.BigEndian.Uint64(b), nil
 }
 
-// firstStakers implements stakerSource.
+// firstStakers implements stakerSource. It reads the end-time index and the records it names
+// from one published state: a commit between them (a staker rewarded and removed) would leave an
+// entry naming a record already gone.
 func (s *state) firstStakers(n int) ([]*staker, error) {
+	s, release := s.pinned()
+	defer release()
 	it, err := s.DB().NewIterator([]byte{keyStakerEnd}, nil)
 	if err != nil {
 		return nil, err

@@ -75,6 +75,13 @@ func newState(db *storage.View, shared *atomic.SharedMemory, initialSupply uint6
 	return &state{Reader: chainstate.NewReader(db, shared, f), initialSupply: initialSupply}
 }
 
+// pinned returns the state as published now, for every read of one answer (chainstate.Reader's
+// Pinned); the caller must call release.
+func (s *state) pinned() (pinned *state, release func()) {
+	r, release := s.Pinned()
+	return &state{Reader: r, initialSupply: s.initialSupply}, release
+}
+
 // atomicUTXO implements utxoSource over shared memory: the UTXO ref that peer exported to the
 // P-Chain and no accepted block imported.
 func (s *state) atomicUTXO(peer ids.ID, ref *utxo.UTXOID) (*txs.UTXO, error) {

@@ -38,6 +38,14 @@ func NewReader[U, T, B any](db *storage.View, shared *atomic.SharedMemory, f For
 // DB returns the key space r reads: a VM's own kinds live there too.
 func (r Reader[U, T, B]) DB() *storage.View { return r.db }
 
+// Pinned returns a Reader whose reads all see the state published now (storage.View.Pin), for
+// an answer made of several reads that one commit changes together. The caller must call
+// release when done.
+func (r Reader[U, T, B]) Pinned() (pinned Reader[U, T, B], release func()) {
+	r.db, release = r.db.Pin()
+	return r, release
+}
+
 // Shared returns the chain's shared memory, nil if it reads none. Its reads are never live:
 // other chains write there.
 func (r Reader[U, T, B]) Shared() *atomic.SharedMemory { return r.shared }
