@@ -209,4 +209,4 @@ if want snapshot; then
 	done
 	echo
 fi
-echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+echo "$(measured_build), $(date -u +%Y-%m-%d), $(nproc) cores, load average $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end."

@@ -112,6 +112,16 @@ bench_track() { pids+=("$1"); }
 
 # cpu_ticks PID: the process's user and system time so far, in clock ticks (getconf CLK_TCK a
 # second).
+# measured_build names what a run measured: the CORNICE_BIN binary when one was given (the
+# checkout's HEAD says nothing about it), else the checkout's commit, from which the run built.
+measured_build() {
+  if [[ -n ${CORNICE_BIN:-} ]]; then
+    echo "Build $CORNICE_BIN"
+  else
+    echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  fi
+}
+
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # kib PID FIELD: the FIELD (VmRSS, VmHWM) of /proc/PID/status, in KiB.

@@ -104,7 +104,7 @@ hwm=$(kib "$node_pid" VmHWM)
 batches=$(cat "$work"/client.* | awk '{ s += $1 } END { print s }')
 
 cat <<EOF
-Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d),
+$(measured_build), $(date -u +%Y-%m-%d),
 $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg). C-Chain index: last accepted index $last. One batch of 1,000
 getContainerRange calls: $one bytes of reply. $clients clients for ${duration}s: $batches batches answered.
 

@@ -87,4 +87,4 @@ for round in $(seq "$rounds"); do
 	done
 done
 echo
-echo "Commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), c=$conc, $n requests per row."
+echo "$(measured_build), $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), c=$conc, $n requests per row."
