@@ -87,9 +87,13 @@ func TestNetworkICM(t *testing.T) {
 		s.waitReceived(t, l1, 1)
 		require.Equal(t, []byte("over the network"), view(t, l1.l1Chain, receiver.ABI, l1.receiver, "lastMessage")[0], nw.nodes[i].Name)
 	}
+	// The aggregator asks every validator and keeps what it gets once 67 % signed: a validator
+	// that has not yet accepted the C-Chain block with the message (nodes 4 and 5 restart
+	// after the L1 is created and may still be catching up) refuses, and the message goes out
+	// with four. More than the relay's own node signing is what proves the network asked.
 	m := s.deliveredBy(t, s.l1, id)
-	require.Equal(t, 5, signers(m), "the Primary Network's validators signed")
-	require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, 12345, nw.primarySet(t), 100, 100))
+	require.GreaterOrEqual(t, signers(m), 4, "the Primary Network's validators signed")
+	require.NoError(t, m.Signature.Verify(&m.UnsignedMessage, 12345, nw.primarySet(t), 67, 100))
 
 	_, back := s.sendMessage(t, s.l1, s.c, "and back", common.Address{}, 0)
 	require.Equal(t, icm.MessageID(l1ID, cID, big.NewInt(1)), back)
