@@ -22,7 +22,7 @@ import (
 func TestDevDumpStorage(t *testing.T) {
 	t.Parallel()
 	d := startDevNode(t, t.TempDir(), func(*config.Config) {})
-	e := devEndpoint{rpc: d.rpc, base: d.base, hc: d.hc}
+	e := d.endpoint()
 	var null any
 	slot, value := common.BigToHash(big.NewInt(1)), common.BigToHash(big.NewInt(7))
 	var set bool
@@ -60,7 +60,7 @@ func TestDevDumpStorage(t *testing.T) {
 	require.Equal(t, map[string]string{common.BigToHash(big.NewInt(5)).Hex(): common.BigToHash(big.NewInt(42)).Hex()}, dump.Accounts[store].Storage)
 
 	other := startDevNode(t, t.TempDir(), func(*config.Config) {})
-	o := devEndpoint{rpc: other.rpc, base: other.base, hc: other.hc}
+	o := other.endpoint()
 	var loaded bool
 	o.call(t, &loaded, "anvil_loadState", blob)
 	require.True(t, loaded)

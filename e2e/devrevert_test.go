@@ -59,6 +59,23 @@ type devEndpoint struct {
 	hc   *http.Client
 }
 
+// endpoint is d's C-Chain as a devEndpoint.
+func (d *devNode) endpoint() devEndpoint { return devEndpoint{rpc: d.rpc, base: d.base, hc: d.hc} }
+
+// startAndRevert starts a dev node in dir, makes drop blocks above a snapshot, three of them
+// with a transaction (prepareRevert), reverts to the snapshot and checks they are gone.
+func startAndRevert(t *testing.T, dir string, drop int) (*devNode, devEndpoint, *revertScene) {
+	t.Helper()
+	d := startDevNode(t, dir, func(*config.Config) {})
+	e := d.endpoint()
+	s := prepareRevert(t, e, 3, drop)
+	var ok bool
+	e.call(t, &ok, "evm_revert", s.snap)
+	require.True(t, ok)
+	requireGone(t, e, s, s.base, 0, s.base)
+	return d, e, s
+}
+
 func (e devEndpoint) call(t testing.TB, result any, method string, args ...any) {
 	t.Helper()
 	e.callWithin(t, acceptWait, result, method, args...)
@@ -279,13 +296,7 @@ func requireBack(t *testing.T, e devEndpoint, s *revertScene) {
 func TestDevRevertManyBlocks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	d := startDevNode(t, dir, func(*config.Config) {})
-	e := devEndpoint{rpc: d.rpc, base: d.base, hc: d.hc}
-	s := prepareRevert(t, e, 3, 100)
-	var ok bool
-	e.call(t, &ok, "evm_revert", s.snap)
-	require.True(t, ok)
-	requireGone(t, e, s, s.base, 0, s.base)
+	d, e, s := startAndRevert(t, dir, 100)
 
 	head := reaccept(t, e, s)
 	requireBack(t, e, s)
@@ -299,7 +310,7 @@ func TestDevRevertManyBlocks(t *testing.T) {
 	requireSwept(t, dir, chainID, s, 2)
 
 	d = startDevNode(t, dir, func(*config.Config) {})
-	e = devEndpoint{rpc: d.rpc, base: d.base, hc: d.hc}
+	e = d.endpoint()
 	requireBack(t, e, s)
 	requireGone(t, e, s, s.base+2, 2, head)
 }
@@ -310,13 +321,7 @@ func TestDevRevertManyBlocks(t *testing.T) {
 func TestDevRevertFewBlocks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	d := startDevNode(t, dir, func(*config.Config) {})
-	e := devEndpoint{rpc: d.rpc, base: d.base, hc: d.hc}
-	s := prepareRevert(t, e, 3, 3)
-	var ok bool
-	e.call(t, &ok, "evm_revert", s.snap)
-	require.True(t, ok)
-	requireGone(t, e, s, s.base, 0, s.base)
+	d, e, s := startAndRevert(t, dir, 3)
 	chainID := e.cChainID(t)
 	d.stop()
 	requireSwept(t, dir, chainID, s, 0)
