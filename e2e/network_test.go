@@ -275,17 +275,26 @@ func TestNetworkFiveValidators(t *testing.T) {
 
 	nw.requireCReceiptEverywhere(t, nw.sendCTransfer(t, 0, 0))
 
-	// The wallet commands wait for acceptance on the node they talk to.
-	for _, args := range [][]string{
-		{"x", "send", "--node-uri", nw.nodes[1].URI(), "--to", "X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2", "--amount", "1000000"},
-		{"p", "send", "--node-uri", nw.nodes[2].URI(), "--to", "P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2", "--amount", "1000000"},
-		{"transfer", "--node-uri", nw.nodes[3].URI(), "--from", "X", "--to", "C", "--amount", "1AVAX"},
+	// The wallet commands wait for acceptance on the node they talk to, not on the others: a
+	// wallet reads the accepted UTXOs of its own node, so the next command, sent to another node,
+	// waits until every node has accepted the last one. Otherwise node 4 may still list the
+	// UTXO that node 2's X send spent, and refuse the export built on it as a double spend.
+	for _, step := range []struct {
+		args  []string
+		want  int
+		paths []string
+	}{
+		{[]string{"x", "send", "--node-uri", nw.nodes[1].URI(), "--to", "X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2", "--amount", "1000000"},
+			1, []string{"/ext/index/X/block"}},
+		{[]string{"p", "send", "--node-uri", nw.nodes[2].URI(), "--to", "P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2", "--amount", "1000000"},
+			1, []string{"/ext/index/P/block"}},
+		{[]string{"transfer", "--node-uri", nw.nodes[3].URI(), "--from", "X", "--to", "C", "--amount", "1AVAX"},
+			2, []string{"/ext/index/X/block", "/ext/index/X/tx", "/ext/index/C/block"}},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
-		require.Equal(t, 0, code, "%v\nstdout:\n%s\nstderr:\n%s", args, stdout, stderr)
+		code, stdout, stderr := runCLI(t, step.args...)
+		require.Equal(t, 0, code, "%v\nstdout:\n%s\nstderr:\n%s", step.args, stdout, stderr)
+		nw.requireSameIndexes(t, step.want, step.paths...)
 	}
-	nw.requireSameIndexes(t, 2, "/ext/index/X/block", "/ext/index/X/tx", "/ext/index/C/block")
-	nw.requireSameIndexes(t, 1, "/ext/index/P/block")
 
 	code, stdout, stderr := runCLI(t, "network", "stop", "--dir", nw.dir)
 	require.Equal(t, 0, code, stderr)
