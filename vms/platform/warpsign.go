@@ -146,7 +146,7 @@ func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) err
 	if err := vm.verifyNotCurrent(validationID); err != nil {
 		return err
 	}
-	now, err := vm.chainTime()
+	now, err := vm.chainTime(vm.state)
 	if err != nil {
 		return err
 	}
