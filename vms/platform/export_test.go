@@ -83,3 +83,27 @@ func (vm *VM) ReplaceL1ValidatorForTest(old, repl ids.ID) error {
 	}
 	return b.CommitUnsynced()
 }
+
+// RespendUTXOForTest spends the accepted UTXO id into one like it, same amount and owner, made by
+// the tx txID, in one unsynced commit (published at once), and returns the new UTXO's ID.
+func (vm *VM) RespendUTXOForTest(id, txID ids.ID) (ids.ID, error) {
+	ux, found, err := vm.state.UTXO(id)
+	switch {
+	case err != nil:
+		return ids.ID{}, err
+	case !found:
+		return ids.ID{}, fmt.Errorf("no UTXO %s", id)
+	}
+	next := *ux
+	next.TxID = txID
+	b := vm.state.DB().NewBatch()
+	defer b.Close()
+	w := writer{b: b}
+	if err := w.deleteUTXO(ux); err != nil {
+		return ids.ID{}, err
+	}
+	if err := w.putUTXO(&next); err != nil {
+		return ids.ID{}, err
+	}
+	return next.InputID(), b.CommitUnsynced()
+}

@@ -15,10 +15,9 @@ import (
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
 
-// pinReplacements is how many times TestCurrentValidatorsReadOneState replaces the L1's one
-// validator. Without the pin, the readers running alongside were torn within the first few
-// hundred.
-const pinReplacements = 1000
+// pinCommits is how many commits the tests below make while their readers run (an L1 validator
+// replaced, a UTXO respent). Without the pin, the readers were torn within the first few hundred.
+const pinCommits = 1000
 
 // getCurrentValidators of an L1, and the node's CurrentValidators (the validators API), read the
 // L1's validator index and the validators it names from one state: while the L1's one validator
@@ -84,7 +83,7 @@ func TestCurrentValidatorsReadOneState(t *testing.T) {
 		}
 	}()
 	id := subnetID.Append(0) // PutL1ValidatorsForTest's first validation ID
-	for i := 1; i <= pinReplacements; i++ {
+	for i := 1; i <= pinCommits; i++ {
 		next := subnetID.Append(uint32(i))
 		require.NoError(t, vm.ReplaceL1ValidatorForTest(id, next))
 		id = next
@@ -94,5 +93,72 @@ func TestCurrentValidatorsReadOneState(t *testing.T) {
 	close(torn)
 	for msg := range torn {
 		t.Error(msg)
+	}
+}
+
+// getBalance reads the addresses' UTXO index and the UTXOs it names, every page, from one state:
+// while ewoq's largest UTXO is spent into a new one of the same amount over and over, each in one
+// commit, the balance never changes; a torn read would find the index naming the spent UTXO and
+// miss the new one. The number of moves bounds the test, not a clock.
+func TestBalanceReadsOneState(t *testing.T) {
+	t.Parallel()
+	n := startNode(t, t.TempDir(), clock.NewFake(vectorTime))
+	cvm, ok := n.Manager.VM(ids.Empty)
+	require.True(t, ok)
+	vm := cvm.(*platform.VM)
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":["` + ewoqP + `","` + vmrqP + `"]}}`)
+	client := jsonrpc.NewClient(n.URL, nil)
+	balance := func() (string, error) {
+		_, b, err := client.Post(t.Context(), "", body)
+		if err != nil {
+			return "", err
+		}
+		var reply struct {
+			Result struct {
+				Balance string `json:"balance"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(b, &reply); err != nil || reply.Result.Balance == "" {
+			return "", fmt.Errorf("getBalance: %s", b)
+		}
+		return reply.Result.Balance, nil
+	}
+	want, err := balance()
+	require.NoError(t, err)
+
+	var (
+		wg   sync.WaitGroup
+		done = make(chan struct{})
+		torn = make(chan error, 1)
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			got, err := balance()
+			if err == nil && got != want {
+				err = fmt.Errorf("getBalance %s, not %s", got, want)
+			}
+			if err != nil {
+				torn <- err
+				return
+			}
+		}
+	}()
+	id := n.largest(ewoqP).InputID()
+	for i := 1; i <= pinCommits; i++ {
+		id, err = vm.RespendUTXOForTest(id, ids.ID{byte(i), byte(i >> 8), 0xee})
+		require.NoError(t, err)
+	}
+	close(done)
+	wg.Wait()
+	close(torn)
+	for err := range torn {
+		t.Error(err)
 	}
 }
