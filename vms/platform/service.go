@@ -84,17 +84,31 @@ var _ chainapi.Chain[*txs.Tx, txs.Block] = txChain{}
 
 // TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
 // "Processing" for a pending one and "Unknown" for any other (§5.1).
-func (c txChain) TxStatus(id ids.ID) (string, error) {
-	ok, err := c.HasTx(id)
+func (c txChain) TxStatus(id ids.ID) (string, error) { return txStatus(c.state, c.pending, id) }
+
+// txStatusState is what txStatus reads of the accepted state (*state).
+type txStatusState interface {
+	HasTx(id ids.ID) (bool, error)
+	aborted(id ids.ID) (bool, error)
+}
+
+// txStatus is TxStatus over the accepted state s and the mempool's pending. It reads the mempool
+// first: a tx leaves the mempool only after its block's commit is published (VM.Accepted), so a
+// tx no longer pending by then is found committed. Read the other way round, a block accepted
+// between the two reads made its tx "Unknown": not committed yet at the first, no longer pending
+// at the second.
+func txStatus(s txStatusState, pending func(ids.ID) bool, id ids.ID) (string, error) {
+	wasPending := pending(id)
+	ok, err := s.HasTx(id)
 	switch {
 	case err != nil:
 		return "", err
 	case ok:
-		if aborted, err := c.aborted(id); err != nil || aborted {
+		if aborted, err := s.aborted(id); err != nil || aborted {
 			return statusAborted, err
 		}
 		return statusCommitted, nil
-	case c.pending(id):
+	case wasPending:
 		return statusProcessing, nil
 	}
 	return statusUnknown, nil
