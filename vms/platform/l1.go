@@ -122,17 +122,9 @@ type L1Validator struct {
 	MinNonce uint64
 }
 
-// L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a
-// subnet that is not an L1. The validators and their balances are read as of one last accepted
-// block.
-func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
-	s, release := vm.state.pinned()
-	defer release()
-	return s.l1Validators(subnetID)
-}
-
-// l1Validators is L1Validators over the accepted state s, which the caller pins: the index, the
-// validators it names and the accrued fees their balances depend on must come from one state.
+// l1Validators returns the accepted L1 validators of subnetID in s, in validation ID order; none
+// for a subnet that is not an L1. The caller pins s: the index, the validators it names and the
+// accrued fees their balances depend on must come from one state.
 func (s *state) l1Validators(subnetID ids.ID) ([]L1Validator, error) {
 	rec, _, err := s.lastAccepted()
 	if err != nil {
@@ -150,9 +142,10 @@ func (s *state) l1Validators(subnetID ids.ID) ([]L1Validator, error) {
 	return out, err
 }
 
-// CurrentValidators returns SubnetValidators(subnetID) and L1Validators(subnetID) as of one last
-// accepted block: a block accepted between two calls could show a validator in both lists, or
-// in neither (a legacy validator converted away, an L1 validator removed).
+// CurrentValidators returns SubnetValidators(subnetID) and the accepted L1 validators of subnetID
+// (in validation ID order, none for a subnet that is not an L1, balances as of the same block),
+// both as of one last accepted block: read apart, a block accepted between them could show a
+// validator in both lists, or in neither.
 func (vm *VM) CurrentValidators(subnetID ids.ID) ([]SubnetValidator, []L1Validator, error) {
 	s, release := vm.state.pinned()
 	defer release()
