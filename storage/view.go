@@ -63,6 +63,12 @@ func (v *View) Pin() (pinned *View, release func()) {
 		// A closed DB: the view's reads fail as v's would.
 		return v, func() {}
 	}
+	if err := v.db.settle(); err != nil {
+		// A staged batch failed to apply (reported to its owner too, who halts what it
+		// staged it for): this pin fails to take, as on a closed DB.
+		v.db.inflight.Done()
+		return v, func() {}
+	}
 	p := v.db.acquire()
 	var once sync.Once
 	return &View{db: v.db, prefix: v.prefix, pin: p}, func() {
