@@ -107,7 +107,8 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 		r.Later(func() {
 			if err := apply(); err != nil {
 				// Told the client it is done: the chain's memory and its database now
-				// disagree, so it stops here, and a restart finds it as it was.
+				// disagree, so it stops here (the database fails every read from now on,
+				// storage.Deferred.Apply), and a restart finds it as it was.
 				a.halt(fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err))
 				return
 			}

@@ -44,13 +44,19 @@ func (b *Batch) CommitDeferred() (*Deferred, error) {
 	d := &Deferred{db: db, pb: b.st.pb, onCommit: b.st.onCommit}
 	db.commitMu.Lock()
 	defer db.commitMu.Unlock()
-	db.applyPendingLocked() // the one before, whose failure is its owner's to report
+	if err := db.applyPendingLocked(); err != nil { // the one before
+		_ = d.pb.Close() // never committed: cannot fail
+		db.inflight.Done()
+		return nil, err
+	}
 	db.pending.Store(d)
 	return d, nil
 }
 
 // Apply applies the staged batch unless a read or commit has already, and returns the result
-// of its one application: an error means the batch was not applied, and no read will see it.
+// of its one application. An error means the batch was not applied; its owner may already
+// have told a client it was, so from then on every read and commit of the database fails with
+// that error (until a restart) rather than show the database without the batch.
 func (d *Deferred) Apply() error {
 	d.db.commitMu.Lock()
 	defer d.db.commitMu.Unlock()
@@ -78,23 +84,38 @@ func (db *DB) settle() error {
 
 // applyPendingLocked applies the staged batch, if any, with commitMu held, and returns the
 // result, which it also keeps for the batch's Apply. The batch is taken off pending only once
-// it is published, so that a reader that finds none reads a state that has it.
+// it is published, so that a reader that finds none reads a state that has it; a batch whose
+// commit failed stays there, so that every later read and commit fails with its error.
 func (db *DB) applyPendingLocked() error {
 	d := db.pending.Load()
+	if d == nil || d.applied {
+		return d.failure()
+	}
+	var err error
+	if db.failApply != nil {
+		err = db.failApply()
+	} else {
+		err = db.commitLocked(d.pb, pebble.NoSync)
+	}
+	_ = d.pb.Close() // committed or not, Close releases the batch's memory and cannot fail
+	d.applied = true
+	db.inflight.Done() // CommitDeferred's begin
+	if err != nil {
+		d.err = fmt.Errorf("apply deferred batch: %w", err)
+		db.log.Error("a deferred batch could not be applied: every read and commit fails until a restart", "err", err)
+		return d.err
+	}
+	for _, fn := range d.onCommit {
+		fn()
+	}
+	db.pending.Store(nil) // after the hooks: a writer that finds none sees what they kept
+	return nil
+}
+
+// failure is d's error, nil for no batch.
+func (d *Deferred) failure() error {
 	if d == nil {
 		return nil
 	}
-	err := db.commitLocked(d.pb, pebble.NoSync)
-	_ = d.pb.Close() // after a commit, Close releases the batch's memory and cannot fail
-	d.applied = true
-	if err != nil {
-		d.err = fmt.Errorf("apply deferred batch: %w", err)
-	} else {
-		for _, fn := range d.onCommit {
-			fn()
-		}
-	}
-	db.pending.Store(nil) // after the hooks: a writer that finds none sees what they kept
-	db.inflight.Done()    // CommitDeferred's begin
 	return d.err
 }

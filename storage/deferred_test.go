@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"sync"
@@ -169,4 +170,43 @@ func TestBatchOnCommit(t *testing.T) {
 		require.NoError(t, commit(b))
 		require.Equal(t, []string{"a", "b"}, got[n:])
 	}
+}
+
+// A deferred batch whose commit fails was not applied, but its owner may have answered a
+// client already: every later read, commit, Sync and deferred batch fails with its error rather
+// than show the database without it, until a restart, which finds the database without it.
+func TestCommitDeferredFails(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "db")
+	db, err := Open(dir, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	boom := errors.New("disk gone")
+	db.failApply = func() error { return boom }
+	v := db.Prefixed(PrefixMeta).Prefixed([]byte("t"))
+	ran := 0
+	d := stageOne(t, v, "k", "v", &ran)
+	_, err = v.Get([]byte("k"))
+	require.ErrorIs(t, err, boom)
+	_, err = v.Has([]byte("other"))
+	require.ErrorIs(t, err, boom)
+	_, err = v.NewIterator(nil, nil)
+	require.ErrorIs(t, err, boom)
+	p, release := v.Pin()
+	_, err = p.Get([]byte("k"))
+	require.ErrorIs(t, err, boom)
+	release()
+	require.ErrorIs(t, v.Put([]byte("other"), []byte("x")), boom)
+	require.ErrorIs(t, db.Sync(), boom)
+	b := v.NewBatch()
+	_, err = b.CommitDeferred()
+	require.ErrorIs(t, err, boom)
+	require.ErrorIs(t, d.Apply(), boom)
+	require.Zero(t, ran, "not applied: no OnCommit")
+	require.NoError(t, db.Close())
+
+	db, err = Open(dir, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	_, err = db.Prefixed(PrefixMeta).Prefixed([]byte("t")).Get([]byte("k"))
+	require.ErrorIs(t, err, ErrNotFound)
 }

@@ -110,6 +110,9 @@ type DB struct {
 	// commit's critical section, after Pebble has applied (and synced) the
 	// batch and before readers may see it.
 	afterCommit func()
+	// failApply, when set (by tests only), replaces the commit of a deferred batch and
+	// returns its error.
+	failApply func() error
 }
 
 // Open opens the database in dir, creating dir (mode 0750) and the
@@ -205,8 +208,10 @@ func (db *DB) commit(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 	db.commitMu.Lock()
 	defer db.commitMu.Unlock()
 	// A staged batch goes first, so that the log holds the commits in the order they were
-	// made. Its failure is its owner's to report (Deferred.Apply), not this commit's.
-	db.applyPendingLocked()
+	// made; once one has failed, so does every commit (Deferred.Apply).
+	if err := db.applyPendingLocked(); err != nil {
+		return err
+	}
 	return db.commitLocked(pb, opts)
 }
 
@@ -233,7 +238,10 @@ func (db *DB) Sync() error {
 	}
 	defer db.inflight.Done()
 	db.commitMu.Lock()
-	db.applyPendingLocked() // a Sync covers what was staged before it; a failure is its owner's
+	if err := db.applyPendingLocked(); err != nil { // a Sync covers what was staged before it
+		db.commitMu.Unlock()
+		return err
+	}
 	pending := db.unsynced
 	db.unsynced = false // an unsynced commit from now on sets it again
 	db.commitMu.Unlock()
@@ -346,9 +354,10 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 
 	// A staged batch holds a call in flight until it is applied: apply it now, as its
-	// owner would have (its failure is the owner's to report, through Deferred.Apply).
+	// owner would have (its failure is the owner's to report, through Deferred.Apply, and
+	// was logged).
 	db.commitMu.Lock()
-	db.applyPendingLocked()
+	_ = db.applyPendingLocked()
 	db.commitMu.Unlock()
 	db.inflight.Wait()
 	// No read is in flight and no iterator open: this drops the last

@@ -64,8 +64,7 @@ func (v *View) Pin() (pinned *View, release func()) {
 		return v, func() {}
 	}
 	if err := v.db.settle(); err != nil {
-		// A staged batch failed to apply (reported to its owner too, who halts what it
-		// staged it for): this pin fails to take, as on a closed DB.
+		// A staged batch failed to apply: the unpinned view's reads fail with its error.
 		v.db.inflight.Done()
 		return v, func() {}
 	}
