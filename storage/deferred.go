@@ -22,11 +22,12 @@ type Deferred struct {
 // then every read that begins (Get, Has, an Iterator, a Pin, on any goroutine, a live view's
 // too) and every commit, Sync and Close applies it first, on its own goroutine, and waits for
 // that: no read that begins after CommitDeferred has returned sees the database without the
-// batch, and a read never waits for the owner. Reads that began before it see the state before
+// batch, and a read never waits for the owner (it may wait for a commit in progress, as it
+// takes the commit lock to apply the batch). Reads that began before it see the state before
 // it (one published state, as for any commit). One batch is staged at a time: staging another
 // applies the one before. The owner must call Apply (at once, as its first work after the
-// answer: a read that applies the batch pays for its commit, about 40 µs), and must not change
-// in memory after its answer what it changed for the batch.
+// answer: a read that applies the batch pays for its commit, about 40 µs), and must make every
+// change in memory that goes with the batch before it answers, as a reader sees those at once.
 //
 // It is for a developer's roll-back (docs/decisions.md, "A roll-back answers before its
 // commit"), answered once staged: its commit, a Pebble memtable insert and the read snapshot

@@ -24,7 +24,8 @@
 // commit and swaps in for the previous one (snapshot.go), with a reference
 // count so that the old one is released when its last reader is done.
 // Commits exclude one another, so when one has returned nothing Pebble
-// holds is undurable. A read never waits for a commit: while one is
+// holds is undurable. A read never waits for a commit (but for a batch
+// staged by Batch.CommitDeferred, which it applies first): while one is
 // syncing, reads see the state before it, and every read that starts after
 // Commit has returned sees its writes. The price is that commits from
 // several goroutines do not share one fsync (Pebble's group commit); a
