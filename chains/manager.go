@@ -149,6 +149,10 @@ type Manager struct {
 	// the disk if synced (storage.Batch.Commit) or not (CommitUnsynced): the one seam through
 	// which every such write goes, which tests replace to make it fail.
 	commit func(b *storage.Batch, synced bool) error
+	// stage stages a roll-back's batch to be applied after its answer
+	// (storage.Batch.CommitDeferred) and returns what applies it: the seam tests replace to
+	// make the application fail.
+	stage func(b *storage.Batch) (apply func() error, err error)
 	// syncMu guards syncArmed: whether the background sync of unsynced roll-backs
 	// (Rewind.Unsynced, syncSoon) is due.
 	syncMu    sync.Mutex
@@ -216,6 +220,7 @@ func NewManager(cfg ManagerConfig, deps ManagerDeps) (*Manager, error) {
 		clock:          deps.Clock,
 		log:            deps.Log,
 		commit:         commitBatch,
+		stage:          stageBatch,
 		chains:         make(map[ids.ID]*chain),
 		subs:           make(map[ids.ID][]*subscriber),
 	}, nil
@@ -227,6 +232,15 @@ func commitBatch(b *storage.Batch, synced bool) error {
 		return b.Commit()
 	}
 	return b.CommitUnsynced()
+}
+
+// stageBatch is Manager.stage outside tests.
+func stageBatch(b *storage.Batch) (func() error, error) {
+	d, err := b.CommitDeferred()
+	if err != nil {
+		return nil, err
+	}
+	return d.Apply, nil
 }
 
 // chain is one created chain: its VM, its accept path and its engine.

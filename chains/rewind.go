@@ -32,10 +32,12 @@ type Rewind struct {
 	// roll-back or after it, whole, never a mix (one batch). Only for a chain whose developer
 	// methods are on (docs/decisions.md, "A roll-back answers before its sync").
 	Unsynced bool
-	// Later, when set, is handed the roll-back's log line, to run once the caller has answered
-	// the client that asked for the roll-back, off its answer's path. Without it Rewind logs
-	// before it returns.
-	Later func(log func())
+	// Later, when set, is handed the rest of the roll-back, to run once the caller has answered
+	// the client that asked for it, off its answer's path: with Unsynced, the batch's commit
+	// (staged with storage.Batch.CommitDeferred: every read that begins after Rewind returns,
+	// on any goroutine, applies it first if the caller has not yet), then the log line.
+	// Without it Rewind commits and logs before it returns.
+	Later func(rest func())
 }
 
 // RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay off the disk:
@@ -91,25 +93,50 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	if err := a.m.store.Wrap(batch).Put(lastAcceptedKey(a.chainID), encodePointer(toID, toHeight)); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
+	log := func() {
+		a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
+			"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
+	}
+	if r.Unsynced && r.Later != nil {
+		// Answered once staged (docs/decisions.md, "A roll-back answers before its commit").
+		apply, err := a.m.stage(batch)
+		if err != nil {
+			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
+		}
+		a.setLast(toID, toHeight, r.To.Timestamp())
+		r.Later(func() {
+			if err := apply(); err != nil {
+				// Told the client it is done: the chain's memory and its database now
+				// disagree, so it stops here (the database fails every read from now on,
+				// storage.Deferred.Apply), and a restart finds it as it was.
+				a.halt(fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err))
+				return
+			}
+			a.m.syncSoon()
+			log()
+		})
+		return nil
+	}
 	if err := a.m.commit(batch, !r.Unsynced); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
 	if r.Unsynced {
 		a.m.syncSoon()
 	}
-	a.mu.Lock()
-	a.lastID, a.height, a.lastTime = toID, toHeight, r.To.Timestamp()
-	a.mu.Unlock()
-	log := func() {
-		a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
-			"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
-	}
+	a.setLast(toID, toHeight, r.To.Timestamp())
 	if r.Later != nil {
 		r.Later(log)
 	} else {
 		log()
 	}
 	return nil
+}
+
+// setLast records the last accepted block after a roll-back.
+func (a *Acceptor) setLast(id ids.ID, height uint64, timestamp time.Time) {
+	a.mu.Lock()
+	a.lastID, a.height, a.lastTime = id, height, timestamp
+	a.mu.Unlock()
 }
 
 // Purge commits, in one batch, what stage writes (the VM's removal of what earlier roll-backs

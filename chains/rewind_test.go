@@ -126,10 +126,11 @@ func TestRewind(t *testing.T) {
 	})
 }
 
-// A roll-back made with Rewind.Unsynced is applied and visible when Rewind returns, before any
-// sync, and synced in the background within RewindSyncDelay (docs/decisions.md, "A roll-back
-// answers before its sync"); a restart then finds the chain rolled back. Its log line goes to
-// Rewind.Later.
+// A roll-back made with Rewind.Unsynced and Later is visible to every read that begins once
+// Rewind has returned, before its commit (handed to Later, to run after the answer) and before
+// any sync: such a read applies the staged batch itself (docs/decisions.md, "A roll-back answers
+// before its commit"). It is synced in the background within RewindSyncDelay of its commit ("A
+// roll-back answers before its sync"); a restart then finds the chain rolled back.
 func TestRewindUnsynced(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -142,12 +143,20 @@ func TestRewindUnsynced(t *testing.T) {
 		var later []func()
 		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
 			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
-		}, Later: func(log func()) { later = append(later, log) }}))
-		require.Len(t, later, 1, "the log line, handed over to run after the answer")
-		later[0]()
+		}, Later: func(rest func()) { later = append(later, rest) }}))
+		require.Len(t, later, 1, "the commit and the log line, handed over to run after the answer")
 		_, height, ok := e.Manager.LastAccepted(chainA)
 		require.True(t, ok)
 		require.Equal(t, uint64(1), height)
+		got, err := vm.View().Get(chainstest.LastKey())
+		require.NoError(t, err, "a read before the commit applies the staged roll-back")
+		require.Equal(t, first[:], got)
+		id, h, found, err := chains.LoadPointer(e.Manager, chainA)
+		require.NoError(t, err)
+		require.True(t, found)
+		require.Equal(t, first, id)
+		require.Equal(t, uint64(1), h)
+		later[0]()
 		require.True(t, e.DB.Unsynced(), "answered before its sync")
 		time.Sleep(chains.RewindSyncDelay - time.Nanosecond)
 		synctest.Wait()
@@ -161,6 +170,37 @@ func TestRewindUnsynced(t *testing.T) {
 		defer e.Close()
 		e.Create(chainA, nil)
 		e.RequireHeight(chainA, 1)
+	})
+}
+
+// A roll-back answered before its commit whose commit then fails halts the chain: its memory
+// says rolled back, its database does not, and a restart finds the chain as it was.
+func TestRewindDeferredFails(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "db")
+		x := &truncater{}
+		e, rewind, vm := threeBlocks(t, dir, x)
+		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
+		failed := errors.New("disk gone")
+		chains.SetStage(e.Manager, func(b *storage.Batch) (func() error, error) {
+			return func() error { b.Close(); return failed }, nil
+		})
+		var later []func()
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+		}, Later: func(rest func()) { later = append(later, rest) }}))
+		require.Len(t, later, 1)
+		later[0]()
+		_, err := e.Manager.Health(t.Context(), chainA)
+		require.ErrorIs(t, err, chains.ErrHalted)
+		require.ErrorIs(t, err, failed)
+		e.Close()
+
+		e = chainstest.NewEnv(t, dir, x, nil)
+		defer e.Close()
+		e.Create(chainA, nil)
+		e.RequireHeight(chainA, 3)
 	})
 }
 

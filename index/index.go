@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
@@ -59,6 +60,45 @@ func idKey(id ids.ID) [idKeyLen]byte {
 // readers; stage must be called by one goroutine at a time (the chain's pipeline).
 type index struct {
 	view *storage.View
+	// tail is the writer's copy of the committed next index and last container ID, so that
+	// stage and truncate (a developer's 1-block revert) read neither: set by the commit of a
+	// batch that changed them (storage.Batch.OnCommit), or from the database when unknown
+	// (nil, as after a start). Only the writer (the chain's pipeline) uses it; the API's readers
+	// read the database, whose published state agrees with the containers they read.
+	tail atomic.Pointer[tail]
+}
+
+// tail is the end of an index as last committed.
+type tail struct {
+	next uint64
+	// last is the ID of the container at next-1, when lastKnown (a truncation does not read
+	// the container it leaves last).
+	last      ids.ID
+	lastKnown bool
+}
+
+// committedTail returns the end of the index as committed: from memory when known (a staged
+// deferred batch, a roll-back answered before its commit, is applied first, so that its
+// OnCommit has run), else from the database.
+func (ix *index) committedTail() (tail, error) {
+	if err := ix.view.Settle(); err != nil {
+		return tail{}, fmt.Errorf("read next index: %w", err)
+	}
+	if t := ix.tail.Load(); t != nil {
+		return *t, nil
+	}
+	next, err := ix.readNext()
+	if err != nil {
+		return tail{}, err
+	}
+	t := tail{next: next}
+	ix.tail.Store(&t)
+	return t, nil
+}
+
+// keepTail has t become the index's tail once w, which wrote it, is committed.
+func (ix *index) keepTail(w *storage.Batch, t tail) {
+	w.OnCommit(func() { ix.tail.Store(&t) })
 }
 
 // pinned returns the index as published now, every read of it seeing that one state
@@ -94,11 +134,12 @@ func (ix *index) stage(w *storage.Batch, timestamp int64, cs ...chains.Container
 	if len(cs) == 0 {
 		return nil
 	}
-	next, err := ix.readNext()
+	t, err := ix.committedTail()
 	if err != nil {
 		return err
 	}
-	start := next
+	next, start := t.next, t.next
+	var last ids.ID
 	// seen catches a container repeated within cs; a short list is searched instead.
 	var seen map[ids.ID]struct{}
 	if len(cs) > 16 {
@@ -136,7 +177,7 @@ func (ix *index) stage(w *storage.Batch, timestamp int64, cs ...chains.Container
 		if err := w.Put(ik[:], at[:]); err != nil {
 			return fmt.Errorf("stage container %s: %w", c.ID, err)
 		}
-		next++
+		next, last = next+1, c.ID
 	}
 	if next == start {
 		return nil
@@ -146,6 +187,7 @@ func (ix *index) stage(w *storage.Batch, timestamp int64, cs ...chains.Container
 	if err := w.Put(nextKey, n[:]); err != nil {
 		return fmt.Errorf("stage next index: %w", err)
 	}
+	ix.keepTail(w, tail{next: next, last: last, lastKnown: true})
 	return nil
 }
 
@@ -261,22 +303,27 @@ func (ix *index) scan(ctx context.Context, start, n uint64, fn func(i uint64, c 
 // its cost does not grow with their number; the ID entries of those not in dropped stay, stale,
 // until forget.
 func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, error) {
-	next, err := ix.readNext()
+	t, err := ix.committedTail()
 	if err != nil {
 		return 0, err
 	}
+	next := t.next
 	// The first dropped container is most often the last one (a developer's 1-block revert):
-	// reading it spares the read of its ID entry; any other is looked up by ID.
+	// its ID, known or read, spares the read of its ID entry; any other is looked up by ID.
 	var (
 		start uint64
 		found bool
 	)
 	if next > 0 {
-		c, ok, err := ix.at(next - 1)
-		if err != nil {
-			return 0, err
+		last, ok := t.last, t.lastKnown
+		if !ok {
+			c, present, err := ix.at(next - 1)
+			if err != nil {
+				return 0, err
+			}
+			last, ok = c.ID, present
 		}
-		start, found = next-1, ok && c.ID == id
+		start, found = next-1, ok && last == id
 	}
 	if !found {
 		if start, _, found, err = ix.lookup(id); err != nil || !found {
@@ -311,6 +358,7 @@ func (ix *index) truncate(w *storage.Batch, id ids.ID, dropped []ids.ID) (int, e
 	if err := w.Put(nextKey, n[:]); err != nil {
 		return 0, fmt.Errorf("stage next index: %w", err)
 	}
+	ix.keepTail(w, tail{next: start})
 	return int(next - start), nil
 }
 

@@ -586,3 +586,85 @@ func TestTruncate(t *testing.T) {
 	require.Zero(t, n, "an unregistered chain has no index")
 	require.NoError(t, x.Forget(t.Context(), b, ids.ID{9}, []ids.ID{blocks[0].ID}))
 }
+
+// TestTruncateTail: the writer keeps the index's next number and last block in memory (so that
+// a 1-block revert's truncation reads neither), set only when the batch that wrote them is
+// committed: it agrees with the stored one after a commit, a discarded batch, a truncation
+// staged with CommitDeferred (applied by the next Accept's read of it) and a restart.
+func TestTruncateTail(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "db")
+	db := openDB(t, dir)
+	x := newIndexer(t, db, on, clock.Real{})
+	h := xIndexes(t, x)
+	var blocks []chains.Container
+	for i := range 5 {
+		blk := container(fmt.Appendf(nil, "block %d", i))
+		accept(t, db, x, xChainID, blk)
+		blocks = append(blocks, blk)
+	}
+	agrees := func(want uint64) {
+		t.Helper()
+		next, known, stored, err := index.Tail(x, xChainID)
+		require.NoError(t, err)
+		require.Equal(t, want, stored)
+		if known {
+			require.Equal(t, stored, next, "in memory and on disk")
+		}
+	}
+	indexOf := func(c chains.Container) string {
+		t.Helper()
+		return mustCall[struct{ Index string }](t, h[index.Block], "getIndex", fmt.Sprintf(`{"id":%q}`, c.ID)).Index
+	}
+	agrees(5)
+
+	// A truncation discarded: nothing changes.
+	b := db.NewBatch()
+	n, err := x.Truncate(t.Context(), b, xChainID, blocks[4].ID, []ids.ID{blocks[4].ID})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	b.Close()
+	agrees(5)
+	require.Equal(t, "4", indexOf(blocks[4]))
+
+	// A truncation staged deferred, then a block accepted before its owner applies it: the
+	// Accept applies it first and numbers the block from it.
+	b = db.NewBatch()
+	_, err = x.Truncate(t.Context(), b, xChainID, blocks[4].ID, []ids.ID{blocks[4].ID})
+	require.NoError(t, err)
+	d, err := b.CommitDeferred()
+	require.NoError(t, err)
+	again := container([]byte("block 4 again"))
+	accept(t, db, x, xChainID, again)
+	require.NoError(t, d.Apply())
+	agrees(5)
+	require.Equal(t, "4", indexOf(again))
+
+	// Two truncations in a row: the second finds its block without the last ID in memory.
+	for _, c := range []chains.Container{again, blocks[3]} {
+		b = db.NewBatch()
+		n, err = x.Truncate(t.Context(), b, xChainID, c.ID, []ids.ID{c.ID})
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		require.NoError(t, b.Commit())
+	}
+	agrees(3)
+
+	// A restart: the new indexer reads it from disk, and goes on from there.
+	require.NoError(t, db.Close())
+	db = openDB(t, dir)
+	x = newIndexer(t, db, on, clock.Real{})
+	h = xIndexes(t, x)
+	next, known, _, err := index.Tail(x, xChainID)
+	require.NoError(t, err)
+	require.False(t, known, "unknown after a start: %d", next)
+	b = db.NewBatch()
+	n, err = x.Truncate(t.Context(), b, xChainID, blocks[2].ID, []ids.ID{blocks[2].ID})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.NoError(t, b.Commit())
+	agrees(2)
+	accept(t, db, x, xChainID, blocks[4])
+	agrees(3)
+	require.Equal(t, "2", indexOf(blocks[4]))
+}

@@ -148,7 +148,11 @@ func (r *Relay) AddChain(id ids.ID, vm chains.VM) error {
 	if !ok {
 		return nil
 	}
-	return r.AddClient(id, ethclient.NewClient(d.DialInProc()))
+	c := ethclient.NewClient(d.DialInProc())
+	if f, ok := vm.(headFeed); ok {
+		return r.AddClient(id, feedClient{Client: c, feed: f})
+	}
+	return r.AddClient(id, c)
 }
 
 // AddClient adds chain id, reached through client; a chain added already is kept as it is.

@@ -22,6 +22,8 @@ type batchState struct {
 	db   *DB
 	pb   *pebble.Batch
 	done bool
+	// onCommit is what OnCommit was given, run once the writes are applied.
+	onCommit []func()
 }
 
 // Put records value at key, copying both: the caller may reuse them at
@@ -81,6 +83,17 @@ func (b *Batch) DeleteRange(start, end []byte) error {
 	return nil
 }
 
+// OnCommit has fn run once the batch's writes are applied: before Commit or CommitUnsynced
+// returns, or when a deferred batch is applied (Deferred), in the order the calls were made;
+// never when the batch is discarded or its commit fails. It is for a writer that keeps in memory
+// what it stages (the index's next number): fn must be short and must not use the database,
+// as it may run inside a commit, on the goroutine of a read that applies a deferred batch.
+func (b *Batch) OnCommit(fn func()) {
+	if !b.st.done {
+		b.st.onCommit = append(b.st.onCommit, fn)
+	}
+}
+
 // Count returns the number of writes recorded so far.
 func (b *Batch) Count() int {
 	if b.st.done {
@@ -134,6 +147,9 @@ func (b *Batch) commitWith(opts *pebble.WriteOptions) error {
 	defer db.inflight.Done()
 	if err := db.commit(b.st.pb, opts); err != nil {
 		return fmt.Errorf("commit batch: %w", err)
+	}
+	for _, fn := range b.st.onCommit {
+		fn()
 	}
 	return nil
 }

@@ -24,7 +24,8 @@
 // commit and swaps in for the previous one (snapshot.go), with a reference
 // count so that the old one is released when its last reader is done.
 // Commits exclude one another, so when one has returned nothing Pebble
-// holds is undurable. A read never waits for a commit: while one is
+// holds is undurable. A read never waits for a commit (but for a batch
+// staged by Batch.CommitDeferred, which it applies first): while one is
 // syncing, reads see the state before it, and every read that starts after
 // Commit has returned sees its writes. The price is that commits from
 // several goroutines do not share one fsync (Pebble's group commit); a
@@ -34,7 +35,9 @@
 //
 // The one exception is [Batch.CommitUnsynced], visible before it is
 // durable, for writes that a restart may lose because it redoes them (a
-// bootstrapping chain's blocks); [DB.Sync] makes them durable.
+// bootstrapping chain's blocks); [DB.Sync] makes them durable. [Batch.CommitDeferred] is
+// the same commit made a moment later, after its owner has answered a client: until then every
+// read that begins applies it first, so none sees the database without it (deferred.go).
 //
 // Live reads: a view from [View.Live] reads Pebble's live state instead,
 // for the one place where that is safe and saves the snapshot's reference
@@ -106,10 +109,17 @@ type DB struct {
 	unsynced bool
 	// current is the state readers see, replaced after each durable commit.
 	current atomic.Pointer[published]
+	// pending is the batch staged by Batch.CommitDeferred and not applied yet (deferred.go):
+	// every read and commit applies it first. Set and cleared under commitMu; readers load it
+	// without a lock, and find it nil but in the moment after a deferred roll-back's answer.
+	pending atomic.Pointer[Deferred]
 	// afterCommit, when set (by tests only, before any commit), runs inside
 	// commit's critical section, after Pebble has applied (and synced) the
 	// batch and before readers may see it.
 	afterCommit func()
+	// failApply, when set (by tests only), replaces the commit of a deferred batch and
+	// returns its error.
+	failApply func() error
 }
 
 // Open opens the database in dir, creating dir (mode 0750) and the
@@ -204,6 +214,16 @@ func (db *DB) begin() error {
 func (db *DB) commit(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 	db.commitMu.Lock()
 	defer db.commitMu.Unlock()
+	// A staged batch goes first, so that the log holds the commits in the order they were
+	// made; once one has failed, so does every commit (Deferred.Apply).
+	if err := db.applyPendingLocked(); err != nil {
+		return err
+	}
+	return db.commitLocked(pb, opts)
+}
+
+// commitLocked is commit with commitMu held.
+func (db *DB) commitLocked(pb *pebble.Batch, opts *pebble.WriteOptions) error {
 	if err := pb.Commit(opts); err != nil {
 		return err
 	}
@@ -225,6 +245,10 @@ func (db *DB) Sync() error {
 	}
 	defer db.inflight.Done()
 	db.commitMu.Lock()
+	if err := db.applyPendingLocked(); err != nil { // a Sync covers what was staged before it
+		db.commitMu.Unlock()
+		return err
+	}
 	pending := db.unsynced
 	db.unsynced = false // an unsynced commit from now on sets it again
 	db.commitMu.Unlock()
@@ -265,6 +289,11 @@ func (db *DB) write(fn func(pb *pebble.Batch) error) error {
 // keep is set, a copy of its value that is never nil for a present key.
 func (db *DB) get(key []byte, live bool, pin *published, keep bool) ([]byte, bool, error) {
 	var r pebble.Reader = db.pdb
+	if pin == nil {
+		if err := db.settle(); err != nil {
+			return nil, false, err
+		}
+	}
 	switch {
 	case pin != nil:
 		r = pin.snap
@@ -296,6 +325,11 @@ func (db *DB) get(key []byte, live bool, pin *published, keep bool) ([]byte, boo
 // iterator's life (the caller releases it), or over the live state, with a
 // nil state.
 func (db *DB) newIter(opts *pebble.IterOptions, live bool, pin *published) (*pebble.Iterator, *published, error) {
+	if pin == nil {
+		if err := db.settle(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if live {
 		it, err := db.pdb.NewIter(opts)
 		return it, nil, err
@@ -326,6 +360,12 @@ func (db *DB) Close() error {
 	db.closed = true
 	db.mu.Unlock()
 
+	// A staged batch holds a call in flight until it is applied: apply it now, as its
+	// owner would have (its failure is the owner's to report, through Deferred.Apply, and
+	// was logged).
+	db.commitMu.Lock()
+	_ = db.applyPendingLocked()
+	db.commitMu.Unlock()
 	db.inflight.Wait()
 	// No read is in flight and no iterator open: this drops the last
 	// reference to the published state.

@@ -63,6 +63,11 @@ func (v *View) Pin() (pinned *View, release func()) {
 		// A closed DB: the view's reads fail as v's would.
 		return v, func() {}
 	}
+	if err := v.db.settle(); err != nil {
+		// A staged batch failed to apply: the unpinned view's reads fail with its error.
+		v.db.inflight.Done()
+		return v, func() {}
+	}
 	pv := &pinnedView{View: View{db: v.db, prefix: v.prefix, pin: v.db.acquire()}}
 	return &pv.View, pv.release
 }

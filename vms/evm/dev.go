@@ -243,7 +243,8 @@ func (d *devState) runOps(ctx context.Context) {
 }
 
 // later runs fn, on the engine goroutine, once the operation running now has been answered
-// (runOps): work its client need not wait for, such as a log line.
+// (runOps): work its client need not wait for, such as a log line, or a roll-back's commit,
+// which every read that begins before it applies first (chains.Rewind.Later).
 func (d *devState) later(fn func()) { d.afterAnswer = append(d.afterAnswer, fn) }
 
 // handOff lets the goroutine just given an answer (an RPC handler waiting in do or mine) run

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/event"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -583,3 +584,11 @@ func (vm *VM) Close() error {
 // methods and subscriptions without HTTP, for the node's own services (the relay). It stops
 // answering when the VM closes.
 func (vm *VM) DialInProc() *rpc.Client { return rpc.DialInProc(vm.rpc) }
+
+// SubscribeHeads sends ch the header of each block accepted from now on (shared: never
+// modify it), as eth_subscribe("newHeads") does, without its JSON: for the node's own services
+// (the relay). The accept path waits until ch has taken each head, so ch's reader must take
+// them at once.
+func (vm *VM) SubscribeHeads(ch chan<- *types.Header) event.Subscription {
+	return vm.feeds.heads.Subscribe(ch)
+}
