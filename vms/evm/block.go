@@ -758,9 +758,10 @@ func (b *Block) Accept(_ context.Context, batch *storage.Batch) error {
 	rawdb.WriteReceipts(eb, hash, number, b.result.receipts)
 	rawdb.WriteCanonicalHash(eb, hash, number)
 	rawdb.WriteTxLookupEntriesByBlock(eb, blk)
-	rawdb.WriteHeadHeaderHash(eb, hash)
+	// Only the head block's hash: go-ethereum's head header and fast-sync head records are
+	// read by nothing here (its BlockChain is not used), and each key costs the commit about
+	// 2 µs in Pebble's memtable.
 	rawdb.WriteHeadBlockHash(eb, hash)
-	rawdb.WriteHeadFastBlockHash(eb, hash)
 	if vm.hasGasCostRecord(number, blk.Time()) {
 		if err := eb.Put(gasCostKey(hash), binary.BigEndian.AppendUint64(nil, b.gasCost)); err != nil {
 			return fmt.Errorf("write block %s: %w", hash, err)

@@ -553,13 +553,14 @@ func (d *devState) rollBack(ctx context.Context, blk *types.Block, root common.H
 		// The dropped blocks whose state was edited: few, as edits are.
 		var edited []common.Hash
 		d.mu.Lock()
+		_, recorded := d.roots[hash]
 		for h := range d.roots {
 			if n, ok := rawdb.ReadHeaderNumber(vm.db, h); ok && n > height {
 				edited = append(edited, h)
 			}
 		}
 		d.mu.Unlock()
-		if err := vm.rollBackChain(ctx, blk, root, edited); err != nil {
+		if err := vm.rollBackChain(ctx, blk, root, recorded, edited); err != nil {
 			return err
 		}
 		d.mu.Lock()
