@@ -3,6 +3,7 @@ package ids
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
@@ -88,6 +89,25 @@ func TestBase58MatchesBigInt(t *testing.T) {
 	}
 }
 
+// TestBase58SmallEdges checks appendBase58Small, the path of every identifier, on the numbers at
+// the edges of its 64-bit words and ten-digit chunks, for each length it takes and the first it
+// leaves to the general path: all bits set (the most chunks), a lone top byte followed by zeros
+// (a remainder of zero in every chunk below the top), and one (a single digit).
+func TestBase58SmallEdges(t *testing.T) {
+	t.Parallel()
+	for n := 1; n <= smallLen+1; n++ {
+		ones, top, one := bytes.Repeat([]byte{0xff}, n), make([]byte, n), make([]byte, n)
+		top[0], one[n-1] = 1, 1
+		for _, b := range [][]byte{ones, top, one} {
+			require.Equal(t, bigBase58(b), string(appendBase58(nil, b)), "%x", b)
+		}
+	}
+	for _, v := range []uint64{smallBase - 1, smallBase, smallBase + 1} {
+		b := binary.BigEndian.AppendUint64(nil, v)
+		require.Equal(t, bigBase58(b), string(appendBase58(nil, b)), "%x", b)
+	}
+}
+
 func TestCB58DecodeErrors(t *testing.T) {
 	t.Parallel()
 	valid := CB58Encode([]byte{1, 2, 3})
@@ -153,6 +173,9 @@ func FuzzCB58Encode(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(make([]byte, 32))
 	f.Add([]byte{0, 0, 1, 2, 3})
+	f.Add(bytes.Repeat([]byte{0xff}, IDLen))
+	f.Add(bytes.Repeat([]byte{0xff}, smallLen))
+	f.Add(append([]byte{0}, bytes.Repeat([]byte{0xa5}, 2*smallLen)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s := CB58Encode(b)
 		require.Equal(t, bigBase58(sumOf(b)), s)
