@@ -27,7 +27,7 @@ import (
 const testNetworkID = 12345
 
 // waitFor is how long a test waits for peers to reach a state on loopback.
-const waitFor = 10 * time.Second
+const waitFor = 30 * time.Second
 
 func newCert(tb testing.TB) *tls.Certificate {
 	tb.Helper()
