@@ -55,6 +55,14 @@ func BenchmarkGetContainerByIndex(b *testing.B) {
 	jsonrpctest.ServeLoop(b, h, "/ext/index/C/block", func(i int) []byte { return bodies[i%len(bodies)] })
 }
 
+// BenchmarkGetLastAccepted measures index.getLastAccepted of a 1 KiB container through the
+// JSON-RPC handler: two reads (the counter, then the container it names) from one pinned state.
+func BenchmarkGetLastAccepted(b *testing.B) {
+	h := benchIndex(b, 1024, 1024)
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{}}`)
+	jsonrpctest.ServeLoop(b, h, "/ext/index/C/block", func(int) []byte { return body })
+}
+
 // BenchmarkAccept measures what indexing adds to accepting a block of 1 KiB:
 //   - stage: Accept alone, into a batch that is then discarded (what the pipeline pays to stage the
 //     index entries of one block), with 0 or 4 transactions of 1 KiB on the X-Chain;

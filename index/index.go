@@ -61,6 +61,15 @@ type index struct {
 	view *storage.View
 }
 
+// pinned returns the index as published now, every read of it seeing that one state
+// (storage.View.Pin), and its release, which the caller must call once. An answer that reads the
+// counter and then the containers below it reads them through one: a developer's roll-back
+// committed between the two reads would otherwise leave the counter naming containers gone.
+func (ix *index) pinned() (*index, func()) {
+	v, release := ix.view.Pin()
+	return &index{view: v}, release
+}
+
 // readNext returns the next index to assign, which is also the number of containers.
 func (ix *index) readNext() (uint64, error) {
 	v, err := ix.view.Get(nextKey)

@@ -37,19 +37,21 @@ func newHandler(ix *index, log *slog.Logger) http.Handler {
 // GetLastAccepted returns the most recently accepted container, or `no containers have been
 // accepted` on an empty index.
 func (s *service) GetLastAccepted(_ context.Context, args *GetLastAcceptedArgs) (*Container, error) {
-	next, err := s.ix.readNext()
+	ix, release := s.ix.pinned()
+	defer release()
+	next, err := ix.readNext()
 	if err != nil {
 		return nil, s.internal("getLastAccepted", err)
 	}
 	if next == 0 {
 		return nil, errNoContainers
 	}
-	return s.containerAt("getLastAccepted", next-1, args.Encoding)
+	return s.containerAt(ix, "getLastAccepted", next-1, args.Encoding)
 }
 
 // GetContainerByIndex returns the container at args.Index, or `no container at index <n>`.
 func (s *service) GetContainerByIndex(_ context.Context, args *GetContainerByIndexArgs) (*Container, error) {
-	return s.containerAt("getContainerByIndex", uint64(args.Index), args.Encoding)
+	return s.containerAt(s.ix, "getContainerByIndex", uint64(args.Index), args.Encoding)
 }
 
 // GetContainerByID returns the container args.ID, or `not found`.
@@ -85,7 +87,11 @@ func (s *service) GetContainerRange(ctx context.Context, args *GetContainerRange
 	case n == 0:
 		return &GetContainerRangeReply{Containers: []Container{}}, nil
 	}
-	next, err := s.ix.readNext()
+	// The counter and the containers from one state: a roll-back committed between them would
+	// otherwise answer a start index it has just made too high with an empty range.
+	ix, release := s.ix.pinned()
+	defer release()
+	next, err := ix.readNext()
 	if err != nil {
 		return nil, s.internal("getContainerRange", err)
 	}
@@ -95,11 +101,10 @@ func (s *service) GetContainerRange(ctx context.Context, args *GetContainerRange
 	if start >= next {
 		return nil, errStartIndex(start, next-1)
 	}
-	// The index only grows, so the iterator, made after next was read, finds at least
-	// min(n, next-start) containers.
+	// The iterator reads the state next was read from: it finds min(n, next-start) containers.
 	out := make([]Container, 0, min(n, next-start))
 	var encErr error
-	err = s.ix.scan(ctx, start, n, func(i uint64, c stored) error {
+	err = ix.scan(ctx, start, n, func(i uint64, c stored) error {
 		fc, err := format(c, i, args.Encoding)
 		if err != nil {
 			encErr = err
@@ -141,9 +146,9 @@ func (s *service) IsAccepted(_ context.Context, args *IsAcceptedArgs) (*IsAccept
 	return &IsAcceptedReply{IsAccepted: ok}, nil
 }
 
-// containerAt returns the container at index i, or `no container at index <i>`.
-func (s *service) containerAt(method string, i uint64, enc ids.Encoding) (*Container, error) {
-	c, found, err := s.ix.at(i)
+// containerAt returns the container at index i of ix, or `no container at index <i>`.
+func (s *service) containerAt(ix *index, method string, i uint64, enc ids.Encoding) (*Container, error) {
+	c, found, err := ix.at(i)
 	if err != nil {
 		return nil, s.internal(method, err)
 	}

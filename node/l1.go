@@ -32,7 +32,7 @@ type pChain interface {
 	ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error)
 	SubnetValidators(subnetID ids.ID) ([]platform.SubnetValidator, error)
 	PrimaryStakers() ([]platform.SubnetValidator, error)
-	L1Validators(subnetID ids.ID) ([]platform.L1Validator, error)
+	CurrentValidators(subnetID ids.ID) ([]platform.SubnetValidator, []platform.L1Validator, error)
 }
 
 var _ pChain = (*platform.VM)(nil)

@@ -82,8 +82,8 @@ func (f fakeP) PrimaryStakers() ([]platform.SubnetValidator, error) {
 	return f.legacy[ids.Empty], f.err
 }
 
-func (f fakeP) L1Validators(subnetID ids.ID) ([]platform.L1Validator, error) {
-	return f.l1[subnetID], f.err
+func (f fakeP) CurrentValidators(subnetID ids.ID) ([]platform.SubnetValidator, []platform.L1Validator, error) {
+	return f.legacy[subnetID], f.l1[subnetID], f.err
 }
 
 func TestRefreshValidators(t *testing.T) {

@@ -30,13 +30,10 @@ func (s subnetSource) CurrentValidators(context.Context) ([]l1validators.Validat
 	return currentValidators(s.p, s.subnetID)
 }
 
-// currentValidators lists subnetID's current validators as the validators API describes them.
+// currentValidators lists subnetID's current validators as the validators API describes them, the
+// L1 and the legacy ones as of one P-Chain block.
 func currentValidators(p pChain, subnetID ids.ID) ([]l1validators.Validator, error) {
-	l1, err := p.L1Validators(subnetID)
-	if err != nil {
-		return nil, err
-	}
-	legacy, err := p.SubnetValidators(subnetID)
+	legacy, l1, err := p.CurrentValidators(subnetID)
 	if err != nil {
 		return nil, err
 	}

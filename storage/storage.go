@@ -43,6 +43,12 @@
 // goroutine cannot be reading while one of its own commits is syncing, and
 // no other goroutine writes there, so every write it can see is durable.
 //
+// One answer, one state: each read sees the state published when it starts, so an answer
+// made of several reads of keys that one commit changes together (an index, then the records it
+// names) can straddle a commit and show half of it. Such an answer reads through one pinned view
+// ([View.Pin]), taken once and released when the answer is done; an answer of one read needs no
+// pin (docs/decisions.md, "One answer, one state").
+//
 // Slices: the database never keeps a key or value slice passed to it, so
 // the caller may change it as soon as the call returns. Get returns a copy
 // that the caller owns. An Iterator's Key and Value are valid only until

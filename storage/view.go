@@ -3,7 +3,7 @@ package storage
 import (
 	"bytes"
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -63,13 +63,21 @@ func (v *View) Pin() (pinned *View, release func()) {
 		// A closed DB: the view's reads fail as v's would.
 		return v, func() {}
 	}
-	p := v.db.acquire()
-	var once sync.Once
-	return &View{db: v.db, prefix: v.prefix, pin: p}, func() {
-		once.Do(func() {
-			p.release()
-			v.db.inflight.Done()
-		})
+	pv := &pinnedView{View: View{db: v.db, prefix: v.prefix, pin: v.db.acquire()}}
+	return &pv.View, pv.release
+}
+
+// pinnedView is a pinned View with what its release needs, in one allocation.
+type pinnedView struct {
+	View
+	released atomic.Bool
+}
+
+// release drops the view's reference on its state and its call in flight, the first time only.
+func (pv *pinnedView) release() {
+	if pv.released.CompareAndSwap(false, true) {
+		pv.pin.release()
+		pv.db.inflight.Done()
 	}
 }
 

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -214,4 +215,53 @@ func TestPin(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotFound, "so does a view pinned after it")
 	releaseLater()
 	releaseLater() // a second release does nothing
+}
+
+// BenchmarkPinnedReads measures what a pin costs an answer of one and of two reads: the reads
+// alone, each taking a reference on the published state, against a pin (one reference for all)
+// followed by the reads, at concurrency 1 and GOMAXPROCS × 8 (the reference count is one atomic
+// word that every reader shares).
+func BenchmarkPinnedReads(b *testing.B) {
+	db := openTest(b)
+	v := db.Prefixed(PrefixIndex)
+	keys := [][]byte{[]byte("index"), []byte("record")}
+	for _, k := range keys {
+		require.NoError(b, v.Put(k, bytes.Repeat([]byte{0xab}, 256)))
+	}
+	read := func(v *View, n int) {
+		for _, k := range keys[:n] {
+			if _, err := v.Get(k); err != nil {
+				b.Error(err)
+			}
+		}
+	}
+	for _, n := range []int{1, 2} {
+		for _, pin := range []bool{false, true} {
+			answer := func() { read(v, n) }
+			name := strconv.Itoa(n) + "-reads"
+			if pin {
+				name += "-pinned"
+				answer = func() {
+					p, release := v.Pin()
+					read(p, n)
+					release()
+				}
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					answer()
+				}
+			})
+			b.Run(name+"-parallel", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetParallelism(8)
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						answer()
+					}
+				})
+			})
+		}
+	}
 }

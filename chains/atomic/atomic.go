@@ -60,6 +60,14 @@ type SharedMemory struct {
 	chainID ids.ID
 }
 
+// Pinned returns a handle on the same shared memory whose reads all see the state published now
+// (storage.View.Pin), for an answer made of several reads, such as a page of keys and then their
+// values; the caller must call release, once, when done.
+func (s *SharedMemory) Pinned() (pinned *SharedMemory, release func()) {
+	v, release := s.view.Pin()
+	return &SharedMemory{view: v, chainID: s.chainID}, release
+}
+
 // Get returns the values of keys, in order, from the set peer exported to this chain. A missing
 // key fails the call with an error wrapping ErrNotFound.
 func (s *SharedMemory) Get(peer ids.ID, keys []ids.ID) ([][]byte, error) {

@@ -1,12 +1,14 @@
 package evm
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/storage"
 	"github.com/cornice-node/cornice/vms/components/utxo"
 	"github.com/cornice-node/cornice/vms/evm/atomic"
 	xtxs "github.com/cornice-node/cornice/vms/exchange/txs"
@@ -53,4 +55,39 @@ func TestAtomicPoolConflicts(t *testing.T) {
 	_, dropped, ok := p.get(other.ID())
 	require.True(t, ok && dropped)
 	require.NoError(t, p.add(first, 1), "its input is free again")
+}
+
+// A pending atomic tx whose block is accepted while avax.getAtomicTxStatus answers is
+// "Processing" or "Accepted", never "Unknown": the pool is read before the database, and a tx
+// leaves the pool only once its block's commit is published. The fake accepts the block right
+// after the first of the two reads.
+func TestAtomicTxStatusAcceptedBetweenReads(t *testing.T) {
+	t.Parallel()
+	tx := importOf(t, ids.ID{1}, 1)
+	p := newAtomicPool()
+	require.NoError(t, p.add(tx, 10))
+	stored := map[string][]byte{}
+	reads := 0
+	accept := func() {
+		if reads++; reads == 1 {
+			stored[string(atomicTxKey(tx.ID()))] = append(binary.BigEndian.AppendUint64(nil, 7), tx.Bytes()...)
+			p.remove([]*atomic.Tx{tx})
+		}
+	}
+	pooled := func(id ids.ID) (*atomic.Tx, bool, bool) {
+		defer accept()
+		return p.get(id)
+	}
+	get := func(key []byte) ([]byte, error) {
+		defer accept()
+		if v, ok := stored[string(key)]; ok {
+			return v, nil
+		}
+		return nil, storage.ErrNotFound
+	}
+	got, status, height, err := atomicTxStatus(tx.ID(), pooled, get)
+	require.NoError(t, err)
+	require.Equal(t, atomicAccepted, status)
+	require.Equal(t, uint64(7), height)
+	require.Equal(t, tx.ID(), got.ID())
 }

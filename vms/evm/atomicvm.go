@@ -22,24 +22,16 @@ import (
 	"github.com/cornice-node/cornice/vms/secp256k1fx"
 )
 
-// sharedMemory is what the C-Chain uses of its handle on the node's shared memory
-// (chains/atomic.SharedMemory).
-type sharedMemory interface {
-	Get(peer ids.ID, keys []ids.ID) ([][]byte, error)
-	Keys(peer ids.ID, trait ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
-	Apply(batch *storage.Batch, requests map[ids.ID]*shared.Requests) error
-}
-
 // atomicSide is the C-Chain's part in moving AVAX between chains: its atomic txs' rules, the
 // shared memory they read and write, and the mempool of txs waiting for a block.
 type atomicSide struct {
 	ctx    atomic.Context
 	xChain ids.ID
-	shared sharedMemory
+	shared *shared.SharedMemory
 	pool   *atomicPool
 }
 
-func newAtomicSide(networkID uint32, chainID ids.ID, cfg *AtomicConfig, sm sharedMemory) *atomicSide {
+func newAtomicSide(networkID uint32, chainID ids.ID, cfg *AtomicConfig, sm *shared.SharedMemory) *atomicSide {
 	x, p := cfg.XChainID, ids.Empty
 	return &atomicSide{
 		ctx: atomic.Context{

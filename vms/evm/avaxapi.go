@@ -193,7 +193,16 @@ func (vm *VM) IssueAtomicTx(tx *atomic.Tx) error {
 
 // atomicTx returns an atomic tx, its status and, when accepted, its block's height.
 func (vm *VM) atomicTx(id ids.ID) (*atomic.Tx, string, uint64, error) {
-	rec, err := vm.kv.Get(atomicTxKey(id))
+	return atomicTxStatus(id, vm.atomic.pool.get, vm.kv.Get)
+}
+
+// atomicTxStatus is atomicTx over the mempool's get and the database's. It reads the mempool
+// first: a tx leaves it only after its block's commit is published (VM.Accepted), so a tx no longer
+// in it by then is found accepted. Read the other way round, a block accepted between the two
+// reads made its tx unknown: not accepted yet at the first, no longer pending at the second.
+func atomicTxStatus(id ids.ID, pooled func(ids.ID) (*atomic.Tx, bool, bool), get func([]byte) ([]byte, error)) (*atomic.Tx, string, uint64, error) {
+	tx, dropped, ok := pooled(id)
+	rec, err := get(atomicTxKey(id))
 	switch {
 	case err == nil && len(rec) > 8:
 		tx, err := atomic.ParseTx(rec[8:])
@@ -204,7 +213,6 @@ func (vm *VM) atomicTx(id ids.ID) (*atomic.Tx, string, uint64, error) {
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return nil, "", 0, err
 	}
-	tx, dropped, ok := vm.atomic.pool.get(id)
 	switch {
 	case !ok:
 		return nil, atomicUnknown, 0, nil

@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 
@@ -108,7 +109,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the X-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the X-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	return utxopage.OwnOrAtomic(c, c.s.isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
+	return utxopage.OwnOrAtomic(utxopage.Own(c.Reader), c.s.isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
@@ -170,12 +171,16 @@ type ownedUTXO struct {
 // only those addr can spend alone and now: threshold at most 1 and no locktime ahead.
 func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, includePartial bool) ([]ownedUTXO, error) {
 	now := s.vm.now()
+	// The index and the UTXOs it names, every page, from one state: a tx spending addr's UTXO
+	// and paying change back to addr, accepted between two reads, would otherwise drop both.
+	st, release := s.vm.state.Pinned()
+	defer release()
 	var (
 		out   []ownedUTXO
 		start ids.ID
 	)
 	for {
-		page, err := s.vm.state.UTXOIDs(addr, start, utxopage.MaxPageSize)
+		page, err := st.UTXOIDs(addr, start, utxopage.MaxPageSize)
 		if err != nil {
 			return nil, s.internal(method, err)
 		}
@@ -183,12 +188,12 @@ func (s *service) owned(ctx context.Context, method string, addr ids.ShortID, in
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			ux, found, err := s.vm.state.UTXO(id)
-			if err != nil {
+			ux, found, err := st.UTXO(id)
+			switch {
+			case err != nil:
 				return nil, s.internal(method, err)
-			}
-			if !found {
-				continue
+			case !found:
+				return nil, s.internal(method, fmt.Errorf("utxo %s of %s is missing", id, addr))
 			}
 			to, ok := ux.Out.(*secp256k1fx.TransferOutput)
 			if !ok {

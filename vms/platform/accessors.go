@@ -12,8 +12,10 @@ import (
 )
 
 // Read accessors for the node (validator sets, chains to run, subnets to track). Each reads the
-// committed state of the last accepted block, is safe for concurrent use with the pipeline and the
-// API, and returns values the caller owns.
+// committed state of the last accepted block, one published state for all its reads when it makes
+// several (state.pinned: an index and the records it names, the chain time and the windows it
+// filters), is safe for concurrent use with the pipeline and the API, and returns values the
+// caller owns.
 
 // SubnetValidator is a legacy subnet validator: one added by an AddSubnetValidatorTx (§4.3).
 type SubnetValidator struct {
@@ -61,9 +63,9 @@ func (vm *VM) Height() uint64 {
 	return rec.height
 }
 
-// chainTime returns the chain time of the committed state: the last accepted block's time.
-func (vm *VM) chainTime() (uint64, error) {
-	rec, _, err := vm.state.lastAccepted()
+// chainTime returns the chain time of the accepted state s: the last accepted block's time.
+func (vm *VM) chainTime(s *state) (uint64, error) {
+	rec, _, err := s.lastAccepted()
 	if err != nil {
 		return 0, fmt.Errorf("read last accepted block: %w", err)
 	}
@@ -75,14 +77,23 @@ func (vm *VM) chainTime() (uint64, error) {
 // their windows end, as in the reference (§5.1). For the Primary Network (ids.Empty) it is this
 // node (Factory, with no TxID) and the nodes of the current staking validators (primaryValidators).
 func (vm *VM) SubnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
-	now, err := vm.chainTime()
+	s, release := vm.state.pinned()
+	defer release()
+	return vm.subnetValidators(s, subnetID)
+}
+
+// subnetValidators is SubnetValidators over the accepted state s: the chain time and the
+// validators it filters must come from one state, or a block accepted between them could end a
+// window the answer still shows.
+func (vm *VM) subnetValidators(s *state, subnetID ids.ID) ([]SubnetValidator, error) {
+	now, err := vm.chainTime(s)
 	if err != nil {
 		return nil, err
 	}
 	if subnetID == ids.Empty {
-		return vm.primaryValidators(now)
+		return vm.primaryValidators(s, now)
 	}
-	all, err := vm.state.subnetValidators(subnetID)
+	all, err := s.subnetValidators(subnetID)
 	if err != nil {
 		return nil, err
 	}
@@ -99,19 +110,21 @@ func (vm *VM) SubnetValidators(subnetID ids.ID) ([]SubnetValidator, error) {
 // order) first, the primary network's (SubnetID ids.Empty: X and C) last; within a subnet, in ID
 // order. Callers that run only some subnets filter by SubnetID.
 func (vm *VM) Blockchains() ([]Blockchain, error) {
-	subnetIDs, err := vm.state.subnetIDs()
+	s, release := vm.state.pinned()
+	defer release()
+	subnetIDs, err := s.subnetIDs()
 	if err != nil {
 		return nil, fmt.Errorf("list subnets: %w", err)
 	}
 	subnetIDs = append(subnetIDs, ids.Empty)
 	var out []Blockchain
 	for _, subnetID := range subnetIDs {
-		chainIDs, err := vm.state.chainIDs(subnetID)
+		chainIDs, err := s.chainIDs(subnetID)
 		if err != nil {
 			return nil, fmt.Errorf("list chains of subnet %s: %w", subnetID, err)
 		}
 		for _, id := range chainIDs {
-			cc, err := vm.state.createChainTx(id)
+			cc, err := s.createChainTx(id)
 			switch {
 			case err != nil:
 				return nil, err
@@ -136,11 +149,13 @@ func (vm *VM) Subnet(subnetID ids.ID) (SubnetInfo, bool, error) {
 	if subnetID == ids.Empty {
 		return SubnetInfo{}, false, nil
 	}
-	ok, err := vm.state.DB().Has(chainstate.IDKey(keySubnet, subnetID))
+	s, release := vm.state.pinned()
+	defer release()
+	ok, err := s.DB().Has(chainstate.IDKey(keySubnet, subnetID))
 	if err != nil || !ok {
 		return SubnetInfo{}, false, err
 	}
-	owner, err := vm.state.subnetOwner(subnetID)
+	owner, err := s.subnetOwner(subnetID)
 	if err != nil {
 		return SubnetInfo{}, false, err
 	}
@@ -152,7 +167,7 @@ func (vm *VM) Subnet(subnetID ids.ID) (SubnetInfo, bool, error) {
 			Addrs:     append([]ids.ShortID(nil), owner.Addrs...),
 		},
 	}
-	conv, converted, err := vm.state.conversion(subnetID)
+	conv, converted, err := s.conversion(subnetID)
 	switch {
 	case err != nil:
 		return SubnetInfo{}, false, err
@@ -175,7 +190,9 @@ func (vm *VM) ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error) 
 	if subnetID == ids.Empty {
 		return nodeID == vm.validator.nodeID, nil
 	}
-	legacy, err := vm.SubnetValidators(subnetID)
+	s, release := vm.state.pinned()
+	defer release()
+	legacy, err := vm.subnetValidators(s, subnetID)
 	if err != nil {
 		return false, err
 	}
@@ -184,12 +201,12 @@ func (vm *VM) ValidatesSubnet(nodeID ids.NodeID, subnetID ids.ID) (bool, error) 
 			return true, nil
 		}
 	}
-	vids, err := vm.state.l1ValidatorIDs(subnetID)
+	vids, err := s.l1ValidatorIDs(subnetID)
 	if err != nil {
 		return false, err
 	}
 	for _, id := range vids {
-		v, found, err := vm.state.l1Validator(id)
+		v, found, err := s.l1Validator(id)
 		switch {
 		case err != nil:
 			return false, err
@@ -261,13 +278,13 @@ func (vm *VM) PrimaryStakers() ([]SubnetValidator, error) {
 	return out, nil
 }
 
-// primaryValidators returns the Primary Network's validators at chain time now as this node runs
+// primaryValidators returns the Primary Network's validators in s at chain time now as this node runs
 // the network (ValidatorsAt), one per node: this node (Factory), then each current staking
 // validator's node in node ID order, with its delegators' weight. A staking validator of this
 // node adds its stake to this node's entry; the genesis's stakers (and the delegators to them) are
 // left out, this node holding their weight.
-func (vm *VM) primaryValidators(now uint64) ([]SubnetValidator, error) {
-	stakers, err := vm.state.allStakers()
+func (vm *VM) primaryValidators(s *state, now uint64) ([]SubnetValidator, error) {
+	stakers, err := s.allStakers()
 	if err != nil {
 		return nil, fmt.Errorf("read stakers: %w", err)
 	}

@@ -37,7 +37,7 @@
 // Factory describes it, holding the genesis stake, plus the stakers txs added; ValidatorsAt,
 // SubnetValidators, ValidatesSubnet). Each block also records the validators it changes, so that
 // validator sets at past heights can be rebuilt (validatorset.go). The read accessors for the
-// node (Height, Blockchains, Subnet, SubnetValidators, L1Validators, L1Validator,
+// node (Height, Blockchains, Subnet, SubnetValidators, CurrentValidators, L1Validator,
 // ValidatesSubnet, ValidatorsAt, RecordedValidatorsAt, PrimaryValidators) read the committed
-// state and are safe for concurrent use.
+// state, one published state for all the reads of one call, and are safe for concurrent use.
 package platform

@@ -56,3 +56,54 @@ func (vm *VM) HasExpiryForTest(expiry uint64, validationID ids.ID) (bool, error)
 // SignerHasTableForTest reports whether the VM verifies addr's next signature against its
 // remembered key (secp256k1fx.Signers).
 func (vm *VM) SignerHasTableForTest(addr ids.ShortID) bool { return vm.rules.signers.HasTable(addr) }
+
+// ReplaceL1ValidatorForTest removes the L1 validator old and adds, in the same commit, one like it
+// under the validation ID repl, as a block removing one and registering another would. The commit
+// is unsynced, published at once, so that a test can make many while readers run.
+func (vm *VM) ReplaceL1ValidatorForTest(old, repl ids.ID) error {
+	rec, _, err := vm.state.lastAccepted()
+	if err != nil {
+		return err
+	}
+	v, found, err := vm.state.l1Validator(old)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return fmt.Errorf("no L1 validator %s", old)
+	}
+	gone, next := *v, *v
+	gone.weight = 0
+	next.validationID = repl
+	b := vm.state.DB().NewBatch()
+	defer b.Close()
+	w := writer{b: b, s: vm.state, written: make(map[ids.ID]*l1Validator), height: rec.height}
+	if err := w.putL1(&effects{l1Validators: []*l1Validator{&gone, &next}}); err != nil {
+		return err
+	}
+	return b.CommitUnsynced()
+}
+
+// RespendUTXOForTest spends the accepted UTXO id into one like it, same amount and owner, made by
+// the tx txID, in one unsynced commit (published at once), and returns the new UTXO's ID.
+func (vm *VM) RespendUTXOForTest(id, txID ids.ID) (ids.ID, error) {
+	ux, found, err := vm.state.UTXO(id)
+	switch {
+	case err != nil:
+		return ids.ID{}, err
+	case !found:
+		return ids.ID{}, fmt.Errorf("no UTXO %s", id)
+	}
+	next := *ux
+	next.TxID = txID
+	b := vm.state.DB().NewBatch()
+	defer b.Close()
+	w := writer{b: b}
+	if err := w.deleteUTXO(ux); err != nil {
+		return ids.ID{}, err
+	}
+	if err := w.putUTXO(&next); err != nil {
+		return ids.ID{}, err
+	}
+	return next.InputID(), b.CommitUnsynced()
+}

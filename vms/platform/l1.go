@@ -122,23 +122,42 @@ type L1Validator struct {
 	MinNonce uint64
 }
 
-// L1Validators returns the accepted L1 validators of subnetID, in validation ID order; none for a
-// subnet that is not an L1. The validators and their balances are read as of one last accepted
-// block.
-func (vm *VM) L1Validators(subnetID ids.ID) ([]L1Validator, error) {
-	var out []L1Validator
-	_, err := vm.readConsistent(func(rec lastRecord) error {
-		vids, err := vm.state.l1ValidatorIDs(subnetID)
-		if err != nil {
-			return err
-		}
-		out = make([]L1Validator, 0, len(vids))
-		return vm.state.eachL1Validator(subnetID, vids, func(v *l1Validator) error {
-			out = append(out, v.export(rec.fees.accrued))
-			return nil
-		})
+// l1Validators returns the accepted L1 validators of subnetID in s, in validation ID order; none
+// for a subnet that is not an L1. The caller pins s: the index, the validators it names and the
+// accrued fees their balances depend on must come from one state.
+func (s *state) l1Validators(subnetID ids.ID) ([]L1Validator, error) {
+	rec, _, err := s.lastAccepted()
+	if err != nil {
+		return nil, fmt.Errorf("read last accepted block: %w", err)
+	}
+	vids, err := s.l1ValidatorIDs(subnetID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]L1Validator, 0, len(vids))
+	err = s.eachL1Validator(subnetID, vids, func(v *l1Validator) error {
+		out = append(out, v.export(rec.fees.accrued))
+		return nil
 	})
 	return out, err
+}
+
+// CurrentValidators returns SubnetValidators(subnetID) and the accepted L1 validators of subnetID
+// (in validation ID order, none for a subnet that is not an L1, balances as of the same block),
+// both as of one last accepted block: read apart, a block accepted between them could show a
+// validator in both lists, or in neither.
+func (vm *VM) CurrentValidators(subnetID ids.ID) ([]SubnetValidator, []L1Validator, error) {
+	s, release := vm.state.pinned()
+	defer release()
+	legacy, err := vm.subnetValidators(s, subnetID)
+	if err != nil {
+		return nil, nil, err
+	}
+	l1, err := s.l1Validators(subnetID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return legacy, l1, nil
 }
 
 // L1Validator returns the accepted L1 validator validationID, active or not; found is false for
@@ -149,22 +168,20 @@ func (vm *VM) L1Validator(validationID ids.ID) (L1Validator, bool, error) {
 }
 
 // l1ValidatorAt returns the accepted L1 validator validationID and the height of the last
-// accepted block it was read at.
+// accepted block it was read at: both, and the accrued fees its balance depends on, from one
+// published state.
 func (vm *VM) l1ValidatorAt(validationID ids.ID) (L1Validator, uint64, bool, error) {
-	var (
-		out   L1Validator
-		found bool
-	)
-	rec, err := vm.readConsistent(func(rec lastRecord) error {
-		v, ok, err := vm.state.l1Validator(validationID)
-		if err != nil || !ok {
-			found = false
-			return err
-		}
-		out, found = v.export(rec.fees.accrued), true
-		return nil
-	})
-	return out, rec.height, found, err
+	s, release := vm.state.pinned()
+	defer release()
+	rec, _, err := s.lastAccepted()
+	if err != nil {
+		return L1Validator{}, 0, false, fmt.Errorf("read last accepted block: %w", err)
+	}
+	v, found, err := s.l1Validator(validationID)
+	if err != nil || !found {
+		return L1Validator{}, rec.height, false, err
+	}
+	return v.export(rec.fees.accrued), rec.height, true, nil
 }
 
 // export returns v as the API shows it when the accrued fees are accrued.
@@ -180,33 +197,5 @@ func (v *l1Validator) export(accrued uint64) L1Validator {
 		RemainingBalanceOwner: v.remainingBalanceOwner,
 		DeactivationOwner:     v.deactivationOwner,
 		MinNonce:              v.minNonce,
-	}
-}
-
-// maxConsistentReads bounds readConsistent's retries; blocks are accepted far less often than
-// a read takes, so a second try is already rare.
-const maxConsistentReads = 8
-
-// readConsistent calls read with the last accepted block's record until no block was accepted
-// while it ran (the record's height is the same after it), so that what read combines, such as
-// a validator and the accrued fees its balance depends on, belongs to one block: each block is
-// committed in one batch and moves the height. After maxConsistentReads tries it keeps the last
-// read. It returns the record read ran with.
-func (vm *VM) readConsistent(read func(rec lastRecord) error) (lastRecord, error) {
-	for i := 0; ; i++ {
-		rec, _, err := vm.state.lastAccepted()
-		if err != nil {
-			return rec, fmt.Errorf("read last accepted block: %w", err)
-		}
-		if err := read(rec); err != nil {
-			return rec, err
-		}
-		after, _, err := vm.state.lastAccepted()
-		if err != nil {
-			return rec, fmt.Errorf("read last accepted block: %w", err)
-		}
-		if after.height == rec.height || i+1 == maxConsistentReads {
-			return rec, nil
-		}
 	}
 }

@@ -153,7 +153,7 @@ func TestSubnetToL1(t *testing.T) {
 
 		cvm, ok := n.Manager.VM(ids.Empty)
 		require.True(t, ok)
-		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
+		_, vals, err := cvm.(*platform.VM).CurrentValidators(subnetID)
 		require.NoError(t, err)
 		require.Equal(t, []platform.L1Validator{{
 			ValidationID: convTx.ValidationID(0), SubnetID: subnetID, NodeID: ids.NodeID([]byte(strings.Repeat("\x09", 20))),
@@ -220,7 +220,7 @@ func TestL1ValidatorBalance(t *testing.T) {
 		t.Helper()
 		cvm, ok := n.Manager.VM(ids.Empty)
 		require.True(t, ok)
-		vals, err := cvm.(*platform.VM).L1Validators(subnetID)
+		_, vals, err := cvm.(*platform.VM).CurrentValidators(subnetID)
 		require.NoError(t, err)
 		out := make(map[ids.ID]uint64, len(vals))
 		for _, v := range vals {

@@ -102,7 +102,7 @@ func (f *managedL1) validators(t *testing.T) map[ids.ID]platform.L1Validator {
 	t.Helper()
 	cvm, ok := f.n.Manager.VM(ids.Empty)
 	require.True(t, ok)
-	vals, err := cvm.(*platform.VM).L1Validators(f.subnetID)
+	_, vals, err := cvm.(*platform.VM).CurrentValidators(f.subnetID)
 	require.NoError(t, err)
 	out := make(map[ids.ID]platform.L1Validator, len(vals))
 	for _, v := range vals {

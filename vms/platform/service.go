@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"slices"
 
@@ -83,17 +84,31 @@ var _ chainapi.Chain[*txs.Tx, txs.Block] = txChain{}
 
 // TxStatus is "Committed" for a committed tx, "Aborted" for a reward tx an abort block decided,
 // "Processing" for a pending one and "Unknown" for any other (§5.1).
-func (c txChain) TxStatus(id ids.ID) (string, error) {
-	ok, err := c.HasTx(id)
+func (c txChain) TxStatus(id ids.ID) (string, error) { return txStatus(c.state, c.pending, id) }
+
+// txStatusState is what txStatus reads of the accepted state (*state).
+type txStatusState interface {
+	HasTx(id ids.ID) (bool, error)
+	aborted(id ids.ID) (bool, error)
+}
+
+// txStatus is TxStatus over the accepted state s and the mempool's pending. It reads the mempool
+// first: a tx leaves the mempool only after its block's commit is published (VM.Accepted), so a
+// tx no longer pending by then is found committed. Read the other way round, a block accepted
+// between the two reads made its tx "Unknown": not committed yet at the first, no longer pending
+// at the second.
+func txStatus(s txStatusState, pending func(ids.ID) bool, id ids.ID) (string, error) {
+	wasPending := pending(id)
+	ok, err := s.HasTx(id)
 	switch {
 	case err != nil:
 		return "", err
 	case ok:
-		if aborted, err := c.aborted(id); err != nil || aborted {
+		if aborted, err := s.aborted(id); err != nil || aborted {
 			return statusAborted, err
 		}
 		return statusCommitted, nil
-	case c.pending(id):
+	case wasPending:
 		return statusProcessing, nil
 	}
 	return statusUnknown, nil
@@ -138,7 +153,7 @@ var _ utxopage.Chain = utxoChain{}
 // UTXOs implements utxopage.Chain: the P-Chain's own UTXOs, or with another chain as the source
 // the atomic UTXOs it exported to the P-Chain.
 func (c utxoChain) UTXOs(sourceChain string) (utxopage.Index, error) {
-	return utxopage.OwnOrAtomic(c, isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
+	return utxopage.OwnOrAtomic(utxopage.Own(c.Reader), isThisChain, c.s.vm.rules.chains, c.Shared(), sourceChain)
 }
 
 func (c utxoChain) ParseAddress(str string) (ids.ShortID, error) { return c.s.chain.ParseService(str) }
@@ -163,6 +178,10 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 		return nil, err
 	}
 	now := s.vm.now()
+	// One state for every address and page: a tx moving funds between two of the addresses,
+	// accepted between their reads, would otherwise count them twice or not at all.
+	st, release := s.vm.state.pinned()
+	defer release()
 	var (
 		unlocked, stakeable, notStakeable = map[ids.ID]uint64{}, map[ids.ID]uint64{}, map[ids.ID]uint64{}
 		refs                              = make([]chainapi.UTXORef, 0)
@@ -171,7 +190,7 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 	for _, addr := range addrs {
 		var start ids.ID
 		for {
-			page, err := s.vm.state.UTXOIDs(addr, start, utxopage.MaxPageSize)
+			page, err := st.UTXOIDs(addr, start, utxopage.MaxPageSize)
 			if err != nil {
 				return nil, s.internal("getBalance", err)
 			}
@@ -183,12 +202,12 @@ func (s *service) GetBalance(ctx context.Context, args *api.GetBalanceArgs) (*ap
 					continue
 				}
 				seen[id] = struct{}{}
-				ux, found, err := s.vm.state.UTXO(id)
-				if err != nil {
+				ux, found, err := st.UTXO(id)
+				switch {
+				case err != nil:
 					return nil, s.internal("getBalance", err)
-				}
-				if !found {
-					continue
+				case !found:
+					return nil, s.internal("getBalance", fmt.Errorf("utxo %s of %s is missing", id, addr))
 				}
 				var (
 					m      map[ids.ID]uint64
@@ -258,7 +277,9 @@ func (s *service) GetSubnet(_ context.Context, args *api.GetSubnetArgs) (*api.Ge
 	if args.SubnetID == ids.Empty {
 		return nil, errPrimaryNotSubnet
 	}
-	owner, found, err := s.subnetOwner(args.SubnetID)
+	st, release := s.vm.state.pinned()
+	defer release()
+	owner, found, err := subnetOwner(st, args.SubnetID)
 	switch {
 	case err != nil:
 		return nil, s.internal("getSubnet", err)
@@ -275,7 +296,7 @@ func (s *service) GetSubnet(_ context.Context, args *api.GetSubnetArgs) (*api.Ge
 		Threshold:      jsonrpc.Uint32(owner.Threshold),
 		Locktime:       jsonrpc.Uint64(owner.Locktime),
 	}
-	conv, converted, err := s.vm.state.conversion(args.SubnetID)
+	conv, converted, err := st.conversion(args.SubnetID)
 	switch {
 	case err != nil:
 		return nil, s.internal("getSubnet", err)
@@ -289,13 +310,13 @@ func (s *service) GetSubnet(_ context.Context, args *api.GetSubnetArgs) (*api.Ge
 	return reply, nil
 }
 
-// subnetOwner returns an accepted subnet's owner; found is false for an unknown subnet.
-func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error) {
-	ok, err := s.vm.state.DB().Has(chainstate.IDKey(keySubnet, id))
+// subnetOwner returns an accepted subnet's owner in st; found is false for an unknown subnet.
+func subnetOwner(st *state, id ids.ID) (*secp256k1fx.OutputOwners, bool, error) {
+	ok, err := st.DB().Has(chainstate.IDKey(keySubnet, id))
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	owner, err := s.vm.state.subnetOwner(id)
+	owner, err := st.subnetOwner(id)
 	if err != nil {
 		return nil, false, err
 	}
@@ -305,10 +326,12 @@ func (s *service) subnetOwner(id ids.ID) (*secp256k1fx.OutputOwners, bool, error
 // GetSubnets returns the subnets asked for, or every subnet and then the primary network (§5.1).
 // Unknown IDs are skipped.
 func (s *service) GetSubnets(_ context.Context, args *api.GetSubnetsArgs) (*api.GetSubnetsReply, error) {
+	st, release := s.vm.state.pinned()
+	defer release()
 	subnetIDs := args.IDs
 	if len(subnetIDs) == 0 {
 		var err error
-		if subnetIDs, err = s.vm.state.subnetIDs(); err != nil {
+		if subnetIDs, err = st.subnetIDs(); err != nil {
 			return nil, s.internal("getSubnets", err)
 		}
 		subnetIDs = append(subnetIDs, ids.Empty)
@@ -319,7 +342,7 @@ func (s *service) GetSubnets(_ context.Context, args *api.GetSubnetsArgs) (*api.
 			reply.Subnets = append(reply.Subnets, api.APISubnet{ID: id, ControlKeys: []string{}})
 			continue
 		}
-		owner, found, err := s.subnetOwner(id)
+		owner, found, err := subnetOwner(st, id)
 		if err != nil {
 			return nil, s.internal("getSubnets", err)
 		}
@@ -338,21 +361,26 @@ func (s *service) GetSubnets(_ context.Context, args *api.GetSubnetsArgs) (*api.
 // GetBlockchains returns every blockchain: the subnets' (subnets in ID order) first, the primary
 // network's last; within a subnet, in ID order (the reference's order is its database's).
 func (s *service) GetBlockchains(context.Context, *struct{}) (*api.GetBlockchainsReply, error) {
-	subnetIDs, err := s.vm.state.subnetIDs()
+	st, release := s.vm.state.pinned()
+	defer release()
+	subnetIDs, err := st.subnetIDs()
 	if err != nil {
 		return nil, s.internal("getBlockchains", err)
 	}
 	subnetIDs = append(subnetIDs, ids.Empty)
 	reply := &api.GetBlockchainsReply{Blockchains: make([]api.APIBlockchain, 0)}
 	for _, subnetID := range subnetIDs {
-		chainIDs, err := s.vm.state.chainIDs(subnetID)
+		chainIDs, err := st.chainIDs(subnetID)
 		if err != nil {
 			return nil, s.internal("getBlockchains", err)
 		}
 		for _, id := range chainIDs {
-			cc, err := s.createChainTx(id)
-			if err != nil {
+			cc, err := st.createChainTx(id)
+			switch {
+			case err != nil:
 				return nil, s.internal("getBlockchains", err)
+			case cc == nil:
+				return nil, s.internal("getBlockchains", fmt.Errorf("chain %s has no CreateChainTx", id))
 			}
 			reply.Blockchains = append(reply.Blockchains, api.APIBlockchain{ID: id, Name: cc.ChainName, SubnetID: cc.SubnetID, VMID: cc.VMID})
 		}
@@ -414,7 +442,7 @@ func (s *service) GetBlockchainStatus(_ context.Context, args *api.GetBlockchain
 func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentValidatorsArgs) (*api.GetCurrentValidatorsReply, error) {
 	reply := &api.GetCurrentValidatorsReply{Validators: make([]any, 0, 1)}
 	if args.SubnetID != ids.Empty {
-		legacy, err := s.vm.SubnetValidators(args.SubnetID)
+		legacy, vals, err := s.vm.CurrentValidators(args.SubnetID)
 		if err != nil {
 			return nil, s.internal("getCurrentValidators", err)
 		}
@@ -429,10 +457,6 @@ func (s *service) GetCurrentValidators(_ context.Context, args *api.GetCurrentVa
 				Weight:    jsonrpc.Uint64(v.Weight),
 				NodeID:    v.NodeID,
 			})
-		}
-		vals, err := s.vm.L1Validators(args.SubnetID)
-		if err != nil {
-			return nil, s.internal("getCurrentValidators", err)
 		}
 		var owners ownerMemo
 		for i := range vals {

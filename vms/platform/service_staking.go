@@ -103,7 +103,9 @@ func (s *service) GetCurrentSupply(_ context.Context, args *api.SubnetArgs) (*ap
 	if args.SubnetID != ids.Empty {
 		return nil, noSupplyError()
 	}
-	st := s.vm.state
+	// The supply and the height it is given at, from one block: each block's batch writes both.
+	st, release := s.vm.state.pinned()
+	defer release()
 	rec, _, err := st.lastAccepted()
 	if err != nil {
 		return nil, s.internal("getCurrentSupply", err)

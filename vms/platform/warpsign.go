@@ -114,7 +114,9 @@ func (vm *VM) verifyRegistered(validationID ids.ID) error {
 
 // verifyNotRegistered signs Registration(false) for a validation that is not current and never
 // can be: one of a conversion (justified by subnet ID and index), or one whose registration
-// message (the justification) expired or was executed and then removed.
+// message (the justification) expired or was executed and then removed. Its reads are of one
+// state: a registration accepted between "not current" and "its expiry is used" would otherwise
+// be signed as never registered.
 func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) error {
 	j, found, err := acp118.ParseRegistrationJustification(justification)
 	switch {
@@ -123,6 +125,8 @@ func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) err
 	case !found:
 		return refusal(CodeInvalidJustificationType, "invalid justification type: <nil>")
 	}
+	s, release := vm.state.pinned()
+	defer release()
 	if j.ConvertSubnetToL1 {
 		subnetID, err := ids.ToID(j.SubnetID)
 		if err != nil {
@@ -134,7 +138,7 @@ func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) err
 		if _, err := vm.convertedSubnet(subnetID); err != nil {
 			return err
 		}
-		return vm.verifyNotCurrent(validationID)
+		return verifyNotCurrent(s, validationID)
 	}
 	msg, err := acp77.ParseRegisterL1Validator(j.RegisterL1ValidatorMessage)
 	if err != nil {
@@ -143,17 +147,17 @@ func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) err
 	if id := msg.ValidationID(); id != validationID {
 		return refusal(CodeMismatchedValidationID, "validationID %q != justificationID %q", validationID, id)
 	}
-	if err := vm.verifyNotCurrent(validationID); err != nil {
+	if err := verifyNotCurrent(s, validationID); err != nil {
 		return err
 	}
-	now, err := vm.chainTime()
+	now, err := vm.chainTime(s)
 	if err != nil {
 		return err
 	}
 	if msg.Expiry <= now {
 		return nil // it can no longer be registered
 	}
-	used, err := vm.state.hasExpiry(expiryEntry{expiry: msg.Expiry, validationID: validationID})
+	used, err := s.hasExpiry(expiryEntry{expiry: msg.Expiry, validationID: validationID})
 	switch {
 	case err != nil:
 		return fmt.Errorf("failed to lookup expiry: %w", err)
@@ -163,8 +167,9 @@ func (vm *VM) verifyNotRegistered(validationID ids.ID, justification []byte) err
 	return nil // registered, then removed
 }
 
-func (vm *VM) verifyNotCurrent(validationID ids.ID) error {
-	_, found, err := vm.state.l1Validator(validationID)
+// verifyNotCurrent refuses a validation that is an L1 validator in s.
+func verifyNotCurrent(s *state, validationID ids.ID) error {
+	_, found, err := s.l1Validator(validationID)
 	switch {
 	case err != nil:
 		return fmt.Errorf("failed to lookup L1 validator: %w", err)

@@ -38,18 +38,47 @@ type Chain interface {
 	Internal(err error) error
 }
 
-// Index is a set of UTXOs by owner: a chain's own, or the atomic UTXOs of its shared memory.
+// Index is a set of UTXOs by owner: a chain's own (Own), or the atomic UTXOs of its shared memory
+// (Atomic).
 type Index interface {
 	// UTXOIDs returns at most n IDs of the UTXOs addr owns, in ID order, after start.
 	UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
 	// UTXOBytes returns the UTXO's bytes, or found false if it is spent.
 	UTXOBytes(id ids.ID) (b []byte, found bool, err error)
+	// Pin returns the index as published now, every read of it seeing that one state
+	// (storage.View.Pin), and its release, which the caller must call once. A page reads the
+	// owners' index and then the UTXOs it names, through a pinned index: a block accepted
+	// between them could otherwise show a UTXO spent and not the one its tx made, or both.
+	Pin() (pinned Index, release func())
+}
+
+// ownReader is a chain's accepted state as Own reads it (chainstate.Reader).
+type ownReader[R any] interface {
+	UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
+	UTXOBytes(id ids.ID) ([]byte, bool, error)
+	Pinned() (R, func())
+}
+
+// Own returns the Index of a chain's own UTXOs in its accepted state r.
+func Own[R ownReader[R]](r R) Index { return own[R]{r} }
+
+type own[R ownReader[R]] struct{ r R }
+
+func (o own[R]) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
+	return o.r.UTXOIDs(addr, start, n)
+}
+
+func (o own[R]) UTXOBytes(id ids.ID) ([]byte, bool, error) { return o.r.UTXOBytes(id) }
+
+func (o own[R]) Pin() (Index, func()) {
+	r, release := o.r.Pinned()
+	return own[R]{r}, release
 }
 
 // Atomic returns the index of the atomic UTXOs that the chain sourceChain names (an alias or an
 // ID string, resolved by chains) exported to the chain whose shared memory is shared. An unknown
 // alias fails with `problem parsing source chainID "<alias>": <lookup error>` (§5.1, §6.5).
-func Atomic(chains chains.ChainLookup, shared SharedMemory, sourceChain string) (Index, error) {
+func Atomic(chains chains.ChainLookup, shared *atomic.SharedMemory, sourceChain string) (Index, error) {
 	source, err := chains.Lookup(sourceChain)
 	if err != nil {
 		return nil, sourceChainError(sourceChain, err)
@@ -59,30 +88,28 @@ func Atomic(chains chains.ChainLookup, shared SharedMemory, sourceChain string) 
 
 // OwnOrAtomic returns the index a Chain's UTXOs answers with: own when sourceChain is empty or
 // names the chain itself (isThis), else Atomic's.
-func OwnOrAtomic(own Index, isThis func(alias string) bool, chains chains.ChainLookup, shared SharedMemory, sourceChain string) (Index, error) {
+func OwnOrAtomic(own Index, isThis func(alias string) bool, chains chains.ChainLookup, shared *atomic.SharedMemory, sourceChain string) (Index, error) {
 	if sourceChain == "" || isThis(sourceChain) {
 		return own, nil
 	}
 	return Atomic(chains, shared, sourceChain)
 }
 
-// SharedMemory is what an atomic index reads of a chain's handle on the node's shared memory
-// (*atomic.SharedMemory).
-type SharedMemory interface {
-	Get(peer ids.ID, keys []ids.ID) ([][]byte, error)
-	Keys(peer ids.ID, trait ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
-}
-
 // AtomicFrom returns the index of the atomic UTXOs that source exported to the chain whose
 // shared memory is shared, for a chain that resolves source itself.
-func AtomicFrom(shared SharedMemory, source ids.ID) Index {
+func AtomicFrom(shared *atomic.SharedMemory, source ids.ID) Index {
 	return atomicIndex{shared: shared, source: source}
 }
 
 // atomicIndex is the shared memory one chain exported to another.
 type atomicIndex struct {
-	shared SharedMemory
+	shared *atomic.SharedMemory
 	source ids.ID
+}
+
+func (a atomicIndex) Pin() (Index, func()) {
+	shared, release := a.shared.Pinned()
+	return atomicIndex{shared: shared, source: a.source}, release
 }
 
 func (a atomicIndex) UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error) {
@@ -93,7 +120,7 @@ func (a atomicIndex) UTXOBytes(id ids.ID) ([]byte, bool, error) {
 	values, err := a.shared.Get(a.source, []ids.ID{id})
 	switch {
 	case errors.Is(err, atomic.ErrNotFound):
-		return nil, false, nil // imported since the index was read
+		return nil, false, nil
 	case err != nil:
 		return nil, false, err
 	}
@@ -121,6 +148,8 @@ func Serve(ctx context.Context, c Chain, args *chainapi.GetUTXOsArgs) (*chainapi
 	if err != nil {
 		return nil, err
 	}
+	index, release := index.Pin()
+	defer release()
 	addrs, err := ParseAddresses(c.ParseAddress, args.Addresses)
 	if err != nil {
 		return nil, err

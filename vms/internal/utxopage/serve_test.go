@@ -38,6 +38,9 @@ func (c fakeChain) UTXOs(source string) (Index, error) {
 	return Atomic(c.lookup, c.shared, source)
 }
 
+// Pin implements Index: the map is one state.
+func (c fakeChain) Pin() (Index, func()) { return c, func() {} }
+
 func (fakeChain) ParseAddress(s string) (ids.ShortID, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(s, "A"))
 	if err != nil || !strings.HasPrefix(s, "A") {

@@ -15,8 +15,9 @@ import (
 type Store interface {
 	// UTXOIDs returns at most n IDs of the UTXOs addr owns, in ID order, after start.
 	UTXOIDs(addr ids.ShortID, start ids.ID, n int) ([]ids.ID, error)
-	// UTXO returns the UTXO's encoding in the page, or found false if it has been spent since
-	// the index was read.
+	// UTXO returns the UTXO's encoding in the page, or found false if it is not there: spent
+	// since the index was read, for a store whose reads are not of one state (Serve's are,
+	// Index.Pin).
 	UTXO(id ids.ID) (encoded string, found bool, err error)
 }
 
@@ -60,7 +61,7 @@ func Walk(ctx context.Context, s Store, addrs []ids.ShortID, startAddr ids.Short
 				return Page{}, err
 			}
 			if !found {
-				continue // spent by a block accepted since the index was read
+				continue // not in the state the index was read from
 			}
 			page.UTXOs = append(page.UTXOs, encoded)
 			if len(page.UTXOs) >= limit {
