@@ -17,17 +17,22 @@ import (
 // takes them from one chainReader, pinned to the state published when it began (pinChain).
 
 // chainReader reads accepted blocks, their receipts and transaction lookups from one database
-// state.
+// state, up to the VM's head when it was made.
 type chainReader struct {
 	vm *VM
 	db ethdb.Database
+	// top is the VM's head when the reader was made, read before its state was pinned: a block
+	// is published before the VM takes it as its head (Accepted), and no answer shows a block,
+	// a receipt or a transaction above the head that eth_blockNumber and the latest state give.
+	top *types.Block
 }
 
 // pinChain returns a chainReader whose reads all see the state published now, and its release,
 // which the caller must call once done.
 func (vm *VM) pinChain() (chainReader, func()) {
+	top := vm.currentHead()
 	v, release := vm.kv.view.Pin()
-	return chainReader{vm: vm, db: rawdb.NewDatabase(newKVStore(v))}, release
+	return chainReader{vm: vm, db: rawdb.NewDatabase(newKVStore(v)), top: top}, release
 }
 
 // blockByHash returns the accepted block with hash h, or nil: the reads of one block are taken
@@ -130,34 +135,32 @@ func (c chainReader) blockByTag(n rpc.BlockNumber) (*types.Block, error) {
 	return c.blockByNumber(uint64(n)), nil
 }
 
-// head returns the last accepted block of c's state. It is the VM's head, checked with one
-// read: a roll-back's batch is visible before the VM moves its head back (dev.go rollBack), and
-// a block is published before the VM takes it as its head, so the two may differ for a moment.
-// Then the state's own head pointer names it.
+// head returns the last accepted block of c's state. It is c.top, checked with one read: a
+// roll-back's batch is visible a moment before the VM moves its head back (dev.go rollBack), so
+// the state may no longer hold c.top; then the state's own head pointer names its head, which is
+// below c.top.
 func (c chainReader) head() *types.Block {
-	head := c.vm.currentHead()
-	if rawdb.ReadCanonicalHash(c.db, head.NumberU64()) == head.Hash() {
-		return head
+	if rawdb.ReadCanonicalHash(c.db, c.top.NumberU64()) == c.top.Hash() {
+		return c.top
 	}
 	h := rawdb.ReadHeadBlockHash(c.db)
 	n, ok := rawdb.ReadHeaderNumber(c.db, h)
 	if !ok {
-		return head // a state without head pointers is a corrupt database's
+		return c.top // a state without head pointers is a corrupt database's
 	}
 	if blk := rawdb.ReadBlock(c.db, h, n); blk != nil {
 		return blk
 	}
-	return head
+	return c.top
 }
 
 // blockByHash returns the accepted block with hash h, or nil. A dropped block's body and
 // hash → height entry may outlive its roll-back until the sweep (rewind.go): only a block
 // canonical in c's state counts. The canonical hashes of a state are those of its blocks up to
-// its head (a roll-back's batch deletes those above), so c's reads are not checked against the
-// VM's head, which a roll-back moves at another moment than its batch (head).
+// its head (a roll-back's batch deletes those above), and c reads none above c.top.
 func (c chainReader) blockByHash(h common.Hash) *types.Block {
 	n, ok := rawdb.ReadHeaderNumber(c.db, h)
-	if !ok || rawdb.ReadCanonicalHash(c.db, n) != h {
+	if !ok || n > c.top.NumberU64() || rawdb.ReadCanonicalHash(c.db, n) != h {
 		return nil
 	}
 	return rawdb.ReadBlock(c.db, h, n)
@@ -165,6 +168,9 @@ func (c chainReader) blockByHash(h common.Hash) *types.Block {
 
 // blockByNumber returns the accepted block at height n, or nil.
 func (c chainReader) blockByNumber(n uint64) *types.Block {
+	if n > c.top.NumberU64() {
+		return nil
+	}
 	h := rawdb.ReadCanonicalHash(c.db, n)
 	if h == (common.Hash{}) {
 		return nil

@@ -490,7 +490,7 @@ func (vm *VM) acceptedResult(blk *types.Block) (*execResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open state of accepted block %s: %w", blk.Hash(), err)
 	}
-	res := &execResult{receipts: chainReader{vm: vm, db: vm.db}.receipts(blk), nonces: make(map[common.Address]uint64)}
+	res := &execResult{receipts: chainReader{vm: vm, db: vm.db, top: blk}.receipts(blk), nonces: make(map[common.Address]uint64)}
 	for _, tx := range blk.Transactions() {
 		from, err := vm.senderOf(tx)
 		if err != nil {
