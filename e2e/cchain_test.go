@@ -74,7 +74,7 @@ func TestCChain(t *testing.T) {
 	require.Eventually(t, func() bool {
 		receipt, err = client.TransactionReceipt(t.Context(), tx.Hash())
 		return err == nil
-	}, 10*time.Second, 10*time.Millisecond)
+	}, acceptWait, 10*time.Millisecond)
 	require.Equal(t, types.ReceiptStatusSuccessful, receipt.Status)
 	balance, err := client.BalanceAt(t.Context(), to, nil)
 	require.NoError(t, err)

@@ -58,7 +58,7 @@ const (
 	// l1KillSeedEnv replays a run of TestL1Kill or TestL1KillCreate: each logs its seed.
 	l1KillSeedEnv = "CORNICE_L1KILL_SEED"
 	// l1KillWait bounds every wait of these tests on one node process.
-	l1KillWait = 30 * time.Second
+	l1KillWait = 60 * time.Second
 )
 
 // TestL1KillChild is not a test on its own: it is the node process of TestL1Kill and

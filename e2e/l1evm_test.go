@@ -909,7 +909,7 @@ func TestL1EVMBaseFee(t *testing.T) {
 	require.Eventually(t, func() bool {
 		r := c.transfer(t, admin)
 		return c.header(t, r.BlockNumber).BaseFee.Cmp(big.NewInt(l1MinBaseFee)) == 0
-	}, 10*time.Second, 10*time.Millisecond)
+	}, acceptWait, 10*time.Millisecond)
 }
 
 // TestL1EVMTwoL1sAndRestart runs two L1s from the fixture (different chain IDs) in one node:

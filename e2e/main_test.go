@@ -18,29 +18,28 @@ import (
 // exampleGenesis is the example L1 genesis of examples/README.md.
 const exampleGenesis = "../examples/l1-genesis.json"
 
-// binDir holds the binary the tests build; TestMain removes it.
+// binDir holds the binary the tests build, once one is; TestMain removes it.
 var binDir string
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
-func runTests(m *testing.M) int {
+// binary builds cmd/cornice once per test process, the first time a test asks for it, into a
+// temporary directory made then, and returns its path. The node processes of the crash tests,
+// which re-execute the test binary and are killed with SIGKILL, never ask: they leave no
+// directory behind. `go test` puts its own go command first on the PATH.
+var binary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "cornice-e2e-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return "", err
 	}
-	defer os.RemoveAll(dir)
 	binDir = dir
-	return m.Run()
-}
-
-// binary builds cmd/cornice once per test process, the first time a test asks for it (the node
-// processes of the crash tests, which re-execute the test binary, never do), and returns its
-// path. `go test` puts its own go command first on the PATH.
-var binary = sync.OnceValues(func() (string, error) {
-	path := filepath.Join(binDir, "cornice")
+	path := filepath.Join(dir, "cornice")
 	var out bytes.Buffer
 	cmd := exec.Command("go", "build", "-o", path, "github.com/cornice-node/cornice/cmd/cornice")
 	cmd.Stdout, cmd.Stderr = &out, &out

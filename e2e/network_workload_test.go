@@ -91,11 +91,26 @@ func TestNetworkConsistency(t *testing.T) {
 			back <- localnet.StartNode(ctx, bin, nw.dir, name)
 		}()
 	}
+	// The last C transfers and the last X and P sends accepted by the running nodes. A node
+	// that is back once bootstrapped may not have them yet (a block accepted while it
+	// finished bootstrapping comes to it by consensus a moment later), and a wallet reads the
+	// UTXOs of its own node: a send to it before it has the last one would spend a UTXO
+	// already spent, and never be accepted.
+	var lastC []common.Hash
+	lastAVAX := map[bool]ids.ID{}
 	awaitBack := func() {
-		if down >= 0 {
-			require.NoError(t, <-back)
-			down = -1
+		if down < 0 {
+			return
 		}
+		require.NoError(t, <-back)
+		returned := &localNetwork{dir: nw.dir, nodes: []localnet.Node{nw.nodes[down]}}
+		for _, tx := range lastC {
+			returned.requireCReceiptEverywhere(t, tx)
+		}
+		for onP, tx := range lastAVAX {
+			returned.requireTxAccepted(t, onP, tx)
+		}
+		down = -1
 	}
 
 	nonces := make([]uint64, len(senders))
@@ -137,6 +152,7 @@ func TestNetworkConsistency(t *testing.T) {
 			running.requireCReceiptEverywhere(t, tx)
 		}
 		running.requireTxAccepted(t, onP, avaxTx)
+		lastC, lastAVAX[onP] = cTxs, avaxTx
 		rounds++
 	}
 	awaitBack()

@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -97,30 +96,15 @@ func TestNetworkProposerWindows(t *testing.T) {
 }
 
 // startProposerNetwork starts five validators with --proposer-windows, stopped when the test
-// ends, and returns them and the node binary.
+// ends (on other ports if another process took one of those chosen), and returns them and the
+// node binary.
 func startProposerNetwork(t *testing.T) (*localNetwork, string) {
 	t.Helper()
 	bin, err := binary()
 	require.NoError(t, err)
-	dir := t.TempDir()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = localnet.Stop(ctx, dir)
-		if t.Failed() {
-			logTails(t, dir, 5)
-		}
-	})
-	base := freePorts(t, 5)
-	ctx, cancel := context.WithTimeout(t.Context(), networkWait)
-	defer cancel()
-	nodes, err := localnet.Start(ctx, localnet.Config{
-		Binary: bin, Dir: dir, Nodes: 5, HTTPPort: base, StakingPort: base + 1,
-		Args: []string{"--proposer-windows"},
-	})
-	require.NoError(t, err)
+	nw := startPeerNetwork(t, 5, "--proposer-windows")
 	t.Logf("network started")
-	return &localNetwork{dir: dir, nodes: nodes}, bin
+	return nw, bin
 }
 
 // sendCTransferToAll signs a transfer of the local key's with nonce and sends it to every node.

@@ -109,15 +109,23 @@ func TestPusherBatches(t *testing.T) {
 	require.Len(t, r.batches(), 2, "a closed pusher sends nothing")
 }
 
-// A batch below its size goes when its interval ends.
+// A batch below its size goes when its interval ends, and not before. Time is virtual
+// (synctest): on a loaded machine a real millisecond could end between the two pushes.
 func TestPusherInterval(t *testing.T) {
 	t.Parallel()
-	var r recorder
-	p := NewPusher(r.send, time.Millisecond, 0)
-	p.Push([]byte{1})
-	p.Push([]byte{2})
-	require.Eventually(t, func() bool { return len(r.batches()) == 1 }, 10*time.Second, time.Millisecond)
-	require.Len(t, r.batches()[0], 2)
+	synctest.Test(t, func(t *testing.T) {
+		var r recorder
+		p := NewPusher(r.send, time.Millisecond, 0)
+		p.Push([]byte{1})
+		p.Push([]byte{2})
+		time.Sleep(time.Millisecond - time.Nanosecond)
+		synctest.Wait()
+		require.Empty(t, r.batches(), "sent before its interval ended")
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		require.Len(t, r.batches(), 1)
+		require.Len(t, r.batches()[0], 2)
+	})
 }
 
 // Close waits for a batch being sent: once it returns, the pusher's send is never called again

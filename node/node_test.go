@@ -216,10 +216,30 @@ func TestShutdown(t *testing.T) {
 	}()
 	_, err := pw.Write([]byte(`{"jsonrpc":"2.0","id":7,`))
 	require.NoError(t, err)
-	time.Sleep(50 * time.Millisecond) // let the request reach the server before stopping
+	// The polls go on connections of their own, closed after each answer.
+	poll := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	// The request is in flight once its handler runs: the gauge counts it beside the scrape
+	// itself. Stopping before (a fixed sleep did, on a loaded machine) refuses it unanswered.
+	require.Eventually(t, func() bool {
+		resp, err := poll.Get(n.url + "/ext/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return err == nil && strings.Contains(string(b), "\napi_requests_in_flight 2\n")
+	}, 30*time.Second, 5*time.Millisecond, "the slow request never reached its handler")
 	stopped := make(chan error, 1)
 	go func() { stopped <- n.stop() }()
-	time.Sleep(50 * time.Millisecond)
+	// Stopping has begun once a new request is refused; the slow one is still answered.
+	require.Eventually(t, func() bool {
+		resp, err := poll.Post(n.url+"/ext/info", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}`))
+		if err != nil {
+			return true
+		}
+		resp.Body.Close()
+		return false
+	}, 30*time.Second, 5*time.Millisecond, "the node still takes new requests")
 	_, err = pw.Write([]byte(`"method":"info.getNetworkName"}`))
 	require.NoError(t, err)
 	require.NoError(t, pw.Close())

@@ -35,7 +35,7 @@ func TestTwoNodesPeer(t *testing.T) {
 		bp, err := cb.Peers(t.Context(), nil)
 		require.NoError(t, err)
 		return len(peers) == 1 && len(bp) == 1
-	}, 10*time.Second, 20*time.Millisecond)
+	}, processWait, 20*time.Millisecond)
 	p := peers[0]
 	require.Equal(t, b.NodeID().String(), p.ID.String())
 	require.Equal(t, "cornice/1.14.2", p.Version)

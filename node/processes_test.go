@@ -28,7 +28,7 @@ const peerChildPing = "CORNICE_PEER_CHILD_PING"
 const peerChildStaker = "CORNICE_PEER_CHILD_STAKER"
 
 // processWait bounds every wait of the multi-process test.
-const processWait = 30 * time.Second
+const processWait = 60 * time.Second
 
 // TestPeerProcessChild is a node process of TestPeerProcesses, started with nodetest: it runs a
 // node on free ports in the directory it is given, with the bootstrapper it is given, and passes

@@ -29,7 +29,7 @@ func dialRef(t *testing.T, ctx context.Context, url string, stakingAddr net.Addr
 	require.Eventually(t, func() bool {
 		peers, err := refinfo.NewClient(url).Peers(ctx, nil)
 		return err == nil && len(peers) == 1
-	}, 10*time.Second, 10*time.Millisecond, "the node lists the reference peer")
+	}, processWait, 10*time.Millisecond, "the node lists the reference peer")
 	return a
 }
 

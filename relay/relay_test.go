@@ -299,7 +299,7 @@ func TestDeliverAndResume(t *testing.T) {
 	m := message(4, dstID)
 	m.AllowedRelayerAddresses = []common.Address{common.HexToAddress("0x99"), key}
 	src.addBlock(teleporterLogs(t, m, common.Hash{4})...)
-	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, time.Minute, time.Millisecond)
 	require.Equal(t, 1, agg.count())
 	tx := dst.sentTxs()[0]
 	require.Equal(t, messenger, *tx.To())
@@ -319,7 +319,7 @@ func TestDeliverAndResume(t *testing.T) {
 	r = startRelay(t, db, agg, chains)
 	defer r.Close()
 	require.Equal(t, key, r.Address(), "the relayer's key is kept")
-	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 2 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 2 }, time.Minute, time.Millisecond)
 	dst.mine(t)
 	dst.mu.Lock()
 	dst.received[icm.MessageID(srcID, dstID, m.MessageNonce)] = true
@@ -328,7 +328,7 @@ func TestDeliverAndResume(t *testing.T) {
 	// New blocks: the relay looks again, and sends nothing more for the message.
 	m2 := message(5, dstID)
 	src.addBlock(teleporterLogs(t, m2, common.Hash{5})...)
-	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 3 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 3 }, time.Minute, time.Millisecond)
 	sent := dst.sentTxs()
 	require.Equal(t, tx.Hash(), sent[1].Hash(), "the same delivery, sent again")
 	require.NotEqual(t, tx.Hash(), sent[2].Hash(), "the next message's delivery")
@@ -343,7 +343,7 @@ func TestDeliverAndResume(t *testing.T) {
 	src.addBlock(teleporterLogs(t, m3, common.Hash{6})...)
 	m4 := message(7, dstID)
 	src.addBlock(teleporterLogs(t, m4, common.Hash{7})...)
-	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 4 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 4 }, time.Minute, time.Millisecond)
 	require.Equal(t, 3, agg.count())
 }
 
@@ -362,13 +362,13 @@ func TestNotAllowed(t *testing.T) {
 
 	src.addBlock(teleporterLogs(t, message(1, dstID), common.Hash{1})...)
 	// Signed twice: the first try ended without a delivery, and the relay tries again.
-	require.Eventually(t, func() bool { return agg.count() >= 2 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return agg.count() >= 2 }, time.Minute, time.Millisecond)
 	require.Empty(t, dst.sentTxs())
 
 	dst.mu.Lock()
 	dst.roles[r.Address()] = int64(precompile.RoleEnabled)
 	dst.mu.Unlock()
-	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(dst.sentTxs()) == 1 }, time.Minute, time.Millisecond)
 }
 
 // TestRollBack: after the source chain is rolled back (evm_revert), a message in a block mined
@@ -385,7 +385,7 @@ func TestRollBack(t *testing.T) {
 	defer r.Close()
 	delivered := func(n int) {
 		t.Helper()
-		require.Eventually(t, func() bool { return len(dst.sentTxs()) == n }, 10*time.Second, time.Millisecond)
+		require.Eventually(t, func() bool { return len(dst.sentTxs()) == n }, time.Minute, time.Millisecond)
 	}
 
 	// Blocks 1-3, the third with a message: the relay handles them (its mark is at 3).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -255,36 +256,39 @@ func TestInboundRequests(t *testing.T) {
 }
 
 // A query goes to peers over the network with its deadline and to this node in process; each
-// answer is delivered once; a peer that does not answer in time gets a QueryFailed.
+// answer is delivered once; a peer that does not answer in time gets a QueryFailed. Time is
+// virtual (synctest): on a loaded machine the real 200 ms could end before the peer's answer.
 func TestQueryAnswersAndTimeout(t *testing.T) {
 	t.Parallel()
-	r, net, _ := newRouter(t, 200*time.Millisecond)
-	c := newTestChain(t, 10, false)
-	s, err := r.Register(chain, c)
-	require.NoError(t, err)
-	other := ids.NodeID{3}
-	s.SendPullQuery(context.Background(), []ids.NodeID{self, peer, other}, 7, ids.ID{0xaa}, 4)
+	synctest.Test(t, func(t *testing.T) {
+		r, net, _ := newRouter(t, 200*time.Millisecond)
+		c := newTestChain(t, 10, false)
+		s, err := r.Register(chain, c)
+		require.NoError(t, err)
+		other := ids.NodeID{3}
+		s.SendPullQuery(context.Background(), []ids.NodeID{self, peer, other}, 7, ids.ID{0xaa}, 4)
 
-	require.Equal(t, "PullQuery "+self.String()+" 7 aa 4", c.next(t), "delivered to itself in process")
-	out := net.all()
-	require.Len(t, out, 2)
-	for i, to := range []ids.NodeID{peer, other} {
-		require.Equal(t, to, out[i].to)
-		require.Equal(t, wire.OpPullQuery, out[i].op)
-		require.Equal(t, wire.Chain{ChainID: chain, RequestID: 7, Deadline: uint64(200 * time.Millisecond), ContainerID: ids.ID{0xaa}, RequestedHeight: 4}, *out[i].msg)
-	}
+		require.Equal(t, "PullQuery "+self.String()+" 7 aa 4", c.next(t), "delivered to itself in process")
+		out := net.all()
+		require.Len(t, out, 2)
+		for i, to := range []ids.NodeID{peer, other} {
+			require.Equal(t, to, out[i].to)
+			require.Equal(t, wire.OpPullQuery, out[i].op)
+			require.Equal(t, wire.Chain{ChainID: chain, RequestID: 7, Deadline: uint64(200 * time.Millisecond), ContainerID: ids.ID{0xaa}, RequestedHeight: 4}, *out[i].msg)
+		}
 
-	// This node's own Chits go through the router too.
-	s.SendChits(context.Background(), self, 7, ids.ID{1}, ids.ID{2}, ids.ID{3}, 9)
-	require.Equal(t, "Chits "+self.String()+" 7 01 02 03 9", c.next(t))
-	chits := inbound(wire.OpChits, wire.Chain{RequestID: 7, PreferredID: ids.ID{4}, PreferredIDAtHeight: ids.ID{5}, AcceptedID: ids.ID{6}, AcceptedHeight: 3})
-	r.HandleInbound(peer, chits)
-	require.Equal(t, "Chits "+peer.String()+" 7 04 05 06 3", c.next(t))
-	r.HandleInbound(peer, chits)
-	require.Equal(t, "QueryFailed "+other.String()+" 7", c.next(t), "the duplicate is dropped; other times out")
-	c.none(t)
-	require.Equal(t, 1.0, testutil.ToFloat64(r.metrics.dropped.WithLabelValues(reasonUnrequested)))
-	require.Equal(t, 1.0, testutil.ToFloat64(r.metrics.timeouts.WithLabelValues("chits")))
+		// This node's own Chits go through the router too.
+		s.SendChits(context.Background(), self, 7, ids.ID{1}, ids.ID{2}, ids.ID{3}, 9)
+		require.Equal(t, "Chits "+self.String()+" 7 01 02 03 9", c.next(t))
+		chits := inbound(wire.OpChits, wire.Chain{RequestID: 7, PreferredID: ids.ID{4}, PreferredIDAtHeight: ids.ID{5}, AcceptedID: ids.ID{6}, AcceptedHeight: 3})
+		r.HandleInbound(peer, chits)
+		require.Equal(t, "Chits "+peer.String()+" 7 04 05 06 3", c.next(t))
+		r.HandleInbound(peer, chits)
+		require.Equal(t, "QueryFailed "+other.String()+" 7", c.next(t), "the duplicate is dropped; other times out")
+		c.none(t)
+		require.Equal(t, 1.0, testutil.ToFloat64(r.metrics.dropped.WithLabelValues(reasonUnrequested)))
+		require.Equal(t, 1.0, testutil.ToFloat64(r.metrics.timeouts.WithLabelValues("chits")))
+	})
 }
 
 // Every Get ends in Put or GetFailed: answered, unsendable, timed out, or its peer gone.
@@ -338,48 +342,51 @@ func TestAnswerWaitsForRoom(t *testing.T) {
 	require.Equal(t, "Put "+peer.String()+" 1 b", c.next(t))
 }
 
-// Bootstrapping answers reach a handler that bootstraps; their failures too.
+// Bootstrapping answers reach a handler that bootstraps; their failures too. Time is virtual
+// (synctest): each answer comes before the 100 ms timeout however loaded the machine.
 func TestBootstrappingMessages(t *testing.T) {
 	t.Parallel()
-	r, net, _ := newRouter(t, 100*time.Millisecond)
-	c := newTestChain(t, 10, true)
-	s, err := r.Register(chain, c)
-	require.NoError(t, err)
-	ctx := context.Background()
+	synctest.Test(t, func(t *testing.T) {
+		r, net, _ := newRouter(t, 100*time.Millisecond)
+		c := newTestChain(t, 10, true)
+		s, err := r.Register(chain, c)
+		require.NoError(t, err)
+		ctx := context.Background()
 
-	s.SendGetAcceptedFrontier(ctx, []ids.NodeID{peer}, 1)
-	r.HandleInbound(peer, inbound(wire.OpAcceptedFrontier, wire.Chain{RequestID: 1, ContainerID: ids.ID{0x77}}))
-	require.Equal(t, "AcceptedFrontier "+peer.String()+" 1 77", c.next(t))
-	s.SendGetAccepted(ctx, []ids.NodeID{peer}, 2, []ids.ID{{1}, {2}})
-	r.HandleInbound(peer, inbound(wire.OpAccepted, wire.Chain{RequestID: 2, ContainerIDs: []ids.ID{{1}}}))
-	require.Equal(t, "Accepted "+peer.String()+" 2 1", c.next(t))
-	s.SendGetAncestors(ctx, peer, 3, ids.ID{3})
-	last := net.all()[2]
-	require.Equal(t, wire.OpGetAncestors, last.op)
-	require.Equal(t, uint32(wire.EngineTypeChain), last.msg.EngineType)
-	r.HandleInbound(peer, inbound(wire.OpAncestors, wire.Chain{RequestID: 3, Containers: [][]byte{{1}, {2}}}))
-	require.Equal(t, "Ancestors "+peer.String()+" 3 2", c.next(t))
+		s.SendGetAcceptedFrontier(ctx, []ids.NodeID{peer}, 1)
+		r.HandleInbound(peer, inbound(wire.OpAcceptedFrontier, wire.Chain{RequestID: 1, ContainerID: ids.ID{0x77}}))
+		require.Equal(t, "AcceptedFrontier "+peer.String()+" 1 77", c.next(t))
+		s.SendGetAccepted(ctx, []ids.NodeID{peer}, 2, []ids.ID{{1}, {2}})
+		r.HandleInbound(peer, inbound(wire.OpAccepted, wire.Chain{RequestID: 2, ContainerIDs: []ids.ID{{1}}}))
+		require.Equal(t, "Accepted "+peer.String()+" 2 1", c.next(t))
+		s.SendGetAncestors(ctx, peer, 3, ids.ID{3})
+		last := net.all()[2]
+		require.Equal(t, wire.OpGetAncestors, last.op)
+		require.Equal(t, uint32(wire.EngineTypeChain), last.msg.EngineType)
+		r.HandleInbound(peer, inbound(wire.OpAncestors, wire.Chain{RequestID: 3, Containers: [][]byte{{1}, {2}}}))
+		require.Equal(t, "Ancestors "+peer.String()+" 3 2", c.next(t))
 
-	s.SendGetAncestors(ctx, peer, 4, ids.ID{4})
-	require.Equal(t, "GetAncestorsFailed "+peer.String()+" 4", c.next(t))
-	s.SendGetAccepted(ctx, []ids.NodeID{peer}, 5, nil)
-	require.Equal(t, "GetAcceptedFailed "+peer.String()+" 5", c.next(t))
-	s.SendGetAcceptedFrontier(ctx, []ids.NodeID{peer}, 6)
-	require.Equal(t, "GetAcceptedFrontierFailed "+peer.String()+" 6", c.next(t))
+		s.SendGetAncestors(ctx, peer, 4, ids.ID{4})
+		require.Equal(t, "GetAncestorsFailed "+peer.String()+" 4", c.next(t))
+		s.SendGetAccepted(ctx, []ids.NodeID{peer}, 5, nil)
+		require.Equal(t, "GetAcceptedFailed "+peer.String()+" 5", c.next(t))
+		s.SendGetAcceptedFrontier(ctx, []ids.NodeID{peer}, 6)
+		require.Equal(t, "GetAcceptedFrontierFailed "+peer.String()+" 6", c.next(t))
 
-	// Answers to this node's own requests.
-	s.SendGetAcceptedFrontier(ctx, []ids.NodeID{self}, 7)
-	require.Equal(t, "GetAcceptedFrontier "+self.String()+" 7", c.next(t))
-	s.SendAcceptedFrontier(ctx, self, 7, ids.ID{0x78})
-	require.Equal(t, "AcceptedFrontier "+self.String()+" 7 78", c.next(t))
-	s.SendGetAccepted(ctx, []ids.NodeID{self}, 8, []ids.ID{{1}})
-	require.Equal(t, "GetAccepted "+self.String()+" 8 1", c.next(t))
-	s.SendAccepted(ctx, self, 8, nil)
-	require.Equal(t, "Accepted "+self.String()+" 8 0", c.next(t))
-	s.SendGetAncestors(ctx, self, 9, ids.ID{9})
-	require.Equal(t, "GetAncestors "+self.String()+" 9 09", c.next(t))
-	s.SendAncestors(ctx, self, 9, [][]byte{{1}})
-	require.Equal(t, "Ancestors "+self.String()+" 9 1", c.next(t))
+		// Answers to this node's own requests.
+		s.SendGetAcceptedFrontier(ctx, []ids.NodeID{self}, 7)
+		require.Equal(t, "GetAcceptedFrontier "+self.String()+" 7", c.next(t))
+		s.SendAcceptedFrontier(ctx, self, 7, ids.ID{0x78})
+		require.Equal(t, "AcceptedFrontier "+self.String()+" 7 78", c.next(t))
+		s.SendGetAccepted(ctx, []ids.NodeID{self}, 8, []ids.ID{{1}})
+		require.Equal(t, "GetAccepted "+self.String()+" 8 1", c.next(t))
+		s.SendAccepted(ctx, self, 8, nil)
+		require.Equal(t, "Accepted "+self.String()+" 8 0", c.next(t))
+		s.SendGetAncestors(ctx, self, 9, ids.ID{9})
+		require.Equal(t, "GetAncestors "+self.String()+" 9 09", c.next(t))
+		s.SendAncestors(ctx, self, 9, [][]byte{{1}})
+		require.Equal(t, "Ancestors "+self.String()+" 9 1", c.next(t))
+	})
 }
 
 // A handler in normal operation gets no bootstrapping answer, even to a request it was sent

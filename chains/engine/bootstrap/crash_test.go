@@ -43,7 +43,11 @@ func TestKilledWhileBootstrapping(t *testing.T) {
 	require.NoError(t, os.CopyFS(filepath.Join(dir, "source"), os.DirFS(buildChain(t, n, 8))))
 
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestBootstrapCrashHelper$", "-test.v=false")
-	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashAfterEnv+"="+strconv.Itoa(killAfter))
+	// The helper's own temporary directories (its beacons' copies) go under dir: killed, it
+	// never removes them, and each run left one in the system's.
+	tmp := filepath.Join(dir, "tmp")
+	require.NoError(t, os.Mkdir(tmp, 0o700))
+	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashAfterEnv+"="+strconv.Itoa(killAfter), "TMPDIR="+tmp)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
