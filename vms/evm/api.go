@@ -150,45 +150,6 @@ func (a *ethAPI) Syncing() bool { return false }
 // Accounts is eth_accounts: the node holds no keys.
 func (a *ethAPI) Accounts() []common.Address { return []common.Address{} }
 
-// resolve returns the accepted block a tag, number or hash names. latest,
-// pending, safe, finalized and accepted (read as finalized, blocktag.go)
-// are the last accepted block (l1-evm.md §1.1). Every stored block is
-// canonical, so a hash's requireCanonical always holds.
-func (vm *VM) resolve(bnh rpc.BlockNumberOrHash) (*types.Block, error) {
-	if h, ok := bnh.Hash(); ok {
-		blk := vm.blockByHash(h)
-		if blk == nil {
-			return nil, errHashNotFound
-		}
-		return blk, nil
-	}
-	n, _ := bnh.Number()
-	blk, err := vm.blockByTag(n)
-	if err != nil {
-		return nil, err
-	}
-	if blk == nil {
-		// Past the last accepted block (l1-evm.md §1.1).
-		return nil, errUnfinalized
-	}
-	return blk, nil
-}
-
-// blockByTag returns the accepted block n names, nil for a number past the
-// last accepted block.
-func (vm *VM) blockByTag(n rpc.BlockNumber) (*types.Block, error) {
-	switch n {
-	case rpc.LatestBlockNumber, rpc.PendingBlockNumber, rpc.SafeBlockNumber, rpc.FinalizedBlockNumber:
-		return vm.currentHead(), nil
-	case rpc.EarliestBlockNumber:
-		return vm.genesis, nil
-	}
-	if n < 0 {
-		return nil, errUnknownBlock
-	}
-	return vm.blockByNumber(uint64(n)), nil
-}
-
 // stateOf returns the state after the block bnh names.
 func (vm *VM) stateOf(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Block, error) {
 	blk, err := vm.resolve(bnh)
@@ -389,11 +350,13 @@ func (a *ethAPI) GetTransactionByBlockHashAndIndex(_ context.Context, h common.H
 // GetTransactionReceipt is eth_getTransactionReceipt; null until the
 // transaction is accepted.
 func (a *ethAPI) GetTransactionReceipt(_ context.Context, h common.Hash) (map[string]any, error) {
-	tx, blk, index := a.vm.canonicalTx(h)
+	c, release := a.vm.pinChain()
+	defer release()
+	tx, blk, index := c.canonicalTx(h)
 	if tx == nil {
 		return nil, nil
 	}
-	receipts := a.vm.receipts(blk)
+	receipts := c.receipts(blk)
 	if int(index) >= len(receipts) {
 		return nil, fmt.Errorf("receipt %d of block %s missing", index, blk.Hash())
 	}
@@ -402,11 +365,13 @@ func (a *ethAPI) GetTransactionReceipt(_ context.Context, h common.Hash) (map[st
 
 // GetBlockReceipts is eth_getBlockReceipts.
 func (a *ethAPI) GetBlockReceipts(_ context.Context, bnh blockNumberOrHash) ([]map[string]any, error) {
-	blk, err := a.vm.resolve(bnh.BlockNumberOrHash)
+	c, release := a.vm.pinChain()
+	defer release()
+	blk, err := c.resolve(bnh.BlockNumberOrHash)
 	if err != nil {
 		return nil, nil //nolint:nilerr // go-ethereum answers null for an unknown block
 	}
-	receipts := a.vm.receipts(blk)
+	receipts := c.receipts(blk)
 	out := make([]map[string]any, len(receipts))
 	for i, r := range receipts {
 		out[i] = a.vm.marshalReceipt(blk, r, i)
@@ -443,6 +408,10 @@ func (a *ethAPI) BlobBaseFee(context.Context) *hexutil.Big {
 // in the last tipBlocks blocks up to head, defaultTip if they hold no
 // transaction, capped at maxTip.
 func (vm *VM) suggestTip(head *types.Block) *big.Int {
+	// One pin for the walk, not one a block. A walk whose head a roll-back has dropped stops
+	// at it (blockByHash nil) and suggests from what it has read.
+	c, release := vm.pinChain()
+	defer release()
 	var tips []*big.Int
 	for blk, i := head, 0; blk != nil && blk.NumberU64() > 0 && i < tipBlocks; i++ {
 		for _, tx := range blk.Transactions() {
@@ -450,7 +419,7 @@ func (vm *VM) suggestTip(head *types.Block) *big.Int {
 				tips = append(tips, tip)
 			}
 		}
-		blk = vm.blockByHash(blk.ParentHash())
+		blk = c.blockByHash(blk.ParentHash())
 	}
 	if len(tips) == 0 {
 		return new(big.Int).Set(defaultTip)

@@ -122,3 +122,30 @@ func BenchmarkGetBlockReceipts(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGetBlockByNumber measures eth_getBlockByNumber of a block of one transfer by its
+// number through the C-Chain's JSON-RPC handler over loopback HTTP: the block's reads (its
+// canonical hash, header and body) are pinned to one published state (chainread.go).
+func BenchmarkGetBlockByNumber(b *testing.B) {
+	e := newBenchVM(b, benchCChain)
+	e.submit(b, e.transfers(b, 1))
+	blk := e.block(b)
+	url := e.serveRPC(b)
+	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x%x",false]}`, blk.Height())
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.Run("c=1", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchPost(b, client, url, body)
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetParallelism(8)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				benchPost(b, client, url, body)
+			}
+		})
+	})
+}

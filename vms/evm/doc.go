@@ -104,6 +104,12 @@
 // and the VM needs no chains.Recoverer. The genesis is written the same way,
 // in a batch of the VM's own, when the VM is made on an empty key space.
 //
+// An API answer made of several reads of that database (a block by number,
+// a receipt by transaction hash, a block's receipts, logs, fee history)
+// takes them from one chainReader pinned to one published state
+// (chainread.go), so that a developer's roll-back between two reads cannot
+// show it half of the change.
+//
 // # Block path
 //
 // Executing a block (BuildBlock, or Verify of a block from elsewhere) keeps

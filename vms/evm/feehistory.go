@@ -57,7 +57,9 @@ func (a *ethAPI) FeeHistory(ctx context.Context, blockCount math.HexOrDecimal64,
 			return nil, fmt.Errorf("%w: #%d:%f >= #%d:%f", errInvalidPercentile, i-1, rewardPercentiles[i-1], i, p)
 		}
 	}
-	head := a.vm.currentHead()
+	c, release := a.vm.pinChain()
+	defer release()
+	head := c.head()
 	last := head.NumberU64()
 	switch n := rpc.BlockNumber(lastBlock); {
 	case n == rpc.EarliestBlockNumber:
@@ -87,7 +89,7 @@ func (a *ethAPI) FeeHistory(ctx context.Context, blockCount math.HexOrDecimal64,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		blk := a.vm.blockByNumber(n)
+		blk := c.blockByNumber(n)
 		if blk == nil {
 			return nil, errUnknownBlock
 		}
@@ -100,12 +102,12 @@ func (a *ethAPI) FeeHistory(ctx context.Context, blockCount math.HexOrDecimal64,
 		res.GasUsedRatio = append(res.GasUsedRatio, float64(blk.GasUsed())/float64(blk.GasLimit()))
 		res.BlobGasUsedRatio = append(res.BlobGasUsedRatio, 0)
 		if len(rewardPercentiles) > 0 {
-			res.Reward = append(res.Reward, a.vm.blockRewards(blk, rewardPercentiles))
+			res.Reward = append(res.Reward, c.blockRewards(blk, rewardPercentiles))
 		}
 	}
 	next := a.vm.nextBaseFee(head)
 	if last < head.NumberU64() {
-		next = a.vm.blockByNumber(last + 1).BaseFee()
+		next = c.blockByNumber(last + 1).BaseFee()
 	}
 	res.BaseFee = append(res.BaseFee, (*hexutil.Big)(next))
 	res.BlobBaseFee = append(res.BlobBaseFee, (*hexutil.Big)(big.NewInt(1)))
@@ -116,7 +118,7 @@ func (a *ethAPI) FeeHistory(ctx context.Context, blockCount math.HexOrDecimal64,
 // transaction at which the gas used, counted in ascending tip order,
 // reaches p% of the block's gas used; zeros for a block without
 // transactions.
-func (vm *VM) blockRewards(blk *types.Block, percentiles []float64) []*hexutil.Big {
+func (c chainReader) blockRewards(blk *types.Block, percentiles []float64) []*hexutil.Big {
 	out := make([]*hexutil.Big, len(percentiles))
 	txs := blk.Transactions()
 	if len(txs) == 0 {
@@ -125,7 +127,7 @@ func (vm *VM) blockRewards(blk *types.Block, percentiles []float64) []*hexutil.B
 		}
 		return out
 	}
-	receipts := vm.receipts(blk)
+	receipts := c.receipts(blk)
 	type gasAndTip struct {
 		gas uint64
 		tip *big.Int

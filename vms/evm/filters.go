@@ -262,14 +262,16 @@ func (a *filterAPI) Logs(ctx context.Context, crit *filterCriteria) (*rpc.Subscr
 // to crit.ToBlock (latest by default), at most Config.LogsBlockRangeCap of
 // them. Blocks whose bloom rules a match out are not read.
 func (vm *VM) findLogs(ctx context.Context, crit *filterCriteria) ([]*types.Log, error) {
+	c, release := vm.pinChain()
+	defer release()
 	if crit.BlockHash != nil {
-		blk := vm.blockByHash(*crit.BlockHash)
+		blk := c.blockByHash(*crit.BlockHash)
 		if blk == nil {
 			return nil, errUnknownLogsBlock
 		}
-		return vm.blockLogs(blk, crit, nil), nil
+		return c.blockLogs(blk, crit, nil), nil
 	}
-	head := vm.currentHead().NumberU64()
+	head := c.head().NumberU64()
 	from, to := logsBound(crit.FromBlock, head), logsBound(crit.ToBlock, head)
 	switch {
 	case from > to:
@@ -284,19 +286,19 @@ func (vm *VM) findLogs(ctx context.Context, crit *filterCriteria) ([]*types.Log,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hash := rawdb.ReadCanonicalHash(vm.db, n)
-		header := rawdb.ReadHeader(vm.db, hash, n)
+		hash := rawdb.ReadCanonicalHash(c.db, n)
+		header := rawdb.ReadHeader(c.db, hash, n)
 		if header == nil {
 			return nil, errUnknownLogsBlock
 		}
 		if !crit.mayContain(header.Bloom) {
 			continue
 		}
-		blk := rawdb.ReadBlock(vm.db, hash, n)
+		blk := rawdb.ReadBlock(c.db, hash, n)
 		if blk == nil {
 			return nil, errUnknownLogsBlock
 		}
-		out = vm.blockLogs(blk, crit, out)
+		out = c.blockLogs(blk, crit, out)
 	}
 	return out, nil
 }
@@ -317,11 +319,11 @@ func logsBound(n *rpc.BlockNumber, head uint64) uint64 {
 
 // blockLogs appends to out the logs of blk that match crit's addresses and
 // topics, and returns out, never nil.
-func (vm *VM) blockLogs(blk *types.Block, crit *filterCriteria, out []*types.Log) []*types.Log {
+func (c chainReader) blockLogs(blk *types.Block, crit *filterCriteria, out []*types.Log) []*types.Log {
 	if out == nil {
 		out = []*types.Log{}
 	}
-	for _, r := range vm.receipts(blk) {
+	for _, r := range c.receipts(blk) {
 		for _, l := range r.Logs {
 			if crit.matchesAddressAndTopics(l) {
 				out = append(out, l)

@@ -60,19 +60,29 @@ func (a *debugAPI) GetRawTransaction(_ context.Context, h common.Hash) (hexutil.
 	return a.vm.rawTx(h)
 }
 
-// rawBlock returns the block bnh names for the debug_getRaw* methods, as
-// go-ethereum finds it: by a number or tag, null (nil, nil) past the last
-// accepted block; by hash, notFound's error for an unknown one.
-func (vm *VM) rawBlock(bnh blockNumberOrHash, notFound func(common.Hash) error) (*types.Block, error) {
+// rawBlock returns the block bnh names in c's state for the debug_getRaw* methods, as
+// go-ethereum finds it: by a number or tag, null (nil, nil) past the last accepted block; by
+// hash, notFound's error for an unknown one.
+func (c chainReader) rawBlock(bnh blockNumberOrHash, notFound func(common.Hash) error) (*types.Block, error) {
 	if h, ok := bnh.Hash(); ok {
-		blk := vm.blockByHash(h)
+		blk := c.blockByHash(h)
 		if blk == nil {
 			return nil, notFound(h)
 		}
 		return blk, nil
 	}
 	n, _ := bnh.Number()
-	return vm.blockByTag(n)
+	return c.blockByTag(n)
+}
+
+// rawBlock is chainReader.rawBlock for an answer that reads nothing more of the block.
+func (vm *VM) rawBlock(bnh blockNumberOrHash, notFound func(common.Hash) error) (*types.Block, error) {
+	if n, ok := bnh.Number(); ok && isHeadTag(n) {
+		return vm.currentHead(), nil
+	}
+	c, release := vm.pinChain()
+	defer release()
+	return c.rawBlock(bnh, notFound)
 }
 
 // GetRawHeader is debug_getRawHeader: the header's RLP.
@@ -97,7 +107,9 @@ func (a *debugAPI) GetRawBlock(_ context.Context, bnh blockNumberOrHash) (hexuti
 // GetRawReceipts is debug_getRawReceipts: the consensus encoding of each
 // receipt of the block; [] for an unknown hash, as go-ethereum.
 func (a *debugAPI) GetRawReceipts(_ context.Context, bnh blockNumberOrHash) ([]hexutil.Bytes, error) {
-	blk, err := a.vm.rawBlock(bnh, func(common.Hash) error { return nil })
+	c, release := a.vm.pinChain()
+	defer release()
+	blk, err := c.rawBlock(bnh, func(common.Hash) error { return nil })
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +119,7 @@ func (a *debugAPI) GetRawReceipts(_ context.Context, bnh blockNumberOrHash) ([]h
 		}
 		return nil, nil
 	}
-	receipts := a.vm.receipts(blk)
+	receipts := c.receipts(blk)
 	out := make([]hexutil.Bytes, len(receipts))
 	for i, r := range receipts {
 		b, err := r.MarshalBinary()

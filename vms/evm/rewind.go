@@ -356,26 +356,6 @@ func (vm *VM) sweepStep(ctx context.Context) {
 	}
 }
 
-// canonicalTx finds the accepted transaction h: in the canonical block at or below the head
-// whose height its lookup entry names. A lookup left behind by a roll-back (sweep) names a
-// height whose canonical block, if any, does not hold it, and gives nothing.
-func (vm *VM) canonicalTx(h common.Hash) (tx *types.Transaction, blk *types.Block, index uint64) {
-	n := rawdb.ReadTxLookupEntry(vm.db, h)
-	if n == nil {
-		return nil, nil, 0
-	}
-	blk = vm.blockByNumber(*n)
-	if blk == nil {
-		return nil, nil, 0
-	}
-	for i, t := range blk.Transactions() {
-		if t.Hash() == h {
-			return t, blk, uint64(i)
-		}
-	}
-	return nil, nil, 0
-}
-
 // rollBackChain makes blk the last accepted block through the chain's Rewind, with root the
 // state root in effect after it (recorded: blk has a root record now); edited are the dropped blocks that have a root in effect of
 // their own, whose records go in the same batch.

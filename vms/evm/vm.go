@@ -368,27 +368,6 @@ func (vm *VM) GetBlockIDAtHeight(_ context.Context, height uint64) (ids.ID, erro
 	return ids.ID(h), nil
 }
 
-// blockByHash returns the accepted block with hash h, or nil.
-func (vm *VM) blockByHash(h common.Hash) *types.Block {
-	n, ok := rawdb.ReadHeaderNumber(vm.db, h)
-	if !ok || n > vm.currentHead().NumberU64() || rawdb.ReadCanonicalHash(vm.db, n) != h {
-		return nil
-	}
-	return rawdb.ReadBlock(vm.db, h, n)
-}
-
-// blockByNumber returns the accepted block at height n, or nil.
-func (vm *VM) blockByNumber(n uint64) *types.Block {
-	if n > vm.currentHead().NumberU64() {
-		return nil
-	}
-	h := rawdb.ReadCanonicalHash(vm.db, n)
-	if h == (common.Hash{}) {
-		return nil
-	}
-	return rawdb.ReadBlock(vm.db, h, n)
-}
-
 // ParseBlock implements chains.Parser: b is the block's RLP. The bytes of a
 // processing block, or of the block this VM built last, give that very
 // block, already executed; any other block is verified in full.
@@ -504,13 +483,14 @@ func (vm *VM) Accepted(_ context.Context, cb chains.Block) error {
 
 // acceptedResult reads back what Accepted needs of an accepted block that
 // carries no execution result: its receipts, senders and the senders' new
-// nonces.
+// nonces. It runs on the engine goroutine, which makes every write to the
+// chain's keys: nothing can change them between its reads, and they need no pin.
 func (vm *VM) acceptedResult(blk *types.Block) (*execResult, error) {
 	st, err := vm.stateOfBlock(blk)
 	if err != nil {
 		return nil, fmt.Errorf("open state of accepted block %s: %w", blk.Hash(), err)
 	}
-	res := &execResult{receipts: vm.receipts(blk), nonces: make(map[common.Address]uint64)}
+	res := &execResult{receipts: chainReader{vm: vm, db: vm.db, top: blk}.receipts(blk), nonces: make(map[common.Address]uint64)}
 	for _, tx := range blk.Transactions() {
 		from, err := vm.senderOf(tx)
 		if err != nil {
@@ -540,11 +520,6 @@ func (vm *VM) senderOf(tx *types.Transaction) (common.Address, error) {
 // stateAt opens the state at root for reading.
 func (vm *VM) stateAt(root common.Hash) (*state.StateDB, error) {
 	return state.New(root, vm.statedb)
-}
-
-// receipts returns an accepted block's receipts with every derived field.
-func (vm *VM) receipts(blk *types.Block) types.Receipts {
-	return rawdb.ReadReceipts(vm.db, blk.Hash(), blk.NumberU64(), blk.Time(), vm.chainCfg)
 }
 
 // Handlers implements chains.VM: "/rpc" (HTTP, rpcHandler) and "/ws"
