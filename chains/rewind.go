@@ -26,23 +26,22 @@ type Rewind struct {
 	// what is left to remove) and returns the IDs of the dropped blocks whose index entries go
 	// in the same batch; the others' go through a later Purge.
 	Stage func(batch *storage.Batch) (dropped []ids.ID, err error)
-	// Unsynced commits the batch without waiting for the disk: Rewind returns once the roll-back
-	// is applied and visible, and a background sync (or any synced commit before it) makes it
-	// durable within RewindSyncDelay. A crash before then leaves the chain as it was before the
-	// roll-back or after it, whole, never a mix (one batch). Only for a chain whose developer
-	// methods are on (docs/decisions.md, "A roll-back answers before its sync").
+	// Unsynced answers the roll-back once its batch is staged (storage.Batch.CommitDeferred),
+	// before its commit and its sync: Rewind returns then, and the batch is applied by the
+	// first read, commit or Sync of the database that comes after (on any goroutine: every read
+	// that begins once Rewind has returned sees the roll-back), by the background sync within
+	// RewindSyncDelay at the latest, which also makes it durable. The roll-back's log line is
+	// written when it is applied, so before any later line of the chain (the next block's
+	// commit applies it first). A crash before then leaves the chain as it was before the
+	// roll-back or after it, whole, never a mix (one batch). An application that fails halts
+	// the chain, by the background sync at the latest. Only for a chain whose developer methods
+	// are on (docs/decisions.md, "A roll-back answers before its commit").
 	Unsynced bool
-	// Later, when set, is handed the rest of the roll-back, to run once the caller has answered
-	// the client that asked for it, off its answer's path: with Unsynced, the batch's commit
-	// (staged with storage.Batch.CommitDeferred: every read that begins after Rewind returns,
-	// on any goroutine, applies it first if the caller has not yet), then the log line.
-	// Without it Rewind commits and logs before it returns.
-	Later func(rest func())
 }
 
-// RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay off the disk:
-// the background sync runs this long after it, unless a synced commit (the next block's) has
-// covered it by then. A test suite reverts between tests and its next transaction's block syncs
+// RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay unapplied and
+// off the disk: the background sync runs this long after it, unless a synced commit (the next
+// block's) has covered it by then. A test suite reverts between tests and its next transaction's block syncs
 // first, so the background sync then has nothing to do.
 const RewindSyncDelay = 5 * time.Millisecond
 
@@ -64,7 +63,7 @@ type Truncater interface {
 // VM's drops (r.Stage), the index's truncation and the new last-accepted pointer go into one
 // batch, committed atomically. It must be called by the chain's engine goroutine, between
 // blocks (the VM calls it from BuildBlock), so that no block is in flight. The roll-back is
-// logged (at once, or through r.Later), with the number of index entries removed.
+// logged once committed (applied, with r.Unsynced), with the number of index entries removed.
 func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 	toID, toHeight := r.To.ID(), r.To.Height()
 	lastID, height, halted := a.status()
@@ -97,38 +96,31 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 		a.log.Warn("chain rolled back: later blocks dropped, index truncated", "from", lastID.String(), "fromHeight", height,
 			"to", toID.String(), "height", toHeight, "indexEntriesRemoved", removed)
 	}
-	if r.Unsynced && r.Later != nil {
-		// Answered once staged (docs/decisions.md, "A roll-back answers before its commit").
+	if r.Unsynced {
+		// Answered once staged (docs/decisions.md, "A roll-back answers before its commit"),
+		// applied by whatever needs the database next: the line goes with the application.
+		batch.OnCommit(log)
 		apply, err := a.m.stage(batch)
 		if err != nil {
 			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 		}
 		a.setLast(toID, toHeight, r.To.Timestamp())
-		r.Later(func() {
+		a.m.syncSoon()
+		a.m.clock.AfterFunc(RewindSyncDelay, func() {
 			if err := apply(); err != nil {
 				// Told the client it is done: the chain's memory and its database now
 				// disagree, so it stops here (the database fails every read from now on,
 				// storage.Deferred.Apply), and a restart finds it as it was.
 				a.halt(fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err))
-				return
 			}
-			a.m.syncSoon()
-			log()
 		})
 		return nil
 	}
-	if err := a.m.commit(batch, !r.Unsynced); err != nil {
+	if err := a.m.commit(batch, true); err != nil {
 		return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 	}
-	if r.Unsynced {
-		a.m.syncSoon()
-	}
 	a.setLast(toID, toHeight, r.To.Timestamp())
-	if r.Later != nil {
-		r.Later(log)
-	} else {
-		log()
-	}
+	log()
 	return nil
 }
 

@@ -3,7 +3,10 @@ package chains_test
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/chains/chainstest"
 	"github.com/cornice-node/cornice/ids"
+	"github.com/cornice-node/cornice/node/nodetest"
 	"github.com/cornice-node/cornice/storage"
 )
 
@@ -85,6 +89,27 @@ func threeBlocks(t *testing.T, dir string, x *truncater) (*chainstest.Env, func(
 	return e, rewind, vm
 }
 
+// rewindToFirst rolls vm's chain back to its block at height 1 through rewind, as the VM would:
+// the pointer to it goes in the batch. It returns that block.
+func rewindToFirst(t *testing.T, rewind func(context.Context, chains.Rewind) error, vm *chainstest.VM, unsynced bool) chains.Block {
+	t.Helper()
+	first, second := idAt(t, vm, 1), idAt(t, vm, 2)
+	to := blockOf(t, vm, first)
+	require.NoError(t, rewind(t.Context(), chains.Rewind{To: to, FirstDropped: second, Unsynced: unsynced, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+		return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+	}}))
+	return to
+}
+
+// requireRestartsAt opens the database in dir again and checks that chainA comes back at height.
+func requireRestartsAt(t *testing.T, dir string, x *truncater, height uint64) {
+	t.Helper()
+	e := chainstest.NewEnv(t, dir, x, nil)
+	defer e.Close()
+	e.Create(chainA, nil)
+	e.RequireHeight(chainA, height)
+}
+
 // A VM rolls its chain back through chains.Context.Rewind (issue #16 §2): its drops, the index's
 // truncation and the last-accepted pointer go into one batch, the acceptor then names the target
 // block, and a restart finds the chain there.
@@ -107,9 +132,7 @@ func TestRewind(t *testing.T) {
 		err := rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, idAt(t, vm, 3)), Stage: func(*storage.Batch) ([]ids.ID, error) { return nil, nil }})
 		require.ErrorContains(t, err, "not below the last accepted height 3")
 
-		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Stage: func(b *storage.Batch) ([]ids.ID, error) {
-			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
-		}}))
+		rewindToFirst(t, rewind, vm, false)
 		require.Equal(t, []ids.ID{second}, x.from)
 		require.Equal(t, []ids.ID{second}, x.dropped, "the IDs the VM dropped in the batch")
 		lastID, height, ok := e.Manager.LastAccepted(chainA)
@@ -119,45 +142,38 @@ func TestRewind(t *testing.T) {
 		lastTime(first)
 		e.Close()
 
-		e = chainstest.NewEnv(t, dir, x, nil)
-		defer e.Close()
-		e.Create(chainA, nil)
-		e.RequireHeight(chainA, 1)
+		requireRestartsAt(t, dir, x, 1)
 	})
 }
 
-// A roll-back made with Rewind.Unsynced and Later is visible to every read that begins once
-// Rewind has returned, before its commit (handed to Later, to run after the answer) and before
-// any sync: such a read applies the staged batch itself (docs/decisions.md, "A roll-back answers
-// before its commit"). It is synced in the background within RewindSyncDelay of its commit ("A
-// roll-back answers before its sync"); a restart then finds the chain rolled back.
+// A roll-back made with Rewind.Unsynced is answered once staged: Rewind returns before its
+// commit, and every read that begins then sees it, applying the staged batch itself
+// (docs/decisions.md, "A roll-back answers before its commit"). It is synced in the background
+// within RewindSyncDelay of the answer ("A roll-back answers before its sync"); a restart then
+// finds the chain rolled back.
 func TestRewindUnsynced(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		x := &truncater{}
 		e, rewind, vm := threeBlocks(t, dir, x)
-		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
+		first := idAt(t, vm, 1)
 		require.False(t, e.DB.Unsynced())
 
-		var later []func()
-		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
-			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
-		}, Later: func(rest func()) { later = append(later, rest) }}))
-		require.Len(t, later, 1, "the commit and the log line, handed over to run after the answer")
+		rewindToFirst(t, rewind, vm, true)
+		require.False(t, e.DB.Unsynced(), "answered with the batch staged, not applied")
 		_, height, ok := e.Manager.LastAccepted(chainA)
 		require.True(t, ok)
 		require.Equal(t, uint64(1), height)
 		got, err := vm.View().Get(chainstest.LastKey())
-		require.NoError(t, err, "a read before the commit applies the staged roll-back")
+		require.NoError(t, err, "a read with the roll-back staged applies it")
 		require.Equal(t, first[:], got)
+		require.True(t, e.DB.Unsynced(), "applied by the read, not synced")
 		id, h, found, err := chains.LoadPointer(e.Manager, chainA)
 		require.NoError(t, err)
 		require.True(t, found)
 		require.Equal(t, first, id)
 		require.Equal(t, uint64(1), h)
-		later[0]()
-		require.True(t, e.DB.Unsynced(), "answered before its sync")
 		time.Sleep(chains.RewindSyncDelay - time.Nanosecond)
 		synctest.Wait()
 		require.True(t, e.DB.Unsynced(), "no sync before the delay")
@@ -166,41 +182,81 @@ func TestRewindUnsynced(t *testing.T) {
 		require.False(t, e.DB.Unsynced(), "synced once the delay is over")
 		e.Close()
 
-		e = chainstest.NewEnv(t, dir, x, nil)
-		defer e.Close()
-		e.Create(chainA, nil)
-		e.RequireHeight(chainA, 1)
+		requireRestartsAt(t, dir, x, 1)
 	})
 }
 
-// A roll-back answered before its commit whose commit then fails halts the chain: its memory
-// says rolled back, its database does not, and a restart finds the chain as it was.
+// A roll-back made with Rewind.Unsynced that nothing reads is applied and synced by the
+// background sync, within RewindSyncDelay of the answer.
+func TestRewindUnsyncedAppliedBySync(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "db")
+		x := &truncater{}
+		e, rewind, vm := threeBlocks(t, dir, x)
+		rewindToFirst(t, rewind, vm, true)
+		time.Sleep(chains.RewindSyncDelay)
+		synctest.Wait()
+		require.False(t, e.DB.Unsynced(), "applied and synced")
+		// A process crash now: the database as it is on disk, without Close's flush.
+		snap := filepath.Join(t.TempDir(), "crash")
+		require.NoError(t, os.CopyFS(snap, os.DirFS(dir)))
+		e.Close()
+
+		requireRestartsAt(t, snap, x, 1)
+	})
+}
+
+// A staged roll-back's log line is written when the batch is applied, so before any later line
+// of the chain: the next block's commit applies it first, and "block accepted" comes after.
+func TestRewindUnsyncedLogsBeforeNextBlock(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var logs nodetest.Buffer
+		e := chainstest.NewEnvLog(t, filepath.Join(t.TempDir(), "db"), &truncater{}, nil, slog.New(slog.NewTextHandler(&logs, nil)))
+		defer e.Close()
+		rewind := createWithContext(t, e).Rewind
+		vm := e.VM(chainA)
+		require.NoError(t, vm.SubmitBlocks(oneTx("a", "1"), oneTx("b", "2"), oneTx("c", "3")))
+		synctest.Wait()
+		e.RequireHeight(chainA, 3)
+		mark := len(logs.String())
+		to := rewindToFirst(t, rewind, vm, true)
+		vm.Follow(to.(*chainstest.Block))
+		require.NotContains(t, logs.String()[mark:], "chain rolled back", "staged, not applied: not logged yet")
+		require.NoError(t, vm.SubmitBlocks(oneTx("d", "4")))
+		synctest.Wait()
+		e.RequireHeight(chainA, 2)
+		after := logs.String()[mark:]
+		rolled, accepted := strings.Index(after, "chain rolled back"), strings.Index(after, "block accepted")
+		require.GreaterOrEqual(t, rolled, 0, after)
+		require.Greater(t, accepted, rolled, after)
+	})
+}
+
+// A roll-back answered before its commit whose commit then fails halts the chain, by the
+// background sync at the latest: its memory says rolled back, its database does not, and a
+// restart finds the chain as it was.
 func TestRewindDeferredFails(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		x := &truncater{}
 		e, rewind, vm := threeBlocks(t, dir, x)
-		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
 		failed := errors.New("disk gone")
 		chains.SetStage(e.Manager, func(b *storage.Batch) (func() error, error) {
-			return func() error { b.Close(); return failed }, nil
+			b.Close() // never applied
+			return func() error { return failed }, nil
 		})
-		var later []func()
-		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
-			return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
-		}, Later: func(rest func()) { later = append(later, rest) }}))
-		require.Len(t, later, 1)
-		later[0]()
+		rewindToFirst(t, rewind, vm, true)
+		time.Sleep(chains.RewindSyncDelay)
+		synctest.Wait()
 		_, err := e.Manager.Health(t.Context(), chainA)
 		require.ErrorIs(t, err, chains.ErrHalted)
 		require.ErrorIs(t, err, failed)
 		e.Close()
 
-		e = chainstest.NewEnv(t, dir, x, nil)
-		defer e.Close()
-		e.Create(chainA, nil)
-		e.RequireHeight(chainA, 3)
+		requireRestartsAt(t, dir, x, 3)
 	})
 }
 

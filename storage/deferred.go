@@ -25,13 +25,14 @@ type Deferred struct {
 // batch, and a read never waits for the owner (it may wait for a commit in progress, as it
 // takes the commit lock to apply the batch). Reads that began before it see the state before
 // it (one published state, as for any commit). One batch is staged at a time: staging another
-// applies the one before. The owner must call Apply (at once, as its first work after the
-// answer: a read that applies the batch pays for its commit, about 40 µs), and must make every
-// change in memory that goes with the batch before it answers, as a reader sees those at once.
+// applies the one before. The owner must see that it is applied within a bound (Apply, or a
+// Sync, on a timer: the read or commit that applies it pays for its commit, about 40 µs), and
+// must make every change in memory that goes with the batch before it answers, as a reader
+// sees those at once.
 //
 // It is for a developer's roll-back (docs/decisions.md, "A roll-back answers before its
 // commit"), answered once staged: its commit, a Pebble memtable insert and the read snapshot
-// published, then runs after the answer, before the client's next request can read.
+// published, then runs when the next request needs the database.
 func (b *Batch) CommitDeferred() (*Deferred, error) {
 	if b.st.done {
 		return nil, ErrBatchDone

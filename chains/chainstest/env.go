@@ -44,6 +44,12 @@ func NewEnv(t testing.TB, dir string, indexer chains.Indexer, engines chains.Eng
 	if tt, ok := t.(*testing.T); ok {
 		log = slog.New(slog.NewTextHandler(tt.Output(), nil))
 	}
+	return NewEnvLog(t, dir, indexer, engines, log)
+}
+
+// NewEnvLog is NewEnv with log for the database and the manager, for a test that reads the lines.
+func NewEnvLog(t testing.TB, dir string, indexer chains.Indexer, engines chains.EngineFactory, log *slog.Logger) *Env {
+	t.Helper()
 	db, err := storage.Open(dir, log)
 	require.NoError(t, err)
 	reg, err := chains.NewRegistry(db.Prefixed(storage.PrefixChains), log)

@@ -201,6 +201,14 @@ func (vm *VM) Rewind(id ids.ID) error {
 	return nil
 }
 
+// Follow makes the accepted block blk the last accepted one in memory only, as a VM whose
+// roll-back writes its pointer in the batch that chains' Rewind stages (Rewind.Stage).
+func (vm *VM) Follow(blk *Block) {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	vm.last, vm.preferred = blk, blk.id
+}
+
 // View is the VM's key space.
 func (vm *VM) View() *storage.View { return vm.db }
 

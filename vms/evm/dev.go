@@ -96,10 +96,6 @@ type devState struct {
 
 	// mines is the queue of mining requests (engine goroutine).
 	mines []*mineReq
-	// afterAnswer is what the operation running now left to run once it is answered (later;
-	// engine goroutine).
-	afterAnswer []func()
-
 	// wg counts the interval-mining goroutine, which close waits for.
 	wg sync.WaitGroup
 
@@ -235,17 +231,8 @@ func (d *devState) runOps(ctx context.Context) {
 	for _, op := range ops {
 		op.done <- op.fn(ctx)
 		handOff()
-		for _, fn := range d.afterAnswer {
-			fn()
-		}
-		d.afterAnswer = d.afterAnswer[:0]
 	}
 }
-
-// later runs fn, on the engine goroutine, once the operation running now has been answered
-// (runOps): work its client need not wait for, such as a log line, or a roll-back's commit,
-// which every read that begins before it applies first (chains.Rewind.Later).
-func (d *devState) later(fn func()) { d.afterAnswer = append(d.afterAnswer, fn) }
 
 // handOff lets the goroutine just given an answer (an RPC handler waiting in do or mine) run
 // at once, before the engine goroutine goes on. The answer made it runnable on this

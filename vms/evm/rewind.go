@@ -369,11 +369,11 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 		first = rawdb.ReadCanonicalHash(vm.db, height+1)
 	}
 	// Unsynced: a roll-back is a developer method's, on a chain whose developer methods are on,
-	// answered once staged: its commit runs after the answer (Later: the devState's
-	// afterAnswer), and every read that begins before then applies it first; its sync follows
-	// within chains.RewindSyncDelay (docs/decisions.md, "A roll-back answers before its commit"
-	// and "A roll-back answers before its sync").
-	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Later: vm.dev.later, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+	// answered once staged: the next read or commit of the database applies it (the next
+	// block's, say), the background sync within chains.RewindSyncDelay at the latest, which
+	// also syncs it (docs/decisions.md, "A roll-back answers before its commit" and "A
+	// roll-back answers before its sync").
+	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
 		w := vm.kv.view.Wrap(batch)
 		for _, h := range edited {
 			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {
