@@ -149,3 +149,21 @@ func BenchmarkGetBlockByNumber(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkGetLogsHead measures eth_getLogs of the head block alone for a topic it does not
+// have, the relay's query of each new head, through the C-Chain's JSON-RPC handler over
+// loopback HTTP: the head is at hand, so its bloom is checked with no read (findLogs).
+func BenchmarkGetLogsHead(b *testing.B) {
+	e := newBenchVM(b, benchCChain)
+	e.submit(b, e.transfers(b, 1))
+	blk := e.block(b)
+	url := e.serveRPC(b)
+	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x%x","toBlock":"0x%x","topics":[["0x%064x"]]}]}`, blk.Height(), blk.Height(), 1)
+	client := &http.Client{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if reply := benchPost(b, client, url, body); !bytes.Contains(reply, []byte(`"result":[]`)) {
+			b.Fatalf("eth_getLogs returned %s", reply)
+		}
+	}
+}

@@ -271,7 +271,8 @@ func (vm *VM) findLogs(ctx context.Context, crit *filterCriteria) ([]*types.Log,
 		}
 		return c.blockLogs(blk, crit, nil), nil
 	}
-	head := c.head().NumberU64()
+	top := c.head()
+	head := top.NumberU64()
 	from, to := logsBound(crit.FromBlock, head), logsBound(crit.ToBlock, head)
 	switch {
 	case from > to:
@@ -286,17 +287,23 @@ func (vm *VM) findLogs(ctx context.Context, crit *filterCriteria) ([]*types.Log,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hash := rawdb.ReadCanonicalHash(c.db, n)
-		header := rawdb.ReadHeader(c.db, hash, n)
-		if header == nil {
-			return nil, errUnknownLogsBlock
-		}
-		if !crit.mayContain(header.Bloom) {
+		// The head is at hand (c.head): no read of its hash, header or body, for a subscriber's
+		// one-block query of each new head, such as the relay's scan.
+		blk := top
+		if n != head {
+			hash := rawdb.ReadCanonicalHash(c.db, n)
+			header := rawdb.ReadHeader(c.db, hash, n)
+			if header == nil {
+				return nil, errUnknownLogsBlock
+			}
+			if !crit.mayContain(header.Bloom) {
+				continue
+			}
+			if blk = rawdb.ReadBlock(c.db, hash, n); blk == nil {
+				return nil, errUnknownLogsBlock
+			}
+		} else if !crit.mayContain(blk.Bloom()) {
 			continue
-		}
-		blk := rawdb.ReadBlock(c.db, hash, n)
-		if blk == nil {
-			return nil, errUnknownLogsBlock
 		}
 		out = c.blockLogs(blk, crit, out)
 	}
