@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"math/big"
@@ -31,6 +32,13 @@ type testVM struct {
 
 func newTestVM(t *testing.T) *testVM {
 	t.Helper()
+	return newTestVMWith(t, Config{})
+}
+
+// newTestVMWith is newTestVM with cfg; with developer methods on, a roll-back commits the VM's
+// writes (Rewind.Stage) and nothing else: there is no index nor last-accepted pointer.
+func newTestVMWith(t *testing.T, cfg Config) *testVM {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := storage.Open(t.TempDir(), log)
 	require.NoError(t, err)
@@ -41,14 +49,25 @@ func newTestVM(t *testing.T) *testVM {
 		CChainGenesis string `json:"cChainGenesis"`
 	}
 	require.NoError(t, json.Unmarshal(b, &g))
-	vm, err := New(t.Context(), Config{}, chains.Context{
+	c := chains.Context{
 		NetworkID: 12345,
 		Chain:     chains.Chain{ID: ids.ID{'C'}, Name: "C-Chain"},
 		Genesis:   []byte(g.CChainGenesis),
 		DB:        db.Prefixed(storage.PrefixEVM),
 		Log:       log,
 		Clock:     clock.Real{},
-	})
+	}
+	if cfg.DevMethods {
+		c.Rewind = func(_ context.Context, r chains.Rewind) error {
+			batch := db.NewBatch()
+			defer batch.Close()
+			if _, err := r.Stage(batch); err != nil {
+				return err
+			}
+			return batch.Commit()
+		}
+	}
+	vm, err := New(t.Context(), cfg, c)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = vm.Close() })
 	return &testVM{VM: vm, store: db}

@@ -122,6 +122,12 @@ func (s *kvStore) NewBatchWithSize(size int) ethdb.Batch {
 	return &kvBatch{store: s, data: make([]byte, 0, size)}
 }
 
+// newBatchFor returns a batch with room for ops writes of size bytes of keys and values in all,
+// for a caller that knows them ahead: the buffers then grow not once.
+func (s *kvStore) newBatchFor(ops, size int) *kvBatch {
+	return &kvBatch{store: s, ops: make([]kvOp, 0, ops), data: make([]byte, 0, size)}
+}
+
 // NewIterator implements ethdb.Iteratee.
 func (s *kvStore) NewIterator(prefix, start []byte) ethdb.Iterator {
 	it, err := s.view.NewIterator(prefix, start)

@@ -71,9 +71,13 @@ type mineReq struct {
 }
 
 // devSnapshot is what evm_snapshot records: the last accepted block, the state root in effect
-// after it, and the time offset. The block is kept whole so that a revert need not read it again.
+// after it, and the time offset. The block is kept whole so that a revert need not read it again,
+// and with it the VM's shared copy of its header (VM.currentHeader), so that the revert's head
+// swap need not copy the header again (about 3 µs, a tenth of a 1-block revert's work before
+// its answer).
 type devSnapshot struct {
 	block  *types.Block
+	header *types.Header
 	root   common.Hash
 	offset int64
 }
@@ -471,9 +475,9 @@ func (d *devState) commitRoot(batch *storage.Batch, hash, header, root common.Ha
 
 // snapshot records the chain's head and returns its ID.
 func (d *devState) snapshot() uint64 {
-	head := d.vm.currentHead()
+	head, header := d.vm.currentHeadAndHeader()
 	id := d.ids.take()
-	s := devSnapshot{block: head, root: d.vm.rootOf(head.Hash(), head.Root()), offset: d.offset.Load()}
+	s := devSnapshot{block: head, header: header, root: d.vm.rootOf(head.Hash(), head.Root()), offset: d.offset.Load()}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.snapshots[id] = s
@@ -496,7 +500,7 @@ func (d *devState) revert(ctx context.Context, id uint64) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if err := d.rollBack(ctx, s.block, s.root); err != nil {
+	if err := d.rollBack(ctx, s.block, s.header, s.root); err != nil {
 		return false, err
 	}
 	d.offset.Store(s.offset)
@@ -507,7 +511,7 @@ func (d *devState) revert(ctx context.Context, id uint64) (bool, error) {
 // impersonations and overrides are dropped (anvil_reset).
 func (d *devState) reset(ctx context.Context) error {
 	g := d.vm.genesis
-	if err := d.rollBack(ctx, g, g.Root()); err != nil {
+	if err := d.rollBack(ctx, g, g.Header(), g.Root()); err != nil {
 		return err
 	}
 	d.vm.pool.clear()
@@ -522,14 +526,15 @@ func (d *devState) reset(ctx context.Context) error {
 }
 
 // rollBack makes blk, a block on the chain (canonical at or below the head), the last accepted
-// one, with root the state root in effect after it: the blocks above it are dropped with their
+// one, with header a copy of its header that nothing modifies (shared from then on, as
+// VM.currentHeader's) and root the state root in effect after it: the blocks above it are dropped with their
 // receipts and transaction lookups (through the chain's Rewind, which truncates the index in the
 // same batch; rewind.go). blk is the genesis or a live snapshot's block, which is on the chain
 // without a read to check it: a snapshot records the head, on the engine goroutine as every
 // roll-back; accepting a block only extends the chain; a revert forgets its snapshot and every
 // later one (taken at or above it) and reset forgets them all, so a live snapshot's block is an
 // ancestor of the head or the head (TestDevSnapshotCanonical).
-func (d *devState) rollBack(ctx context.Context, blk *types.Block, root common.Hash) error {
+func (d *devState) rollBack(ctx context.Context, blk *types.Block, header *types.Header, root common.Hash) error {
 	vm := d.vm
 	head := vm.currentHead()
 	height, hash := blk.NumberU64(), blk.Hash()
@@ -560,7 +565,7 @@ func (d *devState) rollBack(ctx context.Context, blk *types.Block, root common.H
 			d.roots[hash] = root
 		}
 		d.mu.Unlock()
-		vm.setHead(blk)
+		vm.setHeadHeader(blk, header)
 		vm.built.Store(nil)
 	} else {
 		batch := vm.kv.view.NewBatch()

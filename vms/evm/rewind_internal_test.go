@@ -22,17 +22,7 @@ func TestStageRollBackWrites(t *testing.T) {
 	v := newTestVM(t)
 	genesis := v.currentHead()
 	headerHead := rawdb.ReadHeadHeaderHash(v.db)
-	key, err := crypto.HexToECDSA("56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027")
-	require.NoError(t, err)
-	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(v.ChainID()), &types.DynamicFeeTx{
-		ChainID: v.ChainID(), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(100_000_000_000), Gas: 21_000, To: &to, Value: big.NewInt(1),
-	})
-	require.NoError(t, err)
-	require.NoError(t, v.SendTx(tx))
-	blk, err := v.BuildBlock(t.Context())
-	require.NoError(t, err)
-	v.accept(t, blk)
+	v.acceptTransfer(t, 0)
 	head := v.currentHead()
 	require.Equal(t, genesis.NumberU64()+1, head.NumberU64())
 	require.Equal(t, head.Hash(), rawdb.ReadHeadBlockHash(v.db))
@@ -41,7 +31,7 @@ func TestStageRollBackWrites(t *testing.T) {
 	// The dropped block's removal (dropCanonical: its transaction's lookup, six records of
 	// go-ethereum's, its gas cost record), then the head block's hash.
 	rec := &recordingWriter{}
-	_, err = v.dropCanonical(rec, head.NumberU64(), head)
+	_, err := v.dropCanonical(rec, head.NumberU64(), head)
 	require.NoError(t, err)
 	require.Len(t, rec.ops, 8)
 	const base = 9
@@ -62,4 +52,64 @@ func TestStageRollBackWrites(t *testing.T) {
 		require.Equal(t, c.want, batch.Count(), c.name)
 		batch.Close()
 	}
+}
+
+// TestRollBackBatchRoom checks that the buffer of a 1-block roll-back has room for all its
+// writes (the head block's hash, a root record, the block's removal with a transaction's
+// lookup) so that it grows not once: a growth shows in the revert's time before its answer.
+func TestRollBackBatchRoom(t *testing.T) {
+	t.Parallel()
+	v := newTestVM(t)
+	genesis := v.currentHead()
+	v.acceptTransfer(t, 0)
+	head := v.currentHead()
+
+	eb := v.rollBackBatch(head.NumberU64() - genesis.NumberU64())
+	ops, data := cap(eb.ops), cap(eb.data)
+	hash := genesis.Hash()
+	rawdb.WriteHeadBlockHash(eb, hash)
+	require.NoError(t, eb.Put(devKey(devRootPrefix, hash[:]), common.Hash{1}.Bytes()))
+	_, err := v.dropCanonical(eb, head.NumberU64(), head)
+	require.NoError(t, err)
+	require.Len(t, eb.ops, 10)
+	require.Equal(t, ops, cap(eb.ops), "the writes' list grew")
+	require.Equal(t, data, cap(eb.data), "the keys' and values' buffer grew")
+	require.Empty(t, v.rollBackBatch(inlineDrop+1).ops)
+	require.Equal(t, 2, cap(v.rollBackBatch(inlineDrop+1).ops), "a roll-back recorded for the sweep removes no block inline")
+}
+
+// TestDevRevertKeepsSnapshotHeader checks that a revert makes the header the snapshot recorded
+// (the VM's shared copy of it then) the head's again, without copying it anew, and that it is
+// the reverted-to block's.
+func TestDevRevertKeepsSnapshotHeader(t *testing.T) {
+	t.Parallel()
+	v := newTestVMWith(t, Config{DevMethods: true})
+	v.acceptTransfer(t, 0)
+	head, header := v.currentHeadAndHeader()
+	id := v.dev.snapshot()
+	v.acceptTransfer(t, 1)
+	require.NotSame(t, header, v.currentHeader())
+	ok, err := v.dev.revert(t.Context(), id)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Same(t, head, v.currentHead())
+	require.Same(t, header, v.currentHeader(), "the snapshot's header, not a new copy")
+	require.Equal(t, head.Hash(), v.currentHeader().Hash())
+}
+
+// acceptTransfer builds and accepts a block with a transfer of the funded test key's, its
+// nonce-th.
+func (v *testVM) acceptTransfer(t *testing.T, nonce uint64) {
+	t.Helper()
+	key, err := crypto.HexToECDSA("56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027")
+	require.NoError(t, err)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(v.ChainID()), &types.DynamicFeeTx{
+		ChainID: v.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(100_000_000_000), Gas: 21_000, To: &to, Value: big.NewInt(1),
+	})
+	require.NoError(t, err)
+	require.NoError(t, v.SendTx(tx))
+	blk, err := v.BuildBlock(t.Context())
+	require.NoError(t, err)
+	v.accept(t, blk)
 }

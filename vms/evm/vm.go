@@ -332,8 +332,11 @@ func (vm *VM) currentHeadAndHeader() (*types.Block, *types.Header) {
 }
 
 // setHead makes blk the last accepted block.
-func (vm *VM) setHead(blk *types.Block) {
-	h := blk.Header()
+func (vm *VM) setHead(blk *types.Block) { vm.setHeadHeader(blk, blk.Header()) }
+
+// setHeadHeader makes blk the last accepted block, with h a copy of its header that nothing
+// modifies (currentHeader shares it).
+func (vm *VM) setHeadHeader(blk *types.Block, h *types.Header) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	vm.head, vm.headHeader = blk, h
