@@ -153,10 +153,12 @@ type Manager struct {
 	// (storage.Batch.CommitDeferred) and returns what applies it: the seam tests replace to
 	// make the application fail.
 	stage func(b *storage.Batch) (apply func() error, err error)
-	// syncMu guards syncArmed: whether the background sync of unsynced roll-backs
-	// (Rewind.Unsynced, syncSoon) is due.
+	// syncMu guards syncArmed, whether the background sync of unsynced roll-backs
+	// (Rewind.Unsynced, syncSoon) is due, and applies, the staged roll-backs' applications it
+	// runs first.
 	syncMu    sync.Mutex
 	syncArmed bool
+	applies   []func()
 
 	// wg counts the engine goroutines.
 	wg sync.WaitGroup

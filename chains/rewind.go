@@ -105,8 +105,7 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 		}
 		a.setLast(toID, toHeight, r.To.Timestamp())
-		a.m.syncSoon()
-		a.m.clock.AfterFunc(RewindSyncDelay, func() {
+		a.m.syncSoon(func() {
 			if err := apply(); err != nil {
 				// Told the client it is done: the chain's memory and its database now
 				// disagree, so it stops here (the database fails every read from now on,
@@ -163,19 +162,26 @@ func (a *Acceptor) Purge(ctx context.Context, stage func(batch *storage.Batch) (
 	return nil
 }
 
-// syncSoon makes sure a background sync runs within RewindSyncDelay: one timer covers every
-// unsynced roll-back committed before it fires.
-func (m *Manager) syncSoon() {
+// syncSoon makes sure that apply, a staged roll-back's application, then a background sync
+// run within RewindSyncDelay: one timer covers every unsynced roll-back staged before it fires
+// (a timer is about a twentieth of a 1-block revert's work before its answer).
+func (m *Manager) syncSoon(apply func()) {
 	m.syncMu.Lock()
 	defer m.syncMu.Unlock()
+	m.applies = append(m.applies, apply)
 	if m.syncArmed {
-		return // the armed timer's sync comes after this commit
+		return // the armed timer's application and sync come after this stage
 	}
 	m.syncArmed = true
 	m.clock.AfterFunc(RewindSyncDelay, func() {
 		m.syncMu.Lock()
 		m.syncArmed = false
+		applies := m.applies
+		m.applies = nil
 		m.syncMu.Unlock()
+		for _, apply := range applies {
+			apply()
+		}
 		// Closed: the database's Close flushed what it held to disk.
 		if err := m.db.Sync(); err != nil && !errors.Is(err, storage.ErrClosed) {
 			m.log.Error("syncing rolled-back chains failed; the roll-backs since the last sync may be lost in a crash", "err", err)

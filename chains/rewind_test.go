@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -257,6 +258,40 @@ func TestRewindDeferredFails(t *testing.T) {
 		e.Close()
 
 		requireRestartsAt(t, dir, x, 3)
+	})
+}
+
+// The background timer applies every roll-back staged before it fires, one staged while it was
+// armed included (one timer covers them all), each once, before its sync.
+func TestRewindDeferredAppliedByOneTimer(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "db")
+		x := &truncater{}
+		e, rewind, vm := threeBlocks(t, dir, x)
+		var applied atomic.Int32
+		chains.SetStage(e.Manager, func(b *storage.Batch) (func() error, error) {
+			d, err := b.CommitDeferred()
+			if err != nil {
+				return nil, err
+			}
+			return func() error { applied.Add(1); return d.Apply() }, nil
+		})
+		for _, h := range []uint64{2, 1} {
+			to, from := idAt(t, vm, h), idAt(t, vm, h+1)
+			require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, to), FirstDropped: from, Unsynced: true, Stage: func(b *storage.Batch) ([]ids.ID, error) {
+				return []ids.ID{from}, vm.View().Wrap(b).Put(chainstest.LastKey(), to[:])
+			}}))
+		}
+		synctest.Wait()
+		require.Zero(t, applied.Load(), "not before the timer")
+		time.Sleep(chains.RewindSyncDelay)
+		synctest.Wait()
+		require.Equal(t, int32(2), applied.Load())
+		require.False(t, e.DB.Unsynced(), "applied and synced")
+		e.Close()
+
+		requireRestartsAt(t, dir, x, 1)
 	})
 }
 
