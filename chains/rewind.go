@@ -37,6 +37,12 @@ type Rewind struct {
 	// the chain, by the background sync at the latest. Only for a chain whose developer methods
 	// are on (docs/decisions.md, "A roll-back answers before its commit").
 	Unsynced bool
+	// Later, with Unsynced, takes what Rewind leaves until its caller has answered: the arming
+	// of the timer that applies and syncs the batch (about 2 µs, a timer that wakes the
+	// runtime's poller, a tenth of a 1-block revert's work before its answer). The caller must
+	// run it right after its answer, whatever that answer: RewindSyncDelay counts from then.
+	// Nil: Rewind arms the timer itself.
+	Later func(arm func())
 }
 
 // RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay unapplied and
@@ -105,14 +111,21 @@ func (a *Acceptor) Rewind(ctx context.Context, r Rewind) error {
 			return fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err)
 		}
 		a.setLast(toID, toHeight, r.To.Timestamp())
-		a.m.syncSoon(func() {
-			if err := apply(); err != nil {
-				// Told the client it is done: the chain's memory and its database now
-				// disagree, so it stops here (the database fails every read from now on,
-				// storage.Deferred.Apply), and a restart finds it as it was.
-				a.halt(fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err))
-			}
-		})
+		arm := func() {
+			a.m.syncSoon(func() {
+				if err := apply(); err != nil {
+					// Told the client it is done: the chain's memory and its database now
+					// disagree, so it stops here (the database fails every read from now on,
+					// storage.Deferred.Apply), and a restart finds it as it was.
+					a.halt(fmt.Errorf("rewind chain %s to height %d: %w", a.chainID, toHeight, err))
+				}
+			})
+		}
+		if r.Later != nil {
+			r.Later(arm)
+		} else {
+			arm()
+		}
 		return nil
 	}
 	if err := a.m.commit(batch, true); err != nil {

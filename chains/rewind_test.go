@@ -295,6 +295,40 @@ func TestRewindDeferredAppliedByOneTimer(t *testing.T) {
 	})
 }
 
+// A roll-back made with Rewind.Later leaves the arming of its timer to its caller, who runs it
+// once it has answered: until then the timer does not apply the batch; from then, within
+// RewindSyncDelay.
+func TestRewindLater(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		e, rewind, vm := threeBlocks(t, filepath.Join(t.TempDir(), "db"), &truncater{})
+		defer e.Close()
+		var applied atomic.Int32
+		chains.SetStage(e.Manager, func(b *storage.Batch) (func() error, error) {
+			d, err := b.CommitDeferred()
+			if err != nil {
+				return nil, err
+			}
+			return func() error { applied.Add(1); return d.Apply() }, nil
+		})
+		first, second := idAt(t, vm, 1), idAt(t, vm, 2)
+		var arm func()
+		require.NoError(t, rewind(t.Context(), chains.Rewind{To: blockOf(t, vm, first), FirstDropped: second, Unsynced: true,
+			Later: func(f func()) { arm = f },
+			Stage: func(b *storage.Batch) ([]ids.ID, error) {
+				return []ids.ID{second}, vm.View().Wrap(b).Put(chainstest.LastKey(), first[:])
+			}}))
+		require.NotNil(t, arm)
+		time.Sleep(2 * chains.RewindSyncDelay)
+		synctest.Wait()
+		require.Zero(t, applied.Load(), "no timer before the caller arms it")
+		arm()
+		time.Sleep(chains.RewindSyncDelay)
+		synctest.Wait()
+		require.Equal(t, int32(1), applied.Load())
+	})
+}
+
 // An indexed chain whose index cannot be truncated is not rolled back.
 func TestRewindNeedsTruncater(t *testing.T) {
 	t.Parallel()

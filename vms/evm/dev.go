@@ -92,6 +92,9 @@ type devState struct {
 
 	opsMu sync.Mutex
 	ops   []*devOp
+	// later is what an operation left until its answer (chains.Rewind.Later): runOps runs it
+	// once the answer is given (engine goroutine).
+	later []func()
 
 	// offset is added to the node's clock for block times, in seconds (evm_increaseTime).
 	offset atomic.Int64
@@ -235,6 +238,11 @@ func (d *devState) runOps(ctx context.Context) {
 	for _, op := range ops {
 		op.done <- op.fn(ctx)
 		handOff()
+		for _, f := range d.later {
+			f()
+		}
+		clear(d.later) // the funcs go, the room stays
+		d.later = d.later[:0]
 	}
 }
 

@@ -394,7 +394,10 @@ func (vm *VM) rollBackChain(ctx context.Context, blk *types.Block, root common.H
 	// block's, say), the background sync within chains.RewindSyncDelay at the latest, which
 	// also syncs it (docs/decisions.md, "A roll-back answers before its commit" and "A
 	// roll-back answers before its sync").
-	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
+	// Later: the timer that applies and syncs it is armed once the roll-back is answered
+	// (devState.runOps), as a roll-back runs as a developer's operation, on the engine goroutine.
+	d := vm.dev
+	return vm.rewind(ctx, chains.Rewind{To: vm.wrap(blk), FirstDropped: ids.ID(first), Unsynced: true, Later: func(arm func()) { d.later = append(d.later, arm) }, Stage: func(batch *storage.Batch) ([]ids.ID, error) {
 		w := vm.kv.view.Wrap(batch)
 		for _, h := range edited {
 			if err := w.Delete(devKey(devRootPrefix, h[:])); err != nil {

@@ -1,14 +1,18 @@
 package evm
 
 import (
+	"context"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cornice-node/cornice/chains"
 )
 
 // TestStageRollBackWrites pins the writes of a 1-block roll-back, as each costs the revert's
@@ -112,4 +116,47 @@ func (v *testVM) acceptTransfer(t *testing.T, nonce uint64) {
 	blk, err := v.BuildBlock(t.Context())
 	require.NoError(t, err)
 	v.accept(t, blk)
+}
+
+// TestDevRevertArmsAfterAnswer checks that what a roll-back leaves until its answer
+// (chains.Rewind.Later: the arming of its batch's timer) runs on the engine goroutine once the
+// revert has answered, not before, and not never.
+func TestDevRevertArmsAfterAnswer(t *testing.T) {
+	t.Parallel()
+	v := newTestVMWith(t, Config{DevMethods: true})
+	v.acceptTransfer(t, 0)
+	id := v.dev.snapshot()
+	v.acceptTransfer(t, 1)
+	ran := 0
+	rewind := v.rewind
+	v.rewind = func(ctx context.Context, r chains.Rewind) error {
+		require.NotNil(t, r.Later)
+		r.Later(func() { ran++ })
+		return rewind(ctx, r)
+	}
+	var (
+		reverted bool
+		before   int // ran at the answer
+	)
+	answered := make(chan error, 1)
+	go func() {
+		answered <- v.dev.do(t.Context(), func(ctx context.Context) error {
+			var err error
+			reverted, err = v.dev.revert(ctx, id)
+			before = ran
+			return err
+		})
+	}()
+	require.Eventually(t, func() bool {
+		v.dev.opsMu.Lock()
+		defer v.dev.opsMu.Unlock()
+		return len(v.dev.ops) == 1
+	}, 10*time.Second, time.Millisecond)
+	_, err := v.BuildBlock(t.Context()) // runs the queued revert: no block to build then
+	require.ErrorIs(t, err, chains.ErrNoWork)
+	require.NoError(t, <-answered)
+	require.True(t, reverted)
+	require.Zero(t, before, "not before the answer")
+	require.Equal(t, 1, ran, "once the answer is given")
+	require.Empty(t, v.dev.later)
 }
