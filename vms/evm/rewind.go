@@ -133,14 +133,23 @@ const (
 	dropBytesPerBlock = 320
 )
 
-// rollBackBatch returns the buffer of a roll-back that drops blocks blocks: room for the head
-// and root records, and for the blocks' inline removal when there is one.
+// rollBackBatch returns the buffer of a roll-back that drops blocks blocks, empty, with room
+// for the head and root records and for the blocks' inline removal when there is one. It is
+// VM.rollBackBuf, reused (a roll-back replays it into its batch, which copies, before it
+// returns), grown when too small: a 1-block revert allocates none.
 func (vm *VM) rollBackBatch(blocks uint64) *kvBatch {
 	if blocks > inlineDrop {
 		blocks = 0 // recorded for the sweep, not removed inline
 	}
 	n := int(blocks)
-	return vm.kv.newBatchFor(2+dropOpsPerBlock*n, 128+dropBytesPerBlock*n)
+	ops, size := 2+dropOpsPerBlock*n, 128+dropBytesPerBlock*n
+	b := vm.rollBackBuf
+	if b == nil || cap(b.ops) < ops || cap(b.data) < size {
+		b = vm.kv.newBatchFor(ops, size)
+		vm.rollBackBuf = b
+	}
+	b.ops, b.data, b.size = b.ops[:0], b.data[:0], 0
+	return b
 }
 
 // encodeHeights is droppedKey's value.

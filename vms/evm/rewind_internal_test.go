@@ -60,9 +60,9 @@ func TestStageRollBackWrites(t *testing.T) {
 
 // TestRollBackBatchRoom checks that the buffer of a 1-block roll-back has room for all its
 // writes (the head block's hash, a root record, the block's removal with a transaction's
-// lookup) so that it grows not once: a growth shows in the revert's time before its answer.
-func TestRollBackBatchRoom(t *testing.T) {
-	t.Parallel()
+// lookup) so that it grows not once, and that the next roll-back reuses it, emptied: an
+// allocation or a growth shows in the revert's time before its answer.
+func TestRollBackBatchRoom(t *testing.T) { // not parallel: AllocsPerRun
 	v := newTestVM(t)
 	genesis := v.currentHead()
 	v.acceptTransfer(t, 0)
@@ -78,8 +78,14 @@ func TestRollBackBatchRoom(t *testing.T) {
 	require.Len(t, eb.ops, 10)
 	require.Equal(t, ops, cap(eb.ops), "the writes' list grew")
 	require.Equal(t, data, cap(eb.data), "the keys' and values' buffer grew")
-	require.Empty(t, v.rollBackBatch(inlineDrop+1).ops)
-	require.Equal(t, 2, cap(v.rollBackBatch(inlineDrop+1).ops), "a roll-back recorded for the sweep removes no block inline")
+	require.Same(t, eb, v.rollBackBatch(1), "reused")
+	require.Empty(t, eb.ops)
+	require.Empty(t, eb.data)
+	require.Zero(t, eb.ValueSize())
+	require.Zero(t, testing.AllocsPerRun(10, func() { v.rollBackBatch(1) }), "a 1-block roll-back allocates no buffer")
+	require.Same(t, eb, v.rollBackBatch(inlineDrop+1), "a roll-back recorded for the sweep removes no block inline: the room is there")
+	big := v.rollBackBatch(inlineDrop)
+	require.GreaterOrEqual(t, cap(big.ops), 2+dropOpsPerBlock*inlineDrop, "grown for the largest inline drop")
 }
 
 // TestDevRevertKeepsSnapshotHeader checks that a revert makes the header the snapshot recorded

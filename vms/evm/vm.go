@@ -142,6 +142,9 @@ type VM struct {
 	// (rewind.go); it spares BuildBlock and a roll-back of a few blocks a read of the record.
 	// Set before the record is committed, cleared once the sweep has removed it or given up.
 	sweeping atomic.Bool
+	// rollBackBuf is the roll-backs' write buffer, reused (rollBackBatch): the engine
+	// goroutine's, as every roll-back runs there.
+	rollBackBuf *kvBatch
 	// atomicTop is the height of the highest accepted block that carries atomic txs, 0 when
 	// none does (the genesis never does): a roll-back to a height below it is refused, and this
 	// spares every roll-back a walk over the atomic records (rewind.go). Read at start from the
