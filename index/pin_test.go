@@ -1,9 +1,10 @@
 package index
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/chains"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/storage/storagetest"
 )
 
 // pinCycles is how many times TestAnswersReadOneState accepts a container and rolls it back.
@@ -42,62 +44,32 @@ func TestAnswersReadOneState(t *testing.T) {
 	second := chains.Container{ID: ids.ID{2}, Bytes: []byte("second")}
 	require.NoError(t, commit(func(w *storage.Batch) error { return ix.stage(w, 1, first) }))
 
-	var (
-		wg   sync.WaitGroup
-		done = make(chan struct{})
-		torn = make(chan string, 2)
-	)
 	ctx := t.Context()
-	wg.Add(2)
-	go func() { // getLastAccepted: the container the counter names is there
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			c, err := s.GetLastAccepted(ctx, &GetLastAcceptedArgs{Encoding: ids.Hex})
-			if err != nil {
-				torn <- "getLastAccepted: " + err.Error()
-				return
-			}
-			if c.Index != "0" && c.Index != "1" {
-				torn <- "getLastAccepted at index " + c.Index
-				return
-			}
+	lastAccepted := func() error { // the container the counter names is there
+		c, err := s.GetLastAccepted(ctx, &GetLastAcceptedArgs{Encoding: ids.Hex})
+		switch {
+		case err != nil:
+			return fmt.Errorf("getLastAccepted: %w", err)
+		case c.Index != "0" && c.Index != "1":
+			return fmt.Errorf("getLastAccepted at index %s", c.Index)
 		}
-	}()
-	go func() { // getContainerRange from index 1: the container, or a start past the last
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			r, err := s.GetContainerRange(ctx, &GetContainerRangeArgs{StartIndex: 1, NumToFetch: 2, Encoding: ids.Hex})
-			switch {
-			case err != nil && err.Error() != errStartIndex(1, 0).Error():
-				torn <- "getContainerRange: " + err.Error()
-				return
-			case err == nil && len(r.Containers) != 1:
-				torn <- "getContainerRange: an empty range from a start below the counter"
-				return
-			}
+		return nil
+	}
+	containerRange := func() error { // from index 1: the container, or a start past the last
+		r, err := s.GetContainerRange(ctx, &GetContainerRangeArgs{StartIndex: 1, NumToFetch: 2, Encoding: ids.Hex})
+		switch {
+		case err != nil && err.Error() != errStartIndex(1, 0).Error():
+			return fmt.Errorf("getContainerRange: %w", err)
+		case err == nil && len(r.Containers) != 1:
+			return errors.New("getContainerRange: an empty range from a start below the counter")
 		}
-	}()
-	for range pinCycles {
+		return nil
+	}
+	storagetest.ReadsWhole(t, pinCycles, func(int) {
 		require.NoError(t, commit(func(w *storage.Batch) error { return ix.stage(w, 2, second) }))
 		require.NoError(t, commit(func(w *storage.Batch) error {
 			_, err := ix.truncate(w, second.ID, []ids.ID{second.ID})
 			return err
 		}))
-	}
-	close(done)
-	wg.Wait()
-	close(torn)
-	for msg := range torn {
-		t.Error(msg)
-	}
+	}, lastAccepted, containerRange)
 }

@@ -3,7 +3,6 @@ package evm_test
 import (
 	"fmt"
 	"math/big"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cornice-node/cornice/storage/storagetest"
 	"github.com/cornice-node/cornice/vms/evm"
 )
 
@@ -30,12 +30,7 @@ func TestReadsOneStateAcrossRevert(t *testing.T) {
 	to := common.HexToAddress("0x00000000000000000000000000000000000000ee")
 	proto := signTx(t, n, key, 0, &to, big.NewInt(1), 21_000, nil)
 
-	var (
-		last    atomic.Pointer[common.Hash] // the last transfer mined, for the readers
-		done    atomic.Bool
-		torn    = make(chan error, 1)
-		readers sync.WaitGroup
-	)
+	var last atomic.Pointer[common.Hash] // the last transfer mined, for the readers
 	checkReceipt := func(r *types.Receipt, tx common.Hash) error {
 		if r.BlockNumber == nil || r.BlockNumber.Uint64() != 1 || r.TxHash != tx || r.BlockHash == (common.Hash{}) {
 			return fmt.Errorf("receipt of %s: block %v %s, tx %s", tx, r.BlockNumber, r.BlockHash, r.TxHash)
@@ -78,37 +73,16 @@ func TestReadsOneStateAcrossRevert(t *testing.T) {
 		}
 		return nil
 	}
-	readers.Go(func() {
-		for !done.Load() {
-			if err := read(); err != nil {
-				torn <- err
-				return
-			}
-		}
-	})
 	// The cycles run to their count, or until a reader finds a torn answer.
-	var err error
-	for i := range 1000 {
+	storagetest.ReadsWhole(t, 1000, func(i int) {
 		tx := types.MustSignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
 			ChainID: chainID, GasTipCap: proto.GasTipCap(), GasFeeCap: proto.GasFeeCap(),
-			Gas: 21_000, To: &to, Value: big.NewInt(int64(i + 1)),
+			Gas: 21_000, To: &to, Value: big.NewInt(int64(i)),
 		})
-		var r *types.Receipt
-		if r, err = n.client.SendTransactionSync(t.Context(), tx, nil); err != nil {
-			break
-		}
+		r, err := n.client.SendTransactionSync(t.Context(), tx, nil)
+		require.NoError(t, err)
 		h := r.TxHash
 		last.Store(&h)
-		if err = n.rpc.Call(nil, "anvil_reset"); err != nil {
-			break
-		}
-		if len(torn) > 0 {
-			break
-		}
-	}
-	done.Store(true)
-	readers.Wait()
-	require.NoError(t, err)
-	close(torn)
-	require.NoError(t, <-torn)
+		require.NoError(t, n.rpc.Call(nil, "anvil_reset"))
+	}, read)
 }

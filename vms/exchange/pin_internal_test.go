@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/cornice-node/cornice/genesis/genesistest"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/storage/storagetest"
 	"github.com/cornice-node/cornice/vms/address"
 	"github.com/cornice-node/cornice/vms/exchange/api"
 	"github.com/cornice-node/cornice/vms/internal/utxovmtest"
@@ -51,45 +51,21 @@ func TestBalanceReadsOneState(t *testing.T) {
 	require.NoError(t, err)
 	require.NotZero(t, want)
 
-	var (
-		wg   sync.WaitGroup
-		done = make(chan struct{})
-		torn = make(chan error, 1)
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			got, err := balance()
-			if err == nil && got != want {
-				err = fmt.Errorf("getBalance %d, not %d", got, want)
-			}
-			if err != nil {
-				torn <- err
-				return
-			}
-		}
-	}()
-	for i := 1; i <= pinMoves; i++ {
+	storagetest.ReadsWhole(t, pinMoves, func(i int) {
 		next := cur
 		next.TxID = ids.ID{byte(i), byte(i >> 8), 0xee}
 		b := vm.state.DB().NewBatch()
+		defer b.Close()
 		w := writer{b: b}
 		require.NoError(t, w.deleteUTXO(&cur))
 		require.NoError(t, w.putUTXO(&next))
 		require.NoError(t, b.CommitUnsynced())
-		b.Close()
 		cur = next
-	}
-	close(done)
-	wg.Wait()
-	close(torn)
-	for err := range torn {
-		t.Error(err)
-	}
+	}, func() error {
+		got, err := balance()
+		if err == nil && got != want {
+			err = fmt.Errorf("getBalance %d, not %d", got, want)
+		}
+		return err
+	})
 }

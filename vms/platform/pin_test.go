@@ -3,7 +3,6 @@ package platform_test
 import (
 	"encoding/json"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/clock"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/jsonrpc"
+	"github.com/cornice-node/cornice/storage/storagetest"
 	"github.com/cornice-node/cornice/vms/platform"
 	"github.com/cornice-node/cornice/vms/platform/txs"
 )
@@ -37,63 +37,36 @@ func TestCurrentValidatorsReadOneState(t *testing.T) {
 	vm := cvm.(*platform.VM)
 	require.NoError(t, vm.PutL1ValidatorsForTest(subnetID, 1, 1_000_000_000))
 
-	var (
-		wg   sync.WaitGroup
-		done = make(chan struct{})
-		torn = make(chan string, 2)
-	)
-	stopped := func() bool {
-		select {
-		case <-done:
-			return true
-		default:
-			return false
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"platform.getCurrentValidators","params":{"subnetID":"` + subnetID.String() + `"}}`)
+	client := jsonrpc.NewClient(n.URL, nil)
+	overHTTP := func() error { // as a client
+		_, b, err := client.Post(t.Context(), "", body)
+		if err != nil {
+			return fmt.Errorf("getCurrentValidators: %w", err)
 		}
+		var reply struct {
+			Result struct {
+				Validators []json.RawMessage `json:"validators"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Result.Validators) != 1 {
+			return fmt.Errorf("getCurrentValidators: %s", b)
+		}
+		return nil
 	}
-	wg.Add(2)
-	go func() { // over HTTP, as a client
-		defer wg.Done()
-		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"platform.getCurrentValidators","params":{"subnetID":"` + subnetID.String() + `"}}`)
-		client := jsonrpc.NewClient(n.URL, nil)
-		for !stopped() {
-			_, b, err := client.Post(t.Context(), "", body)
-			if err != nil {
-				torn <- "getCurrentValidators: " + err.Error()
-				return
-			}
-			var reply struct {
-				Result struct {
-					Validators []json.RawMessage `json:"validators"`
-				} `json:"result"`
-			}
-			if err := json.Unmarshal(b, &reply); err != nil || len(reply.Result.Validators) != 1 {
-				torn <- "getCurrentValidators: " + string(b)
-				return
-			}
+	accessor := func() error { // the node's, for the validators API
+		legacy, l1, err := vm.CurrentValidators(subnetID)
+		if err != nil || len(legacy) != 0 || len(l1) != 1 {
+			return fmt.Errorf("CurrentValidators: %d legacy, %d L1, %v", len(legacy), len(l1), err)
 		}
-	}()
-	go func() { // the node's accessor
-		defer wg.Done()
-		for !stopped() {
-			legacy, l1, err := vm.CurrentValidators(subnetID)
-			if err != nil || len(legacy) != 0 || len(l1) != 1 {
-				torn <- fmt.Sprintf("CurrentValidators: %d legacy, %d L1, %v", len(legacy), len(l1), err)
-				return
-			}
-		}
-	}()
+		return nil
+	}
 	id := subnetID.Append(0) // PutL1ValidatorsForTest's first validation ID
-	for i := 1; i <= pinCommits; i++ {
+	storagetest.ReadsWhole(t, pinCommits, func(i int) {
 		next := subnetID.Append(uint32(i))
 		require.NoError(t, vm.ReplaceL1ValidatorForTest(id, next))
 		id = next
-	}
-	close(done)
-	wg.Wait()
-	close(torn)
-	for msg := range torn {
-		t.Error(msg)
-	}
+	}, overHTTP, accessor)
 }
 
 // getBalance reads the addresses' UTXO index and the UTXOs it names, every page, from one state:
@@ -126,39 +99,15 @@ func TestBalanceReadsOneState(t *testing.T) {
 	want, err := balance()
 	require.NoError(t, err)
 
-	var (
-		wg   sync.WaitGroup
-		done = make(chan struct{})
-		torn = make(chan error, 1)
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			got, err := balance()
-			if err == nil && got != want {
-				err = fmt.Errorf("getBalance %s, not %s", got, want)
-			}
-			if err != nil {
-				torn <- err
-				return
-			}
-		}
-	}()
 	id := n.largest(ewoqP).InputID()
-	for i := 1; i <= pinCommits; i++ {
+	storagetest.ReadsWhole(t, pinCommits, func(i int) {
 		id, err = vm.RespendUTXOForTest(id, ids.ID{byte(i), byte(i >> 8), 0xee})
 		require.NoError(t, err)
-	}
-	close(done)
-	wg.Wait()
-	close(torn)
-	for err := range torn {
-		t.Error(err)
-	}
+	}, func() error {
+		got, err := balance()
+		if err == nil && got != want {
+			err = fmt.Errorf("getBalance %s, not %s", got, want)
+		}
+		return err
+	})
 }

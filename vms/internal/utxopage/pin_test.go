@@ -3,7 +3,6 @@ package utxopage
 import (
 	"fmt"
 	"log/slog"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +10,7 @@ import (
 	"github.com/cornice-node/cornice/chains/atomic"
 	"github.com/cornice-node/cornice/ids"
 	"github.com/cornice-node/cornice/storage"
+	"github.com/cornice-node/cornice/storage/storagetest"
 	"github.com/cornice-node/cornice/vms/chainapi"
 	"github.com/cornice-node/cornice/vms/internal/chainstate"
 )
@@ -78,41 +78,18 @@ func TestServeReadsOneState(t *testing.T) {
 	}
 	require.NoError(t, move(0))
 
-	var (
-		wg   sync.WaitGroup
-		done = make(chan struct{})
-		torn = make(chan string, 2)
-	)
-	for _, sourceChain := range []string{"", "S"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := &chainapi.GetUTXOsArgs{Addresses: []string{"A1", "A2"}, SourceChain: sourceChain, Encoding: ids.HexNC}
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				reply, err := Serve(t.Context(), c, args)
-				if err != nil {
-					torn <- fmt.Sprintf("source %q: %v", sourceChain, err)
-					return
-				}
-				if len(reply.UTXOs) != 1 {
-					torn <- fmt.Sprintf("source %q: %d UTXOs in a page of both owners", sourceChain, len(reply.UTXOs))
-					return
-				}
+	page := func(sourceChain string) func() error {
+		args := &chainapi.GetUTXOsArgs{Addresses: []string{"A1", "A2"}, SourceChain: sourceChain, Encoding: ids.HexNC}
+		return func() error {
+			reply, err := Serve(t.Context(), c, args)
+			switch {
+			case err != nil:
+				return fmt.Errorf("source %q: %w", sourceChain, err)
+			case len(reply.UTXOs) != 1:
+				return fmt.Errorf("source %q: %d UTXOs in a page of both owners", sourceChain, len(reply.UTXOs))
 			}
-		}()
+			return nil
+		}
 	}
-	for i := 1; i <= pinMoves; i++ {
-		require.NoError(t, move(i))
-	}
-	close(done)
-	wg.Wait()
-	close(torn)
-	for msg := range torn {
-		t.Error(msg)
-	}
+	storagetest.ReadsWhole(t, pinMoves, func(i int) { require.NoError(t, move(i)) }, page(""), page("S"))
 }
