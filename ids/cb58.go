@@ -152,23 +152,30 @@ func appendBase58(dst, src []byte) []byte {
 		}
 	}
 
-	// The most significant limb is written without leading zero digits, the others with all five.
-	var digits [digitsPerLimb]byte
-	top := limbs[len(limbs)-1]
-	k := len(digits)
+	return appendChunks(dst, limbs, digitsPerLimb)
+}
+
+// appendChunks appends the base-58 digits of a number held in chunks of width digits each,
+// least significant first: the most significant chunk without leading zero digits, the others
+// with all width.
+func appendChunks[C uint32 | uint64](dst []byte, chunks []C, width int) []byte {
+	var buf [10]byte // the widest chunk: appendBase58Small's
+	digits := buf[:width]
+	top := chunks[len(chunks)-1]
+	k := width
 	for top > 0 {
 		k--
 		digits[k] = base58Alphabet[top%58]
 		top /= 58
 	}
 	dst = append(dst, digits[k:]...)
-	for j := len(limbs) - 2; j >= 0; j-- {
-		v := limbs[j]
-		for k := len(digits) - 1; k >= 0; k-- {
+	for j := len(chunks) - 2; j >= 0; j-- {
+		v := chunks[j]
+		for k := width - 1; k >= 0; k-- {
 			digits[k] = base58Alphabet[v%58]
 			v /= 58
 		}
-		dst = append(dst, digits[:]...)
+		dst = append(dst, digits...)
 	}
 	return dst
 }
@@ -213,25 +220,7 @@ func appendBase58Small(dst, src []byte) []byte {
 			w = w[1:]
 		}
 	}
-	// The most significant chunk is written without leading zero digits, the others with all ten.
-	var digits [10]byte
-	top := chunks[nc-1]
-	k := len(digits)
-	for top > 0 {
-		k--
-		digits[k] = base58Alphabet[top%58]
-		top /= 58
-	}
-	dst = append(dst, digits[k:]...)
-	for j := nc - 2; j >= 0; j-- {
-		v := chunks[j]
-		for k := len(digits) - 1; k >= 0; k-- {
-			digits[k] = base58Alphabet[v%58]
-			v /= 58
-		}
-		dst = append(dst, digits[:]...)
-	}
-	return dst
+	return appendChunks(dst, chunks[:nc], 10)
 }
 
 // appendDecodeBase58 appends the bytes that the base-58 string s encodes to dst. Errors wrap

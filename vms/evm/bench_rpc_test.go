@@ -91,15 +91,7 @@ func BenchmarkEthCall(b *testing.B) {
 			}
 		}
 	})
-	b.Run("parallel", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetParallelism(8)
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				benchPost(b, client, url, body)
-			}
-		})
-	})
+	b.Run("parallel", func(b *testing.B) { benchPostParallel(b, client, url, body) })
 }
 
 // BenchmarkGetBlockReceipts measures eth_getBlockReceipts of a block of n transfers through the
@@ -139,15 +131,7 @@ func BenchmarkGetBlockByNumber(b *testing.B) {
 			benchPost(b, client, url, body)
 		}
 	})
-	b.Run("parallel", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetParallelism(8)
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				benchPost(b, client, url, body)
-			}
-		})
-	})
+	b.Run("parallel", func(b *testing.B) { benchPostParallel(b, client, url, body) })
 }
 
 // BenchmarkGetLogsHead measures eth_getLogs of the head block alone for a topic it does not
@@ -166,4 +150,15 @@ func BenchmarkGetLogsHead(b *testing.B) {
 			b.Fatalf("eth_getLogs returned %s", reply)
 		}
 	}
+}
+
+// benchPostParallel posts body to url from 8 goroutines a core until b is done.
+func benchPostParallel(b *testing.B, client *http.Client, url string, body []byte) {
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			benchPost(b, client, url, body)
+		}
+	})
 }
