@@ -46,9 +46,10 @@ type Rewind struct {
 }
 
 // RewindSyncDelay bounds how long a roll-back made with Rewind.Unsynced may stay unapplied and
-// off the disk: the background sync runs this long after it, unless a synced commit (the next
-// block's) has covered it by then. A test suite reverts between tests and its next transaction's block syncs
-// first, so the background sync then has nothing to do.
+// off the disk: the background timer applies and syncs it this long after the roll-back is
+// answered (after Rewind returns, or after its Later's arm runs), unless a read or a synced
+// commit (the next block's) has applied and covered it by then. A test suite reverts between
+// tests and its next transaction's block syncs first, so the timer then has nothing to do.
 const RewindSyncDelay = 5 * time.Millisecond
 
 // Truncater is implemented by an Indexer that can drop a chain's entries from one block on
